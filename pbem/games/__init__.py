@@ -1,0 +1,65 @@
+"""Registry of games by name and version. Standard library only.
+
+Every module (or subpackage) in this package that calls ``register`` is
+imported on first use, so adding a game is adding a module: the server, the
+workers, the client and the contract suite find it here.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .base import (  # noqa: F401  (re-exported: the protocol's public names)
+    OMNISCIENT,
+    SPECTATOR,
+    BadOptions,
+    Game,
+    GameError,
+    IllegalMove,
+    Option,
+    ParseError,
+    Result,
+    rng_for,
+    seed_commitment,
+)
+
+_REGISTRY: dict[tuple[str, int], Game] = {}
+_LOADED = False
+_INFRA = {"base", "notation", "playout"}
+
+
+def register(game: Game) -> Game:
+    key = (game.name, game.version)
+    if key in _REGISTRY and _REGISTRY[key] is not game:
+        raise ValueError(f"game {game.key} registered twice")
+    _REGISTRY[key] = game
+    return game
+
+
+def _load_all() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name not in _INFRA and not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def all_games() -> list[Game]:
+    _load_all()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def get(name: str, version: int | None = None) -> Game:
+    """The game registered as ``name`` (newest version unless one is named)."""
+    _load_all()
+    if version is not None:
+        game = _REGISTRY.get((name, version))
+    else:
+        versions = [v for (n, v) in _REGISTRY if n == name]
+        game = _REGISTRY.get((name, max(versions))) if versions else None
+    if game is None:
+        raise BadOptions("unknown_game", f"no game {name!r}" + (f" version {version}" if version else "")
+                         + f"; known: {sorted({n for n, _ in _REGISTRY})}")
+    return game

@@ -1,0 +1,344 @@
+"""The game protocol every rules module implements, and its typed errors.
+
+A game is an object registered by name and version (see ``pbem.games``).
+Rules are pure functions:
+
+    start(players, options)            -> state           (no randomness)
+    setup(state, rng)                  -> [event]         (chance outcomes are events)
+    evolve(state, event)               -> state           (total: never rejects a logged event)
+    to_act(state)                      -> frozenset[int]  (several seats at once for reactions)
+    legal_moves(state, player)         -> [move]
+    decide(state, player, move, rng)   -> [event]         (raises IllegalMove)
+    view(state, viewer)                -> dict            (the one place state is filtered)
+    redact(event, viewer)              -> event           (the one place events are filtered)
+    parse(text, state, player)         -> move            (raises ParseError)
+    describe(item, viewer)             -> str             (a move or an event, in words)
+    result(state)                      -> None | Result
+
+Moves and events are plain JSON-able dicts with a ``type``: moves are named
+in the imperative (``place_tile``), events as past participles
+(``TilePlaced``). ``evolve`` must not mutate its input, ``decide`` must not
+mutate the state it is given: the server caches states by version.
+
+Hidden information in events follows one convention so that it is filtered in
+one place: an event may carry a ``secret`` dict and a ``to`` list of seats
+allowed to see it. ``redact`` drops ``secret`` for every other viewer. A game
+may override ``redact`` to do more, never less.
+
+Viewers are a seat number, ``SPECTATOR`` (None) or ``OMNISCIENT`` (a finished
+game, or the game's own replay check: nothing hidden).
+
+Randomness: the server holds a secret seed per game and gives ``setup`` and
+``decide`` a ``random.Random`` made by ``rng_for(seed, version)``, so a game is
+deterministic from its seed and its log, and a replay never re-rolls.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+Event = dict
+Move = dict
+State = Any
+
+SPECTATOR = None
+OMNISCIENT = "*"
+
+
+# --------------------------------------------------------------------------
+# Errors: user errors carry a stable code and a human message.
+
+
+class GameError(Exception):
+    """A problem with what a player asked for, never a bug in the server."""
+
+    code = "game_error"
+
+    def __init__(self, code: str | None = None, message: str = "", **details: Any):
+        self.code = code or self.code
+        self.message = message or self.code.replace("_", " ")
+        self.details = details
+        super().__init__(f"{self.code}: {self.message}")
+
+    def as_dict(self) -> dict:
+        out = {"code": self.code, "message": self.message}
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class IllegalMove(GameError):
+    code = "illegal_move"
+
+
+class ParseError(GameError):
+    """Text notation that could not be read. ``details`` holds ``expected``
+    (what the parser wanted) and ``examples`` (a few legal moves in notation)."""
+
+    code = "parse_error"
+
+
+class BadOptions(GameError):
+    code = "bad_options"
+
+
+def require(condition: Any, code: str, message: str, **details: Any) -> None:
+    """Raise IllegalMove(code, message) unless condition holds."""
+    if not condition:
+        raise IllegalMove(code, message, **details)
+
+
+# --------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named rules option. ``kind`` is bool, int, str or list."""
+
+    name: str
+    default: Any
+    doc: str
+    kind: type = bool
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        kind_ok = (
+            isinstance(value, bool)
+            if self.kind is bool
+            else isinstance(value, self.kind) and not isinstance(value, bool)
+        )
+        if not kind_ok:
+            raise BadOptions(
+                "bad_option_type",
+                f"option {self.name!r} must be of type {self.kind.__name__}, got {value!r}",
+                option=self.name,
+            )
+        if self.choices and value not in self.choices:
+            raise BadOptions(
+                "bad_option_value",
+                f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}",
+                option=self.name,
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise BadOptions("bad_option_value", f"option {self.name!r} must be >= {self.minimum}", option=self.name)
+        if self.maximum is not None and value > self.maximum:
+            raise BadOptions("bad_option_value", f"option {self.name!r} must be <= {self.maximum}", option=self.name)
+        return value
+
+    def describe(self) -> dict:
+        out = {"name": self.name, "type": self.kind.__name__, "default": self.default, "doc": self.doc}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+# --------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a game: a score per seat and a placing per seat (1 = first;
+    tied seats share a placing). ``detail`` holds per-game breakdowns."""
+
+    scores: tuple
+    placings: tuple
+    reason: str = ""
+    detail: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "scores": list(self.scores),
+            "placings": list(self.placings),
+            "winners": [i for i, p in enumerate(self.placings) if p == 1],
+            "reason": self.reason,
+            "detail": self.detail,
+        }
+
+
+def placings_from_keys(keys: list) -> tuple:
+    """Placings from one sort key per seat (higher is better; equal keys tie)."""
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+
+
+# --------------------------------------------------------------------------
+# Randomness
+
+
+def rng_for(seed: bytes, version: int) -> random.Random:
+    """The generator for the step that starts at ``version`` of a game's log.
+
+    Derived from the secret seed and the version alone, so any worker can
+    rebuild it, and the published seed lets anyone re-check every draw.
+    """
+    digest = hashlib.sha256(seed + b":" + str(version).encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def seed_commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+# --------------------------------------------------------------------------
+# The protocol, with defaults a game may keep
+
+
+def canonical(value: Any) -> str:
+    """Stable JSON text, for comparing moves and states."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Game:
+    """Base class for rules modules. Subclasses set the class attributes and
+    implement the abstract methods; the defaults cover the common cases."""
+
+    name: str = ""
+    version: int = 1
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+    #: True when some part of the state is hidden from some viewer; such a game
+    #: must implement ``resample`` so the contract suite can check its views.
+    hidden_information: bool = False
+    #: (players, options) pairs the contract suite and benchmarks run.
+    sample_setups: tuple[tuple[int, dict], ...] = ()
+    #: Help text for the text notation (email ``help`` and the CLI).
+    notation_help: str = ""
+
+    # -- identity and options ------------------------------------------------
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    def check_options(self, players: int, options: dict | None) -> dict:
+        """Validate options for a number of players; return them with defaults."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise BadOptions("bad_player_count", "the number of players must be an integer")
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(
+                "bad_player_count",
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}",
+            )
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise BadOptions("unknown_option", f"unknown option(s) {unknown}; known: {sorted(known)}")
+        out = {}
+        for name, opt in known.items():
+            out[name] = opt.check(options[name]) if name in options else copy.deepcopy(opt.default)
+        self.check_setup(players, out)
+        return out
+
+    def check_setup(self, players: int, options: dict) -> None:
+        """Cross-checks between options and the player count (raise BadOptions)."""
+
+    def describe_options(self) -> list[dict]:
+        return [o.describe() for o in self.options]
+
+    # -- rules (abstract) ----------------------------------------------------
+
+    def start(self, players: int, options: dict) -> State:
+        raise NotImplementedError
+
+    def setup(self, state: State, rng: random.Random) -> list[Event]:
+        raise NotImplementedError
+
+    def evolve(self, state: State, event: Event) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> frozenset:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, player: int) -> list[Move]:
+        raise NotImplementedError
+
+    def decide(self, state: State, player: int, move: Move, rng: random.Random) -> list[Event]:
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: Any) -> dict:
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        raise NotImplementedError
+
+    def parse(self, text: str, state: State, player: int) -> Move:
+        raise NotImplementedError
+
+    def describe(self, item: dict, viewer: Any = SPECTATOR) -> str:
+        return canonical(item)
+
+    def render(self, state: State, viewer: Any = SPECTATOR) -> str:
+        """The board as plain text for the terminal and email."""
+        return json.dumps(self.view(state, viewer), indent=2, sort_keys=True)
+
+    # -- defaults ------------------------------------------------------------
+
+    def redact(self, event: Event, viewer: Any) -> Event:
+        if "secret" not in event or viewer == OMNISCIENT or viewer in event.get("to", ()):
+            return event
+        return {k: v for k, v in event.items() if k != "secret"}
+
+    def default_move(self, state: State, player: int) -> Move | None:
+        """The move made for a player who lets a deadline pass (None: forfeit)."""
+        moves = self.legal_moves(state, player)
+        return moves[0] if moves else None
+
+    def resample(self, state: State, viewer: Any, rng: random.Random) -> State:
+        """A state the viewer cannot tell from ``state``: everything hidden from
+        them re-dealt at random. Used by the contract suite to prove that
+        ``view`` leaks nothing. Games without hidden information keep this."""
+        if self.hidden_information:
+            raise NotImplementedError(f"{self.key} has hidden information but no resample()")
+        return state
+
+    def dump(self, state: State) -> Any:
+        """JSON-able form of a state (snapshots, equality in tests)."""
+        return state
+
+    def load(self, data: Any) -> State:
+        return data
+
+    # -- conveniences built on the protocol ----------------------------------
+
+    def replay(self, players: int, options: dict, events: Iterable[Event]) -> State:
+        state = self.start(players, options)
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def apply(self, state: State, events: Iterable[Event]) -> State:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def check_turn(self, state: State, player: int) -> None:
+        if self.result(state) is not None:
+            raise IllegalMove("game_over", "the game is over")
+        if player not in self.to_act(state):
+            raise IllegalMove("not_your_turn", f"seat {player} is not to act now")
+
+
+def check_in_legal(move: Any, legal: list[Move]) -> Move:
+    """The simplest complete validation: a move is legal if it is one of the
+    enumerated legal moves (compared canonically)."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+    wanted = canonical(move)
+    for candidate in legal:
+        if canonical(candidate) == wanted:
+            return candidate
+    raise IllegalMove("illegal_move", f"{move.get('type')} is not legal here", move=move)

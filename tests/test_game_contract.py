@@ -1,0 +1,182 @@
+"""The contract every registered game passes, for each of its sample setups.
+
+Random legal play ends with a result; replay equals live; nothing mutates;
+views and redacted events hide what they must; illegal or malformed moves
+raise IllegalMove and change nothing; the text notation round-trips.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from pbem import games
+from pbem.games.base import OMNISCIENT, SPECTATOR, IllegalMove, ParseError, canonical, rng_for
+from pbem.games.playout import play_random
+
+SEEDS = int(os.environ.get("PBEM_CONTRACT_SEEDS", "12"))
+
+CASES = [
+    pytest.param(game, players, options, id=f"{game.key}-{players}p-{canonical(options)}")
+    for game in games.all_games()
+    for players, options in game.sample_setups
+]
+
+
+def test_every_game_has_sample_setups():
+    assert games.all_games(), "no game registered"
+    for game in games.all_games():
+        assert game.sample_setups, f"{game.key} declares no sample_setups"
+        for players, options in game.sample_setups:
+            game.check_options(players, options)
+
+
+def walk(game, players, options, seed):
+    """Yield (state, player_to_move, legal, version) at every step of a seeded random game."""
+    options = game.check_options(players, options)
+    seed_bytes = f"contract:{seed}".encode()
+    chooser = random.Random(seed)
+    state = game.start(players, options)
+    log = list(game.setup(state, rng_for(seed_bytes, 0)))
+    state = game.apply(state, log)
+    for _ in range(20000):
+        if game.result(state) is not None:
+            return
+        acting = sorted(game.to_act(state))
+        assert acting, "nobody to act and no result"
+        player = chooser.choice(acting)
+        legal = game.legal_moves(state, player)
+        assert legal, f"seat {player} is to act but has no legal move"
+        yield state, player, legal, log, seed_bytes, chooser
+        move = chooser.choice(legal)
+        events = game.decide(state, player, move, rng_for(seed_bytes, len(log)))
+        assert events, "a legal move produced no event"
+        log.extend(events)
+        state = game.apply(state, events)
+    raise AssertionError("no result after 20000 moves")
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_random_play_ends_with_a_result(game, players, options):
+    for seed in range(SEEDS):
+        playout = play_random(game, players, options, seed=seed)
+        result = game.result(playout.state)
+        assert result is not None
+        assert len(result.scores) == players and len(result.placings) == players
+        assert min(result.placings) == 1
+        assert not game.to_act(playout.state), "someone is still to act after the end"
+        json.dumps(result.as_dict())
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_same_seed_same_game(game, players, options):
+    a = play_random(game, players, options, seed=7)
+    b = play_random(game, players, options, seed=7)
+    assert canonical(a.events) == canonical(b.events)
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_replay_equals_live_and_snapshots_round_trip(game, players, options):
+    for seed in range(min(SEEDS, 6)):
+        playout = play_random(game, players, options, seed=seed)
+        events = json.loads(json.dumps(playout.events))  # what the store gives back
+        replayed = game.replay(players, playout.options, events)
+        assert canonical(game.dump(replayed)) == canonical(game.dump(playout.state))
+        restored = game.load(json.loads(json.dumps(game.dump(replayed))))
+        assert canonical(game.dump(restored)) == canonical(game.dump(replayed))
+        for viewer in [*range(players), SPECTATOR, OMNISCIENT]:
+            assert canonical(game.view(restored, viewer)) == canonical(game.view(playout.state, viewer))
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_decide_and_evolve_never_mutate(game, players, options):
+    for seed in range(3):
+        for state, player, legal, log, seed_bytes, chooser in walk(game, players, options, seed):
+            before = canonical(game.dump(state))
+            move = chooser.choice(legal)
+            events = game.decide(state, player, move, rng_for(seed_bytes, len(log)))
+            assert canonical(game.dump(state)) == before, "decide mutated the state"
+            game.apply(state, json.loads(json.dumps(events)))
+            assert canonical(game.dump(state)) == before, "evolve mutated the state"
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_views_and_events_hide_secrets(game, players, options):
+    viewers = [*range(players), SPECTATOR]
+    resample_rng = random.Random(99)
+    changed = 0
+    for seed in range(4):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            for event in log[-8:]:
+                frozen = canonical(event)
+                for viewer in viewers:
+                    seen = game.redact(event, viewer)
+                    if viewer not in event.get("to", ()):
+                        assert "secret" not in seen, f"{event['type']} shows its secret to {viewer}"
+                    json.dumps(seen)
+                assert canonical(event) == frozen, "redact mutated an event"
+            if step % 3:
+                continue
+            for viewer in viewers:
+                other = game.resample(state, viewer, resample_rng)
+                if canonical(game.dump(other)) != canonical(game.dump(state)):
+                    changed += 1
+                assert canonical(game.view(other, viewer)) == canonical(game.view(state, viewer)), (
+                    f"the view of {viewer} depends on something hidden from them")
+    if game.hidden_information:
+        assert changed, "resample never changed anything: the hidden-information check proved nothing"
+
+
+GARBAGE = [None, 2.5, -1, 10**9, "x", "", [], {}, True, {"a": 1}]
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_illegal_and_malformed_moves_raise_and_change_nothing(game, players, options):
+    noise = random.Random(5)
+    for seed in range(3):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            if step % 4:
+                continue
+            before = canonical(game.dump(state))
+            legal_set = {canonical(m) for m in legal}
+            candidates = [None, "place", [], {}, {"type": 5}, {"type": "no_such_move"}]
+            for _ in range(6):
+                move = json.loads(canonical(noise.choice(legal)))
+                if move:
+                    field = noise.choice(sorted(move))
+                    move[field] = noise.choice(GARBAGE)
+                candidates.append(move)
+            for move in candidates:
+                if isinstance(move, dict) and canonical(move) in legal_set:
+                    continue
+                with pytest.raises(IllegalMove):
+                    game.decide(state, player, move, rng_for(seed_bytes, len(log)))
+                assert canonical(game.dump(state)) == before
+            others = [p for p in range(players) if p not in game.to_act(state)]
+            for other in others:
+                with pytest.raises(IllegalMove):
+                    game.decide(state, other, legal[0], rng_for(seed_bytes, len(log)))
+            assert canonical(game.dump(state)) == before
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_notation_round_trips_and_explains_errors(game, players, options):
+    for seed in range(2):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            if step % 5:
+                continue
+            for move in legal[:40]:
+                text = game.describe(move, player)
+                assert canonical(game.parse(text, state, player)) == canonical(move), text
+            with pytest.raises(ParseError) as err:
+                game.parse("xyzzy plugh 42", state, player)
+            assert err.value.details.get("expected"), "a parse error must say what was expected"
+            assert err.value.details.get("examples"), "a parse error must list a few legal moves"
+            for event in log[-4:]:
+                assert isinstance(game.describe(game.redact(event, player), player), str)
+            assert isinstance(game.render(state, player), str)
