@@ -1,0 +1,714 @@
+"""Wakanda (Charles Chevallier, Blue Orange 2014): totem poles for 2 players.
+
+Rules: ``docs/rules/wakanda.md`` (digest ``shared/rules/wakanda.md``, source
+``shared/seeds/003_000413e2c4c3117c.txt``). Standard library only.
+
+Driving a game from Python without the server (a runnable example)::
+
+    >>> import random
+    >>> from pbem import games
+    >>> g = games.get("wakanda")
+    >>> opts = g.check_options(2, {"fixed_villages": ["eagle", "chief", "height",
+    ...                                                 "tomahawk", "sun", "variety"],
+    ...                             "fixed_bag": ["sun", "tipi"], "start_player": 0})
+    >>> state = g.start(2, opts)
+    >>> state = g.apply(state, g.setup(state, random.Random(1)))
+    >>> sorted(g.to_act(state)), state["held"]
+    ([0], [['sun'], []])
+    >>> move = g.parse("build sun on 1", state, 0)
+    >>> move
+    {'type': 'build', 'piece': 'sun', 'village': 1}
+    >>> state = g.apply(state, g.decide(state, 0, move, random.Random(2)))
+    >>> state["held"][1]                      # seat 1 drew the next piece of fixed_bag
+    ['tipi']
+    >>> state = g.apply(state, g.decide(state, 1, g.parse("claim 1", state, 1), random.Random(3)))
+    >>> g.view(state, 0)["villages"][3]["state"]   # the claim opened village 4
+    'open'
+    >>> from pbem.games.playout import play_random
+    >>> p = play_random(g, 2, {}, seed=3)
+    >>> r = g.result(p.state)
+    >>> len(r.scores), sorted(r.placings)[0], len(r.detail["removed_villages"])
+    (2, 1, 2)
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from . import register
+from .base import OMNISCIENT, SPECTATOR, Game, IllegalMove, Option, ParseError, Result, BadOptions
+
+# --------------------------------------------------------------------------
+# Static facts
+
+PIECES = ("eagle", "chief", "tomahawk", "fur", "tipi", "sun")
+PIECE_COUNTS = (1, 2, 3, 4, 5, 6)  # 21 pieces
+PIECE_INDEX = {p: i for i, p in enumerate(PIECES)}
+TOTAL_PIECES = sum(PIECE_COUNTS)
+VILLAGES = PIECES + ("variety", "height")
+#: Points per piece of the village's own symbol (the six symbol villages).
+PIECE_POINTS = {"eagle": 8, "chief": 5, "tomahawk": 4, "fur": 3, "tipi": 2, "sun": 1}
+ROW = 6
+FIRST_OPEN = 3
+HEADDRESSES = 3
+REMOVED = 2
+
+PIECE_ALIASES = {p: p for p in PIECES}
+PIECE_ALIASES.update({p + "s": p for p in PIECES})
+PIECE_ALIASES.update({"tepee": "tipi", "teepee": "tipi", "tepees": "tipi", "teepees": "tipi",
+                      "furs": "fur", "suns": "sun", "axe": "tomahawk", "tomahawks": "tomahawk"})
+VILLAGE_ALIASES = {v: v for v in VILLAGES}
+VILLAGE_ALIASES.update({"colour": "variety", "color": "variety", "colours": "variety",
+                        "colors": "variety", "tallest": "height",
+                        "tepee": "tipi", "teepee": "tipi"})
+FILLER = {"on", "onto", "at", "to", "village", "pole", "a", "the", "#", "no", "no."}
+
+BUILD_KEYS = frozenset(("type", "piece", "village"))
+CLAIM_KEYS = frozenset(("type", "village"))
+PASS_KEYS = frozenset(("type",))
+
+END_REASONS = {
+    "all_claimed": "all six poles are claimed",
+    "both_passed": "both players passed in a row (house rule 8)",
+}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def score_breakdown(villages: list, poles: list) -> dict:
+    """One player's score: ``villages`` are the village names they own,
+    ``poles`` their poles (lists of piece names). Every owned village applies
+    to all the player's poles; a player without the Sun village loses 1 per
+    Sun on their poles (even when the Sun village was removed at setup)."""
+    counts = dict.fromkeys(PIECES, 0)
+    tallest = 0
+    for pole in poles:
+        for piece in pole:
+            counts[piece] += 1
+        if len(pole) > tallest:
+            tallest = len(pole)
+    lines = {}
+    for village in villages:
+        if village in PIECE_POINTS:
+            lines[village] = PIECE_POINTS[village] * counts[village]
+        elif village == "variety":
+            lines[village] = 2 * sum(1 for n in counts.values() if n)
+        elif village == "height":
+            lines[village] = 2 * tallest
+    penalty = 0 if "sun" in villages else -counts["sun"]
+    return {"villages": lines, "sun_penalty": penalty, "total": sum(lines.values()) + penalty,
+            "pieces": counts, "tallest": tallest}
+
+
+def tie_break_keys(scores: list, claims: list) -> list:
+    """Sort keys per seat (higher is better): score, then the source's rule
+    (third headdress placed first) generalised by house rule 9: more
+    headdresses placed, then the last headdress placed earlier; equal keys
+    are a draw. ``claims`` are ``[seat, village, turn]`` in placement order."""
+    keys = []
+    for seat, score in enumerate(scores):
+        turns = [turn for s, _, turn in claims if s == seat]
+        keys.append((score, len(turns), -turns[-1] if turns else 0))
+    return keys
+
+
+# --------------------------------------------------------------------------
+
+
+class Wakanda(Game):
+    name = "wakanda"
+    version = 1
+    title = "Wakanda"
+    min_players = 2
+    max_players = 2
+    hidden_information = True  # the removed villages (and variants' hidden parts)
+    options = (
+        Option("allow_empty_claim", False,
+               "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),
+        Option("hidden_held_pieces", False,
+               "Held pieces are secret to their owner (default: public, house rule 4)."),
+        Option("hidden_future_villages", False,
+               "Advanced variant: villages 4-6 lie face down until they open."),
+        Option("fixed_villages", [],
+               "Scripted setups: 6 village names in row order (the other 2 are removed), or 8 "
+               "(row order, then the 2 removed). Empty = shuffled. Makes the setup public.",
+               kind=list),
+        Option("fixed_bag", [],
+               "Scripted setups: the first pieces drawn, in order (a part of the 21 pieces); "
+               "later draws are random. Empty = all random. Makes the draws public.",
+               kind=list),
+        Option("start_player", -1, "Start seat, 0 or 1; -1 = random (house rule 10).",
+               kind=int, minimum=-1, maximum=1),
+    )
+    sample_setups = (
+        (2, {}),
+        (2, {"hidden_held_pieces": True}),
+        (2, {"hidden_future_villages": True}),
+        (2, {"hidden_held_pieces": True, "hidden_future_villages": True}),
+        (2, {"allow_empty_claim": True}),
+        (2, {"fixed_villages": ["sun", "height", "variety", "eagle", "chief", "tipi"],
+             "start_player": 1}),
+    )
+    notation_help = (
+        "Wakanda moves (one per line, case-insensitive):\n"
+        "  build <piece> on <village>   e.g. 'build sun on 2'  (also 'b sun 2', 'build 2 sun')\n"
+        "  claim <village>              e.g. 'claim 3'         (also 'c 3', 'claim height')\n"
+        "  pass                         only when you can neither build nor claim\n"
+        "Pieces: eagle, chief, tomahawk, fur, tipi, sun. Villages are numbered 1-6 left to\n"
+        "right; a face-up village may also be named (eagle ... sun, variety, height)."
+    )
+
+    # -- options -------------------------------------------------------------
+
+    def check_setup(self, players: int, options: dict) -> None:
+        fixed = options["fixed_villages"]
+        if fixed:
+            if len(fixed) not in (ROW, ROW + REMOVED) or not all(isinstance(v, str) for v in fixed):
+                raise BadOptions("bad_option_value", "fixed_villages lists 6 or 8 village names",
+                                 option="fixed_villages")
+            if any(v not in VILLAGES for v in fixed) or len(set(fixed)) != len(fixed):
+                raise BadOptions("bad_option_value",
+                                 f"fixed_villages must be distinct names from {list(VILLAGES)}",
+                                 option="fixed_villages")
+        bag = options["fixed_bag"]
+        left = list(PIECE_COUNTS)
+        for piece in bag:
+            if not isinstance(piece, str) or piece not in PIECE_INDEX:
+                raise BadOptions("bad_option_value", f"fixed_bag: unknown piece {piece!r}",
+                                 option="fixed_bag")
+            left[PIECE_INDEX[piece]] -= 1
+            if left[PIECE_INDEX[piece]] < 0:
+                raise BadOptions("bad_option_value",
+                                 f"fixed_bag has more {piece} pieces than the game has",
+                                 option="fixed_bag")
+
+    # -- state ---------------------------------------------------------------
+
+    def start(self, players: int, options: dict) -> dict:
+        options = self.check_options(players, options)
+        return {
+            "options": options,
+            "row": [None] * ROW,        # village names, true identities (filtered by view)
+            "removed": [],              # the 2 villages back in the box
+            "opened": 0,                # villages 1..opened are open (0 before setup)
+            "poles": [[] for _ in range(ROW)],
+            "owner": [None] * ROW,
+            "held": [[], []],           # in draw order
+            "headdresses": [HEADDRESSES, HEADDRESSES],
+            "bag": list(PIECE_COUNTS),  # counts per PIECES
+            "current": None,
+            "start_player": None,
+            "turn": 0,
+            "passes": 0,                # passes in a row
+            "claims": [],               # [seat, village, turn] in order
+            "finished": False,
+            "end_reason": None,
+        }
+
+    def setup(self, state: dict, rng: random.Random) -> list:
+        opts = state["options"]
+        fixed = opts["fixed_villages"]
+        if fixed:
+            row = list(fixed[:ROW])
+            removed = list(fixed[ROW:]) or [v for v in VILLAGES if v not in row]
+        else:
+            tiles = list(VILLAGES)
+            rng.shuffle(tiles)
+            row, removed = tiles[:ROW], tiles[ROW:]
+        if opts["hidden_future_villages"]:
+            dealt = {"type": "VillagesDealt", "row": row[:FIRST_OPEN] + [None] * (ROW - FIRST_OPEN),
+                     "secret": {"removed": removed, "face_down": row[FIRST_OPEN:]}, "to": []}
+        else:
+            dealt = {"type": "VillagesDealt", "row": row, "secret": {"removed": removed}, "to": []}
+        start = opts["start_player"]
+        if start < 0:
+            start = rng.randrange(2)
+        events = [dealt, {"type": "StartPlayerChosen", "player": start}]
+        after = self.apply(state, events)
+        events.append(self._draw(after, rng))
+        return events
+
+    def _draw(self, state: dict, rng: random.Random) -> dict | None:
+        """The draw that opens the current player's turn (None: empty bag)."""
+        bag = state["bag"]
+        left = sum(bag)
+        if not left:
+            return None
+        fixed = state["options"]["fixed_bag"]
+        index = TOTAL_PIECES - left
+        if index < len(fixed):
+            piece = fixed[index]
+        else:
+            r = rng.randrange(left)
+            for i, n in enumerate(bag):
+                if r < n:
+                    piece = PIECES[i]
+                    break
+                r -= n
+        player = state["current"]
+        if state["options"]["hidden_held_pieces"]:
+            return {"type": "PieceDrawn", "player": player, "secret": {"piece": piece}, "to": [player]}
+        return {"type": "PieceDrawn", "player": player, "piece": piece}
+
+    def evolve(self, state: dict, event: dict) -> dict:
+        kind = event["type"]
+        s = dict(state)
+        if kind == "PieceDrawn":
+            p = event["player"]
+            piece = event["piece"] if "piece" in event else event["secret"]["piece"]
+            held = list(s["held"])
+            held[p] = held[p] + [piece]
+            s["held"] = held
+            bag = list(s["bag"])
+            bag[PIECE_INDEX[piece]] -= 1
+            s["bag"] = bag
+        elif kind == "PieceBuilt":
+            p, v, piece = event["player"], event["village"], event["piece"]
+            held = list(s["held"])
+            hand = list(held[p])
+            hand.remove(piece)  # the earliest drawn of that kind
+            held[p] = hand
+            s["held"] = held
+            poles = list(s["poles"])
+            poles[v - 1] = poles[v - 1] + [piece]
+            s["poles"] = poles
+            self._advance(s, passed=False)
+        elif kind == "PoleClaimed":
+            p, v = event["player"], event["village"]
+            owner = list(s["owner"])
+            owner[v - 1] = p
+            s["owner"] = owner
+            heads = list(s["headdresses"])
+            heads[p] -= 1
+            s["headdresses"] = heads
+            s["claims"] = s["claims"] + [[p, v, s["turn"]]]
+            self._advance(s, passed=False)
+        elif kind == "VillageOpened":
+            s["opened"] = event["village"]
+        elif kind == "Passed":
+            self._advance(s, passed=True)
+        elif kind == "StartPlayerChosen":
+            s["current"] = s["start_player"] = event["player"]
+            s["turn"] = 1
+        elif kind == "VillagesDealt":
+            secret = event.get("secret", {})
+            row = list(event["row"])
+            if "face_down" in secret:
+                row[FIRST_OPEN:] = secret["face_down"]
+            s["row"] = row
+            s["removed"] = list(secret.get("removed", ()))
+            s["opened"] = FIRST_OPEN
+        elif kind == "GameEnded":
+            s["finished"] = True
+            s["end_reason"] = event["reason"]
+        return s
+
+    @staticmethod
+    def _advance(s: dict, passed: bool) -> None:
+        s["passes"] = s["passes"] + 1 if passed else 0
+        s["turn"] = s["turn"] + 1
+        s["current"] = 1 - s["current"]
+
+    def to_act(self, state: dict) -> frozenset:
+        if state["finished"] or state["current"] is None:
+            return frozenset()
+        return frozenset((state["current"],))
+
+    # -- moves ---------------------------------------------------------------
+
+    def _open_unclaimed(self, state: dict) -> list:
+        owner = state["owner"]
+        return [v for v in range(1, state["opened"] + 1) if owner[v - 1] is None]
+
+    def _claimable(self, state: dict, villages: list) -> list:
+        if state["options"]["allow_empty_claim"]:
+            return villages
+        poles = state["poles"]
+        return [v for v in villages if poles[v - 1]]
+
+    def can_act(self, state: dict, player: int) -> bool:
+        """House rule 8: a player may pass only when this is False."""
+        villages = self._open_unclaimed(state)
+        if not villages:
+            return False
+        if state["held"][player]:
+            return True
+        return bool(state["headdresses"][player] and self._claimable(state, villages))
+
+    def legal_moves(self, state: dict, player: int) -> list:
+        if state["finished"] or player != state["current"]:
+            return []
+        villages = self._open_unclaimed(state)
+        moves = []
+        seen = set()
+        for piece in state["held"][player]:
+            if piece not in seen:
+                seen.add(piece)
+                for v in villages:
+                    moves.append({"type": "build", "piece": piece, "village": v})
+        if state["headdresses"][player]:
+            for v in self._claimable(state, villages):
+                moves.append({"type": "claim", "village": v})
+        if not moves:
+            moves.append({"type": "pass"})
+        return moves
+
+    def default_move(self, state: dict, player: int) -> dict | None:
+        """Digest §8: build the earliest-drawn piece on the lowest open unclaimed
+        village; else claim the lowest non-empty open pole; else pass."""
+        if state["finished"] or player != state["current"]:
+            return None
+        villages = self._open_unclaimed(state)
+        hand = state["held"][player]
+        if hand and villages:
+            return {"type": "build", "piece": hand[0], "village": villages[0]}
+        if state["headdresses"][player]:
+            full = [v for v in villages if state["poles"][v - 1]]
+            if full:
+                return {"type": "claim", "village": full[0]}
+            if villages and state["options"]["allow_empty_claim"]:
+                return {"type": "claim", "village": villages[0]}
+        return {"type": "pass"}
+
+    def _village_arg(self, state: dict, move: dict, must_be_open: bool = True) -> int:
+        v = move.get("village")
+        if not _is_int(v) or not 1 <= v <= ROW:
+            raise IllegalMove("bad_village", f"'village' must be a village number 1-{ROW}, got {v!r}")
+        if v > state["opened"]:
+            raise IllegalMove("village_closed", f"village {v} is still closed")
+        if state["owner"][v - 1] is not None:
+            raise IllegalMove("village_claimed",
+                              f"the pole on village {v} is already claimed by seat {state['owner'][v - 1]}")
+        return v
+
+    def decide(self, state: dict, player: int, move: dict, rng: random.Random) -> list:
+        self.check_turn(state, player)
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+        kind = move["type"]
+        keys = move.keys()
+        if kind == "build":
+            if keys != BUILD_KEYS:
+                raise IllegalMove("malformed_move", "build takes exactly 'piece' and 'village'")
+            piece = move["piece"]
+            if not isinstance(piece, str) or piece not in PIECE_INDEX:
+                raise IllegalMove("bad_piece", f"'piece' must be one of {list(PIECES)}, got {piece!r}")
+            v = self._village_arg(state, move)
+            if piece not in state["held"][player]:
+                raise IllegalMove("piece_not_held", f"you hold no {piece} piece")
+            events = [{"type": "PieceBuilt", "player": player, "piece": piece, "village": v}]
+        elif kind == "claim":
+            if keys != CLAIM_KEYS:
+                raise IllegalMove("malformed_move", "claim takes exactly 'village'")
+            v = self._village_arg(state, move)
+            if not state["headdresses"][player]:
+                raise IllegalMove("no_headdress", "you have placed all three of your headdresses")
+            if not state["poles"][v - 1] and not state["options"]["allow_empty_claim"]:
+                raise IllegalMove("empty_pole", f"village {v} has no pole yet: build on it before claiming")
+            events = [{"type": "PoleClaimed", "player": player, "village": v}]
+            opened = state["opened"]
+            if opened < ROW:
+                events.append({"type": "VillageOpened", "village": opened + 1, "name": state["row"][opened]})
+        elif kind == "pass":
+            if keys != PASS_KEYS:
+                raise IllegalMove("malformed_move", "pass takes no arguments")
+            if self.can_act(state, player):
+                raise IllegalMove("cannot_pass", "you may pass only when you can neither build nor claim")
+            events = [{"type": "Passed", "player": player}]
+        else:
+            raise IllegalMove("unknown_move", f"unknown move type {kind!r}: build, claim or pass")
+        after = self.apply(state, events)
+        if kind == "claim" and len(after["claims"]) == ROW:
+            events.append(self._end_event(after, "all_claimed"))
+        elif kind == "pass" and after["passes"] >= 2:
+            events.append(self._end_event(after, "both_passed"))
+        else:
+            draw = self._draw(after, rng)
+            if draw is not None:
+                events.append(draw)
+        return events
+
+    def _end_event(self, state: dict, reason: str) -> dict:
+        """The public end of the game: reveals the removed villages, any village
+        never turned face up, and (if secret) the pieces still held."""
+        event = {"type": "GameEnded", "reason": reason, "removed": list(state["removed"])}
+        if state["options"]["hidden_future_villages"] and state["opened"] < ROW:
+            event["face_down"] = {str(v): state["row"][v - 1] for v in range(state["opened"] + 1, ROW + 1)}
+        if state["options"]["hidden_held_pieces"]:
+            event["held"] = [list(h) for h in state["held"]]
+        return event
+
+    # -- hidden information ---------------------------------------------------
+
+    def _sees_village(self, state: dict, position: int, viewer) -> bool:
+        return (viewer == OMNISCIENT or state["finished"] or position <= state["opened"]
+                or not state["options"]["hidden_future_villages"])
+
+    def _sees_hand(self, state: dict, seat: int, viewer) -> bool:
+        return viewer == OMNISCIENT or state["finished"] or viewer == seat \
+            or not state["options"]["hidden_held_pieces"]
+
+    def view(self, state: dict, viewer) -> dict:
+        visible = list(PIECE_COUNTS)
+        for pole in state["poles"]:
+            for piece in pole:
+                visible[PIECE_INDEX[piece]] -= 1
+        players = []
+        for seat in (0, 1):
+            hand = state["held"][seat]
+            shown = self._sees_hand(state, seat, viewer)
+            if shown:
+                for piece in hand:
+                    visible[PIECE_INDEX[piece]] -= 1
+            players.append({
+                "seat": seat,
+                "headdresses": state["headdresses"][seat],
+                "held": list(hand) if shown else None,
+                "held_count": len(hand),
+                "villages": [v for s, v, _ in state["claims"] if s == seat],
+            })
+        villages = []
+        for v in range(1, ROW + 1):
+            owner = state["owner"][v - 1]
+            villages.append({
+                "position": v,
+                "village": state["row"][v - 1] if self._sees_village(state, v, viewer) else None,
+                "state": "claimed" if owner is not None else ("open" if v <= state["opened"] else "closed"),
+                "owner": owner,
+                "pole": list(state["poles"][v - 1]),
+            })
+        out = {
+            "game": self.key,
+            "options": {k: (list(x) if isinstance(x, list) else x) for k, x in state["options"].items()},
+            "turn": state["turn"],
+            "current": None if state["finished"] else state["current"],
+            "start_player": state["start_player"],
+            "villages": villages,
+            "players": players,
+            "bag_count": sum(state["bag"]),
+            # pieces this viewer cannot see (the bag, plus any secret hands):
+            "unseen": {p: n for p, n in zip(PIECES, visible) if n},
+            "claims": [{"seat": s, "village": v, "turn": t} for s, v, t in state["claims"]],
+            "passes_in_a_row": state["passes"],
+            "finished": state["finished"],
+            "end_reason": state["end_reason"],
+            "removed_villages": (list(state["removed"])
+                                 if viewer == OMNISCIENT or state["finished"] else None),
+        }
+        if viewer == OMNISCIENT:
+            out["bag"] = {p: n for p, n in zip(PIECES, state["bag"]) if n}
+        return out
+
+    def resample(self, state: dict, viewer, rng: random.Random) -> dict:
+        """Re-deal what ``viewer`` cannot see: the removed villages (with the
+        face-down ones in the advanced variant) and, with secret hands, the
+        hands they cannot see together with the bag."""
+        if viewer == OMNISCIENT or state["finished"] or state["current"] is None:
+            return state
+        s = dict(state)
+        hidden_pos = [v for v in range(1, ROW + 1) if not self._sees_village(state, v, viewer)]
+        pool = list(state["removed"]) + [state["row"][v - 1] for v in hidden_pos]
+        rng.shuffle(pool)
+        row = list(state["row"])
+        for v in hidden_pos:
+            row[v - 1] = pool.pop()
+        s["row"], s["removed"] = row, pool
+        seats = [seat for seat in (0, 1) if not self._sees_hand(state, seat, viewer)]
+        if seats:
+            bag = list(state["bag"])
+            for seat in seats:
+                for piece in state["held"][seat]:
+                    bag[PIECE_INDEX[piece]] += 1
+            pieces = [PIECES[i] for i, n in enumerate(bag) for _ in range(n)]
+            rng.shuffle(pieces)
+            held = list(state["held"])
+            for seat in seats:
+                n = len(held[seat])
+                held[seat], pieces = pieces[:n], pieces[n:]
+            newbag = [0] * len(PIECES)
+            for piece in pieces:
+                newbag[PIECE_INDEX[piece]] += 1
+            s["held"], s["bag"] = held, newbag
+        return s
+
+    # -- end -----------------------------------------------------------------
+
+    def result(self, state: dict) -> Result | None:
+        if not state["finished"]:
+            return None
+        row = state["row"]
+        breakdown, scores = [], []
+        for seat in (0, 1):
+            mine = [v for v in range(1, ROW + 1) if state["owner"][v - 1] == seat]
+            names = [row[v - 1] for v in mine]
+            b = score_breakdown(names, [state["poles"][v - 1] for v in mine])
+            b["seat"] = seat
+            b["owned"] = [{"village": v, "name": row[v - 1], "pole": list(state["poles"][v - 1])}
+                          for v in mine]
+            breakdown.append(b)
+            scores.append(b["total"])
+        claims = state["claims"]
+        keys = tie_break_keys(scores, claims)
+        placings = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+        tie_break = None
+        if scores[0] == scores[1]:
+            a, b = keys
+            heads = [k[1] for k in keys]
+            if a == b:
+                tie_break = "draw: equal scores and equal headdress record (house rule 9)"
+            elif heads[0] == heads[1] == HEADDRESSES:
+                w = 0 if a > b else 1
+                tie_break = (f"seat {w} placed the third headdress first "
+                             f"(turn {-keys[w][2]} against turn {-keys[1 - w][2]})")
+            elif heads[0] != heads[1]:
+                w = 0 if heads[0] > heads[1] else 1
+                tie_break = (f"seat {w} placed more headdresses ({heads[w]} against {heads[1 - w]}, "
+                             f"house rule 9)")
+            else:
+                w = 0 if a > b else 1
+                tie_break = (f"seat {w} placed the last headdress earlier "
+                             f"(turn {-keys[w][2]} against turn {-keys[1 - w][2]}, house rule 9)")
+        winners = [s for s in (0, 1) if placings[s] == 1]
+        headline = "draw" if len(winners) == 2 else f"seat {winners[0]} wins {scores[0]}-{scores[1]}" \
+            if winners[0] == 0 else f"seat 1 wins {scores[1]}-{scores[0]}"
+        reason = f"{headline}; {END_REASONS.get(state['end_reason'], state['end_reason'])}"
+        if tie_break:
+            reason += f"; tie: {tie_break}"
+        unclaimed = [{"village": v, "name": row[v - 1], "pole": list(state["poles"][v - 1])}
+                     for v in range(1, ROW + 1) if state["owner"][v - 1] is None]
+        detail = {
+            "end": state["end_reason"],
+            "breakdown": breakdown,
+            "row": list(row),
+            "removed_villages": list(state["removed"]),
+            "claims": [{"seat": s, "village": v, "name": row[v - 1], "turn": t} for s, v, t in claims],
+            "tie_break": tie_break,
+            "unclaimed": unclaimed,
+            "held": [list(h) for h in state["held"]],
+        }
+        return Result(tuple(scores), placings, reason, detail)
+
+    # -- notation --------------------------------------------------------------
+
+    def describe(self, item: dict, viewer=SPECTATOR) -> str:
+        kind = item.get("type") if isinstance(item, dict) else None
+        if kind == "build":
+            return f"build {item.get('piece')} on {item.get('village')}"
+        if kind == "claim":
+            return f"claim {item.get('village')}"
+        if kind == "pass":
+            return "pass"
+        p = item.get("player")
+        if kind == "PieceDrawn":
+            piece = item.get("piece") or (item.get("secret") or {}).get("piece")
+            return f"Seat {p} drew {'a ' + piece.capitalize() if piece else 'a piece'} from the bag."
+        if kind == "PieceBuilt":
+            return f"Seat {p} built a {item['piece'].capitalize()} on village {item['village']}."
+        if kind == "PoleClaimed":
+            return f"Seat {p} crowned the pole on village {item['village']} with a headdress."
+        if kind == "VillageOpened":
+            return f"Village {item['village']} ({str(item.get('name')).capitalize()}) opened."
+        if kind == "Passed":
+            return f"Seat {p} could not act and passed."
+        if kind == "StartPlayerChosen":
+            return f"Seat {p} starts."
+        if kind == "VillagesDealt":
+            shown = ", ".join(f"{i + 1} {v.capitalize() if v else '(face down)'}"
+                              for i, v in enumerate(item["row"]))
+            return f"Villages laid out: {shown}; 2 villages went back to the box unseen."
+        if kind == "GameEnded":
+            removed = ", ".join(v.capitalize() for v in item.get("removed", ()))
+            return (f"Game over: {END_REASONS.get(item.get('reason'), item.get('reason'))}. "
+                    f"Villages removed at setup: {removed}.")
+        return super().describe(item, viewer)
+
+    def parse(self, text: str, state: dict, player: int) -> dict:
+        if not isinstance(text, str):
+            self._parse_error(state, player, "a move is a line of text")
+        words = [w for w in re.split(r"[\s,.:;!]+", text.strip().lower()) if w and w not in FILLER]
+        if not words:
+            self._parse_error(state, player, "empty move")
+        verb, args = words[0], words[1:]
+        if verb in ("pass", "p") and not args:
+            return {"type": "pass"}
+        if verb in ("claim", "c", "crown") and len(args) == 1:
+            return {"type": "claim", "village": self._parse_village(args[0], state, player)}
+        if verb in ("build", "b", "place", "put") and len(args) == 2:
+            a, b = args
+            if a in PIECE_ALIASES and not b.lstrip("#").isdigit() and b not in VILLAGE_ALIASES:
+                self._parse_error(state, player, f"unknown village {b!r}")
+            if a.lstrip("#").isdigit() and b in PIECE_ALIASES:
+                a, b = b, a
+            if a not in PIECE_ALIASES:
+                self._parse_error(state, player, f"unknown piece {a!r}")
+            return {"type": "build", "piece": PIECE_ALIASES[a],
+                    "village": self._parse_village(b, state, player)}
+        self._parse_error(state, player, f"cannot read {text.strip()!r}")
+
+    def _parse_village(self, word: str, state: dict, player: int) -> int:
+        digits = word.lstrip("#")
+        if digits.isdigit():
+            v = int(digits)
+            if 1 <= v <= ROW:
+                return v
+            self._parse_error(state, player, f"villages are numbered 1-{ROW}, not {v}")
+        name = VILLAGE_ALIASES.get(word)
+        if name is not None:
+            for v in range(1, ROW + 1):
+                if state["row"][v - 1] == name and self._sees_village(state, v, player):
+                    return v
+            self._parse_error(state, player, f"no face-up {name} village in the row")
+        self._parse_error(state, player, f"unknown village {word!r}")
+
+    def _parse_error(self, state: dict, player: int, message: str):
+        try:
+            legal = self.legal_moves(state, player)
+        except Exception:  # noqa: BLE001 - help text must never fail
+            legal = []
+        examples = [self.describe(m, player) for m in legal[:4]] or ["build sun on 2", "claim 3", "pass"]
+        raise ParseError("bad_notation", message,
+                         expected="'build <piece> on <village>', 'claim <village>' or 'pass'",
+                         examples=examples)
+
+    def render(self, state: dict, viewer=SPECTATOR) -> str:
+        v = self.view(state, viewer)
+        lines = [f"Wakanda - turn {v['turn']}" + (
+            " - game over" if v["finished"] else f" - seat {v['current']} to act")]
+        flags = [k for k in ("hidden_held_pieces", "hidden_future_villages", "allow_empty_claim")
+                 if state["options"][k]]
+        if flags:
+            lines.append("Options: " + ", ".join(flags))
+        lines.append("Villages (pole listed bottom to top):")
+        turns = {c["village"]: c["turn"] for c in v["claims"]}
+        for vil in v["villages"]:
+            name = (vil["village"] or "face down").capitalize()
+            if vil["state"] == "claimed":
+                status = f"claimed by seat {vil['owner']} (turn {turns[vil['position']]})"
+            else:
+                status = vil["state"]
+            pole = " ".join(p.capitalize() for p in vil["pole"]) or "-"
+            lines.append(f"  {vil['position']} {name:<9} {status:<26} {pole}")
+        for pl in v["players"]:
+            hand = (", ".join(p.capitalize() for p in pl["held"]) or "nothing") if pl["held"] is not None \
+                else f"{pl['held_count']} hidden piece(s)"
+            lines.append(f"Seat {pl['seat']}: {pl['headdresses']} headdress(es) left; holds {hand}")
+        unseen = ", ".join(f"{n} {p.capitalize()}" for p, n in v["unseen"].items()) or "nothing"
+        lines.append(f"Bag: {v['bag_count']} piece(s); not in sight: {unseen}")
+        if v["finished"]:
+            r = self.result(state)
+            lines.append("Removed villages: " + ", ".join(x.capitalize() for x in v["removed_villages"]))
+            lines.append(f"Scores: seat 0 {r.scores[0]}, seat 1 {r.scores[1]} - {r.reason}")
+        return "\n".join(lines)
+
+    # -- snapshots -------------------------------------------------------------
+
+    def dump(self, state: dict) -> dict:
+        return state
+
+    def load(self, data: dict) -> dict:
+        return data
+
+
+register(Wakanda())
