@@ -292,6 +292,11 @@ class Game:
             return event
         return {k: v for k, v in event.items() if k != "secret"}
 
+    def redact_move(self, move: Move, mover: int, viewer: Any) -> Move | None:
+        """A submitted move as a viewer may see it (None: hidden). Moves are
+        public by default; a game whose moves can hold a secret overrides."""
+        return move
+
     def default_move(self, state: State, player: int) -> Move | None:
         """The move made for a player who lets a deadline pass (None: forfeit)."""
         moves = self.legal_moves(state, player)

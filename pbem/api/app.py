@@ -1,0 +1,303 @@
+"""The REST API (flask-smorest). Views are thin: read the request, call one
+service function, return. Every error leaves in one format:
+
+    {"error": {"code": "stale_version", "message": "...", "status": 409, "details": {...}}}
+"""
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask, Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Api, Blueprint
+from werkzeug.exceptions import HTTPException
+
+from .. import games
+from ..config import Settings, settings as load_settings
+from ..errors import ServiceError
+from ..games.base import GameError
+from ..pipeline import MoveQueue
+from ..service import Service
+from ..store import Store
+from . import schemas as s
+
+log = logging.getLogger(__name__)
+
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 409: "conflict", 413: "body_too_large", 415: "unsupported_media_type",
+              422: "invalid_request", 429: "too_many_requests", 500: "internal_error", 503: "unavailable"}
+
+
+def error_response(status: int, code: str, message: str, details: dict | None = None, headers=None):
+    body = {"error": {"code": code, "message": message, "status": status}}
+    if details:
+        body["error"]["details"] = details
+    return body, status, headers or {}
+
+
+class PbemApi(Api):
+    ERROR_SCHEMA = s.ErrorSchema
+
+    def _register_error_handlers(self):
+        app = self._app
+        app.register_error_handler(HTTPException, self.handle_http_exception)
+        app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details))
+        app.register_error_handler(GameError, lambda e: error_response(422, e.code, e.message, e.details))
+        app.register_error_handler(redis.ConnectionError, self._store_down)
+        app.register_error_handler(redis.TimeoutError, self._store_down)
+        app.register_error_handler(redis.BusyLoadingError, self._store_down)
+
+    @staticmethod
+    def _store_down(error):
+        log.warning("redis unavailable: %s", error)
+        return error_response(503, "store_unavailable", "the game store is unreachable; try again shortly",
+                              headers={"Retry-After": "2"})
+
+    def handle_http_exception(self, error: HTTPException):
+        status = error.code or 500
+        # Keep werkzeug's own headers (a 405's Allow, say).
+        headers = {k: v for k, v in error.get_headers() if k.lower() not in ("content-type", "content-length")}
+        data = getattr(error, "data", None) or {}
+        code = HTTP_CODES.get(status, "http_error")
+        message = data.get("message") or error.description or error.name
+        details = None
+        errors = data.get("errors") or data.get("messages")
+        if errors:
+            details = {"fields": errors}
+            message = "the request does not match the schema"
+            if status == 400 or _is_json_error(errors):
+                code, status = "malformed_json", 400
+                message = "the body is not valid JSON"
+        if status == 413:
+            message = f"the body is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"
+        if status == 500:
+            log.error("internal error: %s", error)
+            message = "internal error"
+        headers.update(data.get("headers") or {})
+        return error_response(status, code, message, details, headers)
+
+
+def _is_json_error(errors) -> bool:
+    text = str(errors)
+    return "Invalid JSON body" in text
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError("bad_token", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def service() -> Service:
+    return current_app.extensions["pbem"]
+
+
+def prefer_wait() -> float:
+    """Seconds asked for by ``Prefer: wait=N`` (RFC 7240), capped."""
+    for part in request.headers.get("Prefer", "").split(","):
+        name, _, value = part.strip().partition("=")
+        if name.strip().lower() == "wait":
+            try:
+                return max(0.0, min(float(value), float(current_app.config["PBEM_MAX_WAIT"])))
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
+ops = Blueprint("ops", __name__, description="Health, game types and the benchmark's no-op")
+games_bp = Blueprint("games", __name__, url_prefix="/games", description="Games, seats, views and the log")
+moves_bp = Blueprint("moves", __name__, url_prefix="/games", description="Signed moves and their outcomes")
+
+
+@ops.route("/health")
+class HealthView(MethodView):
+    @ops.response(200, s.Health)
+    def get(self):
+        return {"status": "ok", "redis": bool(service().store.redis.ping())}
+
+
+@ops.route("/noop")
+class NoopView(MethodView):
+    @ops.response(200, s.Noop)
+    def post(self):
+        """Does nothing: the baseline the pipeline benchmark compares against."""
+        return {"ok": True}
+
+
+@ops.route("/game-types")
+class GameTypesView(MethodView):
+    @ops.response(200, s.GameTypes)
+    def get(self):
+        """Every registered game, with its options and text notation help."""
+        return {"games": [{"name": g.name, "version": g.version, "title": g.title or g.name,
+                           "min_players": g.min_players, "max_players": g.max_players,
+                           "options": g.describe_options(), "notation_help": g.notation_help}
+                          for g in games.all_games()]}
+
+
+@games_bp.route("")
+class GamesView(MethodView):
+    @games_bp.arguments(s.ListGamesQuery, location="query")
+    @games_bp.response(200, s.GameList)
+    def get(self, query):
+        """List games, newest first."""
+        return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
+
+    @games_bp.arguments(s.CreateGame)
+    @games_bp.response(201, s.GameSummary)
+    def post(self, body):
+        """Create a game. Its seed stays secret; sha256(seed) is published now."""
+        game = service().create_game(body["game"], body["players"], body["options"], body["title"])
+        return game, 201, {"Location": f"/games/{game['id']}"}
+
+
+@games_bp.route("/<game_id>")
+class GameView(MethodView):
+    @games_bp.response(200, s.GameSummary)
+    def get(self, game_id):
+        """Status, version, whose turn, and the caller's own view (bearer token
+        optional: without one, the spectator's view)."""
+        out = service().get_game(game_id, bearer())
+        return out, 200, {"ETag": f'"{out["version"]}"'}
+
+
+@games_bp.route("/<game_id>/seats/<int:seat>")
+class SeatView(MethodView):
+    @games_bp.arguments(s.JoinSeat)
+    @games_bp.response(201, s.Joined)
+    def post(self, body, game_id, seat):
+        """Take a seat with an Ed25519 public key. The game starts when every
+        seat is taken. The bearer token is shown once."""
+        return service().join(game_id, seat, body["public_key"], body["name"], body["email"], body["webhook_url"])
+
+
+@games_bp.route("/<game_id>/seats/<int:seat>/view")
+class SeatPrivateView(MethodView):
+    @games_bp.response(200, s.GameSummary)
+    def get(self, game_id, seat):
+        """A seat's private view: only that seat's bearer token opens it."""
+        return service().seat_view(game_id, seat, bearer())
+
+
+@games_bp.route("/<game_id>/legal-moves")
+class LegalMovesView(MethodView):
+    @games_bp.response(200, s.LegalMoves)
+    def get(self, game_id):
+        """The caller's legal moves now, as JSON and in text notation."""
+        return service().legal_moves(game_id, bearer())
+
+
+@games_bp.route("/<game_id>/parse")
+class ParseView(MethodView):
+    @games_bp.arguments(s.ParseRequest)
+    @games_bp.response(200, s.Parsed)
+    def post(self, body, game_id):
+        """Read a move in the game's text notation, for the caller's seat."""
+        return service().parse(game_id, bearer(), body["text"])
+
+
+@games_bp.route("/<game_id>/events")
+class EventsView(MethodView):
+    @games_bp.arguments(s.EventsQuery, location="query")
+    @games_bp.response(200, s.EventPage)
+    def get(self, query, game_id):
+        """Events after a version, redacted for the caller (public once the game is over)."""
+        return service().events(game_id, bearer(), query["after"], query["limit"])
+
+
+@games_bp.route("/<game_id>/states/<int:version>")
+class StateAtView(MethodView):
+    @games_bp.response(200, s.StateAt)
+    def get(self, game_id, version):
+        """The state at any version (replay), redacted for the caller."""
+        return service().state_at(game_id, bearer(), version)
+
+
+@games_bp.route("/<game_id>/record")
+class RecordView(MethodView):
+    @games_bp.response(200, content_type="application/x-ndjson",
+                       description="JSON lines: a header, each step with its signed envelope, and the end")
+    def get(self, game_id):
+        """The whole signed log as JSON lines, verifiable offline (`pbem verify`)."""
+        lines = list(service().record_lines(game_id, bearer()))
+        return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
+
+
+@moves_bp.route("/<game_id>/moves")
+class MovesView(MethodView):
+    @moves_bp.arguments(s.Envelope)
+    @moves_bp.response(202, s.MoveRecord)
+    @moves_bp.alt_response(200, schema=s.MoveRecord, description="settled within Prefer: wait=N")
+    def post(self, envelope, game_id):
+        """Submit a signed move. Answers 202 with the move's URL once it is
+        queued; with `Prefer: wait=N` waits up to N seconds for the outcome."""
+        svc = service()
+        record = svc.submit(game_id, envelope)
+        headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
+        wait = prefer_wait()
+        if wait:
+            record = svc.move_status(game_id, record["id"], None, wait)
+            headers["Preference-Applied"] = f"wait={int(wait)}"
+            if record["status"] != "queued":
+                return record, 200, headers
+        return record, 202, headers
+
+
+@moves_bp.route("/<game_id>/moves/<move_id>")
+class MoveView(MethodView):
+    @moves_bp.arguments(s.MoveStatusQuery, location="query")
+    @moves_bp.response(200, s.MoveRecord)
+    def get(self, query, game_id, move_id):
+        """A move's status: queued, applied (with the new version) or rejected (code and message)."""
+        return service().move_status(game_id, move_id, bearer(), min(query["wait"], current_app.config["PBEM_MAX_WAIT"]))
+
+
+def create_app(conf: Settings | None = None, client: redis.Redis | None = None) -> Flask:
+    conf = conf or load_settings()
+    app = Flask("pbem")
+    app.config.update(
+        API_TITLE="pbem",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_REDOC_PATH="redoc",
+        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        MAX_CONTENT_LENGTH=conf.max_body,
+        PBEM_MAX_WAIT=conf.max_wait,
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+        },
+    )
+    if client is None:
+        if not conf.redis_url:
+            raise RuntimeError("REDIS_URL is not set")
+        client = redis.Redis.from_url(conf.redis_url, socket_timeout=5, socket_connect_timeout=2,
+                                      health_check_interval=10)
+    queue = MoveQueue(client, conf.claim_idle_ms)
+    app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    api = PbemApi(app)
+    for bp in (ops, games_bp, moves_bp):
+        api.register_blueprint(bp)
+    return app
+
+
+API_DESCRIPTION = """\
+pbem: an asynchronous, play-by-email turn server for board games.
+
+Moves are signed: a move is an envelope `{game, player, expected_version, move, nonce,
+signature}` where `signature` is Ed25519 (unpadded base64url) over the RFC 8785 canonical
+JSON of the envelope without `signature`, made with the key registered when the seat was
+joined. Reads of a seat's private view use the bearer token returned by the join.
+
+Every error has one shape: `{"error": {"code", "message", "status", "details"}}`; the
+codes are stable.
+"""

@@ -1,0 +1,198 @@
+"""Request and response schemas. Strict: unknown fields are refused and
+numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either)."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+def Int(**kw):
+    return fields.Integer(strict=True, **kw)
+
+
+# -- errors ----------------------------------------------------------------
+
+
+class ErrorBody(Strict):
+    code = fields.String(required=True, metadata={"description": "stable machine-readable code"})
+    message = fields.String(required=True, metadata={"description": "what went wrong, for a person"})
+    status = Int(required=True)
+    details = fields.Dict(metadata={"description": "code-specific details (field errors, legal moves...)"})
+
+
+class ErrorSchema(Strict):
+    error = fields.Nested(ErrorBody, required=True)
+
+
+# -- games -----------------------------------------------------------------
+
+
+class CreateGame(Strict):
+    game = fields.String(required=True, validate=validate.Length(1, 64),
+                         metadata={"description": "a name from GET /game-types"})
+    players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    title = fields.String(load_default="", validate=validate.Length(0, 120))
+
+
+class ListGamesQuery(Strict):
+    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
+    offset = Int(load_default=0, validate=validate.Range(0, 100_000))
+    limit = Int(load_default=50, validate=validate.Range(1, 200))
+
+
+class SeatSummary(Strict):
+    seat = Int()
+    name = fields.String(allow_none=True)
+    joined = fields.Boolean()
+
+
+class GameMeta(Strict):
+    id = fields.String()
+    game = fields.String()
+    rules_version = Int()
+    title = fields.String()
+    players = Int()
+    options = fields.Dict()
+    status = fields.String(metadata={"description": "open (seats free), active or finished"})
+    version = Int(metadata={"description": "number of events in the log; what a move names as expected_version"})
+    created = fields.Float()
+    seed_sha256 = fields.String(metadata={"description": "sha256 of the secret seed, published at creation"})
+    result = fields.Dict(allow_none=True)
+
+
+class GameList(Strict):
+    games = fields.List(fields.Nested(GameMeta))
+
+
+class GameSummary(GameMeta):
+    seats = fields.List(fields.Nested(SeatSummary))
+    viewer = fields.Raw(allow_none=True, metadata={"description": "the seat whose view this is (null: spectator, '*': everything, the game is over)"})
+    to_act = fields.List(Int())
+    view = fields.Dict(allow_none=True, metadata={"description": "the game's state as the viewer may see it"})
+    seed = fields.String(metadata={"description": "the secret seed, revealed once the game is over"})
+
+
+class JoinSeat(Strict):
+    public_key = fields.String(required=True, validate=validate.Length(40, 48),
+                               metadata={"description": "Ed25519 public key, unpadded base64url"})
+    name = fields.String(required=True, validate=validate.Length(1, 64))
+    email = fields.Email(load_default=None, allow_none=True)
+    webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"})
+
+
+class Joined(Strict):
+    game = fields.String()
+    seat = Int()
+    token = fields.String(metadata={"description": "bearer token for this seat's reads; shown once"})
+
+
+class GameType(Strict):
+    name = fields.String()
+    version = Int()
+    title = fields.String()
+    min_players = Int()
+    max_players = Int()
+    options = fields.List(fields.Dict())
+    notation_help = fields.String()
+
+
+class GameTypes(Strict):
+    games = fields.List(fields.Nested(GameType))
+
+
+# -- moves -----------------------------------------------------------------
+
+
+class Envelope(Strict):
+    game = fields.String(required=True, validate=validate.Length(1, 64))
+    player = Int(required=True, validate=validate.Range(0, 15))
+    expected_version = Int(required=True, validate=validate.Range(0, 10**9))
+    move = fields.Dict(keys=fields.String(), required=True)
+    nonce = fields.String(required=True, validate=validate.Length(8, 128))
+    signature = fields.String(required=True, validate=validate.Length(1, 200))
+
+
+class MoveError(Strict):
+    code = fields.String()
+    message = fields.String()
+    details = fields.Dict()
+
+
+class MoveRecord(Strict):
+    id = fields.String()
+    status = fields.String(metadata={"description": "queued, applied or rejected"})
+    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, setup, ..."})
+    envelope = fields.Dict()
+    envelope_hidden = fields.Boolean()
+    submitted = fields.Float()
+    settled = fields.Float()
+    version_before = Int()
+    version = Int(metadata={"description": "the game's version once applied"})
+    error = fields.Nested(MoveError)
+
+
+class MoveStatusQuery(Strict):
+    wait = Int(load_default=0, validate=validate.Range(0, 60),
+               metadata={"description": "seconds to wait for the move to settle"})
+
+
+class LegalMove(Strict):
+    move = fields.Dict()
+    text = fields.String(metadata={"description": "the move in the game's text notation"})
+
+
+class LegalMoves(Strict):
+    version = Int()
+    seat = Int()
+    to_act = fields.Boolean()
+    moves = fields.List(fields.Nested(LegalMove))
+
+
+class ParseRequest(Strict):
+    text = fields.String(required=True, validate=validate.Length(1, 500))
+
+
+class Parsed(Strict):
+    move = fields.Dict()
+    text = fields.String()
+    version = Int()
+
+
+class EventsQuery(Strict):
+    after = Int(load_default=0, validate=validate.Range(0, 10**9))
+    limit = Int(load_default=100, validate=validate.Range(1, 1000))
+
+
+class EventItem(Strict):
+    version = Int()
+    move_id = fields.String()
+    event = fields.Dict()
+    text = fields.String()
+
+
+class EventPage(Strict):
+    version = Int()
+    events = fields.List(fields.Nested(EventItem))
+    next_after = Int(allow_none=True)
+
+
+class StateAt(Strict):
+    version = Int()
+    to_act = fields.List(Int())
+    view = fields.Dict()
+    text = fields.String()
+
+
+class Health(Strict):
+    status = fields.String()
+    redis = fields.Boolean()
+
+
+class Noop(Strict):
+    ok = fields.Boolean()

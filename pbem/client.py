@@ -1,0 +1,108 @@
+"""A small Python client for the pbem API: what the ``pbem`` command, bots
+and the tests use.
+
+    from pbem.client import Client, generate_key
+    private, public = generate_key()
+    c = Client("http://127.0.0.1:8000")
+    game = c.create_game("wakanda", players=2)
+    seat = c.join(game["id"], 0, public, "Ann")          # keeps the seat's token
+    c.move(game["id"], {"type": "claim", "village": 1}, private, seat=0, wait=5)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+from .signing import generate_key, make_envelope  # noqa: F401  (re-exported)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, details: dict | None = None):
+        self.status, self.code, self.message, self.details = status, code, message, details or {}
+        super().__init__(f"{status} {code}: {message}")
+
+
+@dataclass
+class Client:
+    base_url: str
+    tokens: dict = field(default_factory=dict)  # (game, seat) -> bearer token
+    timeout: float = 30.0
+    session: requests.Session = field(default_factory=requests.Session)
+
+    def _call(self, method: str, path: str, token: str | None = None, raw: bool = False, **kw) -> Any:
+        headers = kw.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        resp = self.session.request(method, self.base_url.rstrip("/") + path, headers=headers,
+                                    timeout=self.timeout, **kw)
+        if resp.status_code >= 400:
+            try:
+                err = resp.json()["error"]
+            except Exception:
+                raise ApiError(resp.status_code, "http_error", resp.text[:200]) from None
+            raise ApiError(resp.status_code, err["code"], err["message"], err.get("details"))
+        return resp if raw else resp.json()
+
+    def token(self, game_id: str, seat: int | None) -> str | None:
+        return self.tokens.get((game_id, seat)) if seat is not None else None
+
+    # -- games ---------------------------------------------------------------
+
+    def game_types(self) -> list[dict]:
+        return self._call("GET", "/game-types")["games"]
+
+    def create_game(self, game: str, players: int, options: dict | None = None, title: str = "") -> dict:
+        return self._call("POST", "/games", json={"game": game, "players": players,
+                                                   "options": options or {}, "title": title})
+
+    def list_games(self, status: str | None = None) -> list[dict]:
+        return self._call("GET", "/games", params={"status": status} if status else None)["games"]
+
+    def join(self, game_id: str, seat: int, public_key: str, name: str, email: str | None = None,
+             webhook_url: str | None = None) -> dict:
+        body = {"public_key": public_key, "name": name}
+        if email:
+            body["email"] = email
+        if webhook_url:
+            body["webhook_url"] = webhook_url
+        out = self._call("POST", f"/games/{game_id}/seats/{seat}", json=body)
+        self.tokens[(game_id, seat)] = out["token"]
+        return out
+
+    def game(self, game_id: str, seat: int | None = None) -> dict:
+        return self._call("GET", f"/games/{game_id}", token=self.token(game_id, seat))
+
+    def legal_moves(self, game_id: str, seat: int) -> dict:
+        return self._call("GET", f"/games/{game_id}/legal-moves", token=self.token(game_id, seat))
+
+    def parse(self, game_id: str, seat: int, text: str) -> dict:
+        return self._call("POST", f"/games/{game_id}/parse", token=self.token(game_id, seat), json={"text": text})
+
+    def events(self, game_id: str, seat: int | None = None, after: int = 0, limit: int = 100) -> dict:
+        return self._call("GET", f"/games/{game_id}/events", token=self.token(game_id, seat),
+                          params={"after": after, "limit": limit})
+
+    def state_at(self, game_id: str, version: int, seat: int | None = None) -> dict:
+        return self._call("GET", f"/games/{game_id}/states/{version}", token=self.token(game_id, seat))
+
+    def record(self, game_id: str, seat: int | None = None) -> str:
+        return self._call("GET", f"/games/{game_id}/record", token=self.token(game_id, seat), raw=True).text
+
+    # -- moves ---------------------------------------------------------------
+
+    def submit(self, envelope: dict, wait: float = 0) -> dict:
+        headers = {"Prefer": f"wait={wait:g}"} if wait else {}
+        return self._call("POST", f"/games/{envelope['game']}/moves", json=envelope, headers=headers)
+
+    def move(self, game_id: str, move: dict, private_key: str, seat: int,
+             expected_version: int | None = None, wait: float = 10) -> dict:
+        """Sign and submit a move at the current version; wait for its outcome."""
+        if expected_version is None:
+            expected_version = self.game(game_id, seat)["version"]
+        envelope = make_envelope(game_id, seat, expected_version, move, private_key)
+        return self.submit(envelope, wait=wait)
+
+    def move_status(self, game_id: str, move_id: str, wait: int = 0) -> dict:
+        return self._call("GET", f"/games/{game_id}/moves/{move_id}", params={"wait": wait})

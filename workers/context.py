@@ -1,0 +1,22 @@
+"""One Service per worker process, built from the environment."""
+from __future__ import annotations
+
+import functools
+
+import redis
+
+from pbem.config import settings
+from pbem.pipeline import MoveQueue
+from pbem.service import Service
+from pbem.store import Store
+
+
+@functools.lru_cache(maxsize=1)
+def context() -> tuple[Service, MoveQueue]:
+    conf = settings()
+    if not conf.redis_url:
+        raise RuntimeError("REDIS_URL is not set for the worker")
+    client = redis.Redis.from_url(conf.redis_url)
+    queue = MoveQueue(client, conf.claim_idle_ms)
+    service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    return service, queue
