@@ -372,7 +372,7 @@ class Wakanda(Game):
                 return {"type": "claim", "village": villages[0]}
         return {"type": "pass"}
 
-    def _village_arg(self, state: dict, move: dict, must_be_open: bool = True) -> int:
+    def _village_arg(self, state: dict, move: dict) -> int:
         v = move.get("village")
         if not _is_int(v) or not 1 <= v <= ROW:
             raise IllegalMove("bad_village", f"'village' must be a village number 1-{ROW}, got {v!r}")

@@ -380,6 +380,23 @@ def test_stall_both_pass_ends_game_and_more_headdresses_wins_a_tie():
     assert "more headdresses" in result.detail["tie_break"]
 
 
+def test_stall_before_every_village_opened_reveals_the_face_down_one():
+    pieces = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
+    script = [f"build {piece} on {1 if i < 11 else 2}" for i, piece in enumerate(pieces)]
+    script += ["claim 1", "claim 2", "pass", "pass"]  # B, A, then nobody can act
+    row = ["variety", "height", "eagle", "chief", "fur", "tipi"]
+    state, log = play_script(row, A, script, hidden_future_villages=True)
+    end = log[-1]
+    assert end["type"] == "GameEnded" and end["reason"] == "both_passed"
+    assert end["face_down"] == {"6": "tipi"}
+    assert [v["village"] for v in G.view(state, B)["villages"]] == row
+    result = G.result(state)
+    assert result.detail["breakdown"][B]["villages"] == {"variety": 10}
+    assert result.detail["breakdown"][A]["villages"] == {"height": 20}
+    assert result.scores == (14, 10) and result.placings == (1, 2)  # A: 20 - 6 Suns
+    assert [u["village"] for u in result.detail["unclaimed"]] == [3, 4, 5, 6]
+
+
 def test_a_single_pass_does_not_end_the_game():
     state, _ = play_script(STALL_ROW, B, STALL_SCRIPT)
     state, _ = do(state, B, "pass")
@@ -655,6 +672,27 @@ def test_hidden_future_villages_stay_secret_in_the_log_until_opened():
         assert seen["row"][3:] == [None, None, None] and "secret" not in seen
 
 
+def test_end_of_game_reveals_secret_hands_and_face_down_villages():
+    opts = {"hidden_held_pieces": True, "hidden_future_villages": True}
+    for seed in range(30):
+        playout = play_random(G, 2, opts, seed=seed)
+        end = playout.events[-1]
+        assert end["type"] == "GameEnded" and "secret" not in end
+        assert end["held"] == playout.state["held"]
+        assert end["removed"] == playout.state["removed"]
+        for viewer in (A, B, SPECTATOR):
+            view = G.view(playout.state, viewer)
+            assert [p["held"] for p in view["players"]] == playout.state["held"]
+            assert [v["village"] for v in view["villages"]] == playout.state["row"]
+            assert view["removed_villages"] == playout.state["removed"]
+
+
+def test_replay_of_a_scripted_game_equals_live_state():
+    state, log = play_script(STALL_ROW, B, STALL_SCRIPT)
+    replayed = G.replay(2, state["options"], json.loads(json.dumps(log)))
+    assert canonical(G.dump(replayed)) == canonical(G.dump(state))
+
+
 # --------------------------------------------------------------------------
 # Notation
 
@@ -699,6 +737,14 @@ def test_describe_round_trip_and_render():
 
 # --------------------------------------------------------------------------
 # Engine
+
+
+def test_module_docstring_example_runs():
+    import doctest
+
+    import pbem.games.wakanda as module
+    failures, attempted = doctest.testmod(module)
+    assert attempted and not failures
 
 
 def test_random_games_are_fast_and_consistent():
