@@ -2,7 +2,6 @@
 run as a child process with its append-only file on."""
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import time
@@ -88,7 +87,3 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc):
         self.stop()
-
-
-def env_for_children() -> dict:
-    return dict(os.environ)

@@ -6,9 +6,10 @@ applies every submission it finds, so under load one RQ job serves many
 moves and RQ's own per-job cost (about 57 Redis commands) is paid per batch,
 not per move. At low load each move still gets its own job at once.
 
-A worker killed mid-drain leaves its entries pending in the group; any later
-drain claims entries idle longer than ``claim_idle_ms`` (XAUTOCLAIM), and
-applying a move twice is harmless (the append is idempotent by move id).
+A worker killed mid-drain leaves its entries pending in the group; every
+worker's sweeper thread notices entries idle longer than ``claim_idle_ms``
+and kicks a drain, which claims them (XAUTOCLAIM); applying a move twice is
+harmless (the append is idempotent by move id).
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import logging
 import os
 import socket
 import time
-from datetime import timedelta
 from typing import Callable
 
 import redis
@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 STREAM = "pbem:submissions"
 GROUP = "appliers"
 DRAIN_QUEUED = "pbem:drain:queued"
-SWEEP_QUEUED = "pbem:drain:sweep"
 MOVES_QUEUE = "pbem-moves"
 DRAIN_JOB = "workers.jobs.drain_moves"
 
@@ -91,14 +90,21 @@ class MoveQueue:
             if time.monotonic() - start > budget_s:
                 self.kick(force=True)
                 return done
-        self._sweep_later()
         return done
 
-    def _sweep_later(self) -> None:
-        """Entries still pending belong to a consumer that may have died:
-        come back when they are old enough to claim."""
-        pending = self.redis.xpending(STREAM, GROUP)
-        if pending and pending.get("pending"):
-            if self.redis.set(SWEEP_QUEUED, "1", nx=True, px=self.claim_idle_ms):
-                self.rq.enqueue_in(timedelta(milliseconds=self.claim_idle_ms + 100), DRAIN_JOB,
-                                   result_ttl=0, failure_ttl=3600, description="sweep moves")
+    def orphans(self) -> int:
+        """How many submissions sit with a consumer, unacknowledged, for
+        longer than ``claim_idle_ms``: what a dead worker left behind."""
+        rows = self.redis.xpending_range(STREAM, GROUP, "-", "+", 1, idle=self.claim_idle_ms)
+        return len(rows)
+
+    def sweep_forever(self, stop) -> None:
+        """Kick a drain whenever orphaned submissions appear (a worker's
+        background thread; independent of RQ's scheduler, whose lock a
+        killed worker may hold for a while)."""
+        while not stop.wait(self.claim_idle_ms / 2000):
+            try:
+                if self.orphans():
+                    self.kick()
+            except redis.RedisError:
+                log.warning("sweeper: redis unavailable", exc_info=True)

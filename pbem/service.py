@@ -252,11 +252,13 @@ class Service:
         out["viewer"] = viewer
         if loaded.meta["status"] in ("active", "finished"):
             out["to_act"] = sorted(game.to_act(state))
-            out["view"] = game.view(state, self._effective(loaded, viewer))
+            seen = self._effective(loaded, viewer)
+            out["view"] = game.view(state, seen)
+            out["board"] = game.render(state, seen)
             result = game.result(state)
             out["result"] = result.as_dict() if result else None
         else:
-            out["to_act"], out["view"], out["result"] = [], None, None
+            out["to_act"], out["view"], out["board"], out["result"] = [], None, None, None
         if loaded.finished:
             out["seed"] = self._seed(loaded.id).hex()
         return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 
 from rq import Queue
 from rq.worker import SimpleWorker
@@ -26,9 +27,14 @@ def main(argv: list[str] | None = None) -> None:
     service, moves = context()
     ensure_group(moves.redis)
     moves.kick(force=True)  # pick up whatever a dead worker left behind
+    stop = threading.Event()
+    threading.Thread(target=moves.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     worker = SimpleWorker(queues, connection=moves.redis)
-    worker.work(with_scheduler=with_scheduler, logging_level="WARNING")
+    try:
+        worker.work(with_scheduler=with_scheduler, logging_level="WARNING")
+    finally:
+        stop.set()
 
 
 if __name__ == "__main__":

@@ -285,6 +285,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     queue = MoveQueue(client, conf.claim_idle_ms)
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
     api = PbemApi(app)
+    app.extensions["pbem_api"] = api
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)
     return app

@@ -15,6 +15,11 @@ def Int(**kw):
     return fields.Integer(strict=True, **kw)
 
 
+def QueryInt(**kw):
+    """Query strings are text: "12" is read as 12, "2.5" and "x" are refused."""
+    return fields.Integer(**kw)
+
+
 # -- errors ----------------------------------------------------------------
 
 
@@ -42,8 +47,8 @@ class CreateGame(Strict):
 
 class ListGamesQuery(Strict):
     status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
-    offset = Int(load_default=0, validate=validate.Range(0, 100_000))
-    limit = Int(load_default=50, validate=validate.Range(1, 200))
+    offset = QueryInt(load_default=0, validate=validate.Range(0, 100_000))
+    limit = QueryInt(load_default=50, validate=validate.Range(1, 200))
 
 
 class SeatSummary(Strict):
@@ -75,6 +80,7 @@ class GameSummary(GameMeta):
     viewer = fields.Raw(allow_none=True, metadata={"description": "the seat whose view this is (null: spectator, '*': everything, the game is over)"})
     to_act = fields.List(Int())
     view = fields.Dict(allow_none=True, metadata={"description": "the game's state as the viewer may see it"})
+    board = fields.String(allow_none=True, metadata={"description": "the same view as plain text"})
     seed = fields.String(metadata={"description": "the secret seed, revealed once the game is over"})
 
 
@@ -138,7 +144,7 @@ class MoveRecord(Strict):
 
 
 class MoveStatusQuery(Strict):
-    wait = Int(load_default=0, validate=validate.Range(0, 60),
+    wait = QueryInt(load_default=0, validate=validate.Range(0, 60),
                metadata={"description": "seconds to wait for the move to settle"})
 
 
@@ -165,8 +171,8 @@ class Parsed(Strict):
 
 
 class EventsQuery(Strict):
-    after = Int(load_default=0, validate=validate.Range(0, 10**9))
-    limit = Int(load_default=100, validate=validate.Range(1, 1000))
+    after = QueryInt(load_default=0, validate=validate.Range(0, 10**9))
+    limit = QueryInt(load_default=100, validate=validate.Range(1, 1000))
 
 
 class EventItem(Strict):

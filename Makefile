@@ -1,0 +1,40 @@
+# pbem: `make run` starts the server with embedded defaults, `make test` runs the suite.
+# Only Python 3.11+ is needed; everything else is installed into .venv.
+
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+	&& echo $$p && break; done)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test spec bench bench-engines bench-pipeline install clean
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m pbem.run
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+spec: $(STAMP)
+	$(BIN)/python -m pbem.api.spec > api_spec/openapi.json
+
+bench: bench-engines bench-pipeline
+
+bench-engines: $(STAMP)
+	$(BIN)/python bench/engines.py
+
+bench-pipeline: $(STAMP)
+	$(BIN)/python bench/pipeline.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,304 @@
+"""The ``pbem`` command: play from a terminal, and check records offline.
+
+    pbem keygen                              make your Ed25519 key (kept in $PBEM_HOME)
+    pbem types                               the games this server plays
+    pbem create wakanda --players 2 [-o hidden_future_villages=true]
+    pbem join GAME SEAT --name Ann           take a seat with your key
+    pbem show GAME                           the board as you see it, and whose turn
+    pbem moves GAME                          your legal moves, in text notation
+    pbem move GAME "claim 2"                 sign and send a move; wait for the outcome
+    pbem log GAME                            what happened, in words
+    pbem record GAME > game.jsonl            the signed record
+    pbem verify game.jsonl                   check every signature, the seed and every draw
+    pbem replay game.jsonl [--version N]     the board at any version, offline
+    pbem run                                 the server with embedded defaults (make run)
+
+The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000).
+Your key and seat tokens live in $PBEM_HOME (default ~/.pbem), readable only by you.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import games, record as game_record
+from .client import ApiError, Client
+from .signing import generate_key, public_key_of
+
+
+def home() -> Path:
+    path = Path(os.environ.get("PBEM_HOME", Path.home() / ".pbem"))
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def _read(name: str, default):
+    path = home() / name
+    return json.loads(path.read_text()) if path.exists() else default
+
+
+def _write_private(name: str, data) -> None:
+    path = home() / name
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        json.dump(data, fh, indent=2)
+
+
+def load_key() -> str:
+    data = _read("key.json", None)
+    if not data:
+        raise SystemExit("no key yet: run 'pbem keygen' first")
+    return data["private_key"]
+
+
+class Profile:
+    """Seat tokens by server and game, so later commands know who you are."""
+
+    def __init__(self, server: str):
+        self.server = server.rstrip("/")
+        self.data = _read("seats.json", {})
+
+    def seats(self, game_id: str) -> dict:
+        return self.data.get(self.server, {}).get(game_id, {})
+
+    def remember(self, game_id: str, seat: int, token: str) -> None:
+        self.data.setdefault(self.server, {}).setdefault(game_id, {})[str(seat)] = token
+        _write_private("seats.json", self.data)
+
+    def client(self, game_id: str | None = None) -> Client:
+        client = Client(self.server)
+        if game_id:
+            for seat, token in self.seats(game_id).items():
+                client.tokens[(game_id, int(seat))] = token
+        return client
+
+    def my_seat(self, game_id: str, seat: int | None) -> int:
+        mine = sorted(int(s) for s in self.seats(game_id))
+        if seat is not None:
+            if seat not in mine:
+                raise SystemExit(f"you hold no token for seat {seat} of game {game_id}")
+            return seat
+        if not mine:
+            raise SystemExit(f"you have no seat in game {game_id}: 'pbem join {game_id} SEAT --name NAME'")
+        return mine[0]
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError("options are name=value")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def cmd_keygen(args, out) -> int:
+    if _read("key.json", None) and not args.force:
+        print(f"you already have a key (public: {_read('key.json', {})['public_key']}); --force replaces it", file=out)
+        return 1
+    private, public = generate_key()
+    _write_private("key.json", {"private_key": private, "public_key": public})
+    print(f"public key: {public}", file=out)
+    return 0
+
+
+def cmd_types(args, out) -> int:
+    for t in Profile(args.server).client().game_types():
+        print(f"{t['name']}@{t['version']}  {t['title']}  ({t['min_players']}-{t['max_players']} players)", file=out)
+        for o in t["options"]:
+            print(f"    {o['name']} = {json.dumps(o['default'])}  {o['doc']}", file=out)
+    return 0
+
+
+def cmd_games(args, out) -> int:
+    for g in Profile(args.server).client().list_games(args.status):
+        print(f"{g['id']}  {g['game']}  {g['status']:8}  v{g['version']}  {g['title']}", file=out)
+    return 0
+
+
+def cmd_create(args, out) -> int:
+    game = Profile(args.server).client().create_game(args.game, args.players, dict(args.option or []), args.title or "")
+    print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
+    return 0
+
+
+def cmd_join(args, out) -> int:
+    profile = Profile(args.server)
+    joined = profile.client().join(args.game_id, args.seat, public_key_of(load_key()), args.name, args.email)
+    profile.remember(args.game_id, args.seat, joined["token"])
+    print(f"you sit at seat {args.seat} of {args.game_id}", file=out)
+    return 0
+
+
+def _board(summary: dict, out) -> None:
+    print(f"{summary['title']}  [{summary['game']}, {summary['status']}, version {summary['version']}]", file=out)
+    if summary.get("board"):
+        print(summary["board"], file=out)
+    if summary["status"] == "active":
+        names = {s["seat"]: s["name"] for s in summary["seats"]}
+        print("to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"]), file=out)
+    if summary.get("result"):
+        r = summary["result"]
+        print("result: " + ", ".join(f"seat {i}: {score} (place {p})"
+                                     for i, (score, p) in enumerate(zip(r["scores"], r["placings"]))), file=out)
+
+
+def cmd_show(args, out) -> int:
+    profile = Profile(args.server)
+    seats = profile.seats(args.game_id)
+    seat = profile.my_seat(args.game_id, args.seat) if seats else None
+    _board(profile.client(args.game_id).game(args.game_id, seat), out)
+    return 0
+
+
+def cmd_moves(args, out) -> int:
+    profile = Profile(args.server)
+    seat = profile.my_seat(args.game_id, args.seat)
+    legal = profile.client(args.game_id).legal_moves(args.game_id, seat)
+    if not legal["to_act"]:
+        print("it is not your turn", file=out)
+        return 0
+    for m in legal["moves"]:
+        print(m["text"], file=out)
+    return 0
+
+
+def cmd_move(args, out) -> int:
+    profile = Profile(args.server)
+    seat = profile.my_seat(args.game_id, args.seat)
+    client = profile.client(args.game_id)
+    parsed = client.parse(args.game_id, seat, args.text)
+    result = client.move(args.game_id, parsed["move"], load_key(), seat, expected_version=parsed["version"], wait=args.wait)
+    if result["status"] == "applied":
+        print(f"applied: {parsed['text']} (now version {result['version']})", file=out)
+        return 0
+    if result["status"] == "rejected":
+        print(f"rejected: {result['error']['message']} [{result['error']['code']}]", file=out)
+        return 1
+    print(f"queued as {result['id']}; check with 'pbem show {args.game_id}'", file=out)
+    return 0
+
+
+def cmd_log(args, out) -> int:
+    profile = Profile(args.server)
+    seats = profile.seats(args.game_id)
+    seat = profile.my_seat(args.game_id, args.seat) if seats else None
+    after = 0
+    client = profile.client(args.game_id)
+    while after is not None:
+        page = client.events(args.game_id, seat, after=after, limit=500)
+        for e in page["events"]:
+            print(f"{e['version']:4}  {e['text']}", file=out)
+        after = page["next_after"]
+    return 0
+
+
+def cmd_record(args, out) -> int:
+    profile = Profile(args.server)
+    seats = profile.seats(args.game_id)
+    seat = profile.my_seat(args.game_id, args.seat) if seats else None
+    out.write(profile.client(args.game_id).record(args.game_id, seat))
+    return 0
+
+
+def _lines(path: str) -> list[str]:
+    return (sys.stdin if path == "-" else open(path, encoding="utf-8")).read().splitlines()
+
+
+def cmd_verify(args, out) -> int:
+    report = game_record.verify_lines(_lines(args.file))
+    if report.ok:
+        print(f"ok: game {report.game}, {report.version} events, {report.signatures_checked} signatures, "
+              f"{report.moves_checked} steps re-run" + (", seed checked" if report.seed_checked else
+                                                         ", seed not yet revealed (game in play)"), file=out)
+        return 0
+    for problem in report.problems:
+        print(f"FAIL: {problem}", file=out)
+    return 1
+
+
+def cmd_replay(args, out) -> int:
+    rows = [json.loads(line) for line in _lines(args.file) if line.strip()]
+    header = rows[0]
+    game = games.get(header["game"], header["rules_version"])
+    state = game.start(header["players"], header["options"])
+    for step in rows[1:]:
+        if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
+            continue
+        state = game.apply(state, step["events"])
+    print(game.render(state, header.get("viewer")), file=out)
+    return 0
+
+
+def cmd_run(args, out) -> int:
+    from .run import main as run_main
+
+    return run_main()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", default=os.environ.get("PBEM_SERVER", "http://127.0.0.1:8000"))
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("keygen", help="make your Ed25519 key")
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(fn=cmd_keygen)
+    sub.add_parser("types", help="the games this server plays").set_defaults(fn=cmd_types)
+    p = sub.add_parser("games", help="list games")
+    p.add_argument("--status", choices=["open", "active", "finished"])
+    p.set_defaults(fn=cmd_games)
+    p = sub.add_parser("create", help="create a game")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("-o", "--option", action="append", type=parse_option, help="name=value (JSON values)")
+    p.add_argument("--title")
+    p.set_defaults(fn=cmd_create)
+    p = sub.add_parser("join", help="take a seat")
+    p.add_argument("game_id")
+    p.add_argument("seat", type=int)
+    p.add_argument("--name", required=True)
+    p.add_argument("--email")
+    p.set_defaults(fn=cmd_join)
+    for name, fn, help_ in (("show", cmd_show, "the board as you see it"), ("moves", cmd_moves, "your legal moves"),
+                            ("log", cmd_log, "the events in words"), ("record", cmd_record, "the signed record")):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("game_id")
+        p.add_argument("--seat", type=int)
+        p.set_defaults(fn=fn)
+    p = sub.add_parser("move", help="sign and send a move in text notation")
+    p.add_argument("game_id")
+    p.add_argument("text")
+    p.add_argument("--seat", type=int)
+    p.add_argument("--wait", type=float, default=10)
+    p.set_defaults(fn=cmd_move)
+    p = sub.add_parser("verify", help="check a record offline")
+    p.add_argument("file")
+    p.set_defaults(fn=cmd_verify)
+    p = sub.add_parser("replay", help="the board at a version, offline")
+    p.add_argument("file")
+    p.add_argument("--version", type=int)
+    p.set_defaults(fn=cmd_replay)
+    sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
+    return parser
+
+
+def main(argv: list[str] | None = None, out=None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args, out)
+    except ApiError as err:
+        print(f"error {err.status} {err.code}: {err.message}", file=sys.stderr)
+        examples = err.details.get("examples") if isinstance(err.details, dict) else None
+        if examples:
+            print("for example: " + "; ".join(examples[:5]), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

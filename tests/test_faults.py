@@ -1,0 +1,84 @@
+"""Faults with real processes: a worker killed with SIGKILL in the middle of a
+stream of moves; every accepted move is applied exactly once afterwards."""
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from pbem import signing
+from pbem.games.base import canonical
+from pbem.store import key
+
+from .conftest import wait_until
+
+GAMES = 60
+ROUNDS = 4
+
+
+def make_games(service, count):
+    out = []
+    for _ in range(count):
+        game = service.create_game("wakanda", 2, {})
+        keys = []
+        for seat in range(2):
+            private, public = signing.generate_key()
+            service.join(game["id"], seat, public, f"p{seat}")
+            keys.append(private)
+        out.append((game["id"], keys))
+    return out
+
+
+def submit_round(service, games, rng):
+    """One legal move in every unfinished game, each signed at the game's version."""
+    submitted = []
+    for game_id, keys in games:
+        loaded = service.load(game_id)
+        if loaded.game.result(loaded.state):
+            continue
+        seat = rng.choice(sorted(loaded.game.to_act(loaded.state)))
+        move = rng.choice(loaded.game.legal_moves(loaded.state, seat))
+        env = signing.make_envelope(game_id, seat, loaded.version, move, keys[seat])
+        submitted.append((game_id, service.submit(game_id, env)["id"]))
+    return submitted
+
+
+def statuses(service, submitted):
+    return Counter(service.store.move(g, m)["status"] for g, m in submitted)
+
+
+def test_kill_9_worker_mid_stream_every_move_applied_once(service, redis_client, start_worker):
+    rng = random.Random(11)
+    games = make_games(service, GAMES)
+    accepted = []
+    first = start_worker(scheduler=False)
+    killed = False
+    for _round in range(ROUNDS):
+        batch = submit_round(service, games, rng)
+        accepted += batch
+        if not killed:
+            # Kill as soon as this round is partly applied: mid-drain.
+            wait_until(lambda: statuses(service, batch)["applied"] > 0, timeout=20, interval=0.001)
+            first.kill()
+            killed = True
+            assert statuses(service, batch)["queued"] > 0, "the worker finished before it was killed"
+        else:
+            wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
+        if _round == 0:
+            start_worker(scheduler=False)
+            wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
+    final = statuses(service, accepted)
+    assert final == Counter(applied=len(accepted)), final
+    for game_id, _keys in games:
+        rows = service.store.events(game_id)
+        versions = [v for v, _, _ in rows]
+        assert versions == list(range(1, len(rows) + 1)), "a gap or a doubled event in the log"
+        # every applied move's events form one run in the log: none doubled
+        runs = [m for i, (_, _, m) in enumerate(rows) if i == 0 or rows[i - 1][2] != m]
+        assert len(runs) == len(set(runs)), "a move's events appear twice"
+        applied = [m for g, m in accepted if g == game_id]
+        assert set(applied) <= set(runs)
+        assert all(service.store.move(game_id, m)["version"] <= len(rows) for m in applied)
+        loaded = service.load(game_id)
+        replayed = loaded.game.replay(2, loaded.meta["options"], [e for _, e, _ in rows])
+        assert canonical(loaded.game.dump(replayed)) == canonical(loaded.game.dump(loaded.state))
