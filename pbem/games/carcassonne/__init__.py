@@ -1,0 +1,44 @@
+"""Carcassonne (base game), built to take the expansions.
+
+Rules: ``docs/rules/carcassonne.md``. Modules: ``geometry`` (edges, halves,
+rotation), ``segments`` / ``tiles`` (tiles as segments, the 72 base tiles as
+data), ``orient`` (precomputed rotated tiles and fits), ``state`` /
+``features`` (state, incremental feature tracking), ``rules`` (the turn's
+named steps with hooks, expansion registry), ``base_rules`` (the base game's
+handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal moves,
+validation, grouping), ``notation``, ``render`` and ``game``.
+
+Driving a game from Python without the server (a scripted draw order, a
+fixed start player, moves in notation, then the scores)::
+
+    >>> import random
+    >>> from pbem import games
+    >>> g = games.get("carcassonne")
+    >>> opts = g.check_options(2, {"draw_order": ["E", "U", "B"], "start_player": 0})
+    >>> state = g.start(2, opts)
+    >>> state = g.apply(state, g.setup(state, random.Random(1)))
+    >>> state.tile, sorted(g.to_act(state))
+    ('E', [0])
+    >>> def play(state, text):
+    ...     player = next(iter(g.to_act(state)))
+    ...     move = g.parse(text, state, player)
+    ...     events = g.decide(state, player, move, random.Random(0))
+    ...     for e in events:
+    ...         if e["type"] in ("FeatureScored", "FieldScored"):
+    ...             print(g.describe(e))
+    ...     return g.apply(state, events)
+    >>> state = play(state, "place 0,-1 r180 follower city S")
+    Completed city (city S at 0,-1, 2 tiles): 4 points to seat 0.
+    >>> state = play(state, "place 1,0 r0 farmer NL")
+    >>> state = play(state, "place 1,-1 r0 follower cloister")
+    Incomplete cloister (cloister at 1,-1, 1 tile): 4 points to seat 0.
+    Field EL at 0,0 borders 1 completed city: 3 points to seat 1.
+    >>> g.result(state).scores  # 4 + monk 1+3 neighbours; the farmer: 1 city
+    (8, 3)
+"""
+from .. import register
+from .game import Carcassonne
+
+GAME = register(Carcassonne())
+
+__all__ = ["Carcassonne", "GAME"]

@@ -1,0 +1,153 @@
+"""The base game installed into a :class:`Rules`: its step handlers, event
+evolvers, figure strengths and scoring functions."""
+from __future__ import annotations
+
+from .evolve import EVOLVERS
+from .orient import fits
+from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
+from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
+                      field_events, final_feature_events, road_points)
+from .tiles import base_pile
+
+
+def placeable(state, letter: str) -> bool:
+    """Whether the tile fits in some empty cell next to the board in some rotation."""
+    for constraint in state.frontier.values():
+        if fits(letter, constraint):
+            return True
+    return False
+
+
+def _pick(state, rng, tried: set):
+    if state.order is not None:
+        for letter in state.order:
+            if letter not in tried:
+                return letter
+        return None
+    letters = [(k, v) for k, v in sorted(state.pile.items()) if k not in tried and v > 0]
+    total = sum(v for _, v in letters)
+    if not total:
+        return None
+    r = rng.randrange(total)
+    for letter, v in letters:
+        if r < v:
+            return letter
+        r -= v
+    return None  # pragma: no cover
+
+
+# -- step handlers -------------------------------------------------------------
+
+
+def draw_tile(turn: Turn) -> None:
+    """Step 2: draw a tile; one that fits nowhere is removed (or, with
+    unplaceable_tile = reshuffle, put back) and another is drawn. With the
+    pile empty the game ends."""
+    tried: set = set()
+    remove = turn.state.options.get("unplaceable_tile", "remove") == "remove"
+    while True:
+        letter = _pick(turn.state, turn.rng, tried)
+        if letter is None:
+            finish(turn)
+            return
+        turn.emit({"type": "TileDrawn", "player": turn.player, "tile": letter})
+        if placeable(turn.state, letter):
+            return
+        if remove:
+            turn.emit({"type": "TileDiscarded", "player": turn.player, "tile": letter})
+        else:
+            turn.emit({"type": "TileReturned", "player": turn.player, "tile": letter})
+            tried.add(letter)
+
+
+def place_tile(turn: Turn) -> None:
+    """Step 3: the active player's move places the drawn tile."""
+    m = turn.move
+    turn.emit({"type": "TilePlaced", "player": turn.player, "tile": turn.state.tile,
+               "x": m["x"], "y": m["y"], "rotation": m["rotation"]})
+
+
+def deploy_follower(turn: Turn) -> None:
+    """Step 4: the move may deploy one follower on a segment of the tile."""
+    m = turn.move
+    if m.get("figure") == "follower":
+        turn.emit({"type": "FollowerDeployed", "player": turn.player, "figure": "follower",
+                   "x": m["x"], "y": m["y"], "on": m["on"]})
+
+
+def score_completed(turn: Turn) -> None:
+    """Step 8.1: score every feature the tile completed."""
+    done = completed_by_last_tile(turn.state)
+    turn.completed = [fid for fid, _ in done]
+    for fid, sid in done:
+        turn.emit(feature_scored(turn.state, fid, sid, True))
+
+
+def return_followers(turn: Turn) -> None:
+    """Step 9.1: followers on the scored features go home (farmers stay)."""
+    if not turn.completed:
+        return
+    st = turn.state
+    from .features import label_of
+    back = []
+    for fid in turn.completed:
+        f = st.features.get(fid)
+        if f is None:
+            continue
+        for player, sid, figure in f.meeples:
+            x, y, label = label_of(st, sid)
+            back.append({"player": player, "figure": figure, "x": x, "y": y, "on": label})
+    if back:
+        turn.emit({"type": "FollowersReturned", "followers": back})
+
+
+def final_features(turn: Turn) -> None:
+    for event in final_feature_events(turn.state):
+        turn.emit(event)
+
+
+def final_fields(turn: Turn) -> None:
+    for event in field_events(turn.state):
+        turn.emit(event)
+
+
+def finish(turn: Turn) -> None:
+    """Final scoring (its handlers in order), then the game ends."""
+    for handler in turn.rules.handlers[FINAL_SCORING]:
+        handler(turn)
+    turn.emit({"type": "GameEnded", "scores": list(turn.state.scores)})
+
+
+# -- installation ------------------------------------------------------------
+
+
+def install_base(rules: Rules) -> None:
+    rules.parts.append("base")
+    rules.evolvers.update(EVOLVERS)
+    rules.strength["follower"] = 1
+    rules.points.update(road=road_points, city=city_points, cloister=cloister_points)
+    rules.pile.update(base_pile())
+    rules.on("draw_tile", draw_tile)
+    rules.on("place_tile", place_tile)
+    rules.on("figure_phase_1", deploy_follower)
+    rules.on("score", score_completed)
+    rules.on("end_turn", return_followers)
+    rules.on(FINAL_SCORING, final_features)
+    rules.on(FINAL_SCORING, final_fields)
+
+
+_CACHE: dict = {}
+
+
+def rules_for(expansions) -> Rules:
+    """The Rules for a set of expansion names (cached: rules hold no state)."""
+    key = tuple(sorted(expansions))
+    rules = _CACHE.get(key)
+    if rules is None:
+        rules = Rules()
+        install_base(rules)
+        for name in key:
+            EXPANSIONS[name].install(rules)
+            rules.parts.append(name)
+        _CACHE[key] = rules
+    return rules

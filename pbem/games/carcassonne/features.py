@@ -1,0 +1,160 @@
+"""Incremental feature tracking: placing a tile joins its segments to the
+neighbours' features (merge the smaller into the larger, relabel its
+segments), counting open road/city edges so completion is ``open == 0``.
+
+``place_tile_into`` works on containers the caller has already copied; it is
+the one place tiles are joined, used by ``evolve`` and by ``load``.
+"""
+from __future__ import annotations
+
+from .geometry import DELTA, RING, opposite_half
+from .orient import oriented
+from .state import SEG_BITS, Feature, State
+
+_EMPTY = frozenset()
+_NO_MARKS: dict = {}
+
+
+def constraint_at(board: dict, cell: tuple) -> str:
+    """The edge types an empty cell's neighbours impose, N E S W ("." = none)."""
+    x, y = cell
+    out = []
+    for d in range(4):
+        dx, dy = DELTA[d]
+        t = board.get((x + dx, y + dy))
+        out.append(oriented(t[0], t[1]).edges[(d + 2) % 4] if t else ".")
+    return "".join(out)
+
+
+def _merge(seg_feature: dict, features: dict, a: int, b: int, closes: int) -> None:
+    fa = seg_feature[a]
+    fb = seg_feature[b]
+    A = features[fa]
+    if fa == fb:
+        if closes:
+            features[fa] = Feature(A.kind, A.segs, A.tiles, A.open - closes, A.marks, A.meeples, A.cities)
+        return
+    B = features[fb]
+    if len(A.segs) < len(B.segs):
+        A, B, fa, fb = B, A, fb, fa
+    if B.marks:
+        if A.marks:
+            marks = dict(A.marks)
+            for k, v in B.marks.items():
+                marks[k] = marks.get(k, 0) + v
+        else:
+            marks = B.marks
+    else:
+        marks = A.marks
+    features[fa] = Feature(
+        A.kind, A.segs + B.segs, A.tiles | B.tiles if B.tiles else A.tiles,
+        A.open + B.open - closes, marks,
+        A.meeples + B.meeples if B.meeples else A.meeples,
+        A.cities | B.cities if B.cities else A.cities)
+    for s in B.segs:
+        seg_feature[s] = fa
+    del features[fb]
+
+
+def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: dict,
+                    n: int, cell: tuple, letter: str, rot: int) -> None:
+    """Put tile ``letter`` (``rot`` quarter turns) as placement ``n`` at
+    ``cell`` and join it to its neighbours. Mutates the given containers."""
+    o = oriented(letter, rot)
+    tile = o.tile
+    base = n << SEG_BITS
+    x, y = cell
+    board[cell] = (letter, rot, n)
+    frontier.pop(cell, None)
+    nbrs = [board.get((x + dx, y + dy)) for dx, dy in DELTA]
+    here = frozenset((cell,))
+    for k in range(o.nseg):
+        kind = o.kinds[k]
+        seg = tile.segments[k]
+        marks = dict(seg.marks) if seg.marks else _NO_MARKS
+        sid = base + k
+        if kind == "field":
+            cities = frozenset(base + c for c in seg.adj) if seg.adj else _EMPTY
+            f = Feature(kind, (sid,), _EMPTY, 0, marks, (), cities)
+        else:
+            opn = 0
+            for d in o.ports[k]:
+                if nbrs[d] is None:
+                    opn += 1
+            f = Feature(kind, (sid,), here, opn, marks, (), _EMPTY)
+        features[sid] = f
+        seg_feature[sid] = sid
+    edge_seg = o.edge_seg
+    half_seg = o.half_seg
+    for d in range(4):
+        nb = nbrs[d]
+        if nb is None:
+            ncell = (x + DELTA[d][0], y + DELTA[d][1])
+            frontier[ncell] = constraint_at(board, ncell)
+            continue
+        no = oriented(nb[0], nb[1])
+        nbase = nb[2] << SEG_BITS
+        k = edge_seg[d]
+        if k >= 0:
+            _merge(seg_feature, features, base + k, nbase + no.edge_seg[(d + 2) % 4], 1)
+        for h in (2 * d, 2 * d + 1):
+            k = half_seg[h]
+            if k >= 0:
+                _merge(seg_feature, features, base + k, nbase + no.half_seg[opposite_half(h)], 0)
+
+
+# -- queries -----------------------------------------------------------------
+
+
+def neighbours_filled(board: dict, cell: tuple) -> int:
+    x, y = cell
+    return sum(1 for dx, dy in RING if (x + dx, y + dy) in board)
+
+
+def is_complete(state: State, f: Feature) -> bool:
+    if f.kind == "cloister":
+        return neighbours_filled(state.board, next(iter(f.tiles))) == 8
+    if f.kind == "field":
+        return False
+    return f.open == 0
+
+
+def sid_at(state: State, cell: tuple, label: str) -> int | None:
+    """The segment id named ``label`` on the tile at ``cell`` (None if none)."""
+    t = state.board.get(cell)
+    if t is None:
+        return None
+    k = oriented(t[0], t[1]).label_index.get(label)
+    return None if k is None else (t[2] << SEG_BITS) + k
+
+
+def label_of(state: State, sid: int) -> tuple:
+    """(x, y, label) of a segment id."""
+    cell = state.placed[sid >> SEG_BITS]
+    t = state.board[cell]
+    return cell[0], cell[1], oriented(t[0], t[1]).labels[sid & ((1 << SEG_BITS) - 1)]
+
+
+def occupancy_mask(state: State, cell: tuple) -> int:
+    """Bits of the ports of an empty cell whose neighbouring feature already
+    holds a follower (edge d = bit d, half h = bit 4 + h)."""
+    board = state.board
+    seg_feature = state.seg_feature
+    features = state.features
+    x, y = cell
+    mask = 0
+    for d in range(4):
+        dx, dy = DELTA[d]
+        nb = board.get((x + dx, y + dy))
+        if nb is None:
+            continue
+        no = oriented(nb[0], nb[1])
+        nbase = nb[2] << SEG_BITS
+        k = no.edge_seg[(d + 2) % 4]
+        if k >= 0 and features[seg_feature[nbase + k]].meeples:
+            mask |= 1 << d
+        for h in (2 * d, 2 * d + 1):
+            k = no.half_seg[opposite_half(h)]
+            if k >= 0 and features[seg_feature[nbase + k]].meeples:
+                mask |= 1 << (4 + h)
+    return mask

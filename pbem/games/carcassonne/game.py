@@ -1,0 +1,242 @@
+"""The Carcassonne rules module: the Game protocol on top of the rules."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..base import BadOptions, Game, IllegalMove, Option, Result, placings_from_keys
+from .base_rules import rules_for
+from .features import place_tile_into, sid_at
+from .moves import group_moves, legal_moves, legal_placements, validate_place
+from .notation import HELP, describe_event, describe_move, parse_move
+from .orient import TILES, add_tiles
+from .render import followers_on_board, render
+from .rules import EXPANSIONS, Turn, run
+from .state import State
+from .tiles import BASE_TILES, START_TILE
+
+add_tiles(BASE_TILES)
+
+FOLLOWERS = 7
+
+
+class Carcassonne(Game):
+    name = "carcassonne"
+    version = 1
+    title = "Carcassonne"
+    min_players = 2
+    max_players = 5
+    hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
+    options = (
+        Option("expansions", [], "expansions in play (none available yet)", list),
+        Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
+               int, choices=(4, 2)),
+        Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
+               str, choices=("per_field",)),
+        Option("unplaceable_tile", "remove",
+               "a drawn tile that fits nowhere is removed from the game, or put back (reshuffle)",
+               str, choices=("remove", "reshuffle")),
+        Option("tie_break", "shared", "tied players share the placing", str, choices=("shared",)),
+        Option("draw_order", [],
+               "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
+               "they are used up); empty: the 71 base tiles drawn at random", list),
+        Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=4),
+    )
+    sample_setups = (
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (2, {"tiny_city_scoring": 2, "unplaceable_tile": "reshuffle"}),
+        (3, {"draw_order": list("UVWXCBAKLDDEEFH"), "start_player": 1}),
+    )
+    notation_help = HELP
+
+    # -- options ---------------------------------------------------------------
+
+    def check_setup(self, players: int, options: dict) -> None:
+        for name in options["expansions"]:
+            if name not in EXPANSIONS:
+                raise BadOptions("unknown_expansion",
+                                 f"unknown expansion {name!r}; available: {sorted(EXPANSIONS)}")
+        if options["start_player"] >= players:
+            raise BadOptions("bad_option_value", f"start_player must be below {players}")
+        order = options["draw_order"]
+        if order:
+            rules = rules_for(options["expansions"])
+            bad = [t for t in order if not isinstance(t, str) or t not in rules.pile]
+            if bad:
+                raise BadOptions("bad_option_value",
+                                 f"draw_order holds unknown tiles {bad[:5]}; tiles are {sorted(rules.pile)}")
+            for letter, n in Counter(order).items():
+                if n > rules.pile[letter]:
+                    raise BadOptions("bad_option_value",
+                                     f"draw_order has {n} tiles {letter}, the pile only {rules.pile[letter]}")
+
+    # -- rules -------------------------------------------------------------------
+
+    def start(self, players: int, options: dict) -> State:
+        options = self.check_options(players, options)
+        rules = rules_for(options["expansions"])
+        st = State()
+        st.players = players
+        st.options = options
+        st.rules = rules
+        place_tile_into(st.board, st.seg_feature, st.features, st.frontier, 0, (0, 0), START_TILE, 0)
+        st.placed = ((0, 0),)
+        if options["draw_order"]:
+            st.order = tuple(options["draw_order"])
+            st.pile = dict(Counter(st.order))
+        else:
+            st.pile = dict(rules.pile)
+        st.supply = (FOLLOWERS,) * players
+        st.scores = (0,) * players
+        return st
+
+    def setup(self, state: State, rng) -> list:
+        first = state.options["start_player"]
+        if first < 0:
+            first = rng.randrange(state.players)
+        turn = Turn(state.rules, state, rng, first)
+        turn.emit({"type": "StartPlayerChosen", "player": first})
+        return run(turn, "start_turn")
+
+    def evolve(self, state: State, event: dict) -> State:
+        return state.rules.evolve(state, event)
+
+    def to_act(self, state: State) -> frozenset:
+        return frozenset(state.pending)
+
+    def legal_moves(self, state: State, player: int) -> list:
+        return legal_moves(state, player)
+
+    def decide(self, state: State, player: int, move, rng) -> list:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+        self.check_turn(state, player)
+        kind = move["type"]
+        owed = state.pending.get(player)
+        if kind != "place_tile":
+            raise IllegalMove("unknown_move", f"unknown move {kind!r}; the base game has place_tile")
+        if owed != kind:
+            raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
+        validate_place(state, player, move)
+        clean = {k: move[k] for k in ("type", "x", "y", "rotation", "figure", "on") if k in move}
+        return run(Turn(state.rules, state, rng, player, clean), "place_tile")
+
+    def default_move(self, state: State, player: int):
+        """Timeout: the first legal placement (cells by y then x, rotations
+        0, 90, 180, 270), no follower."""
+        if state.pending.get(player) != "place_tile":
+            return None
+        places = legal_placements(state)
+        if not places:
+            return None
+        (x, y), r = places[0]
+        return {"type": "place_tile", "x": x, "y": y, "rotation": r * 90}
+
+    def result(self, state: State):
+        if not state.over:
+            return None
+        scores = tuple(state.scores)
+        return Result(scores, placings_from_keys(list(scores)), "the draw pile is empty",
+                      {"by_category": {k: list(v) for k, v in sorted(state.tally.items())},
+                       "tiles_placed": len(state.placed), "tiles_removed": list(state.discarded)})
+
+    # -- views and snapshots -------------------------------------------------------
+
+    def view(self, state: State, viewer=None) -> dict:
+        return {
+            "players": state.players,
+            "options": state.options,
+            "board": [{"x": c[0], "y": c[1], "tile": state.board[c][0], "rotation": state.board[c][1] * 90}
+                      for c in state.placed],
+            "followers": [{"player": p, "x": x, "y": y, "on": lab, "figure": fig}
+                          for p, x, y, lab, fig in followers_on_board(state)],
+            "scores": list(state.scores),
+            "supply": list(state.supply),
+            "pile": dict(sorted(state.pile.items())),
+            "tiles_left": sum(state.pile.values()),
+            "discarded": list(state.discarded),
+            "active": state.active,
+            "tile": state.tile,
+            "to_act": sorted(state.pending),
+            "step": state.step,
+            "turn": state.turn,
+            "over": state.over,
+            "by_category": {k: list(v) for k, v in sorted(state.tally.items())},
+        }
+
+    def dump(self, state: State) -> dict:
+        return {
+            "players": state.players,
+            "options": state.options,
+            "tiles": [[c[0], c[1], state.board[c][0], state.board[c][1] * 90] for c in state.placed],
+            "followers": [list(f) for f in followers_on_board(state)],
+            "pile": dict(sorted(state.pile.items())),
+            "order": None if state.order is None else list(state.order),
+            "discarded": list(state.discarded),
+            "supply": list(state.supply),
+            "scores": list(state.scores),
+            "tally": {k: list(v) for k, v in sorted(state.tally.items())},
+            "active": state.active,
+            "tile": state.tile,
+            "pending": sorted([p, a] for p, a in state.pending.items()),
+            "step": state.step,
+            "turn": state.turn,
+            "over": state.over,
+            "ext": state.ext,
+        }
+
+    def load(self, data: dict) -> State:
+        st = State()
+        st.players = data["players"]
+        st.options = data["options"]
+        st.rules = rules_for(st.options.get("expansions", []))
+        placed = []
+        for n, (x, y, letter, rotation) in enumerate(data["tiles"]):
+            place_tile_into(st.board, st.seg_feature, st.features, st.frontier, n, (x, y), letter,
+                            rotation // 90)
+            placed.append((x, y))
+        st.placed = tuple(placed)
+        for player, x, y, label, figure in data["followers"]:
+            sid = sid_at(st, (x, y), label)
+            fid = st.seg_feature[sid]
+            f = st.features[fid]
+            st.features[fid] = f.with_meeples(f.meeples + ((player, sid, figure),))
+        st.pile = dict(data["pile"])
+        st.order = None if data["order"] is None else tuple(data["order"])
+        st.discarded = tuple(data["discarded"])
+        st.supply = tuple(data["supply"])
+        st.scores = tuple(data["scores"])
+        st.tally = {k: tuple(v) for k, v in data["tally"].items()}
+        st.active = data["active"]
+        st.tile = data["tile"]
+        st.pending = {p: a for p, a in data["pending"]}
+        st.step = data["step"]
+        st.turn = data["turn"]
+        st.over = data["over"]
+        st.ext = data["ext"]
+        return st
+
+    # -- text ----------------------------------------------------------------------
+
+    def describe(self, item: dict, viewer=None) -> str:
+        if item.get("type") == "place_tile":
+            return describe_move(item)
+        return describe_event(item)
+
+    def parse(self, text: str, state: State, player: int) -> dict:
+        return parse_move(self, text, state, player)
+
+    def render(self, state: State, viewer=None) -> str:
+        return render(state, viewer)
+
+    # -- helpers for help messages and scripts -------------------------------------
+
+    def placements(self, state: State, player: int) -> list:
+        """The legal moves grouped by placement: [((x, y, rotation), [moves])]."""
+        return group_moves(legal_moves(state, player))
+
+    @staticmethod
+    def tile_types() -> dict:
+        return dict(TILES)

@@ -1,0 +1,130 @@
+"""Legal moves, their validation and grouping.
+
+A move places the drawn tile and optionally deploys one follower on one of
+its segments (steps 3 and 4 of the turn in one decision):
+
+    {"type": "place_tile", "x": 2, "y": -1, "rotation": 90}
+    {"type": "place_tile", "x": 2, "y": -1, "rotation": 90, "figure": "follower", "on": "city N"}
+
+``on`` is the segment's canonical label in board orientation (after
+rotation): ``road E``, ``city N``, ``field NL``, ``cloister``. Moves are listed
+by cell (y, then x), rotation, then no figure first, so the first legal move
+is the digest's canonical timeout move.
+"""
+from __future__ import annotations
+
+from ..base import IllegalMove
+from .features import occupancy_mask
+from .geometry import EDGES
+from .orient import DEPLOYABLE, fits, oriented
+
+MOVE_KEYS = {"type", "x", "y", "rotation", "figure", "on"}
+FIGURES = ("follower",)
+
+
+def _yx(cell):
+    return (cell[1], cell[0])
+
+
+def legal_placements(state, letter=None) -> list:
+    """(cell, quarter turns) of every legal placement of the tile, in order."""
+    letter = letter or state.tile
+    frontier = state.frontier
+    out = []
+    for cell in sorted(frontier, key=_yx):
+        for r in fits(letter, frontier[cell]):
+            out.append((cell, r))
+    return out
+
+
+def legal_moves(state, player: int) -> list:
+    if state.over or state.pending.get(player) != "place_tile":
+        return []
+    letter = state.tile
+    frontier = state.frontier
+    has_follower = state.supply[player] > 0
+    extra = state.rules.figure_options
+    out = []
+    append = out.append
+    for cell in sorted(frontier, key=_yx):
+        rots = fits(letter, frontier[cell])
+        if not rots:
+            continue
+        x, y = cell
+        mask = occupancy_mask(state, cell) if has_follower or extra else 0
+        for r in rots:
+            rotation = r * 90
+            append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+            o = oriented(letter, r)
+            if has_follower:
+                for label in o.free_labels(mask):
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": "follower", "on": label})
+            for fn in extra:
+                for figure, label in fn(state, player, cell, o, mask):
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": figure, "on": label})
+    return out
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def validate_place(state, player: int, move: dict):
+    """Check a place_tile move completely; returns (cell, quarter turns, segment
+    index or None). Raises IllegalMove with a stable code."""
+    extra = set(move) - MOVE_KEYS
+    if extra:
+        raise IllegalMove("malformed_move", f"unknown field(s) {sorted(extra)} in place_tile")
+    x, y, rotation = move.get("x"), move.get("y"), move.get("rotation")
+    if not (_int(x) and _int(y)):
+        raise IllegalMove("bad_position", "x and y must be integers, e.g. place 1,-2 r90")
+    if not _int(rotation) or rotation not in (0, 90, 180, 270):
+        raise IllegalMove("bad_rotation", "rotation must be 0, 90, 180 or 270 (clockwise)")
+    cell = (x, y)
+    if cell in state.board:
+        raise IllegalMove("cell_taken", f"there is already a tile at {x},{y}")
+    constraint = state.frontier.get(cell)
+    if constraint is None:
+        raise IllegalMove("not_adjacent", f"{x},{y} does not touch any tile")
+    letter = state.tile
+    r = rotation // 90
+    if r not in fits(letter, constraint):
+        o = oriented(letter, r)
+        bad = [EDGES[d] for d in range(4) if constraint[d] not in (".", o.edges[d])]
+        raise IllegalMove("edges_do_not_match",
+                          f"tile {letter} at {x},{y} r{rotation} does not match on edge(s) {' '.join(bad)}")
+    figure, on = move.get("figure"), move.get("on")
+    if figure is None and on is None and "figure" not in move and "on" not in move:
+        return cell, r, None
+    if not isinstance(figure, str) or not isinstance(on, str):
+        raise IllegalMove("bad_figure", "a deployment names a figure and a segment, e.g. follower city N")
+    o = oriented(letter, r)
+    validators = state.rules.figure_validators
+    if figure in validators:
+        return cell, r, validators[figure](state, player, cell, o, on)
+    if figure not in FIGURES:
+        raise IllegalMove("unknown_figure", f"unknown figure {figure!r}; the base game has: follower")
+    if state.supply[player] <= 0:
+        raise IllegalMove("no_followers_left", "you have no follower left in your supply")
+    if on not in o.labels:
+        raise IllegalMove("bad_segment", f"tile {letter} r{rotation} has no segment {on!r}; "
+                          f"choose one of: {', '.join(o.labels)}")
+    k = o.labels.index(on)
+    if o.kinds[k] not in DEPLOYABLE:
+        raise IllegalMove("bad_segment", f"a follower cannot stand on {on}")
+    if o.masks[k] & occupancy_mask(state, cell):
+        raise IllegalMove("feature_occupied",
+                          f"the {o.kinds[k]} that {on} joins already holds a follower")
+    return cell, r, k
+
+
+def group_moves(moves: list) -> list:
+    """Group place_tile moves by placement: [((x, y, rotation), [move, ...]), ...]
+    in order, so a help message can list each placement once with its
+    follower choices."""
+    groups: dict = {}
+    for m in moves:
+        groups.setdefault((m["x"], m["y"], m["rotation"]), []).append(m)
+    return list(groups.items())

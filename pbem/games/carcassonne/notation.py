@@ -1,0 +1,182 @@
+"""Text notation: what a player types in an email, and event sentences.
+
+    place X,Y rR                      place the drawn tile, no follower
+    place X,Y rR follower city N      ... and a knight on the city at edge N
+    place X,Y rR follower road E      ... a thief on the road at edge E
+    place X,Y rR follower cloister    ... a monk on the cloister
+    place X,Y rR farmer NL            ... a farmer on the field at half-edge NL
+
+Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270.
+Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it
+lies on the board after rotation; any edge of a segment names it (a city on
+N and W is "city N" or "city W"). Synonyms: knight = follower city,
+thief = follower road, monk = follower cloister (also "monastery"),
+farmer = follower field. Case and extra spaces do not matter.
+"""
+from __future__ import annotations
+
+import re
+
+from ..base import ParseError
+from .geometry import EDGE_INDEX, HALF_INDEX
+from .orient import oriented
+
+HELP = __doc__.split("\n", 2)[2].strip()
+
+_PLACE = re.compile(
+    r"^\s*(?:place|play|put|tile)?\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*"
+    r"(?:(?:r|rot|rotation)\s*(\d+)|(\d+)(?=\s|$))?\s*(.*?)\s*$", re.IGNORECASE)
+
+_ROLE = {"knight": "city", "thief": "road", "robber": "road", "highwayman": "road",
+         "monk": "cloister", "farmer": "field"}
+_FIGURE_WORDS = {"follower", "meeple", *_ROLE}
+_KINDS = {"city": "city", "road": "road", "field": "field", "farm": "field",
+          "cloister": "cloister", "monastery": "cloister", "abbey": "cloister"}
+_INNER = {"I", "II", "III", "IV"}
+
+
+def describe_move(move: dict) -> str:
+    rot = move.get("rotation")
+    text = f"place {move.get('x')},{move.get('y')} r{rot}"
+    figure = move.get("figure")
+    if figure:
+        on = str(move.get("on", ""))
+        if figure == "follower" and on.startswith("field "):
+            text += " farmer " + on[6:]
+        else:
+            text += f" {figure} {on}"
+    return text
+
+
+def _examples(game, state, player) -> list:
+    moves = game.legal_moves(state, player)
+    picks = []
+    seen = set()
+    for m in moves:
+        key = (m.get("figure") is None, m.get("on", "").split(" ")[0])
+        if key not in seen:
+            seen.add(key)
+            picks.append(game.describe(m, player))
+        if len(picks) >= 4:
+            break
+    return picks or ["place 1,0 r0", "place 1,0 r90 follower city N", "place 0,1 r0 farmer NL"]
+
+
+def parse_move(game, text: str, state, player) -> dict:
+    if not isinstance(text, str):
+        raise ParseError("parse_error", "a move is a line of text",
+                         expected="place X,Y rR [follower KIND EDGE | farmer HALF]",
+                         examples=_examples(game, state, player))
+    m = _PLACE.match(text.replace("\u2212", "-"))
+    if not m:
+        raise ParseError("unknown_command", f"could not read {text.strip()[:60]!r}",
+                         expected="place X,Y rR [follower KIND EDGE | farmer HALF]",
+                         examples=_examples(game, state, player))
+    x, y = int(m.group(1)), int(m.group(2))
+    rot_text = m.group(3) or m.group(4)
+    rest = m.group(5).split()
+    letter = state.tile if state is not None else None
+    if rot_text is None:
+        rots = ()
+        if letter and (x, y) in state.frontier:
+            from .orient import fits
+            rots = fits(letter, state.frontier[(x, y)])
+        if len(rots) != 1:
+            raise ParseError("missing_rotation", "say how the tile is turned: r0, r90, r180 or r270",
+                             expected="r0 | r90 | r180 | r270", examples=_examples(game, state, player))
+        rotation = rots[0] * 90
+    else:
+        rotation = int(rot_text)
+        if rotation not in (0, 90, 180, 270):
+            raise ParseError("bad_rotation", "the rotation is 0, 90, 180 or 270 (clockwise)",
+                             expected="r0 | r90 | r180 | r270", examples=_examples(game, state, player))
+    move = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
+    if not rest:
+        return move
+    words = [w.lower() for w in rest]
+    figure_word = words[0]
+    if figure_word not in _FIGURE_WORDS:
+        raise ParseError("bad_figure", f"expected a figure after the rotation, not {rest[0]!r}",
+                         expected="follower | knight | thief | monk | farmer",
+                         examples=_examples(game, state, player))
+    kind = _ROLE.get(figure_word)
+    words = words[1:]
+    if words and words[0] in _KINDS:
+        kind = _KINDS[words[0]]
+        words = words[1:]
+    port = words[0].upper() if words else ""
+    if len(words) > 1:
+        raise ParseError("trailing_text", f"did not understand {' '.join(rest[-len(words) + 1:])!r}",
+                         expected="one edge (N E S W) or half-edge (NL NR EL ER SL SR WL WR)",
+                         examples=_examples(game, state, player))
+    if kind == "cloister":
+        label = "cloister"
+    else:
+        if not port:
+            raise ParseError("missing_segment", "name the segment by an edge or half-edge",
+                             expected="N E S W | NL NR EL ER SL SR WL WR",
+                             examples=_examples(game, state, player))
+        if port not in EDGE_INDEX and port not in HALF_INDEX and port not in _INNER:
+            raise ParseError("bad_segment", f"{port!r} is not an edge or half-edge",
+                             expected="N E S W | NL NR EL ER SL SR WL WR",
+                             examples=_examples(game, state, player))
+        if kind is None:
+            if port in HALF_INDEX or port in _INNER:
+                kind = "field"
+            elif letter:
+                o = oriented(letter, rotation // 90)
+                k = o.edge_seg[EDGE_INDEX[port]]
+                kind = o.kinds[k] if k >= 0 else "field"
+            else:
+                kind = "city"
+        label = f"{kind} {port}"
+    if letter:
+        o = oriented(letter, rotation // 90)
+        k = o.label_index.get(label)
+        if k is not None:
+            label = o.labels[k]
+    move["figure"] = "follower"
+    move["on"] = label
+    return move
+
+
+def _who(p) -> str:
+    return f"seat {p}"
+
+
+def describe_event(event: dict) -> str:
+    t = event.get("type")
+    if t == "StartPlayerChosen":
+        return f"{_who(event['player'])} starts."
+    if t == "TileDrawn":
+        return f"{_who(event['player'])} drew tile {event['tile']}."
+    if t == "TileDiscarded":
+        return f"Tile {event['tile']} fits nowhere and is removed from the game."
+    if t == "TileReturned":
+        return f"Tile {event['tile']} fits nowhere and goes back into the pile."
+    if t == "TilePlaced":
+        return (f"{_who(event['player'])} placed tile {event['tile']} at "
+                f"{event['x']},{event['y']} r{event['rotation']}.")
+    if t == "FollowerDeployed":
+        return (f"{_who(event['player'])} deployed a {event.get('figure', 'follower')} on "
+                f"{event['on']} at {event['x']},{event['y']}.")
+    if t in ("FeatureScored", "FieldScored"):
+        where = f"{event['on']} at {event['x']},{event['y']}"
+        if t == "FieldScored":
+            on = event["on"][6:] if event["on"].startswith("field ") else event["on"]
+            what = f"Field {on} at {event['x']},{event['y']} borders {event['cities']} completed cit{'y' if event['cities'] == 1 else 'ies'}"
+        else:
+            state = "Completed" if event.get("complete") else "Incomplete"
+            what = f"{state} {event['feature']} ({where}, {event['tiles']} tile{'s' if event['tiles'] != 1 else ''}"
+            if event.get("pennants"):
+                what += f", {event['pennants']} pennant{'s' if event['pennants'] != 1 else ''}"
+            what += ")"
+        if event["winners"]:
+            return f"{what}: {event['points']} points to {', '.join(_who(p) for p in event['winners'])}."
+        return f"{what}: nobody scores."
+    if t == "FollowersReturned":
+        parts = [f"{_who(i['player'])} from {i['on']} at {i['x']},{i['y']}" for i in event["followers"]]
+        return "Followers return: " + "; ".join(parts) + "."
+    if t == "GameEnded":
+        return "Game over. Scores: " + ", ".join(f"{_who(i)} {s}" for i, s in enumerate(event["scores"])) + "."
+    return str(event)

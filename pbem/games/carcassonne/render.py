@@ -1,0 +1,79 @@
+"""Plain-text board for terminals and email.
+
+Each tile is drawn 3 lines high and 5 characters wide: its north edge type
+on top, west and east edge types at the sides, south edge type below, and
+in the middle its letter followed by the seat number of a follower on it
+(``*`` for followers of several seats). Edge types: C city, R road, F field.
+"""
+from __future__ import annotations
+
+from .features import label_of
+from .moves import group_moves, legal_moves
+from .orient import oriented
+
+
+def followers_on_board(state) -> list:
+    """[(player, x, y, label, figure)] sorted, for views and rendering."""
+    out = []
+    for f in state.features.values():
+        for player, sid, figure in f.meeples:
+            x, y, label = label_of(state, sid)
+            out.append((player, x, y, label, figure))
+    out.sort(key=lambda t: (t[2], t[1], t[0], t[3], t[4]))
+    return out
+
+
+def placements_text(state, player) -> str:
+    """The drawn tile's legal placements, one line per position and rotation,
+    with the follower choices of each."""
+    lines = []
+    for (x, y, rot), moves in group_moves(legal_moves(state, player)):
+        labels = [m["on"] for m in moves if m.get("figure")]
+        extra = f"  + follower on: {', '.join(labels)}" if labels else ""
+        lines.append(f"  place {x},{y} r{rot}{extra}")
+    return "\n".join(lines)
+
+
+def render(state, viewer=None) -> str:
+    board = state.board
+    xs = [c[0] for c in board]
+    ys = [c[1] for c in board]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    on_tile: dict = {}
+    for player, x, y, _label, _figure in followers_on_board(state):
+        prev = on_tile.get((x, y))
+        on_tile[(x, y)] = str(player) if prev in (None, str(player)) else "*"
+    out = ["      " + "".join(f"{x:^6}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        rows = ["", "", ""]
+        for x in range(x0, x1 + 1):
+            t = board.get((x, y))
+            if t is None:
+                cells = ["     ", "  .  " if (x, y) in state.frontier else "     ", "     "]
+            else:
+                e = oriented(t[0], t[1]).edges
+                cells = [f"  {e[0]}  ", f"{e[3]} {t[0]}{on_tile.get((x, y), ' ')}{e[1]}", f"  {e[2]}  "]
+            for i in range(3):
+                rows[i] += cells[i] + " "
+        out.append("      " + rows[0].rstrip())
+        out.append(f"{y:>4}  " + rows[1].rstrip())
+        out.append("      " + rows[2].rstrip())
+    out.append("")
+    out.append("Scores: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.scores)))
+    out.append("Followers in supply: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.supply)))
+    placed = followers_on_board(state)
+    if placed:
+        out.append("On the board: " + "; ".join(
+            f"seat {p} {'farmer ' + lab[6:] if lab.startswith('field ') else lab} at {x},{y}"
+            for p, x, y, lab, _f in placed))
+    out.append(f"Tiles left in the pile: {sum(state.pile.values())}")
+    if state.over:
+        out.append("The game is over.")
+    elif state.tile:
+        o = oriented(state.tile, 0)
+        out.append(f"Seat {state.active} places tile {state.tile} "
+                   f"(unrotated edges N E S W: {' '.join(o.edges)}).")
+        if viewer in state.pending:
+            out.append("Legal placements:")
+            out.append(placements_text(state, viewer))
+    return "\n".join(out)

@@ -1,0 +1,126 @@
+"""The rules as a composition of named turn steps with hooks.
+
+The turn follows the forum post's sequence (rules digest §2):
+
+    1 start_turn        (P&D fairy +1)
+    2 draw_tile         draw; unplaceable tiles are removed and another drawn
+    3 place_tile        the active player's move places the tile
+    4 figure_phase_1    ... and may deploy one follower (big follower, mayor, wagon...)
+    5 figure_phase_2    (only if step 4 did nothing: fairy, pig, builder, barn, tower)
+    6 resolve_figures   (dragon, tower capture, castle)
+    7 before_scoring    (goods, fairy +3, Count)
+    8 score             score every feature the tile completed
+    9 end_turn          return followers from completed features (builder: repeat)
+    final_scoring       at the end: incomplete features, then fields
+
+A :class:`Rules` object holds, per step, a list of handlers ``fn(turn)``; an
+expansion is an object with ``install(rules)`` that appends handlers, event
+evolvers, figure strengths, scoring functions and tiles, without editing the
+base rules. The base game is itself installed this way (``base_rules.py``).
+"""
+from __future__ import annotations
+
+STEPS = ("start_turn", "draw_tile", "place_tile", "figure_phase_1", "figure_phase_2",
+         "resolve_figures", "before_scoring", "score", "end_turn")
+FINAL_SCORING = "final_scoring"
+
+
+class Rules:
+    def __init__(self):
+        #: step name -> handlers fn(turn), run in order.
+        self.handlers: dict[str, list] = {s: [] for s in (*STEPS, FINAL_SCORING)}
+        #: event type -> fn(state, event) -> new state (pure).
+        self.evolvers: dict[str, object] = {}
+        #: figure -> strength for majorities (follower 1; big follower 2...).
+        self.strength: dict[str, int] = {}
+        #: feature kind -> fn(state, feature, complete) -> points.
+        self.points: dict[str, object] = {}
+        #: the tile types in the pile: letter -> copies.
+        self.pile: dict[str, int] = {}
+        #: names of the installed parts, base first.
+        self.parts: list[str] = []
+        #: move type -> fn(game, state, player, move) raising IllegalMove if bad.
+        self.validators: dict[str, object] = {}
+        #: figure -> fn(state, player, figure, +1/-1) -> state for non-follower supplies.
+        self.supplies: dict[str, object] = {}
+        #: extra figure choices on a placement: fn(state, player, cell, oriented, mask)
+        #: -> iterable of (figure, label) (expansions: big follower, mayor, wagon...).
+        self.figure_options: list = []
+        #: figure -> fn(state, player, cell, oriented, label) -> segment index, raising IllegalMove.
+        self.figure_validators: dict[str, object] = {}
+
+    def on(self, step: str, handler, first: bool = False) -> None:
+        """Add a handler to a step (``first``: before the ones already there)."""
+        if first:
+            self.handlers[step].insert(0, handler)
+        else:
+            self.handlers[step].append(handler)
+
+    def evolve(self, state, event):
+        fn = self.evolvers.get(event.get("type"))
+        return fn(state, event) if fn else state
+
+
+class Expansion:
+    """What an expansion module provides: ``name`` (the key in the option
+    ``expansions``) and ``install(rules)``."""
+
+    name = ""
+
+    def install(self, rules: Rules) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+#: Expansions known to the engine, by option name (none yet: later issues add them).
+EXPANSIONS: dict[str, Expansion] = {}
+
+
+def register_expansion(expansion: Expansion) -> Expansion:
+    EXPANSIONS[expansion.name] = expansion
+    return expansion
+
+
+class Turn:
+    """A step-by-step run of the rules for one decision. ``emit`` records an
+    event and evolves the working state, so later steps see earlier ones."""
+
+    __slots__ = ("rules", "state", "rng", "player", "move", "events", "completed",
+                 "next_player", "data")
+
+    def __init__(self, rules: Rules, state, rng, player: int, move: dict | None = None):
+        self.rules = rules
+        self.state = state
+        self.rng = rng
+        self.player = player
+        self.move = move
+        self.events: list = []
+        self.completed: list = []      # feature ids the placed tile completed (step 8)
+        self.next_player = None        # who plays next (default: the next seat)
+        self.data: dict = {}           # scratch space for expansions during one turn
+
+    def emit(self, event: dict) -> None:
+        self.events.append(event)
+        self.state = self.rules.evolve(self.state, event)
+
+
+def run(turn: Turn, step: str) -> list:
+    """Run the steps from ``step`` on (and the following turns) until a
+    decision is owed or the game is over; returns the events."""
+    handlers = turn.rules.handlers
+    i = STEPS.index(step)
+    while True:
+        for handler in handlers[STEPS[i]]:
+            handler(turn)
+            if turn.state.over:
+                return turn.events
+        if turn.state.pending:
+            return turn.events
+        i += 1
+        if i == len(STEPS):
+            nxt = turn.next_player
+            turn.player = (turn.player + 1) % turn.state.players if nxt is None else nxt
+            turn.next_player = None
+            turn.completed = []
+            turn.move = None
+            turn.data = {}
+            i = 0

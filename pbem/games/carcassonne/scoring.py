@@ -1,0 +1,122 @@
+"""Points, majorities and the scoring events of the base game.
+
+During play (step 8) every road, city and cloister the placed tile completed
+scores: road 1 per tile, city 2 per tile and pennant (a 2-tile city scores
+``tiny_city_scoring``: 4, or 2 in early printings), cloister 9. At the end:
+road 1 per tile, city 1 per tile and pennant, cloister 1 + neighbours; each
+field scores 3 per completed city it borders for its farmer majority.
+Every player tied for the highest strength scores the full points.
+"""
+from __future__ import annotations
+
+from .features import is_complete, label_of, neighbours_filled
+from .orient import oriented
+from .state import SEG_BITS, Feature, State
+
+
+def road_points(state: State, f: Feature, complete: bool) -> int:
+    return len(f.tiles)
+
+
+def city_points(state: State, f: Feature, complete: bool) -> int:
+    units = len(f.tiles) + f.marks.get("pennant", 0)
+    if not complete:
+        return units
+    if len(f.tiles) == 2 and state.options.get("tiny_city_scoring", 4) == 2:
+        return units
+    return 2 * units
+
+
+def cloister_points(state: State, f: Feature, complete: bool) -> int:
+    if complete:
+        return 9
+    return 1 + neighbours_filled(state.board, next(iter(f.tiles)))
+
+
+def majority(state: State, f: Feature) -> list:
+    """Seats with the highest strength on a feature (all tied ones), sorted."""
+    if not f.meeples:
+        return []
+    strength = state.rules.strength
+    total: dict = {}
+    for player, _sid, figure in f.meeples:
+        total[player] = total.get(player, 0) + strength.get(figure, 1)
+    best = max(total.values())
+    if best <= 0:
+        return []
+    return sorted(p for p, v in total.items() if v == best)
+
+
+def feature_scored(state: State, fid: int, sid: int, complete: bool) -> dict:
+    """The FeatureScored event for a road, city or cloister (``sid`` names
+    the segment the event points at)."""
+    f = state.features[fid]
+    points = state.rules.points[f.kind](state, f, complete)
+    x, y, label = label_of(state, sid)
+    event = {"type": "FeatureScored", "feature": f.kind, "x": x, "y": y, "on": label,
+             "tiles": len(f.tiles), "points": points, "winners": majority(state, f),
+             "complete": complete}
+    if f.kind == "city":
+        event["pennants"] = f.marks.get("pennant", 0)
+    return event
+
+
+def completed_by_last_tile(state: State) -> list:
+    """(feature id, segment id) of each road, city and cloister that the
+    tile just placed completed, each feature once."""
+    cell = state.placed[-1]
+    letter, rot, n = state.board[cell]
+    o = oriented(letter, rot)
+    base = n << SEG_BITS
+    seg_feature = state.seg_feature
+    features = state.features
+    done = []
+    seen = set()
+    for k in range(o.nseg):
+        kind = o.kinds[k]
+        if kind == "road" or kind == "city":
+            fid = seg_feature[base + k]
+            if fid not in seen:
+                seen.add(fid)
+                if features[fid].open == 0:
+                    done.append((fid, base + k))
+    board = state.board
+    x, y = cell
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            c = (x + dx, y + dy)
+            t = board.get(c)
+            if t is None:
+                continue
+            k = oriented(t[0], t[1]).cloister
+            if k >= 0 and neighbours_filled(board, c) == 8:
+                sid = (t[2] << SEG_BITS) + k
+                done.append((seg_feature[sid], sid))
+    return done
+
+
+def final_feature_events(state: State) -> list:
+    """Final scoring of incomplete roads, cities and cloisters with followers."""
+    items = []
+    for fid, f in state.features.items():
+        if f.meeples and f.kind in ("road", "city", "cloister") and not is_complete(state, f):
+            items.append((min(f.segs), fid))
+    return [feature_scored(state, fid, sid, False) for sid, fid in sorted(items)]
+
+
+def field_events(state: State, per_city: int = 3) -> list:
+    """Final scoring of fields with farmers: ``per_city`` points per completed
+    city bordering the field, each city once per field, for the majority."""
+    seg_feature = state.seg_feature
+    features = state.features
+    out = []
+    for sid, fid in sorted((min(f.segs), fid) for fid, f in features.items()
+                           if f.kind == "field" and f.meeples):
+        f = features[fid]
+        cities = {seg_feature[c] for c in f.cities}
+        done = sum(1 for c in cities if features[c].open == 0)
+        x, y, label = label_of(state, sid)
+        out.append({"type": "FieldScored", "feature": "field", "x": x, "y": y, "on": label,
+                    "cities": done, "points": per_city * done,
+                    "winners": majority(state, f)})
+    return out
