@@ -539,3 +539,11 @@ def test_render_and_event_descriptions():
     assert "EA*" in text and "OG" in text and "0,0 koshari" in text and "Your tiles: ogre" in text
     events, _ = play(s, place("ogre", 2, 0))
     assert G.describe(events[0], 1) == "Seat 0 placed an Ogre at 2,0 and scored nothing."
+
+
+def test_module_docstring_example_runs():
+    import doctest
+
+    import pbem.games.kachina as module
+    failed, attempted = doctest.testmod(module)
+    assert attempted > 5 and failed == 0
