@@ -40,10 +40,11 @@ def _load_all() -> None:
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
+    # A module that fails to import fails every call, never a partial registry.
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name not in _INFRA and not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}")
+    _LOADED = True
 
 
 def all_games() -> list[Game]:

@@ -1,0 +1,65 @@
+"""Rules engines: median time of a full seeded random game (legal moves
+enumerated at every step) and replay rate (events/s through evolve), per
+game and setup. One command: ``python bench/engines.py [--games N] [name ...]``.
+The last line of output is one JSON object holding every figure."""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pbem import games  # noqa: E402
+from pbem.games.base import canonical  # noqa: E402
+from pbem.games.playout import play_random  # noqa: E402
+
+
+def setups(game):
+    return getattr(game, "bench_setups", None) or game.sample_setups
+
+
+def measure(game, players, options, n_games):
+    times, playouts = [], []
+    for seed in range(n_games):
+        t0 = time.perf_counter()
+        p = play_random(game, players, options, seed=seed)
+        times.append(time.perf_counter() - t0)
+        playouts.append(p)
+    events = sum(len(p.events) for p in playouts)
+    t0 = time.perf_counter()
+    for p in playouts:
+        game.replay(players, p.options, p.events)
+    replay_s = time.perf_counter() - t0
+    return {
+        "game": game.key, "players": players, "options": canonical(options),
+        "games": n_games, "median_ms": round(statistics.median(times) * 1000, 3),
+        "p90_ms": round(sorted(times)[int(0.9 * (len(times) - 1))] * 1000, 3),
+        "events_per_game": round(events / n_games, 1),
+        "replay_events_per_s": round(events / replay_s),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("names", nargs="*", help="games to measure (default: all)")
+    parser.add_argument("--games", type=int, default=30, help="seeded games per setup")
+    args = parser.parse_args()
+    rows = []
+    for game in games.all_games():
+        if args.names and game.name not in args.names:
+            continue
+        for players, options in setups(game):
+            row = measure(game, players, options, args.games)
+            rows.append(row)
+            print(f"{row['game']:16} {players}p {row['options'][:40]:40} median {row['median_ms']:8.2f} ms"
+                  f"  p90 {row['p90_ms']:8.2f} ms  replay {row['replay_events_per_s']:>10,} events/s"
+                  f"  ({row['events_per_game']} events/game)", flush=True)
+    print(json.dumps({"bench": "engines", "python": sys.version.split()[0], "results": rows}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+"""The move pipeline end to end: signed moves over HTTP, through the queue and
+the workers, into the log. One command:
+
+    python bench/pipeline.py [--seconds 20] [--url http://127.0.0.1:8000]
+
+Without --url it starts its own server exactly as ``make run`` does (embedded
+Redis with appendfsync always, gunicorn with WEB_CONCURRENCY=2, PBEM_WORKERS=2)
+on free loopback ports with a temporary data directory, and stops it after.
+
+It reports, from the same run and the same gunicorn settings:
+  1. noop:       req/s of ``POST /noop`` (the baseline),
+  2. throughput: applied moves/s with many concurrent games, each move a
+                 signed envelope sent with ``Prefer: wait`` so it returns once
+                 applied (so a latency is submit-to-applied),
+  3. paced:      submit-to-applied latency p50/p99 at a fixed 100 moves/s.
+
+Games are Wakanda with the whole setup fixed by options, so every move is
+known and signed before the clock starts. The last line is one JSON object.
+Loopback only; every loop is bounded in count and time.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbem import games  # noqa: E402
+from pbem.games.playout import play_random  # noqa: E402
+from pbem.signing import generate_key, make_envelope  # noqa: E402
+
+PIECES = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
+VILLAGES = ["eagle", "chief", "tomahawk", "fur", "tipi", "sun", "variety", "height"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Http:
+    """One keep-alive connection per thread."""
+
+    def __init__(self, url: str):
+        u = urlparse(url)
+        self.host, self.port = u.hostname, u.port
+        self.local = threading.local()
+
+    def conn(self) -> http.client.HTTPConnection:
+        c = getattr(self.local, "c", None)
+        if c is None:
+            c = self.local.c = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        return c
+
+    def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else None
+        hdrs = {"Content-Type": "application/json"} if data is not None else {}
+        hdrs.update(headers or {})
+        for attempt in range(2):
+            try:
+                c = self.conn()
+                c.request(method, path, body=data, headers=hdrs)
+                resp = c.getresponse()
+                return resp.status, resp.read()
+            except (http.client.HTTPException, OSError):
+                self.local.c = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def start_server(workers: int, api_workers: int) -> tuple[subprocess.Popen, str, str]:
+    data = tempfile.mkdtemp(prefix="pbem-bench-")
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(free_port()), PBEM_DATA_DIR=data,
+               PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers))
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    client = Http(url)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if client.request("GET", "/health")[0] == 200:
+                return proc, url, data
+        except OSError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def run_noop(client: Http, threads: int, seconds: float) -> dict:
+    counts = [0] * threads
+    stop = time.monotonic() + seconds
+
+    def loop(i):
+        while time.monotonic() < stop:
+            status, _ = client.request("POST", "/noop", {})
+            assert status == 200
+            counts[i] += 1
+
+    ts = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    t0 = time.monotonic()
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return {"requests": sum(counts), "req_per_s": sum(counts) / (time.monotonic() - t0)}
+
+
+class Game:
+    """A Wakanda game on the server with every move pre-signed."""
+
+    def __init__(self, client: Http, seed: int):
+        rng = random.Random(seed)
+        bag = PIECES[:]
+        rng.shuffle(bag)
+        villages = VILLAGES[:]
+        rng.shuffle(villages)
+        options = {"fixed_villages": villages, "fixed_bag": bag, "start_player": seed % 2}
+        status, body = client.request("POST", "/games", {"game": "wakanda", "players": 2, "options": options})
+        assert status == 201, body
+        self.id = json.loads(body)["id"]
+        keys = [generate_key() for _ in range(2)]
+        for seat, (_, public) in enumerate(keys):
+            status, body = client.request("POST", f"/games/{self.id}/seats/{seat}",
+                                          {"public_key": public, "name": f"bot{seat}"})
+            assert status == 201, body
+        playout = play_random(games.get("wakanda"), 2, options, seed=seed)
+        self.envelopes = [make_envelope(self.id, player, version, move, keys[player][0])
+                          for version, player, move in playout.moves]
+        self.next = 0
+
+    def done(self) -> bool:
+        return self.next >= len(self.envelopes)
+
+
+def submit_next(client: Http, game: Game) -> tuple[bool, float]:
+    env = game.envelopes[game.next]
+    t0 = time.perf_counter()
+    status, body = client.request("POST", f"/games/{game.id}/moves", env, {"Prefer": "wait=10"})
+    latency = time.perf_counter() - t0
+    game.next += 1
+    record = json.loads(body)
+    ok = status == 200 and record.get("status") == "applied"
+    if not ok:
+        print(f"  not applied: {status} {body[:200]!r}", file=sys.stderr)
+        game.next = len(game.envelopes)  # this game's script no longer matches
+    return ok, latency
+
+
+def make_games(client: Http, count: int, seed0: int) -> list[Game]:
+    return [Game(client, seed0 + i) for i in range(count)]
+
+
+def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float) -> dict:
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+    shares = [pool[i::threads] for i in range(threads)]
+
+    def loop(mine: list[Game]):
+        i = 0
+        while time.monotonic() < stop:
+            live = [g for g in mine if not g.done()]
+            if not live:
+                return
+            game = live[i % len(live)]
+            i += 1
+            ok, latency = submit_next(client, game)
+            with lock:
+                if ok:
+                    latencies.append(latency)
+                else:
+                    failures[0] += 1
+
+    ts = [threading.Thread(target=loop, args=(share,)) for share in shares]
+    t0 = time.monotonic()
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    elapsed = time.monotonic() - t0
+    return {"applied": len(latencies), "failed": failures[0], "moves_per_s": len(latencies) / elapsed,
+            "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
+
+
+def run_paced(client: Http, pool: list[Game], rate: float, seconds: float) -> dict:
+    """Open loop: one move every 1/rate s, each on a game with none in flight."""
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    busy: set[str] = set()
+    sem = threading.Semaphore(64)
+
+    def one(game: Game):
+        try:
+            ok, latency = submit_next(client, game)
+            with lock:
+                (latencies.append(latency) if ok else failures.__setitem__(0, failures[0] + 1))
+        finally:
+            with lock:
+                busy.discard(game.id)
+            sem.release()
+
+    t0 = time.monotonic()
+    n = int(rate * seconds)
+    sent = 0
+    cursor = 0
+    threads = []
+    for k in range(n):
+        target = t0 + k / rate
+        delay = target - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        with lock:
+            ready = [g for g in pool if not g.done() and g.id not in busy]
+        if not ready:
+            continue
+        game = ready[cursor % len(ready)]
+        cursor += 1
+        with lock:
+            busy.add(game.id)
+        sem.acquire()
+        t = threading.Thread(target=one, args=(game,))
+        t.start()
+        threads.append(t)
+        sent += 1
+    for t in threads:
+        t.join(30)
+    elapsed = time.monotonic() - t0
+    return {"target_per_s": rate, "sent": sent, "applied": len(latencies), "failed": failures[0],
+            "achieved_per_s": len(latencies) / elapsed,
+            "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", help="a running server (default: start one like make run)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--threads", type=int, default=16, help="concurrent clients")
+    parser.add_argument("--games", type=int, default=300, help="concurrent games")
+    parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--api-workers", type=int, default=2)
+    args = parser.parse_args()
+    proc = None
+    url = args.url
+    if not url:
+        proc, url, _data = start_server(args.workers, args.api_workers)
+    try:
+        client = Http(url)
+        print(f"server {url}; {args.seconds:g} s per phase, {args.threads} client threads", flush=True)
+        noop = run_noop(client, args.threads, args.seconds)
+        print(f"noop        {noop['req_per_s']:9.1f} req/s", flush=True)
+        pool = make_games(client, args.games, 1000)
+        thr = run_throughput(client, pool, args.threads, args.seconds)
+        print(f"throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
+              f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
+        pool = make_games(client, max(50, int(args.rate)), 5000)
+        paced = run_paced(client, pool, args.rate, args.seconds)
+        print(f"paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
+              f"p50 {paced['p50_ms']:.1f} ms  p99 {paced['p99_ms']:.1f} ms  ({paced['failed']} failed)", flush=True)
+        ratio = thr["moves_per_s"] / noop["req_per_s"]
+        print(f"ratio       applied moves/s / noop req/s = {ratio:.3f} (target >= 0.25); "
+              f"p99 at {args.rate:g}/s = {paced['p99_ms']:.1f} ms (target < 50)", flush=True)
+        print(json.dumps({"bench": "pipeline", "seconds": args.seconds, "threads": args.threads,
+                          "noop_req_per_s": round(noop["req_per_s"], 1),
+                          "applied_moves_per_s": round(thr["moves_per_s"], 1),
+                          "ratio_to_noop": round(ratio, 3),
+                          "throughput_p50_ms": round(thr["p50_ms"], 2), "throughput_p99_ms": round(thr["p99_ms"], 2),
+                          "paced_rate": args.rate, "paced_p50_ms": round(paced["p50_ms"], 2),
+                          "paced_p99_ms": round(paced["p99_ms"], 2), "failed": thr["failed"] + paced["failed"]}))
+    finally:
+        if proc:
+            stop_server(proc)
+
+
+if __name__ == "__main__":
+    main()
