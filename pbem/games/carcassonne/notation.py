@@ -95,6 +95,9 @@ def parse_move(game, text: str, state, player) -> dict:
         return move
     words = [w.lower() for w in rest]
     figure_word = words[0]
+    if figure_word in _KINDS:            # "place 0,1 r0 monastery", "... city N": a follower
+        figure_word = "follower"
+        words.insert(0, figure_word)
     if figure_word not in _FIGURE_WORDS:
         raise ParseError("bad_figure", f"expected a figure after the rotation, not {rest[0]!r}",
                          expected="follower | knight | thief | monk | farmer",
