@@ -93,6 +93,9 @@ class Service:
         #: Called as hook(service, loaded_before, loaded_after, events, move_record)
         #: after every applied move (notifications subscribe here).
         self.after_apply: list[Callable] = []
+        #: Called as hook(service, loaded, record) when the worker rejects a
+        #: queued move (notifications tell the mover).
+        self.after_reject: list[Callable] = []
 
     # ------------------------------------------------------------------ games
 
@@ -256,7 +259,7 @@ class Service:
             out["view"] = game.view(state, seen)
             out["board"] = game.render(state, seen)
             result = game.result(state)
-            out["result"] = result.as_dict() if result else None
+            out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
             out["to_act"], out["view"], out["board"], out["result"] = [], None, None, None
         if loaded.finished:
@@ -412,7 +415,14 @@ class Service:
             loaded = self.load(game_id)
             outcome = self._decide(loaded, record)
             if outcome["status"] == "rejected":
-                return self.store.settle(game_id, move_id, outcome)
+                settled = self.store.settle(game_id, move_id, outcome)
+                if settled.get("settled") == outcome.get("settled"):  # this call settled it
+                    for hook in self.after_reject:
+                        try:
+                            hook(self, loaded, settled)
+                        except Exception:
+                            log.exception("after_reject hook %r failed", hook)
+                return settled
             events, state = outcome.pop("_events"), outcome.pop("_state")
             result = loaded.game.result(state)
             done = self.store.append(game_id, loaded.version, move_id, events, outcome,

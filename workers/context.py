@@ -6,6 +6,7 @@ import functools
 import redis
 
 from pbem.config import settings
+from pbem.notify import install as install_notifications
 from pbem.pipeline import MoveQueue
 from pbem.service import Service
 from pbem.store import Store
@@ -19,4 +20,5 @@ def context() -> tuple[Service, MoveQueue]:
     client = redis.Redis.from_url(conf.redis_url)
     queue = MoveQueue(client, conf.claim_idle_ms)
     service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    install_notifications(service)  # turn notifications: hooks enqueue jobs on pbem-notify
     return service, queue

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 import redis
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, request, send_from_directory
 from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import HTTPException
@@ -20,6 +20,7 @@ from ..games.base import GameError
 from ..pipeline import MoveQueue
 from ..service import Service
 from ..store import Store
+from . import notify_views
 from . import schemas as s
 
 log = logging.getLogger(__name__)
@@ -257,6 +258,12 @@ class MoveView(MethodView):
         return service().move_status(game_id, move_id, bearer(), min(query["wait"], current_app.config["PBEM_MAX_WAIT"]))
 
 
+def _swagger_asset(filename: str):
+    import swagger_ui_bundle
+
+    return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename, max_age=86400)
+
+
 def create_app(conf: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     conf = conf or load_settings()
     app = Flask("pbem")
@@ -267,9 +274,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="redoc",
-        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        # Swagger UI's assets come from the swagger-ui-bundle wheel: the docs work offline.
+        OPENAPI_SWAGGER_UI_URL="/_swagger-ui/",
         MAX_CONTENT_LENGTH=conf.max_body,
         PBEM_MAX_WAIT=conf.max_wait,
         API_SPEC_OPTIONS={
@@ -284,10 +290,12 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
                                       health_check_interval=10)
     queue = MoveQueue(client, conf.claim_idle_ms)
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)
+    notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
     return app
 
 

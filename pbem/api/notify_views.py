@@ -1,0 +1,345 @@
+"""Notification endpoints: a seat's channels and webhook (its bearer token),
+the webhook delivery log, a game's deadline settings, pause and resume.
+
+Registered by ``register(api)`` from ``create_app``, which also installs the
+Service hooks that enqueue notification jobs.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from ..errors import Conflict, Unauthorized, Unprocessable
+from ..notify import install
+from ..notify.config import NotifySettings
+from ..notify.notifier import Notifier
+from ..notify.store import DEFAULT_ACTIONS, PREFERENCES
+from ..notify.webhooks import UrlRefused, check_url, new_secret
+from .schemas import Int, Strict
+
+notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
+                      description="Turn notifications: email, webhooks, deadlines")
+
+
+# -- schemas -----------------------------------------------------------------
+
+
+class WebhookInfo(Strict):
+    id = fields.String()
+    url = fields.String()
+    enabled = fields.Boolean()
+    registered = fields.Float()
+    disabled_reason = fields.String(allow_none=True)
+    disabled_at = fields.Float(allow_none=True)
+
+
+class Channels(Strict):
+    email = fields.String(allow_none=True)
+    preference = fields.String(metadata={"description": "every (a mail per turn), reminder (reminders only) "
+                                                        "or digest (one mail a day)"})
+    webhook = fields.Nested(WebhookInfo, allow_none=True)
+    pending_webhook_url = fields.String(allow_none=True, metadata={
+        "description": "a URL given at join: nothing is sent to it until it is registered (POST .../webhook)"})
+
+
+class ChannelsUpdate(Strict):
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    preference = fields.String(validate=validate.OneOf(PREFERENCES))
+
+
+class WebhookRegister(Strict):
+    url = fields.Url(schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000),
+                     metadata={"description": "omit to register the URL given at join"})
+
+
+class WebhookRegistered(WebhookInfo):
+    secret = fields.String(metadata={"description": "the whsec_ signing secret: shown once, keep it"})
+
+
+class DeliveriesQuery(Strict):
+    limit = Int(load_default=100, validate=validate.Range(1, 500))
+
+
+class DeliveryAttempt(Strict):
+    delivery_id = fields.String()
+    webhook_id = fields.String(metadata={"description": "the webhook-id header (the same on every retry)"})
+    kind = fields.String()
+    attempt = Int()
+    url = fields.String(allow_none=True)
+    status = Int(allow_none=True, metadata={"description": "HTTP status, null when there was no answer"})
+    outcome = fields.String(metadata={"description": "delivered, retrying, gave_up, disabled (410), refused, skipped"})
+    error = fields.String(allow_none=True)
+    duration_ms = fields.Float()
+    next_attempt_at = fields.Float()
+    logged = fields.Float()
+
+
+class Deliveries(Strict):
+    deliveries = fields.List(fields.Nested(DeliveryAttempt))
+
+
+class DeadlineSettings(Strict):
+    turn_seconds = Int(required=True, allow_none=True, validate=validate.Range(1, 90 * 86400),
+                       metadata={"description": "time for each turn; null: no deadline"})
+    reminder_seconds = Int(load_default=0, validate=validate.Range(0, 90 * 86400),
+                           metadata={"description": "remind this long before the deadline (0: no reminder)"})
+    default_action = fields.String(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
+                                   metadata={"description": "what happens at the deadline"})
+
+
+class SeatDeadline(Strict):
+    seat = Int()
+    at = fields.Float()
+    reminder_at = fields.Float(allow_none=True)
+    since_version = Int()
+
+
+class GameDeadlines(Strict):
+    settings = fields.Nested(DeadlineSettings, allow_none=True)
+    paused = fields.Dict(allow_none=True)
+    deadlines = fields.List(fields.Nested(SeatDeadline))
+
+
+# -- webhook payload (documented in the spec's webhooks section) --------------
+
+
+class PayloadEvent(Strict):
+    version = Int()
+    event = fields.Dict(metadata={"description": "the event as this seat may see it"})
+    text = fields.String()
+
+
+class PayloadGame(Strict):
+    id = fields.String()
+    type = fields.String()
+    title = fields.String()
+    status = fields.String()
+    version = Int()
+    to_act = fields.List(Int())
+
+
+class PayloadData(Strict):
+    kind = fields.String(validate=validate.OneOf(["your_turn", "reminder", "deadline_passed", "move_rejected",
+                                                  "game_over"]))
+    game = fields.Nested(PayloadGame)
+    seat = Int()
+    events = fields.List(fields.Nested(PayloadEvent))
+    board = fields.String(metadata={"description": "render(state, seat): the board as this seat sees it"})
+    legal_moves = fields.List(fields.Dict(), metadata={"description": "a few legal moves: {move, text}"})
+    deadline = fields.Float(allow_none=True, metadata={"description": "unix time of this seat's deadline"})
+    result = fields.Dict(allow_none=True, metadata={"description": "scores, placings, winners (game_over)"})
+    message = fields.String()
+    links = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class WebhookPayload(Strict):
+    type = fields.String(metadata={"description": "pbem.<kind>"})
+    timestamp = fields.String(metadata={"description": "ISO 8601, UTC"})
+    data = fields.Nested(PayloadData)
+
+
+# -- helpers -----------------------------------------------------------------
+
+
+def _app_api():
+    from . import app as app_module  # not at import time: app imports this module
+    return app_module
+
+
+def notifier() -> Notifier:
+    return Notifier(_app_api().service(), current_app.extensions["pbem_notify_settings"])
+
+
+def _seat(game_id: str, seat: int) -> int:
+    return _app_api().service().seat_viewer(game_id, seat, _app_api().bearer())
+
+
+def _actor(game_id: str) -> str:
+    """Who may change a game's settings: the operator (PBEM_ADMIN_TOKEN) or a seat's owner."""
+    token = _app_api().bearer()
+    admin = current_app.extensions["pbem_notify_settings"].admin_token
+    if token and admin and secrets.compare_digest(token, admin):
+        return "operator"
+    if token is None:
+        raise Unauthorized("missing_token", "send a seat's bearer token (or the operator's)")
+    viewer = _app_api().service().viewer(game_id, token)
+    return f"seat {viewer}"
+
+
+def _public_channels(ch: dict) -> dict:
+    out = dict(ch)
+    if out.get("webhook"):
+        out["webhook"] = {k: v for k, v in out["webhook"].items() if k != "secret"}
+    return out
+
+
+def _check(url: str) -> None:
+    try:
+        check_url(url, current_app.extensions["pbem_notify_settings"].webhook_allow_private)
+    except UrlRefused as err:
+        raise Unprocessable(err.code, err.message, url=url) from None
+
+
+# -- views -------------------------------------------------------------------
+
+
+@notify_bp.route("/<game_id>/seats/<int:seat>/notifications")
+class ChannelsView(MethodView):
+    @notify_bp.response(200, Channels)
+    def get(self, game_id, seat):
+        """A seat's notification channels (its bearer token)."""
+        _seat(game_id, seat)
+        return _public_channels(notifier().channels(game_id, seat))
+
+    @notify_bp.arguments(ChannelsUpdate)
+    @notify_bp.response(200, Channels)
+    def patch(self, body, game_id, seat):
+        """Change the email address (null: no mail) and the preference."""
+        _seat(game_id, seat)
+        n = notifier()
+        ch = n.channels(game_id, seat)
+        ch.update(body)
+        n.store.save_channels(game_id, seat, ch)
+        return _public_channels(ch)
+
+
+@notify_bp.route("/<game_id>/seats/<int:seat>/webhook")
+class WebhookView(MethodView):
+    @notify_bp.arguments(WebhookRegister)
+    @notify_bp.response(201, WebhookRegistered)
+    def post(self, body, game_id, seat):
+        """Register (or replace) the seat's webhook. The signing secret is in
+        this answer only. URLs resolving to loopback, private, link-local or
+        metadata addresses are refused (422 webhook_url_refused)."""
+        _seat(game_id, seat)
+        n = notifier()
+        ch = n.channels(game_id, seat)
+        url = body.get("url") or ch.get("pending_webhook_url")
+        if not url:
+            raise Unprocessable("missing_url", "give a url (none was given at join)")
+        _check(url)
+        secret = new_secret()
+        ch["webhook"] = {"id": secrets.token_hex(8), "url": url, "secret": secret, "enabled": True,
+                         "registered": time.time(), "disabled_reason": None}
+        ch["pending_webhook_url"] = None
+        n.store.save_channels(game_id, seat, ch)
+        return {**_public_channels(ch)["webhook"], "secret": secret}
+
+    @notify_bp.response(204)
+    def delete(self, game_id, seat):
+        """Remove the seat's webhook (pending retries stop)."""
+        _seat(game_id, seat)
+        n = notifier()
+        ch = n.channels(game_id, seat)
+        ch["webhook"] = None
+        ch["pending_webhook_url"] = None
+        n.store.save_channels(game_id, seat, ch)
+
+
+@notify_bp.route("/<game_id>/seats/<int:seat>/webhook/deliveries")
+class DeliveriesView(MethodView):
+    @notify_bp.arguments(DeliveriesQuery, location="query")
+    @notify_bp.response(200, Deliveries)
+    def get(self, query, game_id, seat):
+        """The webhook delivery log of a seat, newest first: every attempt."""
+        _seat(game_id, seat)
+        return {"deliveries": notifier().store.attempts(game_id, seat, query["limit"])}
+
+
+def _deadlines_out(n: Notifier, game_id: str) -> dict:
+    return {"settings": n.store.game_settings(game_id), "paused": n.store.paused(game_id),
+            "deadlines": [{"seat": s, "at": r["at"], "reminder_at": r.get("reminder_at"),
+                           "since_version": r["since_version"]} for s, r in sorted(n.store.deadlines(game_id).items())]}
+
+
+@notify_bp.route("/<game_id>/deadline")
+class DeadlineView(MethodView):
+    @notify_bp.response(200, GameDeadlines)
+    def get(self, game_id):
+        """A game's deadline settings and the deadlines running now."""
+        _app_api().service()._meta(game_id)
+        return _deadlines_out(notifier(), game_id)
+
+    @notify_bp.arguments(DeadlineSettings)
+    @notify_bp.response(200, GameDeadlines)
+    def put(self, body, game_id):
+        """Set the turn deadline, the reminder and the default action (pass,
+        random legal move, forfeit). A seat's owner may set them while the game
+        waits for players; the operator at any time."""
+        meta = _app_api().service()._meta(game_id)
+        actor = _actor(game_id)
+        if meta.get("status") != "open" and actor != "operator":
+            raise Conflict("game_started", "deadline settings are fixed once the game has started")
+        if body["turn_seconds"] and body["reminder_seconds"] >= body["turn_seconds"]:
+            raise Unprocessable("bad_reminder", "the reminder must come before the deadline")
+        n = notifier()
+        n.store.save_game_settings(game_id, {**body, "set_by": actor, "set_at": time.time()})
+        if meta.get("status") == "active" and body["turn_seconds"]:
+            loaded = n.service.load(game_id)
+            for seat in sorted(loaded.game.to_act(loaded.state)):
+                if not n.store.deadline(game_id, seat):
+                    n.schedule_deadline(game_id, seat, loaded.version)
+        return _deadlines_out(n, game_id)
+
+
+@notify_bp.route("/<game_id>/pause")
+class PauseView(MethodView):
+    @notify_bp.response(200, GameDeadlines)
+    def post(self, game_id):
+        """Stop the deadline clock (moves are still accepted); resume restarts
+        each running deadline with the time it had left."""
+        meta = _app_api().service()._meta(game_id)
+        if meta.get("status") == "finished":
+            raise Conflict("game_over", "the game is over")
+        n = notifier()
+        n.pause(game_id, _actor(game_id))
+        return _deadlines_out(n, game_id)
+
+
+@notify_bp.route("/<game_id>/resume")
+class ResumeView(MethodView):
+    @notify_bp.response(200, GameDeadlines)
+    def post(self, game_id):
+        """Restart the deadline clock after a pause."""
+        _app_api().service()._meta(game_id)
+        _actor(game_id)
+        n = notifier()
+        if not n.store.paused(game_id):
+            raise Conflict("not_paused", "the game is not paused")
+        n.resume(game_id)
+        return _deadlines_out(n, game_id)
+
+
+WEBHOOK_DOC = {
+    "post": {
+        "summary": "A turn notification for one seat",
+        "description": (
+            "Sent to a seat's registered webhook. Signed per Standard Webhooks: headers `webhook-id` "
+            "(the same on every retry of one notification), `webhook-timestamp` (unix seconds) and "
+            "`webhook-signature` (`v1,<base64 HMAC-SHA256>` over `id.timestamp.body` with the "
+            "`whsec_` secret shown at registration). Answer 2xx to accept; any other status or a "
+            "timeout is retried with exponential backoff and jitter for more than a day; 410 Gone "
+            "disables the endpoint. `data` holds only what this seat may see."),
+        "requestBody": {"required": True,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WebhookPayload"}}}},
+        "responses": {"200": {"description": "accepted (any 2xx)"},
+                      "410": {"description": "gone: the endpoint is disabled, no more deliveries"}},
+    }
+}
+
+
+def register(api) -> None:
+    """Register the blueprint, document the webhook, install the Service hooks."""
+    app = api._app
+    app.extensions["pbem_notify_settings"] = NotifySettings()
+    api.register_blueprint(notify_bp)
+    api.spec.components.schema("WebhookPayload", schema=WebhookPayload)
+    api.spec.options.setdefault("webhooks", {})["turnNotification"] = WEBHOOK_DOC
+    service = app.extensions.get("pbem")
+    if service is not None:
+        install(service)

@@ -1,0 +1,19 @@
+"""Turn notifications: email and webhooks, deadlines and reminders.
+
+Nothing here runs in the move path. ``install(service)`` adds two hooks to the
+Service (after an applied move, after a worker rejection); each hook only
+enqueues one job on the ``pbem-notify`` RQ queue with ids and small facts,
+and the job (``workers.notify_jobs``) reloads what it needs and sends.
+
+Modules: ``config`` (settings, server secret), ``tokens`` (reply tokens),
+``store`` (channels, deadline records, delivery log in Redis), ``kinds`` (who
+is told what), ``mail`` (composition), ``transport`` (SMTP or maildir),
+``webhooks`` (signing, SSRF checks, delivery with retries), ``deadlines``
+(scheduling and the default action), ``notifier`` (ties them together) and
+``hooks`` (what ``install`` registers).
+"""
+from __future__ import annotations
+
+QUEUE = "pbem-notify"
+
+from .hooks import install  # noqa: E402,F401

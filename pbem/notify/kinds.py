@@ -1,0 +1,68 @@
+"""What to notify: the kinds of notice, who must be told after a move, and
+the ``Notice`` every channel renders (already filtered for its reader)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+YOUR_TURN = "your_turn"
+REMINDER = "reminder"
+DEADLINE_PASSED = "deadline_passed"
+MOVE_REJECTED = "move_rejected"
+GAME_OVER = "game_over"
+DIGEST = "digest"
+KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
+
+SUBJECTS = {
+    YOUR_TURN: "your turn",
+    REMINDER: "reminder: your turn",
+    DEADLINE_PASSED: "the deadline passed",
+    MOVE_REJECTED: "your move was rejected",
+    GAME_OVER: "game over",
+    DIGEST: "daily digest",
+}
+
+
+def newly_to_act(before: list[int], after: list[int], mover: int | None) -> list[int]:
+    """Seats told "your turn": those who must act now and did not before, and
+    the mover if they must act again (a turn of several steps)."""
+    was = set(before)
+    return sorted(s for s in after if s not in was or s == mover)
+
+
+def mail_wanted(kind: str, preference: str) -> bool:
+    """Whether a kind of notice goes out as its own mail under a preference
+    (``every``: all; ``reminder``: no turn mails; ``digest``: turn mails are
+    gathered into one mail a day). Webhooks get every kind."""
+    if kind == YOUR_TURN:
+        return preference == "every"
+    return True
+
+
+@dataclass
+class Notice:
+    kind: str
+    game_id: str
+    game: str
+    title: str
+    seat: int
+    seat_name: str
+    version: int
+    status: str
+    to_act: list[int]
+    events: list[dict] = field(default_factory=list)      # [{"version", "event", "text"}], redacted
+    board: str = ""                                       # render(state, viewer)
+    examples: list[dict] = field(default_factory=list)    # [{"move", "text"}]
+    deadline: float | None = None
+    result: dict | None = None
+    message: str = ""                                     # rejection reason, default action taken...
+    links: dict = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)        # digest lines
+
+    def as_payload(self) -> dict:
+        """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""
+        return {"kind": self.kind, "game": {"id": self.game_id, "type": self.game, "title": self.title,
+                                            "status": self.status, "version": self.version,
+                                            "to_act": self.to_act},
+                "seat": self.seat, "events": self.events, "board": self.board,
+                "legal_moves": self.examples, "deadline": self.deadline, "result": self.result,
+                "message": self.message, "links": self.links}

@@ -1,0 +1,134 @@
+"""Notification data in Redis, under each game's hash tag:
+
+    pbem:{g:ID}:notify:seats      hash   seat -> JSON channels (email, preference, webhook)
+    pbem:{g:ID}:notify:game       hash   settings (deadline), paused, deadline:SEAT records
+    pbem:{g:ID}:notify:log:SEAT   list   webhook delivery attempts, newest first (capped)
+    pbem:{g:ID}:notify:wh:ID      string a webhook delivery's fixed message (for retries)
+    pbem:{g:ID}:notify:rl:SEAT    string set for PBEM_MAIL_INTERVAL after a turn mail
+    pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import redis
+
+from ..store import dumps, key
+
+PREFERENCES = ("every", "reminder", "digest")
+DEFAULT_ACTIONS = ("pass", "random", "forfeit")
+LOG_KEEP = 500
+
+
+class NotifyStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    # -- channels -----------------------------------------------------------
+
+    def channels(self, game_id: str, seat: int, seat_data: dict | None = None) -> dict:
+        """A seat's channels; the first read starts from what was given at join
+        (a webhook URL given at join waits for registration: it has no secret)."""
+        raw = self.redis.hget(key(game_id, "notify:seats"), str(seat))
+        if raw:
+            return json.loads(raw)
+        seat_data = seat_data or {}
+        return {"email": seat_data.get("email"), "preference": "every", "webhook": None,
+                "pending_webhook_url": seat_data.get("webhook_url")}
+
+    def save_channels(self, game_id: str, seat: int, channels: dict) -> None:
+        self.redis.hset(key(game_id, "notify:seats"), str(seat), dumps(channels))
+
+    # -- game settings, deadlines, pause ------------------------------------
+
+    def game_settings(self, game_id: str) -> dict | None:
+        raw = self.redis.hget(key(game_id, "notify:game"), "settings")
+        return json.loads(raw) if raw else None
+
+    def save_game_settings(self, game_id: str, settings: dict) -> None:
+        self.redis.hset(key(game_id, "notify:game"), "settings", dumps(settings))
+
+    def paused(self, game_id: str) -> dict | None:
+        raw = self.redis.hget(key(game_id, "notify:game"), "paused")
+        return json.loads(raw) if raw else None
+
+    def set_paused(self, game_id: str, value: dict | None) -> None:
+        if value is None:
+            self.redis.hdel(key(game_id, "notify:game"), "paused")
+        else:
+            self.redis.hset(key(game_id, "notify:game"), "paused", dumps(value))
+
+    def deadline(self, game_id: str, seat: int) -> dict | None:
+        raw = self.redis.hget(key(game_id, "notify:game"), f"deadline:{seat}")
+        return json.loads(raw) if raw else None
+
+    def deadlines(self, game_id: str) -> dict[int, dict]:
+        raw = self.redis.hgetall(key(game_id, "notify:game"))
+        return {int(k.decode().split(":")[1]): json.loads(v) for k, v in raw.items()
+                if k.startswith(b"deadline:")}
+
+    def set_deadline(self, game_id: str, seat: int, record: dict | None) -> None:
+        if record is None:
+            self.redis.hdel(key(game_id, "notify:game"), f"deadline:{seat}")
+        else:
+            self.redis.hset(key(game_id, "notify:game"), f"deadline:{seat}", dumps(record))
+
+    def once(self, game_id: str, name: str, ttl: int = 7 * 86400) -> bool:
+        """True the first time ``name`` is claimed for this game (jobs may run twice)."""
+        return bool(self.redis.set(key(game_id, f"notify:once:{name}"), "1", nx=True, ex=ttl))
+
+    # -- mail rate limit and digest -----------------------------------------
+
+    def take_mail_slot(self, game_id: str, seat: int, interval: float) -> float:
+        """0 when a turn mail may go now (and the slot is taken), else the
+        seconds until it may."""
+        k = key(game_id, f"notify:rl:{seat}")
+        if self.redis.set(k, "1", nx=True, px=max(1, int(interval * 1000))):
+            return 0.0
+        left = self.redis.pttl(k)
+        return max(left, 1) / 1000.0
+
+    def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int) -> bool:
+        """Mark a turn mail as deferred (one at a time), remembering the first
+        version it must describe."""
+        return bool(self.redis.set(key(game_id, f"notify:deferred:{seat}"), str(since_version), nx=True,
+                                   px=max(1, int(ttl * 1000))))
+
+    def release_deferred(self, game_id: str, seat: int) -> int | None:
+        raw = self.redis.getdel(key(game_id, f"notify:deferred:{seat}"))
+        return int(raw) if raw else None
+
+    def add_digest(self, game_id: str, seat: int, line: str) -> bool:
+        """Queue a digest line; True when this is the first line waiting."""
+        k = key(game_id, f"notify:digest:{seat}")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.rpush(k, line)
+        pipe.ltrim(k, -200, -1)
+        return pipe.execute()[0] == 1
+
+    def take_digest(self, game_id: str, seat: int) -> list[str]:
+        k = key(game_id, f"notify:digest:{seat}")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.lrange(k, 0, -1)
+        pipe.delete(k)
+        return [x.decode() for x in pipe.execute()[0]]
+
+    # -- webhook deliveries -------------------------------------------------
+
+    def save_delivery(self, game_id: str, delivery_id: str, message: dict, ttl: int) -> None:
+        self.redis.set(key(game_id, f"notify:wh:{delivery_id}"), dumps(message), ex=ttl)
+
+    def delivery(self, game_id: str, delivery_id: str) -> dict | None:
+        raw = self.redis.get(key(game_id, f"notify:wh:{delivery_id}"))
+        return json.loads(raw) if raw else None
+
+    def log_attempt(self, game_id: str, seat: int, entry: dict) -> None:
+        k = key(game_id, f"notify:log:{seat}")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lpush(k, dumps({"logged": time.time(), **entry}))
+        pipe.ltrim(k, 0, LOG_KEEP - 1)
+        pipe.execute()
+
+    def attempts(self, game_id: str, seat: int, limit: int = 100) -> list[dict]:
+        return [json.loads(x) for x in self.redis.lrange(key(game_id, f"notify:log:{seat}"), 0, limit - 1)]

@@ -1,0 +1,141 @@
+"""Webhooks: Standard Webhooks signing, SSRF checks and one delivery attempt.
+
+A URL is checked when it is registered and again before every attempt,
+against the addresses it resolves to then; the request goes to the address
+that was checked (no second lookup an attacker could rebind), with the
+original host name for the Host header and for TLS (SNI and certificate).
+Redirects are not followed.
+"""
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+import random
+import secrets
+import socket
+import time
+from datetime import datetime, timezone
+from urllib.parse import urlsplit, urlunsplit
+
+import requests
+from requests.adapters import HTTPAdapter
+from standardwebhooks import Webhook
+
+#: Cloud metadata services: refused even when private addresses are allowed.
+METADATA = {ipaddress.ip_address(a) for a in ("169.254.169.254", "169.254.170.2", "100.100.100.200",
+                                               "fd00:ec2::254")}
+
+
+class UrlRefused(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def _refused_address(ip, allow_private: bool) -> str | None:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if ip in METADATA:
+        return "a cloud metadata address"
+    if ip.is_global and not ip.is_multicast:
+        return None
+    if ip.is_multicast or ip.is_unspecified or ip.is_reserved:
+        return "a multicast, unspecified or reserved address"
+    if allow_private:
+        return None
+    if ip.is_loopback:
+        return "a loopback address"
+    if ip.is_link_local:
+        return "a link-local address"
+    return "a private or otherwise non-public address"
+
+
+def check_url(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
+    """Refuse a URL that is not http(s) or resolves to an address the server
+    must not call; returns (host, port, checked addresses)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UrlRefused("webhook_url_invalid", "a webhook URL is http:// or https:// with a host")
+    if parts.username or parts.password:
+        raise UrlRefused("webhook_url_invalid", "a webhook URL may not hold credentials")
+    host = parts.hostname
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise UrlRefused("webhook_url_invalid", "bad port") from None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        raise UrlRefused("webhook_url_unresolvable", f"{host} does not resolve: {err}") from None
+    addresses = list(dict.fromkeys(info[4][0].split("%")[0] for info in infos))
+    if not addresses:
+        raise UrlRefused("webhook_url_unresolvable", f"{host} does not resolve")
+    for address in addresses:
+        why = _refused_address(ipaddress.ip_address(address), allow_private)
+        if why:
+            raise UrlRefused("webhook_url_refused",
+                             f"{host} resolves to {address}, {why}; webhooks may not call it")
+    return host, port, addresses
+
+
+class _PinnedTLS(HTTPAdapter):
+    """Connect to a checked address while verifying TLS for the host name."""
+
+    def __init__(self, hostname: str, **kw):
+        self._hostname = hostname
+        super().__init__(**kw)
+
+    def init_poolmanager(self, *args, **kw):
+        kw["server_hostname"] = self._hostname
+        kw["assert_hostname"] = self._hostname
+        super().init_poolmanager(*args, **kw)
+
+
+def sign(secret: str, msg_id: str, timestamp: int, body: str) -> dict:
+    signature = Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, tz=timezone.utc), body)
+    return {"webhook-id": msg_id, "webhook-timestamp": str(timestamp), "webhook-signature": signature,
+            "content-type": "application/json", "user-agent": "pbem-webhooks/1"}
+
+
+def post(url: str, secret: str, msg_id: str, body: str, allow_private: bool, timeout: float) -> requests.Response:
+    """One signed POST to the checked address of ``url`` (raises UrlRefused,
+    requests.RequestException)."""
+    host, port, addresses = check_url(url, allow_private)
+    parts = urlsplit(url)
+    ip = addresses[0]
+    netloc_ip = f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
+    target = urlunsplit((parts.scheme, netloc_ip, parts.path or "/", parts.query, ""))
+    headers = sign(secret, msg_id, int(time.time()), body)
+    default_port = 443 if parts.scheme == "https" else 80
+    headers["host"] = host if port == default_port else f"{host}:{port}"
+    with requests.Session() as session:
+        session.trust_env = False  # no proxy from the environment: the checked address is the one called
+        if parts.scheme == "https":
+            session.mount("https://", _PinnedTLS(host))
+        return session.post(target, data=body.encode(), headers=headers, timeout=timeout,
+                            allow_redirects=False)
+
+
+def backoff(attempt: int, base: float, cap: float, rng: random.Random | None = None) -> float:
+    """Delay before attempt ``attempt + 1``: base * 2^(attempt-1), capped, with
+    jitter that only lengthens it (so the schedule spans at least its nominal sum)."""
+    rng = rng or random
+    nominal = min(cap, base * (2 ** max(0, attempt - 1)))
+    return nominal * rng.uniform(1.0, 1.25)
+
+
+def schedule_span(attempts: int, base: float, cap: float) -> float:
+    """Nominal seconds from the first to the last attempt."""
+    return sum(min(cap, base * 2 ** (a - 1)) for a in range(1, attempts))
+
+
+def envelope(event_type: str, data: dict) -> str:
+    """The webhook body: ``{"type", "timestamp", "data"}`` as Standard Webhooks suggests."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return json.dumps({"type": f"pbem.{event_type}", "timestamp": now, "data": data},
+                      separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,45 @@
+"""RQ jobs of the ``pbem-notify`` queue: thin, they take ids and reload
+(see pbem.notify.notifier for what each does)."""
+from __future__ import annotations
+
+from pbem.notify.config import NotifySettings
+from pbem.notify.notifier import Notifier
+
+from .context import context
+
+
+def _notifier() -> Notifier:
+    service, _ = context()
+    return Notifier(service, NotifySettings())
+
+
+def after_move(game_id, before_version, version, before, after, mover, finished):
+    return _notifier().after_move(game_id, before_version, version, before, after, mover, finished)
+
+
+def after_reject(game_id, move_id):
+    return _notifier().after_reject(game_id, move_id)
+
+
+def mail(game_id, seat, kind, since, version, message="", attempt=1):
+    return _notifier().mail(game_id, seat, kind, since, version, message, attempt)
+
+
+def deferred_turn_mail(game_id, seat):
+    return _notifier().deferred_turn_mail(game_id, seat)
+
+
+def digest(game_id, seat):
+    return _notifier().digest(game_id, seat)
+
+
+def deliver_webhook(game_id, seat, delivery_id, attempt):
+    return _notifier().deliver(game_id, seat, delivery_id, attempt)
+
+
+def reminder_due(game_id, seat, since_version):
+    return _notifier().reminder_due(game_id, seat, since_version)
+
+
+def deadline_due(game_id, seat, since_version):
+    return _notifier().deadline_due(game_id, seat, since_version)
