@@ -49,6 +49,8 @@ class Carcassonne(Game):
         (2, {"tiny_city_scoring": 2, "unplaceable_tile": "reshuffle"}),
         (3, {"draw_order": list("UVWXCBAKLDDEEFH"), "start_player": 1}),
     )
+    #: what bench/engines.py times: full base games (the scripted sample is tiny).
+    bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
     notation_help = HELP
 
     # -- options ---------------------------------------------------------------

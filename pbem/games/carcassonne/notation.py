@@ -21,7 +21,8 @@ from ..base import ParseError
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
 
-HELP = __doc__.split("\n", 2)[2].strip()
+HELP = "\n".join(line[2:] if line.startswith("    ") else line
+                 for line in __doc__.split("\n", 2)[2].splitlines()).strip("\n")
 
 _PLACE = re.compile(
     r"^\s*(?:place|play|put|tile)?\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*"
