@@ -1,0 +1,407 @@
+"""The Cartoona Game object: options, setup, views, results, resampling."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..base import OMNISCIENT, SPECTATOR, BadOptions, Game, Option, Result, placings_from_keys
+from . import creatures as cr
+from . import moves as mv
+from . import text
+from .data import (
+    CARDS, C_KIND, NORMAL_IDS, PARTS, SINGLE_IDS, START_CARDS, START_TILES, TEAM_LAYOUTS,
+)
+from .rules import creature_points, evolve, team_game
+
+MODES = ("full", "basic", "basic_team", "solo", "kids")
+FULL_LAYOUTS = ("2x2", "3x2", "2x3", "2x4")
+BASIC_TEAM_LAYOUTS = ("2x2", "3x2", "2x3", "2x4", "4x2")
+
+
+def parse_kids_target(value: str) -> str:
+    kind, _, arg = value.partition(":")
+    if kind == "min_tiles":
+        if not arg.isdigit() or not 2 <= int(arg) <= 8:
+            raise BadOptions("bad_kids_target", "kids_target min_tiles:N needs N from 2 to 8")
+    elif kind == "single_colour":
+        if arg:
+            raise BadOptions("bad_kids_target", "kids_target single_colour takes no argument")
+    elif kind == "parts":
+        parts = [x for x in arg.split(",") if x]
+        if not parts or any(x not in PARTS or x == "single" for x in parts):
+            raise BadOptions("bad_kids_target", f"kids_target parts:<list> takes parts from "
+                                                f"{[p for p in PARTS if p != 'single']}")
+    else:
+        raise BadOptions("bad_kids_target", "kids_target is min_tiles:N, single_colour or parts:<list>")
+    return value
+
+
+class Cartoona(Game):
+    name = "cartoona"
+    version = 1
+    title = "Cartoona"
+    min_players = 1
+    max_players = 8
+    hidden_information = True
+    notation_help = text.HELP
+    options = (
+        Option("mode", "full", "full (cards, first to 50), basic (2-5, draw two place one discard one), "
+               "basic_team (4/6/8), solo (1 player), kids (1-6)", str, choices=MODES),
+        Option("teams", "none", "team layout TEAMSxSIZE: 2x2, 3x2, 2x3, 2x4 (full or basic_team), 4x2 "
+               "(basic_team only), or none", str, choices=("none",) + BASIC_TEAM_LAYOUTS),
+        Option("team_turn_order", "together", "seat teammates together (source) or alternating", str,
+               choices=("together", "alternating")),
+        Option("use_single_creatures", False, "include the 3 single-tile creatures (full and basic games)"),
+        Option("cheat_cards", False, "include the 4 Cheat cards and the secret theft (full game)"),
+        Option("cheat_timing", "any_time", "when a secret theft may be made: any_time (whenever you may act "
+               "and no window is open: keeps the thief truly anonymous) or own_turn (digest: as your card "
+               "play)", str, choices=("any_time", "own_turn")),
+        Option("allow_bluff_steal", False, "allow a secret theft without a Cheat card (-25 if caught)"),
+        Option("false_call_penalty", "discard_one", "penalty for calling cheat on an innocent player", str,
+               choices=("discard_one", "none")),
+        Option("double_includes_cards", False, "the single-colour doubling also doubles point cards"),
+        Option("limit_counts_completed", False, "completed (unscored) creatures count toward the limit"),
+        Option("team_any_member_scores", False, "any team member may score a team creature"),
+        Option("basic_must_place", True, "basic games: you must place a tile when you can"),
+        Option("basic_auto_score", True, "basic games: completed creatures score at once"),
+        Option("allow_creature_merge", True, "a tile that plugs into two creatures merges them"),
+        Option("tie_break", "shared", "ties share the placing", str, choices=("shared",)),
+        Option("target_score", 50, "full game: points (team total) that win at once", int, minimum=1, maximum=1000),
+        Option("kids_target", "min_tiles:4", "kids' goal: min_tiles:N, single_colour or parts:head,tail,...", str),
+        Option("kids_solo_turn_limit", 20, "kids' game with one child: turns before time is up", int,
+               minimum=1, maximum=1000),
+        Option("kids_turn_limit", 40, "kids' game with 2+ children: rounds before a no-winner end (0: none)",
+               int, minimum=0, maximum=1000),
+    )
+    sample_setups = (
+        (2, {}),
+        (3, {"cheat_cards": True, "use_single_creatures": True}),
+        (4, {"cheat_cards": True, "allow_bluff_steal": True, "cheat_timing": "own_turn"}),
+        (5, {"target_score": 30}),
+        (4, {"teams": "2x2"}),
+        (6, {"teams": "3x2", "cheat_cards": True, "team_any_member_scores": True}),
+        (6, {"teams": "2x3", "team_turn_order": "alternating", "use_single_creatures": True}),
+        (8, {"teams": "2x4", "target_score": 30}),
+        (2, {"mode": "basic"}),
+        (3, {"mode": "basic", "use_single_creatures": True, "basic_auto_score": False}),
+        (5, {"mode": "basic", "basic_must_place": False, "allow_creature_merge": False}),
+        (4, {"mode": "basic_team", "teams": "2x2", "use_single_creatures": True}),
+        (6, {"mode": "basic_team", "teams": "3x2", "team_turn_order": "alternating"}),
+        (6, {"mode": "basic_team", "teams": "2x3"}),
+        (8, {"mode": "basic_team", "teams": "2x4"}),
+        (8, {"mode": "basic_team", "teams": "4x2"}),
+        (1, {"mode": "solo"}),
+        (1, {"mode": "kids"}),
+        (3, {"mode": "kids", "kids_target": "single_colour"}),
+        (6, {"mode": "kids", "kids_target": "parts:head,body_front", "kids_turn_limit": 10}),
+    )
+
+    # ---------------------------------------------------------------- options
+
+    def check_setup(self, players: int, options: dict) -> None:
+        mode, teams = options["mode"], options["teams"]
+        if mode == "full":
+            if teams == "none":
+                if not 2 <= players <= 5:
+                    raise BadOptions("bad_player_count", "the individual full game takes 2 to 5 players")
+            elif teams not in FULL_LAYOUTS:
+                raise BadOptions("bad_teams", f"the full team game uses {', '.join(FULL_LAYOUTS)}")
+        elif mode == "basic":
+            if teams != "none":
+                raise BadOptions("bad_teams", "the basic individual game has no teams; use mode basic_team")
+            if not 2 <= players <= 5:
+                raise BadOptions("bad_player_count", "the basic individual game takes 2 to 5 players")
+        elif mode == "basic_team":
+            if teams == "none":
+                raise BadOptions("bad_teams", f"the basic team game needs teams: {', '.join(BASIC_TEAM_LAYOUTS)}")
+        elif mode == "solo":
+            if teams != "none" or players != 1:
+                raise BadOptions("bad_player_count", "the solo game is for exactly 1 player, no teams")
+        elif mode == "kids":
+            if teams != "none":
+                raise BadOptions("bad_teams", "the kids' game has no teams")
+            if not 1 <= players <= 6:
+                raise BadOptions("bad_player_count", "the kids' game takes 1 to 6 players")
+            parse_kids_target(options["kids_target"])
+        if teams != "none":
+            t, size = TEAM_LAYOUTS[teams]
+            if players != t * size:
+                raise BadOptions("bad_player_count", f"teams {teams} means {t} teams of {size}: "
+                                                     f"{t * size} players, not {players}")
+        if options["cheat_cards"] and mode != "full":
+            raise BadOptions("bad_option_value", "cheat_cards needs the full game (mode full)")
+        if options["allow_bluff_steal"] and not options["cheat_cards"]:
+            raise BadOptions("bad_option_value", "allow_bluff_steal needs cheat_cards")
+        if options["use_single_creatures"] and mode in ("solo", "kids"):
+            raise BadOptions("bad_option_value", "single-tile creatures are not used in the solo or kids' game")
+
+    # ---------------------------------------------------------------- life cycle
+
+    def start(self, players: int, options: dict):
+        o = dict(options)
+        if o["teams"] != "none":
+            t, size = TEAM_LAYOUTS[o["teams"]]
+            team = [p // size if o["team_turn_order"] == "together" else p % t for p in range(players)]
+        else:
+            team = list(range(players))
+        return {
+            "mode": o["mode"], "n": players, "opts": o, "team": team,
+            "stack": [], "tdisc": [], "aside": [], "hands": [[] for _ in range(players)],
+            "deck": [], "chands": [[] for _ in range(players)], "cdisc": [], "cdown": [],
+            "cre": {}, "next_cid": 1, "att": {}, "fixed": {},
+            "scores": [0] * players, "active": 0, "start_player": 0, "turn": 0, "phase": "setup",
+            "placed": False, "played": False, "used": [], "passed": [], "called": [],
+            "window": None, "next_window": 1, "instant": None, "thefts": [], "next_theft": 1,
+            "orders": [[] for _ in range(players)], "last": False, "end": None,
+            "drawn": None, "pool": [], "held": None,
+        }
+
+    def setup(self, state, rng: random.Random):
+        s = state
+        o = s["opts"]
+        em = mv.Emitter(s, rng)
+        start = rng.randrange(s["n"])
+        em({"type": "GameStarted", "mode": s["mode"], "players": s["n"], "teams": o["teams"],
+            "start": start})
+        tiles = list(NORMAL_IDS) + (list(SINGLE_IDS) if o["use_single_creatures"] else [])
+        rng.shuffle(tiles)
+        em({"type": "TilesShuffled", "count": len(tiles), "secret": {"order": tiles}, "to": []})
+        if s["mode"] == "full":
+            cards = [c["id"] for c in CARDS if o["cheat_cards"] or c["kind"] != "cheat"]
+            rng.shuffle(cards)
+            em({"type": "CardsShuffled", "count": len(cards), "secret": {"order": cards}, "to": []})
+        if s["mode"] in ("full", "basic", "basic_team"):
+            for p in range(s["n"]):
+                em({"type": "TilesDealt", "player": p, "count": START_TILES,
+                    "secret": {"tiles": em.s["stack"][:START_TILES]}, "to": [p]})
+                if s["mode"] == "full":
+                    em({"type": "CardsDealt", "player": p, "count": START_CARDS,
+                        "secret": {"cards": em.s["deck"][:START_CARDS]}, "to": [p]})
+        mv.begin_turn(em, start)
+        return em.events
+
+    def evolve(self, state, event):
+        return evolve(state, event)
+
+    def to_act(self, state) -> frozenset:
+        return mv.to_act(state)
+
+    def legal_moves(self, state, player):
+        return mv.legal_moves(state, player)
+
+    def decide(self, state, player, move, rng):
+        self.check_turn(state, player)
+        return mv.decide(state, player, move, rng)
+
+    def default_move(self, state, player):
+        s = state
+        legal = mv.legal_moves(s, player)
+        if not legal:
+            return None
+        by_type = {}
+        for m in legal:
+            by_type.setdefault(m["type"], m)
+        if s["mode"] == "full":
+            for kind in ("pass", "keep", "end_turn"):
+                if kind in by_type:
+                    return by_type[kind]
+        if s["mode"] == "kids":
+            for kind in ("draw", "take", "place_tile", "pool_tile"):
+                if kind in by_type:
+                    return by_type[kind]
+        if s["mode"] == "solo":
+            return by_type.get("place_tile") or by_type.get("discard_tile")
+        for kind in ("place_tile", "discard_tile", "end_turn"):
+            if kind in by_type:
+                return by_type[kind]
+        return legal[0]
+
+    # ---------------------------------------------------------------- concurrency
+
+    def concurrent_ok(self, state_then, state_now, player) -> bool:
+        """True when a move ``player`` signed at ``state_then`` still means the
+        same at ``state_now``: the seat is still answering the same reaction
+        window, or still free to act in the same turn (out-of-turn Instant /
+        Special / cheat calls, or the active player while others answered)."""
+        if state_now["end"] is not None or player not in mv.to_act(state_now):
+            return False
+        if player not in mv.to_act(state_then) or state_then["turn"] != state_now["turn"]:
+            return False
+        wt, wn = state_then["window"], state_now["window"]
+        if wn is not None:
+            return wt is not None and wt["id"] == wn["id"]
+        if state_now["instant"] is not None:
+            return state_then["instant"] is not None and state_then["window"] is None \
+                and state_now["next_window"] == state_then["next_window"]
+        return wt is None and state_then["instant"] is None
+
+    # ---------------------------------------------------------------- views
+
+    def view(self, state, viewer: Any) -> dict:
+        s = state
+        full = s["mode"] == "full"
+        v = {
+            "mode": s["mode"], "players": s["n"], "turn": s["turn"], "active": s["active"],
+            "phase": s["phase"], "to_act": sorted(mv.to_act(s)), "scores": list(s["scores"]),
+            "stack": len(s["stack"]), "hand_sizes": [len(h) for h in s["hands"]],
+            "creatures": [self._creature_view(s, s["cre"][k]) for k in sorted(s["cre"], key=int)],
+            "end": s["end"],
+        }
+        if team_game(s):
+            v["teams"] = list(s["team"])
+            v["team_scores"] = [sum(s["scores"][q] for q in range(s["n"]) if s["team"][q] == t)
+                                for t in range(max(s["team"]) + 1)]
+        if s["mode"] in ("full", "basic", "basic_team"):
+            v["tile_discard"] = len(s["tdisc"])
+            v["set_aside"] = len(s["aside"])
+            v["last_turn"] = s["last"]
+        if s["mode"] in ("basic", "basic_team"):
+            pass
+        if full:
+            v.update({
+                "deck": len(s["deck"]), "card_counts": [len(h) for h in s["chands"]],
+                "card_discard": list(s["cdisc"]), "face_down_cards": len(s["cdown"]),
+                "placed": s["placed"], "played": s["played"], "out_of_turn_used": list(s["used"]),
+                "out_of_turn_passed": list(s["passed"]), "called": list(s["called"]),
+                "orders": [list(o) for o in s["orders"]],
+                "thefts": [{k: th[k] for k in ("id", "tile", "creature", "victim")} for th in s["thefts"]],
+            })
+            w = s["window"]
+            if w is not None:
+                wv = {k: w[k] for k in ("id", "player", "card", "kind", "eligible", "pending") if k in w}
+                for k in ("tile", "with"):
+                    if k in w:
+                        wv[k] = w[k]
+                wv["answered"] = sorted(int(q) for q in w["answers"])
+                if viewer == OMNISCIENT:
+                    wv["answers"] = dict(w["answers"])
+                elif viewer is not None and str(viewer) in w["answers"]:
+                    wv["my_answer"] = w["answers"][str(viewer)]
+                v["window"] = wv
+            else:
+                v["window"] = None
+            inst = s["instant"]
+            if inst is not None:
+                v["instant"] = {"player": inst["player"]}
+                if viewer == OMNISCIENT or viewer == inst["player"]:
+                    v["instant"]["tile"] = inst["tile"]
+            else:
+                v["instant"] = None
+        if s["mode"] == "solo":
+            v["drawn"] = s["drawn"]
+            v["discarded"] = list(s["aside"])
+        if s["mode"] == "kids":
+            v.update({"pool": list(s["pool"]), "held": s["held"], "target": s["opts"]["kids_target"]})
+        if viewer == OMNISCIENT:
+            v["hands"] = [list(h) for h in s["hands"]]
+            v["stack_order"] = list(s["stack"])
+            if full:
+                v["card_hands"] = [list(h) for h in s["chands"]]
+                v["thefts"] = [dict(th) for th in s["thefts"]]
+        elif isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s["n"]:
+            v["hand"] = list(s["hands"][viewer])
+            if full:
+                v["cards"] = list(s["chands"][viewer])
+                mine = [th for th in s["thefts"] if th["thief"] == viewer]
+                v["my_theft"] = dict(mine[0]) if mine else None
+        return v
+
+    def _creature_view(self, s, c):
+        tiles = c["tiles"]
+        out = {"id": c["id"], "owner": c["owner"], "tiles": dict(tiles),
+               "open": cr.open_sockets(tiles), "complete": cr.is_complete(tiles)}
+        if "colour" in c:
+            out["colour"] = c["colour"]
+        if s["att"]:
+            cards = {str(t): list(s["att"][str(t)]) for t in tiles.values() if str(t) in s["att"]}
+            if cards:
+                out["cards"] = cards
+        if out["complete"]:
+            out["points"] = creature_points(s, c)["total"]
+        return out
+
+    # ---------------------------------------------------------------- results
+
+    def result(self, state):
+        s = state
+        if s["end"] is None:
+            return None
+        end = s["end"]
+        n = s["n"]
+        if s["mode"] == "solo":
+            total = sum(creature_points(s, c)["total"] for c in s["cre"].values() if cr.is_complete(c["tiles"]))
+            return Result((total,), (1,), "won" if end.get("won") else "lost",
+                          {"won": bool(end.get("won")), "reason": end["reason"]})
+        if s["mode"] == "kids":
+            w = end.get("winner")
+            scores = tuple(1 if p == w else 0 for p in range(n))
+            return Result(scores, placings_from_keys(list(scores)), end["reason"], {"winner": w})
+        if team_game(s):
+            totals = [sum(s["scores"][q] for q in range(n) if s["team"][q] == s["team"][p]) for p in range(n)]
+        else:
+            totals = list(s["scores"])
+        return Result(tuple(totals), placings_from_keys(totals), end["reason"],
+                      {"individual": list(s["scores"]), "teams": list(s["team"]) if team_game(s) else None,
+                       "winner": end.get("winner")})
+
+    # ---------------------------------------------------------------- hidden information
+
+    def resample(self, state, viewer, rng: random.Random):
+        if viewer == OMNISCIENT:
+            return state
+        s = dict(state)
+        me = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) else None
+        # tiles: stack, face-down discard and other players' hands
+        pinned_t = set()
+        if s["instant"] is not None and s["instant"]["player"] != me:
+            pinned_t.add(s["instant"]["tile"])
+        slots = [("stack", None), ("tdisc", None)] + [("hands", q) for q in range(s["n"]) if q != me]
+        s = self._redeal(s, slots, pinned_t, rng)
+        if s["mode"] == "full":
+            pinned_c = set()
+            for th in s["thefts"]:
+                if th["thief"] != me and th["card"] is not None:
+                    pinned_c.add(th["card"])
+            if s["window"] is not None:
+                for q, c in s["window"]["answers"].items():
+                    if int(q) != me and c is not None:
+                        pinned_c.add(c)
+            slots = [("deck", None), ("cdown", None)] + [("chands", q) for q in range(s["n"]) if q != me]
+            s = self._redeal(s, slots, pinned_c, rng)
+        return s
+
+    @staticmethod
+    def _redeal(s, slots, pinned, rng):
+        pool = []
+        for key, q in slots:
+            lst = s[key] if q is None else s[key][q]
+            pool.extend(x for x in lst if x not in pinned)
+        rng.shuffle(pool)
+        for key, q in slots:
+            lst = s[key] if q is None else s[key][q]
+            kept = [x for x in lst if x in pinned]
+            k = len(lst) - len(kept)
+            new = kept + pool[:k]
+            del pool[:k]
+            if q is None:
+                s[key] = new
+            else:
+                outer = list(s[key])
+                outer[q] = new
+                s[key] = outer
+        return s
+
+    # ---------------------------------------------------------------- text
+
+    def describe(self, item: dict, viewer: Any = SPECTATOR) -> str:
+        return text.describe(item, viewer)
+
+    def parse(self, text_in: str, state, player):
+        return text.parse(self, text_in, state, player)
+
+    def render(self, state, viewer: Any = SPECTATOR) -> str:
+        return text.render(self, state, viewer)
+
+
+GAME = Cartoona()
+_ = C_KIND

@@ -1,0 +1,385 @@
+"""Cartoona text notation (what a player types in an email), event sentences
+and the plain-text board."""
+from __future__ import annotations
+
+import re
+
+from ..base import OMNISCIENT, ParseError
+from . import creatures as cr
+from .data import C_KIND, C_VALUE, CARD_LABEL, COLOUR_NAMES, T_COLOURS, T_PART, T_VALUE, T_VARIANT
+from .rules import ORDERS
+
+HELP = """Cartoona notation. Tiles are tN, creatures cN, cards kN, seats are numbered from 0.
+  place t17 new            start a creature with tile 17
+  place t17 on c3          plug tile 17 into creature 3 (on c3+c5 merges two creatures)
+  place t17 on c2 as blue  solo game: the colour chosen for the drawn tile
+  discard t17              basic game: discard after placing (solo: discard the drawn tile)
+  score c3                 score a completed creature (score c4+c6 scores single-tile creatures together)
+  play k12 on t17          a point card or Special on a tile;  play k12 on t17 (steal)
+  play k12 on t4 with t17  Swap your t4 with their t17;  play k12  (Instant)
+  block with k5 | pass     answer a reaction window (pass also declines to play out of turn)
+  keep                     keep the tile an Instant drew instead of placing it
+  end turn
+  cheat t17 with k60 | cheat t17 bluff      secret theft (Cheat variant)
+  call cheat on seat 2 [forfeit k5]
+  order always_pass on|off   standing orders: always_pass, block_steal, block_swap, block_minus
+  kids' game: draw | take t17 | place t17 new | place t17 on c1 | pool | remove t17"""
+
+COLOUR_WORDS = {"y": "Y", "yellow": "Y", "b": "B", "blue": "B", "m": "M", "magenta": "M",
+                "p": "P", "purple": "P"}
+EXPECTED = ["place tN new", "place tN on cN", "discard tN", "score cN", "play kN [on tN] [with tN]",
+            "block with kN", "pass", "keep", "end turn", "cheat tN with kN", "call cheat on seat N",
+            "order NAME on|off", "draw", "take tN", "pool", "remove tN"]
+
+
+def tile_name(t) -> str:
+    if t is None:
+        return "a hidden tile"
+    colours = "/".join(COLOUR_NAMES[c] for c in T_COLOURS[t]) or "any colour"
+    return f"t{t} ({colours} {T_VARIANT[t]}, {T_VALUE[t]})"
+
+
+def card_name(c) -> str:
+    if c is None:
+        return "a hidden card"
+    return f"k{c} ({CARD_LABEL[C_KIND[c]]})"
+
+
+def _creatures(ids) -> str:
+    return "+".join(f"c{x}" for x in ids)
+
+
+# ---------------------------------------------------------------- moves
+
+
+def describe_move(m) -> str:
+    t = m["type"]
+    if t == "place_tile":
+        where = f"on {_creatures(m['creatures'])}" if m["creatures"] else "new"
+        tail = f" as {COLOUR_NAMES[m['colour']]}" if "colour" in m else ""
+        return f"place t{m['tile']} {where}{tail}"
+    if t == "discard_tile":
+        tail = f" as {COLOUR_NAMES[m['colour']]}" if "colour" in m else ""
+        return f"discard t{m['tile']}{tail}"
+    if t == "score":
+        return f"score {_creatures(m['creatures'])}"
+    if t == "end_turn":
+        return "end turn"
+    if t == "pass":
+        return "pass"
+    if t == "keep":
+        return "keep"
+    if t == "play_card":
+        out = f"play {CARD_LABEL[C_KIND[m['card']]]} k{m['card']}"
+        if "tile" in m:
+            out += f" on t{m['tile']}"
+        if "with" in m:
+            out += f" with t{m['with']}"
+        return out
+    if t == "block":
+        return f"block with k{m['card']}"
+    if t == "cheat":
+        return f"cheat t{m['tile']} " + (f"with k{m['card']}" if m["card"] is not None else "bluff")
+    if t == "call_cheat":
+        out = f"call cheat on seat {m['target']}"
+        return out + (f" forfeit k{m['forfeit']}" if m["forfeit"] is not None else "")
+    if t == "set_order":
+        return f"order {m['order']} {'on' if m['on'] else 'off'}"
+    if t == "draw":
+        return "draw"
+    if t == "take":
+        return f"take t{m['tile']}"
+    if t == "pool_tile":
+        return "pool"
+    if t == "remove_tile":
+        return f"remove t{m['tile']}"
+    return str(m)
+
+
+def _fail(game, state, player, code, message):
+    legal = game.legal_moves(state, player)
+    raise ParseError(code, message, expected=EXPECTED,
+                     examples=[describe_move(m) for m in legal[:6]])
+
+
+def parse(game, text, state, player):
+    if not isinstance(text, str):
+        _fail(game, state, player, "not_text", "a move is a line of text")
+    norm = re.sub(r"[,;()\[\]]", " ", text.strip().lower())
+    words = norm.split()
+    if not words:
+        _fail(game, state, player, "empty", "no move given")
+    cmd = words[0]
+    tiles = [int(x) for x in re.findall(r"\bt(\d+)\b", norm)]
+    cres = [int(x) for x in re.findall(r"\bc(\d+)\b", norm)]
+    cards = [int(x) for x in re.findall(r"\bk(\d+)\b", norm)]
+    colour = None
+    if " as " in f" {norm} ":
+        after = words[words.index("as") + 1:] if "as" in words else []
+        if not after or after[0] not in COLOUR_WORDS:
+            _fail(game, state, player, "bad_colour", "after 'as' name a colour: yellow, blue, magenta or purple")
+        colour = COLOUR_WORDS[after[0]]
+
+    def one_tile():
+        if len(tiles) != 1:
+            _fail(game, state, player, "tile_expected", f"'{cmd}' needs exactly one tile, like t17")
+        return tiles[0]
+
+    if cmd in ("place", "put", "start", "add"):
+        tile = one_tile()
+        if "new" in words or cmd == "start":
+            cs = []
+        elif cres:
+            cs = sorted(cres)
+        else:
+            _fail(game, state, player, "creature_expected", "say 'new' or 'on cN' (on c3+c5 to merge)")
+        move = {"type": "place_tile", "tile": tile, "creatures": cs}
+        if state["mode"] == "solo":
+            move["colour"] = colour if colour else _only_colour(game, state, player, tile)
+        return move
+    if cmd == "discard":
+        move = {"type": "discard_tile", "tile": one_tile()}
+        if state["mode"] == "solo":
+            move["colour"] = colour if colour else _only_colour(game, state, player, move["tile"])
+        return move
+    if cmd == "score":
+        if not cres:
+            _fail(game, state, player, "creature_expected", "score which creature? like: score c3")
+        return {"type": "score", "creatures": sorted(cres)}
+    if cmd in ("end", "done", "finish"):
+        return {"type": "end_turn"}
+    if cmd in ("pass", "no"):
+        return {"type": "pass"}
+    if cmd == "keep":
+        return {"type": "keep"}
+    if cmd in ("block",):
+        card = cards[0] if cards else _card_of_kind(game, state, player, ("block",))
+        return {"type": "block", "card": card}
+    if cmd in ("play", "use"):
+        if cards:
+            card = cards[0]
+        else:
+            card = _card_of_kind(game, state, player, _kinds_named(words[1:]))
+        move = {"type": "play_card", "card": card}
+        kind = C_KIND[card] if isinstance(card, int) and 0 <= card < len(C_KIND) else None
+        if kind == "swap" and len(tiles) == 2:
+            move["tile"], move["with"] = tiles[0], tiles[1]
+        elif kind != "instant" and tiles:
+            move["tile"] = tiles[0]
+            if len(tiles) > 1:
+                move["with"] = tiles[1]
+        return move
+    if cmd == "cheat":
+        tile = one_tile()
+        if "bluff" in words:
+            card = None
+        elif cards:
+            card = cards[0]
+        else:
+            card = _card_of_kind(game, state, player, ("cheat",))
+        return {"type": "cheat", "tile": tile, "card": card}
+    if cmd == "call":
+        m = re.search(r"(?:seat|player|p|on)\s*(\d+)", norm)
+        if not m:
+            _fail(game, state, player, "seat_expected", "call cheat on which seat? like: call cheat on seat 2")
+        forfeit = None
+        f = re.search(r"forfeit\s+k(\d+)", norm)
+        if f:
+            forfeit = int(f.group(1))
+        return {"type": "call_cheat", "target": int(m.group(1)), "forfeit": forfeit}
+    if cmd in ("order", "always"):
+        rest = "_".join(w for w in words[1:] if w not in ("on", "off"))
+        if cmd == "always":
+            rest = "always_" + rest
+        name = rest.replace("steals", "steal").replace("swaps", "swap")
+        if name not in ORDERS:
+            _fail(game, state, player, "bad_order", f"standing orders are {', '.join(ORDERS)}")
+        on = "off" not in words
+        return {"type": "set_order", "order": name, "on": on}
+    if cmd == "draw":
+        return {"type": "draw"}
+    if cmd == "take":
+        return {"type": "take", "tile": one_tile()}
+    if cmd == "pool":
+        return {"type": "pool_tile"}
+    if cmd == "remove":
+        return {"type": "remove_tile", "tile": one_tile()}
+    _fail(game, state, player, "unknown_command", f"I do not know the command {cmd!r}")
+
+
+def _only_colour(game, state, player, tile):
+    if isinstance(tile, int) and 0 <= tile < len(T_COLOURS) and len(T_COLOURS[tile]) == 1:
+        return T_COLOURS[tile][0]
+    _fail(game, state, player, "colour_expected", "a two-colour tile needs a colour: ... as yellow")
+
+
+KIND_WORDS = {label: kind for kind, label in CARD_LABEL.items()}
+
+
+def _kinds_named(words):
+    for w in words:
+        if w in KIND_WORDS:
+            return (KIND_WORDS[w],)
+    return ()
+
+
+def _card_of_kind(game, state, player, kinds):
+    if kinds and 0 <= player < state["n"]:
+        for c in state["chands"][player]:
+            if C_KIND[c] in kinds:
+                return c
+    _fail(game, state, player, "card_expected", "which card? name it like k12"
+          + (f" (you hold no {kinds[0]} card)" if kinds else ""))
+
+
+# ---------------------------------------------------------------- events
+
+
+def _seat(p):
+    return f"Seat {p}"
+
+
+def describe_event(e, viewer) -> str:
+    t = e["type"]
+    secret = e.get("secret", {})
+    p = e.get("player")
+    if t == "GameStarted":
+        return f"A {e['mode']} game of Cartoona for {e['players']} began; seat {e['start']} starts."
+    if t in ("TilesShuffled", "CardsShuffled", "TilesReshuffled", "CardsReshuffled"):
+        what = "tiles" if "Tiles" in t else "cards"
+        return f"{e['count']} {what} were shuffled face down."
+    if t in ("TilesDealt", "TileDrawn"):
+        got = secret.get("tiles")
+        shown = ", ".join(tile_name(x) for x in got) if got else f"{e['count']} tile(s)"
+        return f"{_seat(p)} drew {shown}."
+    if t == "CardsDealt":
+        got = secret.get("cards")
+        shown = ", ".join(card_name(x) for x in got) if got else f"{e['count']} card(s)"
+        return f"{_seat(p)} drew {shown}."
+    if t == "CardDrawn":
+        return f"{_seat(p)} drew {card_name(secret['card']) if 'card' in secret else 'a card'}."
+    if t == "TilesRanOut":
+        return "No tile left to draw: the game ends after this turn."
+    if t == "TurnStarted":
+        return f"Turn {e['turn']}: seat {p} to play."
+    if t == "PhaseChanged":
+        return f"Now: {e['phase']}."
+    if t == "TilePlaced":
+        where = f"on {_creatures(e['creatures'])}" if e["creatures"] else f"as new creature c{e['creature']}"
+        col = f" as {COLOUR_NAMES[e['colour']]}" if "colour" in e else ""
+        return f"{_seat(p)} placed {tile_name(e['tile'])} {where}{col}."
+    if t == "TileDiscarded":
+        tile = e.get("tile", secret.get("tile"))
+        return f"{_seat(p)} discarded " + (tile_name(tile) if tile is not None else "a tile face down") + "."
+    if t == "CreatureScored":
+        bonus = f" (+{e['bonus']} bonus)" if e.get("bonus") else ""
+        return f"{_seat(p)} scored {_creatures(e['creatures'])} for {e['points']} points{bonus}."
+    if t == "TurnEnded":
+        return f"{_seat(p)} ended the turn."
+    if t == "GameEnded":
+        return f"The game is over ({e['reason']})."
+    if t == "CardPlayed":
+        out = f"{_seat(p)} played {card_name(e['card'])}"
+        if "tile" in e:
+            out += f" on t{e['tile']}"
+        if "with" in e:
+            out += f" with t{e['with']}"
+        waiting = ", ".join(str(q) for q in e["responders"])
+        return out + (f"; waiting for block/pass from seat(s) {waiting}." if waiting else ".")
+    if t == "ReactionAnswered":
+        if "block" in secret:
+            return f"{_seat(p)} answered: " + (f"block with k{secret['block']}" if secret["block"] is not None
+                                                else "pass") + "."
+        return f"{_seat(p)} answered."
+    if t == "CardBlocked":
+        return f"Seat {e['by']} blocked {card_name(e['card'])} with k{e['block']}."
+    if t == "CardAttached":
+        return f"{card_name(e['card'])} is now on t{e['tile']}."
+    if t == "TilesSwapped":
+        return f"{_seat(p)} swapped t{e['tile']} and t{e['with']}."
+    if t == "TileStolen":
+        return f"{_seat(p)} stole t{e['tile']} from c{e['creature']} (seat {e['victim']})."
+    if t == "InstantDrawn":
+        return f"{_seat(p)} drew " + (tile_name(secret["tile"]) if "tile" in secret else "a tile") + " with an Instant."
+    if t == "InstantFizzled":
+        return "The Instant found no tile to draw."
+    if t == "InstantKept":
+        return f"{_seat(p)} kept the drawn tile."
+    if t == "OutOfTurnPassed":
+        return f"{_seat(p)} plays nothing out of turn this turn."
+    if t == "OrderSet":
+        return f"{_seat(p)} turned standing order {e['order']} {'on' if e['on'] else 'off'}."
+    if t == "TileVanished":
+        who = f" (you took it with {('k' + str(secret['card'])) if secret.get('card') is not None else 'a bluff'})" \
+            if "thief" in secret else ""
+        return f"t{e['tile']} vanished from c{e['creature']} (seat {e['victim']})!{who}"
+    if t == "CheatSafe":
+        return f"Seat {e['thief']} got away with t{e['tile']}."
+    if t == "CheatCaught":
+        extra = f", loses {e['penalty']} points and discards all cards" if e["penalty"] else ""
+        where = f"back to c{e['back']}" if e["back"] is not None else f"to seat {e['to_hand']}'s hand"
+        return f"Seat {e['caller']} caught seat {e['thief']} cheating: t{e['tile']} goes {where}{extra}."
+    if t == "CheatCallFailed":
+        lost = f" and discards k{e['forfeit']}" if e["forfeit"] is not None else ""
+        return f"Seat {e['caller']} wrongly called cheat on seat {e['target']}{lost}."
+    if t == "SoloTileDrawn":
+        return f"You drew {tile_name(e['tile'])}."
+    if t == "TileTaken":
+        return f"{_seat(p)} took {tile_name(e['tile'])} from the {e['source']}."
+    if t == "TilePooled":
+        return f"{_seat(p)} put t{e['tile']} in the centre."
+    if t == "TileRemoved":
+        return f"{_seat(p)} moved t{e['tile']} to the centre."
+    return t
+
+
+def describe(item, viewer) -> str:
+    if not isinstance(item, dict):
+        return str(item)
+    t = item.get("type", "")
+    if t and t[0].isupper():
+        return describe_event(item, viewer)
+    return describe_move(item)
+
+
+# ---------------------------------------------------------------- board
+
+
+def render(game, state, viewer) -> str:
+    v = game.view(state, viewer)
+    lines = [f"Cartoona ({v['mode']}), turn {v['turn']}, seat {v['active']} active; to act: "
+             f"{', '.join(map(str, v['to_act'])) or 'nobody'}"]
+    lines.append("Scores: " + ", ".join(f"seat {p}: {x}" for p, x in enumerate(v["scores"]))
+                 + (f"  teams: {v['team_scores']}" if "team_scores" in v else ""))
+    lines.append(f"Stack: {v['stack']} tiles" + (f", deck {v['deck']} cards" if "deck" in v else ""))
+    for c in v["creatures"]:
+        parts = ", ".join(f"{part}={tile_name(t)}" for part, t in c["tiles"].items())
+        state_txt = f"complete, {c['points']} pts" if c["complete"] else f"open: {' '.join(c['open']) or '-'}"
+        cards = ""
+        if c.get("cards"):
+            cards = "; cards " + ", ".join(f"t{t}: {' '.join(CARD_LABEL[C_KIND[k]] for k in ks)}"
+                                           for t, ks in c["cards"].items())
+        lines.append(f"  c{c['id']} (seat {c['owner']}{', ' + c['colour'] if 'colour' in c else ''}): "
+                     f"{parts} [{state_txt}]{cards}")
+    if "hand" in v:
+        lines.append("Your tiles: " + (", ".join(tile_name(t) for t in v["hand"]) or "none"))
+    if "cards" in v:
+        lines.append("Your cards: " + (", ".join(card_name(c) for c in v["cards"]) or "none"))
+    if v.get("window"):
+        w = v["window"]
+        lines.append(f"Reaction window: seat {w['player']} played {card_name(w['card'])}; waiting for "
+                     f"{', '.join(map(str, w['pending'])) or 'nobody'}")
+    if v.get("thefts"):
+        lines.append("Unsolved thefts: " + ", ".join(f"t{th['tile']} from seat {th['victim']}" for th in v["thefts"]))
+    if v.get("drawn") is not None:
+        lines.append(f"Drawn: {tile_name(v['drawn'])}")
+    if v["mode"] == "kids":
+        lines.append(f"Target: {v['target']}; centre: " + (", ".join(tile_name(t) for t in v["pool"]) or "empty")
+                     + (f"; holding {tile_name(v['held'])}" if v["held"] is not None else ""))
+    if viewer == OMNISCIENT and "hands" in v:
+        for p, h in enumerate(v["hands"]):
+            lines.append(f"Seat {p} tiles: " + ", ".join(f"t{t}" for t in h))
+    return "\n".join(lines)
+
+
+_ = (C_VALUE, T_PART, cr)
