@@ -597,3 +597,63 @@ def test_evolve_does_not_mutate():
     events = G.decide(state, 0, G.parse("place 0,-1 r180 knight S", state, 0), random.Random(0))
     G.apply(state, events)
     assert canonical(G.dump(state)) == before and features == state.features
+
+
+def test_module_docstring_example_runs():
+    import doctest
+
+    import pbem.games.carcassonne as module
+    result = doctest.testmod(module)
+    assert result.attempted >= 8 and result.failed == 0
+
+
+def test_an_expansion_plugs_in_without_editing_the_base(monkeypatch):
+    """A minimal inn expansion written the way later issues will: new tile
+    rows in the digest notation, a scoring override and a step hook."""
+    from pbem.games.carcassonne.orient import add_tiles
+    from pbem.games.carcassonne.rules import EXPANSIONS, Expansion
+    from pbem.games.carcassonne.segments import parse_table
+
+    class Inns(Expansion):
+        name = "test_inns"
+
+        def install(self, rules):
+            tiles = parse_table("IC15 | 1 | F R F R | – | W–E (inn) | NL NR EL WR / ER SL SR WL |",
+                                expansion=self.name)
+            add_tiles(tiles)
+            rules.pile.update({k: t.count for k, t in tiles.items()})
+            road = rules.points["road"]
+
+            def inn_road(state, f, complete):
+                if f.marks.get("inn"):
+                    return 2 * len(f.tiles) if complete else 0
+                return road(state, f, complete)
+
+            rules.points["road"] = inn_road
+
+            def note_turn(turn):
+                turn.emit({"type": "InnTurnNoted", "player": turn.player})
+
+            rules.on("end_turn", note_turn)
+            rules.evolvers["InnTurnNoted"] = lambda state, event: _noted(state, event)
+
+    def _noted(state, event):
+        new = state.copy()
+        new.ext = {**state.ext, "test_inns": state.ext.get("test_inns", 0) + 1}
+        return new
+
+    monkeypatch.setitem(EXPANSIONS, "test_inns", Inns())
+    # completed inn road: 4 tiles x 2
+    state = new_game(["IC15", "A", "A"], expansions=["test_inns"])
+    state, _ = play(state, "place 1,0 r0 thief E")
+    state, _ = play(state, "place 2,0 r90")
+    state, events = play(state, "place -1,0 r270")
+    (road,) = [e for e in completed(events) if e["feature"] == "road"]
+    assert road["points"] == 8 and state.scores == (8, 0)
+    assert state.ext == {"test_inns": 3}
+    # incomplete inn road at the end: 0
+    state = new_game(["IC15", "A"], expansions=["test_inns"])
+    state, _ = play(state, "place 1,0 r0 thief E")
+    state, events = play(state, "place -1,0 r270")
+    assert G.result(state).scores == (0, 0)
+    assert [e["points"] for e in of_type(events, "FeatureScored")] == [0]

@@ -3,6 +3,7 @@ evolvers, figure strengths and scoring functions."""
 from __future__ import annotations
 
 from .evolve import EVOLVERS
+from .moves import legal_moves, validate_place
 from .orient import fits
 from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
 from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
@@ -127,6 +128,9 @@ def install_base(rules: Rules) -> None:
     rules.strength["follower"] = 1
     rules.points.update(road=road_points, city=city_points, cloister=cloister_points)
     rules.pile.update(base_pile())
+    rules.moves["place_tile"] = "place_tile"
+    rules.validators["place_tile"] = validate_place
+    rules.legal["place_tile"] = legal_moves
     rules.on("draw_tile", draw_tile)
     rules.on("place_tile", place_tile)
     rules.on("figure_phase_1", deploy_follower)

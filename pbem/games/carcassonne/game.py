@@ -6,7 +6,7 @@ from collections import Counter
 from ..base import BadOptions, Game, IllegalMove, Option, Result, placings_from_keys
 from .base_rules import rules_for
 from .features import place_tile_into, sid_at
-from .moves import group_moves, legal_moves, legal_placements, validate_place
+from .moves import group_moves, legal_moves, legal_placements
 from .notation import HELP, describe_event, describe_move, parse_move
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
@@ -109,21 +109,25 @@ class Carcassonne(Game):
         return frozenset(state.pending)
 
     def legal_moves(self, state: State, player: int) -> list:
-        return legal_moves(state, player)
+        owed = state.pending.get(player)
+        if owed is None or state.over:
+            return []
+        return state.rules.legal[owed](state, player)
 
     def decide(self, state: State, player: int, move, rng) -> list:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("malformed_move", "a move is an object with a 'type'")
         self.check_turn(state, player)
         kind = move["type"]
+        rules = state.rules
+        start = rules.moves.get(kind)
+        if start is None:
+            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: {', '.join(sorted(rules.moves))}")
         owed = state.pending.get(player)
-        if kind != "place_tile":
-            raise IllegalMove("unknown_move", f"unknown move {kind!r}; the base game has place_tile")
         if owed != kind:
             raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
-        validate_place(state, player, move)
-        clean = {k: move[k] for k in ("type", "x", "y", "rotation", "figure", "on") if k in move}
-        return run(Turn(state.rules, state, rng, player, clean), "place_tile")
+        clean = rules.validators[kind](state, player, move)
+        return run(Turn(rules, state, rng, player, clean), start)
 
     def default_move(self, state: State, player: int):
         """Timeout: the first legal placement (cells by y then x, rotations

@@ -71,9 +71,16 @@ def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def validate_place(state, player: int, move: dict):
-    """Check a place_tile move completely; returns (cell, quarter turns, segment
-    index or None). Raises IllegalMove with a stable code."""
+def validate_place(state, player: int, move: dict) -> dict:
+    """Check a place_tile move completely; returns it cleaned (only its own
+    fields). Raises IllegalMove with a stable code."""
+    check_place(state, player, move)
+    return {k: move[k] for k in ("type", "x", "y", "rotation", "figure", "on") if k in move}
+
+
+def check_place(state, player: int, move: dict):
+    """Validation of a place_tile move; returns (cell, quarter turns, segment
+    index or None)."""
     extra = set(move) - MOVE_KEYS
     if extra:
         raise IllegalMove("malformed_move", f"unknown field(s) {sorted(extra)} in place_tile")

@@ -39,8 +39,12 @@ class Rules:
         self.pile: dict[str, int] = {}
         #: names of the installed parts, base first.
         self.parts: list[str] = []
-        #: move type -> fn(game, state, player, move) raising IllegalMove if bad.
+        #: move type -> the step its decision starts at (the steps run from there on).
+        self.moves: dict[str, str] = {}
+        #: move type -> fn(state, player, move) -> cleaned move, raising IllegalMove if bad.
         self.validators: dict[str, object] = {}
+        #: move type (= the decision a seat owes in ``state.pending``) -> fn(state, player) -> moves.
+        self.legal: dict[str, object] = {}
         #: figure -> fn(state, player, figure, +1/-1) -> state for non-follower supplies.
         self.supplies: dict[str, object] = {}
         #: extra figure choices on a placement: fn(state, player, cell, oriented, mask)
