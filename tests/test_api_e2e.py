@@ -138,3 +138,39 @@ def test_replayed_envelope_is_refused_over_http(api_server, start_worker):
         c.submit(env)
     assert err.value.status == 409 and err.value.code == "nonce_reused"
     assert c.game(game_id)["version"] == version
+
+
+def test_bad_moves_over_http_get_4xx_codes_and_change_nothing(api_server, http):
+    c = Client(api_server.url)
+    game_id = c.create_game("wakanda", 2)["id"]
+    keys = {}
+    for seat in range(2):
+        keys[seat], public = generate_key()
+        c.join(game_id, seat, public, f"p{seat}")
+    game = c.game(game_id)
+    seat, version = game["to_act"][0], game["version"]
+    other = 1 - seat
+    move = c.legal_moves(game_id, seat)["moves"][0]["move"]
+    url = f"{api_server.url}/games/{game_id}/moves"
+    cases = [
+        ({**make_envelope(game_id, seat, version, move, keys[seat]), "signature": "A" * 86}, 401, "bad_signature"),
+        (make_envelope(game_id, seat, version, move, keys[other]), 401, "bad_signature"),
+        (make_envelope(game_id, seat, version - 1, move, keys[seat]), 409, "stale_version"),
+        (make_envelope(game_id, other, version, move, keys[other]), 422, "not_your_turn"),
+        (make_envelope(game_id, seat, version, {"type": "claim", "village": 6}, keys[seat]), 422, None),
+        (make_envelope(game_id, 9, version, move, keys[seat]), 404, "unknown_seat"),
+        ({k: v for k, v in make_envelope(game_id, seat, version, move, keys[seat]).items() if k != "signature"},
+         422, "invalid_request"),
+        ({**make_envelope(game_id, seat, version, move, keys[seat]), "expected_version": 2.5}, 422, "invalid_request"),
+    ]
+    for envelope, status, code in cases:
+        resp = http.post(url, json=envelope)
+        assert resp.status_code == status, (envelope, resp.text)
+        if code:
+            assert error_of(resp) == code
+        else:
+            error_of(resp)
+    assert error_of(http.post(f"{api_server.url}/games/nope/moves",
+                              json=make_envelope("nope", 0, 0, move, keys[0]))) == "unknown_game"
+    after = c.game(game_id)
+    assert after["version"] == version and c.events(game_id)["version"] == version
