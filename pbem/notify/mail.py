@@ -74,8 +74,8 @@ def _text_body(n: Notice) -> str:
 
 def _html_body(n: Notice, text: str) -> str:
     e = html.escape
-    parts = [f"<h2>{e(n.title)} &mdash; {e(SUBJECTS.get(n.kind, n.kind))}</h2>",
-             f"<p>{e(n.game)}, seat {n.seat} ({e(n.seat_name)}), version {n.version}</p>"]
+    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(SUBJECTS.get(n.kind, n.kind))}</h2>",
+             f"<p>{e(n.game)}, seat {n.seat} ({e(header_text(n.seat_name))}), version {n.version}</p>"]
     if n.message:
         parts.append(f"<p>{e(n.message)}</p>")
     if n.lines:
