@@ -345,32 +345,48 @@ class Service:
         """Check a signed envelope and queue it. Fast 4xx for what can be told
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to."""
-        meta = self._meta(game_id)
-        if envelope["game"] != game_id:
-            raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
-        if meta["status"] == "open":
-            raise Conflict("game_not_started", "the game waits for players to join")
-        if meta["status"] == "finished":
-            raise Conflict("game_over", "the game is over")
-        player = envelope["player"]
-        seat = self.store.seats(game_id).get(player)
-        if seat is None:
-            raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
+        meta, seat = self._submittable(game_id, envelope["game"], envelope["player"])
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
-        move_id = move_id_for(game_id, player, envelope["nonce"])
+        return self._queue(meta, envelope, "ed25519")
+
+    def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
+                       auth: str, nonce: str, **extra) -> dict:
+        """Queue a move whose author the server authenticated by other means
+        than a signature (a mail reply token, say). It takes the same path
+        as a signed move; the record says how it was authenticated."""
+        meta, _ = self._submittable(game_id, game_id, player)
+        envelope = {"game": game_id, "player": player, "expected_version": expected_version,
+                    "move": move, "nonce": nonce}
+        return self._queue(meta, envelope, auth, **extra)
+
+    def _submittable(self, game_id: str, signed_game: str, player: int) -> tuple[dict, dict]:
+        meta = self._meta(game_id)
+        if signed_game != game_id:
+            raise Unprocessable("game_mismatch", f"the envelope is signed for game {signed_game!r}")
+        if meta["status"] == "open":
+            raise Conflict("game_not_started", "the game waits for players to join")
+        if meta["status"] == "finished":
+            raise Conflict("game_over", "the game is over")
+        seat = self.store.seats(game_id).get(player)
+        if seat is None:
+            raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
+        return meta, seat
+
+    def _queue(self, meta: dict, envelope: dict, auth: str, **extra) -> dict:
+        game_id = meta["id"]
+        move_id = move_id_for(game_id, envelope["player"], envelope["nonce"])
+        reused = Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
+                          move_id=move_id)
         if self.store.move(game_id, move_id) is not None:
-            raise Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
-                           move_id=move_id)
-        loaded = self.load(game_id, meta=meta)
-        self._precheck(loaded, envelope)
-        record = {"id": move_id, "status": "queued", "auth": "ed25519", "envelope": envelope,
-                  "submitted": time.time()}
+            raise reused
+        self._precheck(self.load(game_id, meta=meta), envelope)
+        record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
+                  "submitted": time.time(), **extra}
         if not self.store.record_submission(game_id, move_id, record):
-            raise Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
-                           move_id=move_id)
+            raise reused
         if self.enqueue:
             self.enqueue(game_id, move_id)
         return record

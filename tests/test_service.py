@@ -213,3 +213,22 @@ def test_hidden_information_stays_hidden_in_views_events_and_records(service):
     assert not dealt, "a spectator saw an event's secret"
     record = "\n".join(service.record_lines(game_id, tokens[0]))
     assert '"secret"' not in record
+
+
+def test_trusted_moves_take_the_same_path_and_are_recorded_with_their_auth(service):
+    game_id, keys, tokens = new_game(service)
+    loaded = service.load(game_id)
+    seat = sorted(loaded.game.to_act(loaded.state))[0]
+    move = loaded.game.legal_moves(loaded.state, seat)[0]
+    record = service.submit_trusted(game_id, seat, move, loaded.version, "mail-token", "mail:<abc@x>:0",
+                                    message_id="<abc@x>")
+    assert record["status"] == "queued" and record["auth"] == "mail-token"
+    with pytest.raises(Conflict):  # the same mail command twice
+        service.submit_trusted(game_id, seat, move, loaded.version, "mail-token", "mail:<abc@x>:0")
+    drain(service)
+    applied = service.move_status(game_id, record["id"])
+    assert applied["status"] == "applied" and applied["message_id"] == "<abc@x>"
+    lines = list(service.record_lines(game_id, None))
+    assert '"auth":"mail-token"' in lines[2]
+    report = game_record.verify_lines(lines)
+    assert report.ok and report.signatures_checked == 0
