@@ -15,6 +15,17 @@ from pbem.signing import generate_key, make_envelope
 from .conftest import wait_until
 
 
+def seated_game(url: str, name: str = "wakanda") -> tuple[Client, str, dict]:
+    """A started 2-seat game; the client holds both seats' tokens."""
+    c = Client(url)
+    game_id = c.create_game(name, 2)["id"]
+    keys = {}
+    for seat in range(2):
+        keys[seat], public = generate_key()
+        c.join(game_id, seat, public, f"p{seat}")
+    return c, game_id, keys
+
+
 def play_whole_game(client: Client, game_id: str, keys: dict, rng: random.Random) -> dict:
     for _ in range(500):
         game = client.game(game_id)
@@ -59,12 +70,7 @@ def test_two_players_play_wakanda_through_the_api(api_server, start_worker):
 
 def test_move_pipeline_prefer_wait_and_status(api_server, start_worker):
     start_worker()
-    c = Client(api_server.url)
-    game_id = c.create_game("wakanda", 2)["id"]
-    keys = {}
-    for seat in range(2):
-        keys[seat], public = generate_key()
-        c.join(game_id, seat, public, f"p{seat}")
+    c, game_id, keys = seated_game(api_server.url)
     game = c.game(game_id)
     seat = game["to_act"][0]
     legal = c.legal_moves(game_id, seat)
@@ -123,12 +129,7 @@ def test_private_views_need_the_seat_token(api_server, http):
 
 def test_replayed_envelope_is_refused_over_http(api_server, start_worker):
     start_worker()
-    c = Client(api_server.url)
-    game_id = c.create_game("wakanda", 2)["id"]
-    keys = {}
-    for seat in range(2):
-        keys[seat], public = generate_key()
-        c.join(game_id, seat, public, f"p{seat}")
+    c, game_id, keys = seated_game(api_server.url)
     seat = c.game(game_id)["to_act"][0]
     legal = c.legal_moves(game_id, seat)
     env = make_envelope(game_id, seat, legal["version"], legal["moves"][0]["move"], keys[seat])
@@ -141,12 +142,7 @@ def test_replayed_envelope_is_refused_over_http(api_server, start_worker):
 
 
 def test_bad_moves_over_http_get_4xx_codes_and_change_nothing(api_server, http):
-    c = Client(api_server.url)
-    game_id = c.create_game("wakanda", 2)["id"]
-    keys = {}
-    for seat in range(2):
-        keys[seat], public = generate_key()
-        c.join(game_id, seat, public, f"p{seat}")
+    c, game_id, keys = seated_game(api_server.url)
     game = c.game(game_id)
     seat, version = game["to_act"][0], game["version"]
     other = 1 - seat
