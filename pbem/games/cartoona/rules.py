@@ -21,12 +21,7 @@ ORDERS = ("always_pass", "block_steal", "block_swap", "block_minus")
 def _take(lst: list, x) -> list:
     """A copy of ``lst`` without ``x`` (or without one unknown ``None`` when
     ``x`` is not there: a redacted replay)."""
-    out = list(lst)
-    if x in out:
-        out.remove(x)
-    elif None in out:
-        out.remove(None)
-    return out
+    return _take_many(lst, (x,))
 
 
 def _take_many(lst: list, xs) -> list:
@@ -36,6 +31,8 @@ def _take_many(lst: list, xs) -> list:
             out.remove(x)
         elif None in out:
             out.remove(None)
+        elif out:  # a redacted replay where every id left is known: keep the count right
+            out.pop()
     return out
 
 

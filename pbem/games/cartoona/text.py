@@ -186,6 +186,11 @@ def parse(game, text, state, player):
         f = re.search(r"forfeit\s+k(\d+)", norm)
         if f:
             forfeit = int(f.group(1))
+        elif state["opts"]["false_call_penalty"] == "discard_one" and 0 <= player < state["n"] \
+                and any(m["type"] == "call_cheat" and m["forfeit"] is not None
+                        for m in game.legal_moves(state, player)):
+            _fail(game, state, player, "forfeit_expected",
+                  "name the card you give up if the call is wrong: call cheat on seat 2 forfeit k5")
         return {"type": "call_cheat", "target": int(m.group(1)), "forfeit": forfeit}
     if cmd in ("order", "always"):
         rest = "_".join(w for w in words[1:] if w not in ("on", "off"))
