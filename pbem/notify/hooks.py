@@ -7,6 +7,7 @@ enqueue; they never send, never load and never raise into the move path
 from __future__ import annotations
 
 import logging
+import os
 
 from rq import Queue
 
@@ -27,8 +28,9 @@ def _to_act(loaded) -> list[int]:
 
 
 def install(service, queue: Queue | None = None) -> None:
-    """Register the notification hooks on a Service (once)."""
-    if getattr(service, "_notify_installed", False):
+    """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
+    leaves them out (for benchmarks comparing the pipeline with and without)."""
+    if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
         return
     queue = queue or Queue(QUEUE, connection=service.store.redis)
 
