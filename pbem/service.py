@@ -131,20 +131,25 @@ class Service:
             out.append(self._public_meta(meta))
         return out[offset:offset + limit] if status else out
 
-    def join(self, game_id: str, seat: int, public_key: str, name: str,
+    def join(self, game_id: str, seat: int, public_key: str | None, name: str,
              email: str | None = None, webhook_url: str | None = None) -> dict:
+        """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
+        an invitation mail): no Ed25519 key, so it moves only by mail reply
+        token and signed moves for it are refused."""
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:
             raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
         if meta["status"] != "open":
             raise Conflict("game_started", "the game has started: its seats are taken")
         try:
-            public_key = signing.check_public_key(public_key)
+            public_key = signing.check_public_key(public_key) if public_key is not None else None
         except signing.SignatureError as err:
             raise Unprocessable(err.code, err.message) from None
         token = secrets.token_urlsafe(32)
         data = {"seat": seat, "name": name, "public_key": public_key, "token_sha256": token_hash(token),
                 "email": email, "webhook_url": webhook_url, "joined": time.time()}
+        if public_key is None:
+            data["mail_only"] = True
         if not self.store.claim_seat(game_id, seat, data):
             raise Conflict("seat_taken", f"seat {seat} is taken")
         if len(self.store.seats(game_id)) == meta["players"]:
@@ -346,6 +351,8 @@ class Service:
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to."""
         meta, seat = self._submittable(game_id, envelope["game"], envelope["player"])
+        if seat.get("mail_only") or not seat.get("public_key"):
+            raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
