@@ -96,6 +96,17 @@ class Cartoona(Game):
         (6, {"mode": "kids", "kids_target": "parts:head,body_front", "kids_turn_limit": 10}),
     )
 
+    #: one setup per way to play, for bench/engines.py
+    bench_setups = (
+        (3, {}),
+        (4, {"cheat_cards": True, "allow_bluff_steal": True}),
+        (4, {"teams": "2x2"}),
+        (3, {"mode": "basic"}),
+        (6, {"mode": "basic_team", "teams": "3x2"}),
+        (1, {"mode": "solo"}),
+        (4, {"mode": "kids"}),
+    )
+
     # ---------------------------------------------------------------- options
 
     def check_setup(self, players: int, options: dict) -> None:
