@@ -53,6 +53,9 @@ def test_reminder_then_default_move_then_a_game_that_moves_on(notify_env, api_se
     record = service.store.move(game_id, moved[2])
     assert record["auth"] == "deadline" and record["status"] == "applied" and record["envelope"]["player"] == s
     assert "the server played" in passed[0].get_body(("plain",)).get_content()
+    from pbem import record as game_record
+    report = game_record.verify_lines(list(service.record_lines(game_id, None)))
+    assert report.ok, report.problems  # the unsigned deadline step does not break the record
     # o is told, and plays in time: its deadline is cancelled and nothing is played for it
     wait_until(lambda: smtp.to(f"p{o}@example.test", "your_turn"), timeout=10)
     wait_until(lambda: any(d["seat"] == o for d in http.get(f"{api_server.url}/games/{game_id}/deadline").json()["deadlines"]),

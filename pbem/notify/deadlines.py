@@ -22,6 +22,7 @@ import hmac
 import random
 import time
 
+from ..errors import ServiceError
 from ..games.base import GameError
 from ..service import Loaded, Service, move_id_for
 
@@ -53,6 +54,12 @@ def submit_default(service: Service, loaded: Loaded, seat: int, move: dict, acti
                    since_version: int) -> dict:
     """Queue the server-made move; idempotent per (seat, deadline)."""
     nonce = f"deadline-{since_version}-{loaded.version}"
+    if hasattr(service, "submit_trusted"):  # the service's path for unsigned, server-authenticated moves
+        try:
+            return service.submit_trusted(loaded.id, seat, move, loaded.version, "deadline", nonce,
+                                          default_action=action)
+        except ServiceError as err:  # run twice (nonce_reused) or the game moved on meanwhile
+            return {"status": "not_queued", "error": {"code": err.code, "message": err.message}}
     move_id = move_id_for(loaded.id, seat, nonce)
     envelope = {"game": loaded.id, "player": seat, "expected_version": loaded.version,
                 "move": move, "nonce": nonce}
