@@ -324,8 +324,10 @@ def table_for_cards():
 
 
 CARD_CASES = {
-    "plus1": lambda s: f"play k{card('plus1')} on t{tid('HD-K', 'Y')}",
-    "minus5": lambda s: f"play k{card('minus5')} on t{tid('HD-K', 'M')}",
+    **{k: (lambda k: lambda s: f"play k{card(k)} on t{tid('HD-K', 'Y')}")(k)
+       for k in ("plus1", "plus2", "plus3", "plus5")},
+    **{k: (lambda k: lambda s: f"play k{card(k)} on t{tid('HD-K', 'M')}")(k)
+       for k in ("minus1", "minus2", "minus3", "minus5")},
     "special": lambda s: f"play k{card('special')} on t{tid('BF-H', 'B')}",
     "steal": lambda s: f"play k{card('steal')} on t{tid('HD-K', 'M')}",
     "swap": lambda s: f"play k{card('swap')} on t{tid('HD-K', 'Y')} with t{tid('HD-K', 'M')}",
@@ -340,11 +342,12 @@ def test_every_card_resolves(kind):
     s, _ = act(s, 0, CARD_CASES[kind](s))
     s, ev = act(s, 1, "pass")
     last = ev[-1]
-    if kind in ("plus1", "minus5", "special"):
+    if kind in D.POINT_KINDS or kind == "special":
         assert last["type"] == "CardAttached"
-        target = s["cre"][str(mine if kind != "minus5" else theirs)]
+        target = s["cre"][str(theirs if kind.startswith("minus") else mine)]
         pts = creature_points(s, target)
-        assert pts["total"] == {"plus1": 3 + 1, "minus5": 12 - 5, "special": 6}[kind]
+        value = D.C_VALUE[card(kind)]
+        assert pts["total"] == {"plus": 3 + value, "minus": 12 + value, "special": 6}[kind.rstrip("1235")]
         if kind == "special":
             assert pts["doubled"], "Special makes the blue tile count as yellow too"
     elif kind == "steal":
@@ -511,6 +514,20 @@ def test_bluff_steal_caught_costs_25_and_every_card():
     assert caught["penalty"] == 25 and caught["discarded"] == [card("plus5")]
     assert s["scores"][1] == -25 and s["chands"][1] == []
     assert caught["back"] is None and caught["to_hand"] == 0, "the creature vanished: the tile goes to its owner"
+
+
+def test_a_secret_theft_opens_no_window_and_block_cannot_be_blocked():
+    s, head, cid = cheat_table()
+    s, ev = act(s, 2, f"cheat t{head} with k{card('cheat')}")
+    assert s["window"] is None and types(ev) == ["TileVanished"]
+    s = hands(s, cards=[[card("steal")], [card("block", 0)], [card("block", 1)]])
+    s, ev = act(s, 0, f"play k{card('steal')} on t{tid('BF-HFR', 'Y')}")
+    s, ev = act(s, 1, "block")
+    assert types(ev) == ["ReactionAnswered"], "answers are sealed: seat 2 still answers the Steal"
+    s, ev = act(s, 2, "block")
+    assert types(ev) == ["ReactionAnswered", "CardBlocked"] and ev[-1]["by"] == 1
+    assert s["window"] is None, "a Block opens no window of its own"
+    assert s["chands"][2] == [card("block", 1)]
 
 
 def test_cheat_timing_own_turn_uses_the_card_play():
@@ -705,6 +722,7 @@ def test_resample_keeps_every_view_and_changes_hidden_things():
     p = play_random(G, 3, {"cheat_cards": True}, seed=2)
     state = G.start(3, p.options)
     rng = random.Random(1)
+    changed_other_hands = 0
     for i, e in enumerate(p.events):
         state = G.evolve(state, e)
         if i % 25 or G.result(state):
@@ -713,7 +731,10 @@ def test_resample_keeps_every_view_and_changes_hidden_things():
             other = G.resample(state, viewer, rng)
             assert canonical(G.view(other, viewer)) == canonical(G.view(state, viewer))
             if viewer is not None:
-                assert sorted(x for h in other["hands"] for x in h) != [] or True
+                assert other["hands"][viewer] == state["hands"][viewer]
+                assert other["chands"][viewer] == state["chands"][viewer]
+                changed_other_hands += any(other["chands"][q] != state["chands"][q] for q in range(3) if q != viewer)
+    assert changed_other_hands, "resample should re-deal the other players' cards"
 
 
 # ---------------------------------------------------------------- notation

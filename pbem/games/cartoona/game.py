@@ -84,6 +84,7 @@ class Cartoona(Game):
         (8, {"teams": "2x4", "target_score": 30}),
         (2, {"mode": "basic"}),
         (3, {"mode": "basic", "use_single_creatures": True, "basic_auto_score": False}),
+        (4, {"mode": "basic"}),
         (5, {"mode": "basic", "basic_must_place": False, "allow_creature_merge": False}),
         (4, {"mode": "basic_team", "teams": "2x2", "use_single_creatures": True}),
         (6, {"mode": "basic_team", "teams": "3x2", "team_turn_order": "alternating"}),
@@ -92,7 +93,10 @@ class Cartoona(Game):
         (8, {"mode": "basic_team", "teams": "4x2"}),
         (1, {"mode": "solo"}),
         (1, {"mode": "kids"}),
+        (2, {"mode": "kids"}),
         (3, {"mode": "kids", "kids_target": "single_colour"}),
+        (4, {"mode": "kids", "kids_target": "min_tiles:3"}),
+        (5, {"mode": "kids", "kids_target": "min_tiles:5", "kids_turn_limit": 15}),
         (6, {"mode": "kids", "kids_target": "parts:head,body_front", "kids_turn_limit": 10}),
     )
 
