@@ -1,6 +1,11 @@
 """The worker process: an RQ SimpleWorker (no fork per job: the state cache
 lives across jobs) that takes up any submissions left when it starts.
 
+RQ's work loop quits on an error it did not expect, such as Redis going away
+in the middle of a job; this process then waits for Redis to answer again and
+starts a new work loop (picking up what was left), so a Redis restart does not
+take the workers down. Only a signal (SIGTERM, Ctrl-C) ends it.
+
     python -m workers.worker [queue ...]
 """
 from __future__ import annotations
@@ -9,14 +14,15 @@ import logging
 import sys
 import threading
 
+import redis
 from rq import Queue
-from rq.worker import SimpleWorker
+from rq.worker import SimpleWorker, StopRequested
 
 from pbem.pipeline import MOVES_QUEUE, ensure_group
 
 from .context import context
 
-DEFAULT_QUEUES = [MOVES_QUEUE, "pbem-notify"]
+DEFAULT_QUEUES = [MOVES_QUEUE, "pbem-notify", "pbem-mail"]  # pbem-mail: inbound mail (pbem.mail_in)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,9 +36,25 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     threading.Thread(target=moves.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
-    worker = SimpleWorker(queues, connection=moves.redis)
     try:
-        worker.work(with_scheduler=with_scheduler, logging_level="WARNING")
+        while True:
+            try:
+                Worker(queues, connection=moves.redis).work(with_scheduler=with_scheduler, logging_level="WARNING")
+            except redis.RedisError:
+                log.warning("the work loop ended: redis unavailable", exc_info=True)
+            if Worker.signalled:
+                break
+            log.warning("the work loop ended without a stop request; starting again once redis answers")
+            wait_for_redis(moves.redis, stop)
+            if Worker.signalled:
+                break
+            try:
+                ensure_group(moves.redis)
+                moves.kick(force=True)  # the drain that was cut short, and whatever came since
+            except redis.RedisError:
+                log.warning("redis went away again", exc_info=True)
+    except StopRequested:
+        pass  # a signal between two work loops
     finally:
         stop.set()
 

@@ -20,7 +20,7 @@ from ..games.base import GameError
 from ..pipeline import MoveQueue
 from ..service import Service
 from ..store import Store
-from . import notify_views
+from . import inbound_views, notify_views
 from . import schemas as s
 
 log = logging.getLogger(__name__)
@@ -296,6 +296,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
+    inbound_views.register(api)  # play by email: inbound mail over HTTP, invitations
     return app
 
 

@@ -1,0 +1,151 @@
+"""Mail endpoints: inbound mail over HTTP, and invitations by email.
+
+``POST /inbound/email`` takes one raw RFC 5322 message (for operators whose
+mail provider forwards inbound mail over HTTP), protected by the operator's
+``PBEM_INBOUND_SECRET`` bearer. Like the SMTP listener it only checks the
+recipient token and the size, stores the message and enqueues its
+processing (``pbem-mail``): the answer to the player goes out by mail.
+
+``POST /games/{game_id}/invitations`` invites seats of an open game by email;
+a reply ``join`` to the invitation takes the seat (see docs/email.md).
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..errors import Forbidden, ServiceError, Unauthorized, Unprocessable
+from ..mail_in import invites
+from ..mail_in.addresses import read_recipient
+from ..mail_in.config import MailInSettings
+from ..mail_in.listener import accept
+from ..notify.config import NotifySettings
+from .schemas import Int, Strict
+
+class MailTooLarge(ServiceError):
+    status, code = 413, "mail_too_large"
+
+
+inbound_bp = Blueprint("mail", __name__, description="Play by email: inbound mail over HTTP, invitations")
+
+RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
+
+
+class Inbound(Strict):
+    accepted = fields.List(fields.String(), metadata={"description": "the token addresses the mail was queued for"})
+    id = fields.String(metadata={"description": "the stored message's id"})
+
+
+class InboundQuery(Strict):
+    to = fields.List(fields.String(validate=validate.Length(1, 320)), load_default=list,
+                     metadata={"description": "envelope recipient(s); else the message's "
+                                              "Delivered-To, X-Original-To, To and Cc headers"})
+
+
+class Invite(Strict):
+    email = fields.String(required=True, validate=validate.Length(3, 254))
+    seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64))
+
+
+class InviteRequest(Strict):
+    invites = fields.List(fields.Nested(Invite), required=True, validate=validate.Length(1, 16))
+
+
+class Invited(Strict):
+    seat = fields.Integer()
+    email = fields.String()
+    name = fields.String()
+
+
+class Invitations(Strict):
+    game = fields.String()
+    invitations = fields.List(fields.Nested(Invited))
+
+
+def _conf() -> tuple[MailInSettings, NotifySettings]:
+    ext = current_app.extensions
+    if "pbem_mail_in" not in ext:
+        ext["pbem_mail_in"] = (MailInSettings(), NotifySettings())
+    return ext["pbem_mail_in"]
+
+
+def _check_secret(conf: MailInSettings) -> None:
+    if not conf.inbound_secret:
+        raise Forbidden("inbound_disabled", "inbound mail over HTTP is off: set PBEM_INBOUND_SECRET")
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), conf.inbound_secret.encode()):
+        raise Unauthorized("bad_inbound_secret", "send 'Authorization: Bearer <PBEM_INBOUND_SECRET>'")
+
+
+def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> list[str]:
+    from email import message_from_bytes
+    from email.policy import default as default_policy
+    from email.utils import getaddresses
+
+    candidates = list(given)
+    if not candidates:
+        msg = message_from_bytes(raw, policy=default_policy)
+        for name in RECIPIENT_HEADERS:
+            try:
+                values = [str(v) for v in msg.get_all(name) or []]
+            except Exception:  # an unreadable header
+                continue
+            candidates += [addr for _, addr in getaddresses(values) if addr]
+    out: list[str] = []
+    for addr in candidates:
+        found = read_recipient(secret, domain, addr)
+        if found and found.address not in out:
+            out.append(found.address)
+    return out[:10]
+
+
+@inbound_bp.route("/inbound/email")
+class InboundEmailView(MethodView):
+    @inbound_bp.arguments(InboundQuery, location="query")
+    @inbound_bp.doc(security=[{"inboundSecret": []}], requestBody={
+        "required": True, "description": "one raw RFC 5322 message",
+        "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}}})
+    @inbound_bp.response(202, Inbound)
+    def post(self, query):
+        """Take one raw inbound mail for a `move+TOKEN@MAIL_DOMAIN` address
+        and queue it; the player's answer goes out by mail."""
+        conf, nconf = _conf()
+        _check_secret(conf)
+        request.max_content_length = conf.max_bytes
+        try:
+            raw = request.get_data(cache=False)
+        except RequestEntityTooLarge:
+            raise MailTooLarge("mail_too_large", f"the mail is larger than {conf.max_bytes} bytes") from None
+        if len(raw) > conf.max_bytes:
+            raise MailTooLarge("mail_too_large", f"the mail is larger than {conf.max_bytes} bytes")
+        if not raw.strip():
+            raise Unprocessable("empty_mail", "the body must be one raw RFC 5322 message")
+        accepted = _recipients(raw, query["to"], nconf.secret(), nconf.mail_domain)
+        if not accepted:
+            raise Unprocessable("no_token_recipient",
+                                f"no recipient is a genuine move+TOKEN@{nconf.mail_domain} address")
+        raw_id = accept(current_app.extensions["pbem"].store.redis, raw, accepted, conf)
+        return {"accepted": accepted, "id": raw_id}
+
+
+@inbound_bp.route("/games/<game_id>/invitations")
+class InvitationsView(MethodView):
+    @inbound_bp.arguments(InviteRequest)
+    @inbound_bp.response(201, Invitations)
+    def post(self, body, game_id):
+        """Invite seats of an open game by email (one invitation per seat,
+        free seats in order unless `seat` is given). The invitation's reply
+        `join` takes the seat; the game starts when every seat is taken."""
+        done = invites.invite(current_app.extensions["pbem"], game_id, body["invites"])
+        return {"game": game_id, "invitations": done}, 201
+
+
+def register(api) -> None:
+    api.register_blueprint(inbound_bp)
+    api.spec.components.security_scheme("inboundSecret", {"type": "http", "scheme": "bearer"})

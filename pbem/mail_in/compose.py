@@ -1,0 +1,61 @@
+"""Outgoing mails of the inbound side: answers to processed mails,
+invitations and welcome mails.
+
+Built with ``EmailMessage`` under ``policy.SMTP`` (CR/LF in a header value
+raises); every piece of text that reaches a header goes through
+``pbem.notify.mail.header_text`` first, and nothing from the incoming
+mail's headers is copied except its Message-ID, and only when it has the
+shape of one.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import formatdate
+
+from ..notify.mail import header_text
+
+_MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
+
+REPLY = "mail_reply"
+INVITATION = "invitation"
+
+
+def _address(value: str) -> Address | str:
+    addr = header_text(value, 254)
+    local, at, domain = addr.rpartition("@")
+    if not at or not local or not domain or " " in addr:
+        raise ValueError(f"not a mail address: {addr!r}")
+    return Address(addr_spec=addr)
+
+
+def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, domain: str,
+            game_id: str, seat: int | str = "x", version: int | None = None, reply_to: str | None = None,
+            in_reply_to: str | None = None, references: list[str] | None = None) -> EmailMessage:
+    msg = EmailMessage(policy=SMTP)
+    msg["Subject"] = header_text(subject, 200)
+    msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender, 254))
+    msg["To"] = _address(to_addr)
+    if reply_to:
+        msg["Reply-To"] = _address(reply_to)
+    msg["Date"] = formatdate(usegmt=True)
+    vpart = version if version is not None else "x"
+    msg["Message-ID"] = f"<{game_id}.{seat}.{vpart}.{kind}.{secrets.token_hex(6)}@{header_text(domain, 200)}>"
+    refs = [r for r in (references or []) if _MESSAGE_ID.match(r)][-8:]
+    if in_reply_to and _MESSAGE_ID.match(in_reply_to):
+        msg["In-Reply-To"] = in_reply_to
+        if in_reply_to not in refs:
+            refs.append(in_reply_to)
+    if refs:
+        msg["References"] = " ".join(refs)
+    # An answer to a person's mail; auto-responders must not answer it back.
+    msg["Auto-Submitted"] = "auto-replied" if kind == REPLY else "auto-generated"
+    msg["X-Pbem-Game"] = header_text(game_id, 64)
+    msg["X-Pbem-Kind"] = kind
+    if version is not None:
+        msg["X-Pbem-Version"] = str(int(version))
+    msg.set_content(text if text.endswith("\n") else text + "\n")
+    return msg

@@ -1,0 +1,112 @@
+"""Inviting seats by email, and taking a seat by replying ``join``.
+
+``invite`` records one invitation per seat (the address and a name) and
+enqueues the invitation mail; ``send_invitation`` (a ``pbem-mail`` job)
+sends it with ``Reply-To: move+INVITE_TOKEN@MAIL_DOMAIN``; the reply ``join``
+takes the seat as a mail-only seat (no signing key, see ``Service.join``)
+with the invited address as its mail channel. The game starts, as always,
+when every seat is taken.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from rq import Queue
+
+from ..errors import Conflict, NotFound, ServiceError, Unprocessable
+from ..notify import transport
+from ..notify.config import NotifySettings
+from ..notify.mail import header_text
+from . import QUEUE, compose
+from .addresses import Recipient, invite_address
+from .store import MailStore
+
+_EMAIL = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.?[A-Za-z0-9-]*$")
+JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
+
+
+def check_email(address: str) -> str:
+    address = str(address or "").strip()
+    if len(address) > 254 or not _EMAIL.match(address) or address != header_text(address, 254):
+        raise Unprocessable("bad_email", f"not a mail address: {address[:80]!r}")
+    return address
+
+
+def invite(service, game_id: str, invites: list[dict], queue: Queue | None = None) -> list[dict]:
+    """Invite seats by address: ``[{"email", "seat"?, "name"?}]`` (seats in
+    order of the free ones when not given). Only while the game is open; one
+    invitation per seat."""
+    meta = service.store.meta(game_id)
+    if meta is None:
+        raise NotFound("unknown_game", f"no game {game_id!r}")
+    if meta.get("status") != "open":
+        raise Conflict("game_started", "the game has started: its seats are taken")
+    store = MailStore(service.store.redis)
+    taken = set(service.store.seats(game_id)) | set(store.invitations(game_id))
+    free = [s for s in range(int(meta["players"])) if s not in taken]
+    planned: list[tuple[int, str, str]] = []
+    for item in invites:
+        email = check_email(item.get("email"))
+        seat = item.get("seat")
+        if seat is None:
+            if not free:
+                raise Conflict("no_free_seat", "every seat is taken or invited already")
+            seat = free.pop(0)
+        else:
+            seat = int(seat)
+            if not 0 <= seat < int(meta["players"]):
+                raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {int(meta['players']) - 1}")
+            if seat in taken or seat in (p[0] for p in planned):
+                raise Conflict("seat_taken", f"seat {seat} is taken or invited already")
+            if seat in free:
+                free.remove(seat)
+        name = header_text(item.get("name") or email.split("@")[0], 64) or f"seat {seat}"
+        planned.append((seat, email, name))
+    queue = queue or Queue(QUEUE, connection=service.store.redis)
+    out = []
+    for seat, email, name in planned:
+        if not store.save_invitation(game_id, seat, {"email": email, "name": name, "invited": time.time()}):
+            raise Conflict("seat_taken", f"seat {seat} was invited already")
+        queue.enqueue("workers.mail_jobs.send_invitation", game_id, seat, **JOB_OPTS)
+        out.append({"seat": seat, "email": email, "name": name})
+    return out
+
+
+def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None) -> bool:
+    conf = conf or NotifySettings()
+    invitation = MailStore(service.store.redis).invitation(game_id, seat)
+    if invitation is None or seat in service.store.seats(game_id):
+        return False
+    loaded = service.load(game_id)
+    title = header_text(loaded.meta.get("title") or game_id)
+    game = loaded.game
+    lines = [f"You are invited to play {game.title or game.name} in the game {title} ({game_id}), seat {seat},",
+             f"with {int(loaded.meta['players']) - 1} other player(s).", "",
+             "To take the seat, reply to this mail with the word 'join' on the first line",
+             "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
+             "mail when it is your turn, and you play by replying to it.", "",
+             "How moves are written:", "", game.notation_help or "", "",
+             "If you do not want to play, ignore this mail."]
+    msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
+                          subject=f"[pbem] {title}: invitation to seat {seat}", text="\n".join(lines),
+                          domain=conf.mail_domain, game_id=game_id, seat=seat,
+                          reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat))
+    transport.send(msg, conf.smtp_url, conf.data_dir)
+    return True
+
+
+def join_by_mail(processor, recipient: Recipient, name: str = "") -> dict:
+    """Take the invited seat as a mail-only seat; ``{"error": ...}`` if not."""
+    service = processor.service
+    invitation = processor.store.invitation(recipient.game_id, recipient.seat)
+    if invitation is None:
+        return {"error": {"code": "not_invited", "message": "this invitation is unknown"}}
+    name = header_text(name, 64) or invitation.get("name") or f"seat {recipient.seat}"
+    try:
+        service.join(recipient.game_id, recipient.seat, None, name, email=invitation["email"])
+    except ServiceError as err:
+        message = {"seat_taken": "the seat is taken already",
+                   "game_started": "the game has started without you"}.get(err.code, err.message)
+        return {"error": {"code": err.code, "message": message}}
+    return {"seat": recipient.seat, "name": name}

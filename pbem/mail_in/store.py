@@ -1,0 +1,76 @@
+"""Inbound mail data in Redis.
+
+    pbem:mail:raw:ID                 string  a raw message waiting for its job (TTL)
+    pbem:{g:ID}:mail:seen:HASH       string  a Message-ID processed for a recipient token (SET NX, TTL)
+    pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, invited)
+    pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+
+import redis
+
+from ..store import dumps, key
+
+LOG_KEEP = 200
+
+
+class MailStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    # -- raw messages between the listener and the job -----------------------
+
+    def put_raw(self, raw: bytes, ttl: int) -> str:
+        raw_id = secrets.token_hex(12)
+        self.redis.set(f"pbem:mail:raw:{raw_id}", raw, ex=ttl)
+        return raw_id
+
+    def raw(self, raw_id: str) -> bytes | None:
+        return self.redis.get(f"pbem:mail:raw:{raw_id}")
+
+    def drop_raw(self, raw_id: str) -> None:
+        self.redis.delete(f"pbem:mail:raw:{raw_id}")
+
+    # -- dedupe -------------------------------------------------------------
+
+    @staticmethod
+    def _seen_key(game_id: str, token: str, message_id: str) -> str:
+        digest = hashlib.sha256(f"{token}\x00{message_id}".encode()).hexdigest()[:32]
+        return key(game_id, f"mail:seen:{digest}")
+
+    def first_time(self, game_id: str, token: str, message_id: str, ttl: int) -> bool:
+        """True the first time this Message-ID reaches this token's address."""
+        return bool(self.redis.set(self._seen_key(game_id, token, message_id), str(time.time()), nx=True, ex=ttl))
+
+    def once(self, game_id: str, name: str, ttl: int) -> bool:
+        return bool(self.redis.set(key(game_id, f"mail:once:{name}"), "1", nx=True, ex=ttl))
+
+    # -- invitations ---------------------------------------------------------
+
+    def save_invitation(self, game_id: str, seat: int, invitation: dict) -> bool:
+        """False when the seat was invited already (one invitation per seat)."""
+        return bool(self.redis.hsetnx(key(game_id, "mail:invites"), str(seat), dumps(invitation)))
+
+    def invitation(self, game_id: str, seat: int) -> dict | None:
+        raw = self.redis.hget(key(game_id, "mail:invites"), str(seat))
+        return json.loads(raw) if raw else None
+
+    def invitations(self, game_id: str) -> dict[int, dict]:
+        return {int(k): json.loads(v) for k, v in self.redis.hgetall(key(game_id, "mail:invites")).items()}
+
+    # -- what happened -------------------------------------------------------
+
+    def log(self, game_id: str, entry: dict) -> None:
+        k = key(game_id, "mail:log")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.lpush(k, dumps({"logged": time.time(), **entry}))
+        pipe.ltrim(k, 0, LOG_KEEP - 1)
+        pipe.execute()
+
+    def entries(self, game_id: str, limit: int = 50) -> list[dict]:
+        return [json.loads(x) for x in self.redis.lrange(key(game_id, "mail:log"), 0, limit - 1)]

@@ -1,0 +1,18 @@
+"""RQ jobs of the ``pbem-mail`` queue: thin (see pbem.mail_in)."""
+from __future__ import annotations
+
+from pbem.mail_in import invites
+from pbem.mail_in.process import MailProcessor
+
+from .context import context
+
+
+def process(raw_id: str, recipients: list[str]) -> list[dict]:
+    """Process one stored inbound message for each of its token recipients."""
+    service, queue = context()
+    return MailProcessor(service, queue).process_stored(raw_id, recipients)
+
+
+def send_invitation(game_id: str, seat: int) -> bool:
+    service, _ = context()
+    return invites.send_invitation(service, game_id, seat)
