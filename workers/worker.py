@@ -16,13 +16,34 @@ import threading
 
 import redis
 from rq import Queue
-from rq.worker import SimpleWorker, StopRequested
+from rq.exceptions import StopRequested
+from rq.worker import SimpleWorker
 
 from pbem.pipeline import MOVES_QUEUE, ensure_group
 
 from .context import context
 
 DEFAULT_QUEUES = [MOVES_QUEUE, "pbem-notify", "pbem-mail"]  # pbem-mail: inbound mail (pbem.mail_in)
+log = logging.getLogger("workers.worker")
+
+
+class Worker(SimpleWorker):
+    """Remembers whether its work loop ended on a signal (a requested stop)."""
+
+    signalled = False
+
+    def request_stop(self, signum, frame):
+        Worker.signalled = True
+        super().request_stop(signum, frame)
+
+
+def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
+    while not Worker.signalled and not stop.wait(0.5):
+        try:
+            if client.ping():
+                return
+        except redis.RedisError:
+            pass
 
 
 def main(argv: list[str] | None = None) -> None:
