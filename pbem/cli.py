@@ -123,6 +123,11 @@ def cmd_games(args, out) -> int:
 def cmd_create(args, out) -> int:
     game = Profile(args.server).client().create_game(args.game, args.players, dict(args.option or []), args.title or "")
     print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
+    if args.invite:  # play by email: each invited address gets a mail; its reply "join" takes the seat
+        done = Profile(args.server).client()._call("POST", f"/games/{game['id']}/invitations",
+                                                   json={"invites": [{"email": e} for e in args.invite]})
+        for item in done["invitations"]:
+            print(f"invited {item['email']} to seat {item['seat']}", file=out)
     return 0
 
 
@@ -240,6 +245,12 @@ def cmd_run(args, out) -> int:
     return run_main()
 
 
+def cmd_mail_in(args, out) -> int:
+    from .mail_in.listener import main as mail_in_main
+
+    return mail_in_main()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=os.environ.get("PBEM_SERVER", "http://127.0.0.1:8000"))
@@ -257,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("-o", "--option", action="append", type=parse_option, help="name=value (JSON values)")
     p.add_argument("--title")
+    p.add_argument("--invite", action="append", metavar="EMAIL", help="invite a seat by email (repeat; seats in order)")
     p.set_defaults(fn=cmd_create)
     p = sub.add_parser("join", help="take a seat")
     p.add_argument("game_id")
@@ -284,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int)
     p.set_defaults(fn=cmd_replay)
     sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
+    sub.add_parser("mail-in", help="the inbound SMTP listener (play by email)").set_defaults(fn=cmd_mail_in)
     return parser
 
 

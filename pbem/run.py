@@ -45,6 +45,8 @@ def main() -> int:
                   "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
         spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker"] + (["--with-scheduler"] if i == 0 else []))
+    mail_port = os.environ.get("PBEM_MAIL_PORT", "8025")  # play by email: the inbound SMTP listener
+    spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
 
     stopping = False
 
@@ -57,6 +59,8 @@ def main() -> int:
     base = f"http://{conf.host}:{conf.port}"
     print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  "
           f"({api_workers} API processes, {workers} workers). Ctrl-C stops.", flush=True)
+    print(f"pbem: mail-in (SMTP) on {os.environ.get('PBEM_MAIL_HOST', '127.0.0.1')}:{mail_port} "
+          f"for move+TOKEN@{os.environ.get('MAIL_DOMAIN', 'pbem.localhost')}", flush=True)
     code = 0
     try:
         while not stopping:

@@ -29,7 +29,7 @@ def test_join_by_invitation_and_play_by_reply(service, redis_client, smtp, mail_
     seats = service.store.seats(game_id)
     assert seats[0]["mail_only"] and seats[1]["mail_only"] and seats[0]["public_key"] is None
     assert seats[0]["email"] == ANN and seats[1]["email"] == BOB
-    joined = smtp.to(ANN, "invitation") + smtp.to(ANN, "mail_reply")
+    joined = smtp.to(ANN, "join_reply")
     assert any("You have seat 0 of this game" in text_of(m) for m in joined)
     loaded = service.load(game_id)
     assert loaded.meta["status"] == "active"

@@ -13,6 +13,6 @@ def process(raw_id: str, recipients: list[str]) -> list[dict]:
     return MailProcessor(service, queue).process_stored(raw_id, recipients)
 
 
-def send_invitation(game_id: str, seat: int) -> bool:
+def send_invitation(game_id: str, seat: int, attempt: int = 1) -> bool:
     service, _ = context()
-    return invites.send_invitation(service, game_id, seat)
+    return invites.send_invitation(service, game_id, seat, attempt=attempt)

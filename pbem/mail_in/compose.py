@@ -22,6 +22,7 @@ _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
 
 REPLY = "mail_reply"
 INVITATION = "invitation"
+JOIN_REPLY = "join_reply"
 
 
 def _address(value: str) -> Address | str:
@@ -52,7 +53,7 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     if refs:
         msg["References"] = " ".join(refs)
     # An answer to a person's mail; auto-responders must not answer it back.
-    msg["Auto-Submitted"] = "auto-replied" if kind == REPLY else "auto-generated"
+    msg["Auto-Submitted"] = "auto-replied" if kind in (REPLY, JOIN_REPLY) else "auto-generated"
     msg["X-Pbem-Game"] = header_text(game_id, 64)
     msg["X-Pbem-Kind"] = kind
     if version is not None:

@@ -9,8 +9,10 @@ when every seat is taken.
 """
 from __future__ import annotations
 
+import logging
 import re
 import time
+from datetime import timedelta
 
 from rq import Queue
 
@@ -23,6 +25,7 @@ from .addresses import Recipient, invite_address
 from .store import MailStore
 
 _EMAIL = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.?[A-Za-z0-9-]*$")
+log = logging.getLogger(__name__)
 JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 
 
@@ -73,7 +76,10 @@ def invite(service, game_id: str, invites: list[dict], queue: Queue | None = Non
     return out
 
 
-def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None) -> bool:
+RETRIES = (30, 120, 600, 3600)
+
+
+def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
     conf = conf or NotifySettings()
     invitation = MailStore(service.store.redis).invitation(game_id, seat)
     if invitation is None or seat in service.store.seats(game_id):
@@ -92,7 +98,15 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
                           subject=f"[pbem] {title}: invitation to seat {seat}", text="\n".join(lines),
                           domain=conf.mail_domain, game_id=game_id, seat=seat,
                           reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat))
-    transport.send(msg, conf.smtp_url, conf.data_dir)
+    try:
+        transport.send(msg, conf.smtp_url, conf.data_dir)
+    except Exception as err:  # the relay is down or refused: try again later, then give up
+        log.warning("invitation mail for seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
+        if attempt <= len(RETRIES):
+            Queue(QUEUE, connection=service.store.redis).enqueue_in(
+                timedelta(seconds=RETRIES[attempt - 1]), "workers.mail_jobs.send_invitation", game_id, seat,
+                attempt + 1, **JOB_OPTS)
+        return False
     return True
 
 
@@ -102,6 +116,11 @@ def join_by_mail(processor, recipient: Recipient, name: str = "") -> dict:
     invitation = processor.store.invitation(recipient.game_id, recipient.seat)
     if invitation is None:
         return {"error": {"code": "not_invited", "message": "this invitation is unknown"}}
+    held = service.store.seats(recipient.game_id).get(recipient.seat)
+    if held is not None:
+        if held.get("mail_only") and held.get("email") == invitation["email"]:
+            return {"error": {"code": "joined_already", "message": "you have this seat already"}}
+        return {"error": {"code": "seat_taken", "message": "the seat is taken already"}}
     name = header_text(name, 64) or invitation.get("name") or f"seat {recipient.seat}"
     try:
         service.join(recipient.game_id, recipient.seat, None, name, email=invitation["email"])

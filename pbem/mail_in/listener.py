@@ -17,6 +17,7 @@ from aiosmtpd.controller import Controller
 from rq import Queue
 
 from ..notify.config import NotifySettings
+from ..store import key
 from . import QUEUE
 from .addresses import read_recipient
 from .config import MailInSettings
@@ -46,8 +47,15 @@ class InboundHandler:
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if len(envelope.rcpt_tos) >= MAX_RECIPIENTS:
             return "452 4.5.3 Too many recipients"
-        if read_recipient(self.secret, self.nconf.mail_domain, address) is None:
+        found = read_recipient(self.secret, self.nconf.mail_domain, address)
+        if found is None:
             return "550 5.1.1 No such mailbox: mail to move+TOKEN addresses of a game only"
+        try:
+            known = bool(self.client.exists(key(found.game_id, "meta")))
+        except redis.RedisError:
+            return "451 4.3.0 Try again later"
+        if not known:
+            return "550 5.1.1 No such mailbox: that game is unknown here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

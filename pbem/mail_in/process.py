@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import ServiceError
-from ..games.base import OMNISCIENT, GameError
+from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify.mail import header_text
@@ -162,9 +162,18 @@ class MailProcessor:
         except Exception as err:
             log.warning("answer to mail %s failed: %s", incoming.message_id, err)
 
+    def _holds_seat(self, recipient: Recipient) -> bool:
+        """Whether the answer's reader holds the seat (an invitation token's
+        reader does only once they joined by it): else they see the public view."""
+        if recipient.kind == "reply":
+            return True
+        held = self.service.store.seats(recipient.game_id).get(recipient.seat)
+        invitation = self.store.invitation(recipient.game_id, recipient.seat)
+        return bool(held and invitation and held.get("mail_only") and held.get("email") == invitation.get("email"))
+
     def _footer(self, loaded: Loaded, recipient: Recipient) -> list[str]:
         game, meta = loaded.game, loaded.meta
-        seat = recipient.seat
+        seat = recipient.seat if self._holds_seat(recipient) else SPECTATOR
         status = meta.get("status")
         lines = [f"Game {header_text(meta.get('title') or loaded.id)} ({loaded.id}), version {loaded.version}."]
         if status == "open":
@@ -235,7 +244,7 @@ class MailProcessor:
             lines += ["To take the seat you were invited to, reply with the word 'join' on the first line"
                       + (f" (your mail began with {first[:60]!r})." if first else ".")]
         lines += [""] + self._footer(loaded, recipient)
-        self._send(recipient, to_addr, incoming, loaded, "your invitation", lines, out)
+        self._send(recipient, to_addr, incoming, loaded, "your invitation", lines, out, compose.JOIN_REPLY)
 
     # ------------------------------------------------------------------ commands
 
@@ -301,10 +310,6 @@ class MailProcessor:
             return fail("not applied: the game is over.")
         if status != "active":
             return fail("not applied: the game has not started; it waits for players to join.")
-        if version is None:
-            return fail("not applied: this mail does not say which version of the game it answers.",
-                        "Reply to your latest turn mail (its subject ends with the version, like '(v12)'),",
-                        f"or write the subject '[pbem] Game {game_id}, turn {loaded.version}'.")
         try:
             move = loaded.game.parse(command, loaded.state, seat)
         except GameError as err:
@@ -317,6 +322,10 @@ class MailProcessor:
                 why.append("for example: " + "; ".join(str(x) for x in examples[:EXAMPLES]))
             return fail(*why)
         text = loaded.game.describe(move, seat)
+        if version is None:
+            return fail(f"not applied: {text}: this mail does not say which version of the game it answers.",
+                        "Reply to your latest turn mail (its subject ends with the version, like '(v12)'),",
+                        f"or write the subject '[pbem] Game {game_id}, turn {loaded.version}'.")
         try:
             record = self.service.submit_trusted(game_id, seat, move, version, auth=AUTH,
                                                  nonce=f"mail:{incoming.message_id}:{i}",
@@ -353,7 +362,7 @@ class MailProcessor:
         worker, busy with this very job), drain the move queue here: it is the
         same drain the move workers run, and a move is applied once either way."""
         store = self.service.store
-        record = store.wait_settled(game_id, move_id, 0.5)
+        record = store.wait_settled(game_id, move_id, 0.05)
         deadline = time.monotonic() + self.conf.settle_timeout
         while record is not None and record.get("status") == "queued" and time.monotonic() < deadline:
             if self.move_queue is not None:

@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 MAX_LINE = 200
 
 _SUBJECT_VERSION = (
-    re.compile(r"\(v(\d{1,9})\)\s*$"),                    # "[pbem] Title: your turn (v12)"
+    re.compile(r"\(v(\d{1,9})\)"),                         # "[pbem] Title: your turn (v12)" (the last one)
     re.compile(r"\bturn\s+#?(\d{1,9})\b", re.I),           # "[pbem] Game abc, turn 12"
     re.compile(r"\bversion\s+#?(\d{1,9})\b", re.I),
 )
@@ -189,9 +189,9 @@ def version_of(msg, subject: str, game_id: str | None = None) -> tuple[int | Non
     if header.isdigit() and len(header) < 10:
         return int(header), "header"
     for pattern in _SUBJECT_VERSION:
-        match = pattern.search(subject)
-        if match:
-            return int(match.group(1)), "subject"
+        found = list(pattern.finditer(subject))
+        if found:
+            return int(found[-1].group(1)), "subject"
     ids = " ".join(str(msg.get(h, "") or "") for h in ("In-Reply-To", "References"))
     found = [m for m in _OUR_MESSAGE_ID.finditer(ids) if game_id is None or m.group(1).lower() == game_id]
     if found:
