@@ -19,6 +19,7 @@ from email.policy import default as default_policy
 from html.parser import HTMLParser
 
 MAX_LINE = 200
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\u0085\ufffd]+")
 
 _SUBJECT_VERSION = (
     re.compile(r"\(v(\d{1,9})\)"),                         # "[pbem] Title: your turn (v12)" (the last one)
@@ -149,7 +150,9 @@ def command_lines(text: str, limit: int = 20) -> list[str]:
                 break
             i += 1
             continue
-        out.append(line[:MAX_LINE])
+        line = _CONTROL.sub(" ", line).strip()
+        if line:
+            out.append(line[:MAX_LINE])
         i += 1
     return out
 
