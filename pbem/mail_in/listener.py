@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     from ..config import settings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s mail-in %(levelname)s %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP line at INFO
     url = settings().redis_url
     if not url:
         raise SystemExit("REDIS_URL is not set")
