@@ -50,13 +50,19 @@ class MoveQueue:
         self.rq = Queue(MOVES_QUEUE, connection=client)
 
     def push(self, game_id: str, move_id: str) -> None:
-        self.redis.xadd(STREAM, {"g": game_id, "m": move_id})
-        self.kick()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(STREAM, {"g": game_id, "m": move_id})
+        pipe.set(DRAIN_QUEUED, "1", nx=True, px=10_000)
+        if pipe.execute()[1]:
+            self._enqueue_drain()
 
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless one is already waiting."""
         if self.redis.set(DRAIN_QUEUED, "1", nx=True, px=10_000) or force:
-            self.rq.enqueue(DRAIN_JOB, result_ttl=0, failure_ttl=3600, description="drain moves")
+            self._enqueue_drain()
+
+    def _enqueue_drain(self) -> None:
+        self.rq.enqueue(DRAIN_JOB, result_ttl=0, failure_ttl=3600, description="drain moves")
 
     def drain(self, apply: Callable[[str, str], object], budget_s: float = 2.0, batch: int = 64) -> int:
         """Apply submissions until none is left or the time budget is spent."""

@@ -350,50 +350,55 @@ class Service:
         """Check a signed envelope and queue it. Fast 4xx for what can be told
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to."""
-        meta, seat = self._submittable(game_id, envelope["game"], envelope["player"])
-        if seat.get("mail_only") or not seat.get("public_key"):
-            raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
+        meta, seat, move_id = self._submittable(game_id, envelope)
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
-        return self._queue(meta, envelope, "ed25519")
+        return self._queue(meta, envelope, move_id, "ed25519")
 
     def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
                        auth: str, nonce: str, **extra) -> dict:
         """Queue a move whose author the server authenticated by other means
         than a signature (a mail reply token, say). It takes the same path
         as a signed move; the record says how it was authenticated."""
-        meta, _ = self._submittable(game_id, game_id, player)
         envelope = {"game": game_id, "player": player, "expected_version": expected_version,
                     "move": move, "nonce": nonce}
-        return self._queue(meta, envelope, auth, **extra)
+        meta, _, move_id = self._submittable(game_id, envelope)
+        return self._queue(meta, envelope, move_id, auth, **extra)
 
-    def _submittable(self, game_id: str, signed_game: str, player: int) -> tuple[dict, dict]:
-        meta = self._meta(game_id)
-        if signed_game != game_id:
-            raise Unprocessable("game_mismatch", f"the envelope is signed for game {signed_game!r}")
+    def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str]:
+        if not isinstance(game_id, str):
+            raise NotFound("unknown_game", f"no game {game_id!r}")
+        player = envelope["player"]
+        move_id = move_id_for(game_id, player, envelope["nonce"])
+        meta, seats, existing = self.store.snapshot_of(game_id, move_id)
+        if meta is None:
+            raise NotFound("unknown_game", f"no game {game_id!r}")
+        if envelope["game"] != game_id:
+            raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
         if meta["status"] == "open":
             raise Conflict("game_not_started", "the game waits for players to join")
         if meta["status"] == "finished":
             raise Conflict("game_over", "the game is over")
-        seat = self.store.seats(game_id).get(player)
-        if seat is None:
+        if player not in seats:
             raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
-        return meta, seat
+        if existing is not None:
+            raise self._nonce_reused(move_id)
+        return meta, seats[player], move_id
 
-    def _queue(self, meta: dict, envelope: dict, auth: str, **extra) -> dict:
+    @staticmethod
+    def _nonce_reused(move_id: str) -> Conflict:
+        return Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
+                        move_id=move_id)
+
+    def _queue(self, meta: dict, envelope: dict, move_id: str, auth: str, **extra) -> dict:
         game_id = meta["id"]
-        move_id = move_id_for(game_id, envelope["player"], envelope["nonce"])
-        reused = Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
-                          move_id=move_id)
-        if self.store.move(game_id, move_id) is not None:
-            raise reused
         self._precheck(self.load(game_id, meta=meta), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}
         if not self.store.record_submission(game_id, move_id, record):
-            raise reused
+            raise self._nonce_reused(move_id)
         if self.enqueue:
             self.enqueue(game_id, move_id)
         return record
@@ -429,13 +434,13 @@ class Service:
         """Decide and append one queued move. Safe to run any number of times:
         a settled move is returned as it stands."""
         for _attempt in range(3):
-            record = self.store.move(game_id, move_id)
-            if record is None:
+            meta, _, record = self.store.snapshot_of(game_id, move_id)
+            if record is None or meta is None:
                 log.warning("move %s of game %s is unknown", move_id, game_id)
                 return {"id": move_id, "status": "unknown"}
             if record["status"] != "queued":
                 return record
-            loaded = self.load(game_id)
+            loaded = self.load(game_id, meta=meta)
             outcome = self._decide(loaded, record)
             if outcome["status"] == "rejected":
                 settled = self.store.settle(game_id, move_id, outcome)

@@ -111,6 +111,20 @@ class Store:
         out.setdefault("version", 0)
         return out
 
+    def snapshot_of(self, game_id: str, move_id: str | None = None) -> tuple[dict | None, dict[int, dict], dict | None]:
+        """Meta, seats and (optionally) one move's record in one round trip:
+        what the hot paths (a submission, an apply) read first."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(key(game_id, "meta"))
+        pipe.hgetall(key(game_id, "seats"))
+        if move_id is not None:
+            pipe.hget(key(game_id, "moves"), move_id)
+        rows = pipe.execute()
+        meta = self._decode_meta(rows[0]) if rows[0] else None
+        seats = {int(k): json.loads(v) for k, v in rows[1].items()}
+        move = json.loads(rows[2]) if move_id is not None and rows[2] else None
+        return meta, seats, move
+
     def metas(self, game_ids: list[str]) -> list[dict | None]:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
