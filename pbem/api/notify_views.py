@@ -196,7 +196,7 @@ class ChannelsView(MethodView):
         _seat(game_id, seat)
         return _public_channels(notifier().channels(game_id, seat))
 
-    @notify_bp.arguments(ChannelsUpdate)
+    @notify_bp.arguments(ChannelsUpdate, required=False)  # no body: nothing changes
     @notify_bp.response(200, Channels)
     def patch(self, body, game_id, seat):
         """Change the email address (null: no mail) and the preference."""
@@ -210,7 +210,7 @@ class ChannelsView(MethodView):
 
 @notify_bp.route("/<game_id>/seats/<int:seat>/webhook")
 class WebhookView(MethodView):
-    @notify_bp.arguments(WebhookRegister)
+    @notify_bp.arguments(WebhookRegister, required=False)  # no body: the URL given at join
     @notify_bp.response(201, WebhookRegistered)
     def post(self, body, game_id, seat):
         """Register (or replace) the seat's webhook. The signing secret is in
