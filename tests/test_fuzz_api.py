@@ -97,7 +97,7 @@ def aim(case, world) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=os.environ.get("PBEM_FUZZ_RANDOM") is None,
           suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_spec(case, world):
     aim(case, world)
