@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec bench bench-engines bench-pipeline install clean
+.PHONY: run test spec bench bench-engines bench-pipeline bench-replay bench-storage install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -28,13 +28,23 @@ test: $(STAMP)
 spec: $(STAMP)
 	$(BIN)/python -m pbem.api.spec > api_spec/openapi.json
 
-bench: bench-engines bench-pipeline
+# `make bench` runs every benchmark, then prints a short table (bench/summary.py).
+PIPELINE_ARGS ?= --seconds 60
+
+bench: $(STAMP)
+	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pipeline.py $(PIPELINE_ARGS)"
 
 bench-engines: $(STAMP)
 	$(BIN)/python bench/engines.py
 
 bench-pipeline: $(STAMP)
-	$(BIN)/python bench/pipeline.py
+	$(BIN)/python bench/pipeline.py $(PIPELINE_ARGS)
+
+bench-replay: $(STAMP)
+	$(BIN)/python bench/replay.py
+
+bench-storage: $(STAMP)
+	$(BIN)/python bench/storage.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,124 @@
+"""What a finished game costs: Redis memory per game, for each game, and the
+archive of its record. One command:
+
+    python bench/storage.py [--games 3] [name ...]
+
+For each registered game (its first sample setup, or ``bench_setups``' first
+when it has them), plays ``--games`` whole games through the Service against
+a real embedded Redis exactly as the server does (seats joined with Ed25519
+keys, every move a signed envelope through ``Service.submit`` then
+``Service.apply_move``, random legal moves), then measures:
+
+  * ``MEMORY USAGE`` (``SAMPLES 0``: exact) of each of the game's keys: meta,
+    seed, seats, log (the event stream), moves (every submission and its
+    outcome, with the signed envelope), snap (the latest snapshot); the
+    ``done:M`` lists used for ``Prefer: wait`` expire after 300 s and are
+    reported apart as transient;
+  * the archive: the game record (``GET /games/{id}/record``, JSON lines,
+    verifiable offline) raw and gzip-compressed (level 9).
+
+Figures are means per finished game. The last line is one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import redis  # noqa: E402
+
+from pbem import games  # noqa: E402
+from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
+from pbem.games.base import canonical  # noqa: E402
+from pbem.service import Service  # noqa: E402
+from pbem.store import Store, key  # noqa: E402
+from replay import play, seat_players  # noqa: E402
+
+PARTS = ("meta", "seed", "seats", "log", "moves", "snap")
+
+
+def setup_of(game):
+    setups = getattr(game, "bench_setups", None) or game.sample_setups
+    return setups[0]
+
+
+def memory(client: redis.Redis, name: str) -> int:
+    return client.memory_usage(name, samples=0) or 0
+
+
+def measure(client: redis.Redis, service: Service, game, n_games: int, rng: random.Random) -> dict:
+    players, options = setup_of(game)
+    rows = []
+    for _ in range(n_games):
+        game_id, keys = seat_players(service, game.name, players, options)
+        moves = play(service, game_id, keys, rng)
+        meta = service.store.meta(game_id)
+        assert meta["status"] == "finished", meta
+        parts = {p: memory(client, key(game_id, p)) for p in PARTS}
+        transient = sum(memory(client, k) for k in client.scan_iter(match=key(game_id, "done:*"), count=1000))
+        record = ("\n".join(service.record_lines(game_id, None)) + "\n").encode()
+        rows.append({"events": meta["version"], "moves": moves, "parts": parts, "transient": transient,
+                     "record_raw": len(record), "record_gzip": len(gzip.compress(record, 9))})
+
+    def mean(values):
+        return round(statistics.mean(values))
+
+    out = {
+        "game": game.key, "players": players, "options": canonical(options), "games": n_games,
+        "events": mean(r["events"] for r in rows), "moves": mean(r["moves"] for r in rows),
+        "redis_bytes": mean(sum(r["parts"].values()) for r in rows),
+        "parts": {p: mean(r["parts"][p] for r in rows) for p in PARTS},
+        "transient_done_bytes": mean(r["transient"] for r in rows),
+        "record_raw_bytes": mean(r["record_raw"] for r in rows),
+        "record_gzip_bytes": mean(r["record_gzip"] for r in rows),
+    }
+    out["redis_bytes_per_event"] = round(out["redis_bytes"] / out["events"], 1)
+    out["gzip_ratio"] = round(out["record_raw_bytes"] / out["record_gzip_bytes"], 1)
+    out["redis_over_gzip"] = round(out["redis_bytes"] / out["record_gzip_bytes"], 1)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="games to measure (default: all)")
+    parser.add_argument("--games", type=int, default=3, help="finished games per game type")
+    parser.add_argument("--seed", type=int, default=2)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-storage-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="always").start()
+        try:
+            client = redis.Redis.from_url(server.url)
+            service = Service(Store(client), snapshot_every=50)
+            print(f"{'game':16} {'players':>7} {'events':>7} {'redis/game':>11} {'B/event':>8} "
+                  f"{'log':>8} {'moves':>8} {'record raw':>11} {'gzip':>8}", flush=True)
+            for game in games.all_games():
+                if args.names and game.name not in args.names:
+                    continue
+                t0 = time.perf_counter()
+                row = measure(client, service, game, args.games, rng)
+                row["seconds"] = round(time.perf_counter() - t0, 1)
+                rows.append(row)
+                print(f"{row['game']:16} {row['players']:>7} {row['events']:>7} {row['redis_bytes']:>11,} "
+                      f"{row['redis_bytes_per_event']:>8} {row['parts']['log']:>8,} {row['parts']['moves']:>8,} "
+                      f"{row['record_raw_bytes']:>11,} {row['record_gzip_bytes']:>8,}", flush=True)
+            info = client.info("memory")
+        finally:
+            server.stop()
+    print(json.dumps({"bench": "storage", "python": sys.version.split()[0],
+                      "redis_used_memory": info.get("used_memory"), "results": rows}))
+
+
+if __name__ == "__main__":
+    main()

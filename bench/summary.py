@@ -1,0 +1,89 @@
+"""Run benchmarks one after the other and end with a short table of their
+figures (``make bench``). Each benchmark's output goes through as it runs;
+its last line (one JSON object) is what the table is made from.
+
+    python bench/summary.py "engines.py --games 10" "replay.py" "storage.py" "pipeline.py --seconds 60"
+
+The last line is one JSON object: every benchmark's own JSON, by name.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def run(command: str) -> dict | None:
+    args = shlex.split(command)
+    print(f"== bench/{command}", flush=True)
+    proc = subprocess.Popen([sys.executable, str(HERE / args[0]), *args[1:]], stdout=subprocess.PIPE, text=True)
+    last = ""
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        if line.strip():
+            last = line
+    if proc.wait() != 0:
+        print(f"bench/{args[0]} exited with {proc.returncode}", flush=True)
+        return None
+    try:
+        return json.loads(last)
+    except ValueError:
+        return None
+
+
+def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
+    out = []
+    if name == "engines":
+        for r in figures.get("results", []):
+            out.append((f"engines {r['game']} {r['players']}p {r['options'][:24]}", f"median game {r['median_ms']} ms, "
+                        f"replay {r['replay_events_per_s']:,} events/s"))
+    elif name == "replay":
+        out.append((f"replay {figures['events']} events cold", f"{figures['cold_ms']} ms, "
+                    f"{figures['cold_events_per_s']:,} events/s"))
+        out.append((f"replay warm (snapshot + {figures['warm_worst_tail_events']})",
+                    f"{figures['warm_worst_ms']} ms, {figures['warm_worst_events_per_s']:,} events/s"))
+        out.append(("replay stream read", f"{figures['stream_read_events_per_s']:,} events/s"))
+    elif name == "storage":
+        for r in figures.get("results", []):
+            out.append((f"storage {r['game']} {r['players']}p ({r['events']} events)",
+                        f"Redis {r['redis_bytes']:,} B/game; record {r['record_raw_bytes']:,} B, "
+                        f"gzip {r['record_gzip_bytes']:,} B"))
+    elif name == "pipeline":
+        for label, run_ in figures.items():
+            if isinstance(run_, dict) and "applied_moves_per_s" in run_:
+                text = f"{run_['applied_moves_per_s']} moves/s"
+                if "ratio_to_noop" in run_:
+                    text += f" ({run_['ratio_to_noop']} of noop)"
+                if "paced_p99_ms" in run_:
+                    text += f", paced p99 {run_['paced_p99_ms']} ms"
+                out.append((f"pipeline {label}", text))
+    return out
+
+
+def main(commands: list[str]) -> int:
+    results, failed = {}, []
+    for command in commands:
+        name = Path(shlex.split(command)[0]).stem
+        figures = run(command)
+        if figures is None:
+            failed.append(name)
+            continue
+        results[name] = figures
+    print("\n== summary")
+    table = [row for name, figures in results.items() for row in rows_for(name, figures)]
+    width = max((len(k) for k, _ in table), default=10)
+    for k, v in table:
+        print(f"{k:<{width}}  {v}")
+    if failed:
+        print(f"failed: {', '.join(failed)}")
+    print(json.dumps({"bench": "all", "failed": failed, **results}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:] or ["engines.py", "replay.py", "storage.py", "pipeline.py --seconds 60"]))
