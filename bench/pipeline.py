@@ -84,11 +84,12 @@ class Http:
         raise AssertionError("unreachable")
 
 
-def start_server(workers: int, api_workers: int) -> tuple[subprocess.Popen, str, str]:
+def start_server(workers: int, api_workers: int, notify: bool) -> tuple[subprocess.Popen, str, str]:
     data = tempfile.mkdtemp(prefix="pbem-bench-")
     port = free_port()
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(free_port()), PBEM_DATA_DIR=data,
-               PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers))
+               PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0")
+    env.pop("SMTP_URL", None)  # mail goes to the maildir under the data dir
     env.pop("REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -143,7 +144,7 @@ def run_noop(client: Http, threads: int, seconds: float) -> dict:
 class Game:
     """A Wakanda game on the server with every move pre-signed."""
 
-    def __init__(self, client: Http, seed: int):
+    def __init__(self, client: Http, seed: int, email: bool = False):
         rng = random.Random(seed)
         bag = PIECES[:]
         rng.shuffle(bag)
@@ -155,8 +156,10 @@ class Game:
         self.id = json.loads(body)["id"]
         keys = [generate_key() for _ in range(2)]
         for seat, (_, public) in enumerate(keys):
-            status, body = client.request("POST", f"/games/{self.id}/seats/{seat}",
-                                          {"public_key": public, "name": f"bot{seat}"})
+            join = {"public_key": public, "name": f"bot{seat}"}
+            if email:
+                join["email"] = f"bot{seat}@example.org"
+            status, body = client.request("POST", f"/games/{self.id}/seats/{seat}", join)
             assert status == 201, body
         playout = play_random(games.get("wakanda"), 2, options, seed=seed)
         self.envelopes = [make_envelope(self.id, player, version, move, keys[player][0])
@@ -181,8 +184,8 @@ def submit_next(client: Http, game: Game) -> tuple[bool, float]:
     return ok, latency
 
 
-def make_games(client: Http, count: int, seed0: int) -> list[Game]:
-    return [Game(client, seed0 + i) for i in range(count)]
+def make_games(client: Http, count: int, seed0: int, email: bool) -> list[Game]:
+    return [Game(client, seed0 + i, email) for i in range(count)]
 
 
 def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float) -> dict:
@@ -267,6 +270,27 @@ def run_paced(client: Http, pool: list[Game], rate: float, seconds: float) -> di
             "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
 
 
+def measure(url: str, args, notify: bool) -> dict:
+    client = Http(url)
+    label = "notify on " if notify else "notify off"
+    noop = run_noop(client, args.threads, args.seconds)
+    print(f"[{label}] noop        {noop['req_per_s']:9.1f} req/s", flush=True)
+    pool = make_games(client, args.games, 1000, notify)
+    thr = run_throughput(client, pool, args.threads, args.seconds)
+    print(f"[{label}] throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
+          f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
+    pool = make_games(client, max(50, int(args.rate)), 5000, notify)
+    paced = run_paced(client, pool, args.rate, args.seconds)
+    print(f"[{label}] paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
+          f"p50 {paced['p50_ms']:.1f} ms  p99 {paced['p99_ms']:.1f} ms  ({paced['failed']} failed)", flush=True)
+    return {"noop_req_per_s": round(noop["req_per_s"], 1), "applied_moves_per_s": round(thr["moves_per_s"], 1),
+            "ratio_to_noop": round(thr["moves_per_s"] / noop["req_per_s"], 3),
+            "throughput_p50_ms": round(thr["p50_ms"], 2), "throughput_p99_ms": round(thr["p99_ms"], 2),
+            "paced_rate": args.rate, "paced_achieved": round(paced["achieved_per_s"], 1),
+            "paced_p50_ms": round(paced["p50_ms"], 2), "paced_p99_ms": round(paced["p99_ms"], 2),
+            "failed": thr["failed"] + paced["failed"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="a running server (default: start one like make run)")
@@ -276,37 +300,31 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--api-workers", type=int, default=2)
+    parser.add_argument("--notify", choices=["both", "on", "off"], default="both",
+                        help="seats with email notifications (maildir), without, or both in turn")
     args = parser.parse_args()
-    proc = None
-    url = args.url
-    if not url:
-        proc, url, _data = start_server(args.workers, args.api_workers)
-    try:
-        client = Http(url)
-        print(f"server {url}; {args.seconds:g} s per phase, {args.threads} client threads", flush=True)
-        noop = run_noop(client, args.threads, args.seconds)
-        print(f"noop        {noop['req_per_s']:9.1f} req/s", flush=True)
-        pool = make_games(client, args.games, 1000)
-        thr = run_throughput(client, pool, args.threads, args.seconds)
-        print(f"throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
-              f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
-        pool = make_games(client, max(50, int(args.rate)), 5000)
-        paced = run_paced(client, pool, args.rate, args.seconds)
-        print(f"paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
-              f"p50 {paced['p50_ms']:.1f} ms  p99 {paced['p99_ms']:.1f} ms  ({paced['failed']} failed)", flush=True)
-        ratio = thr["moves_per_s"] / noop["req_per_s"]
-        print(f"ratio       applied moves/s / noop req/s = {ratio:.3f} (target >= 0.25); "
-              f"p99 at {args.rate:g}/s = {paced['p99_ms']:.1f} ms (target < 50)", flush=True)
-        print(json.dumps({"bench": "pipeline", "seconds": args.seconds, "threads": args.threads,
-                          "noop_req_per_s": round(noop["req_per_s"], 1),
-                          "applied_moves_per_s": round(thr["moves_per_s"], 1),
-                          "ratio_to_noop": round(ratio, 3),
-                          "throughput_p50_ms": round(thr["p50_ms"], 2), "throughput_p99_ms": round(thr["p99_ms"], 2),
-                          "paced_rate": args.rate, "paced_p50_ms": round(paced["p50_ms"], 2),
-                          "paced_p99_ms": round(paced["p99_ms"], 2), "failed": thr["failed"] + paced["failed"]}))
-    finally:
-        if proc:
-            stop_server(proc)
+    runs = {}
+    for notify in {"both": [False, True], "on": [True], "off": [False]}[args.notify]:
+        proc = None
+        url = args.url
+        if not url:
+            proc, url, _data = start_server(args.workers, args.api_workers, notify)
+        try:
+            print(f"server {url}; {args.seconds:g} s per phase, {args.threads} client threads, "
+                  f"notifications {'on' if notify else 'off'}", flush=True)
+            runs["notify_on" if notify else "notify_off"] = measure(url, args, notify)
+        finally:
+            if proc:
+                stop_server(proc)
+    summary = {"bench": "pipeline", "seconds": args.seconds, "threads": args.threads, **runs}
+    base = runs.get("notify_off") or runs.get("notify_on")
+    print(f"ratio: applied moves/s / noop req/s = {base['ratio_to_noop']:.3f} (target >= 0.25); "
+          f"p99 at {args.rate:g}/s = {base['paced_p99_ms']:.1f} ms (target < 50)")
+    if "notify_on" in runs and "notify_off" in runs:
+        drop = 1 - runs["notify_on"]["applied_moves_per_s"] / runs["notify_off"]["applied_moves_per_s"]
+        summary["notify_throughput_drop"] = round(drop, 3)
+        print(f"notifications on: applied moves/s {drop:+.1%} lower than off (target: at most 10% lower)")
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

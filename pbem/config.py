@@ -24,6 +24,8 @@ class Settings:
     max_body: int = field(default_factory=lambda: _int("PBEM_MAX_BODY", 64 * 1024))
     #: A submission taken by a worker that died is retaken after this many ms.
     claim_idle_ms: int = field(default_factory=lambda: _int("PBEM_CLAIM_IDLE_MS", 5000))
+    #: How long a drain job keeps listening after the last submission, in ms.
+    drain_linger_ms: int = field(default_factory=lambda: _int("PBEM_DRAIN_LINGER_MS", 500))
     #: Longest "Prefer: wait=N" honoured, in seconds.
     max_wait: int = field(default_factory=lambda: _int("PBEM_MAX_WAIT", 30))
     appendfsync: str = field(default_factory=lambda: os.environ.get("PBEM_APPENDFSYNC", "always"))

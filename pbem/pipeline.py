@@ -1,15 +1,23 @@
 """The move pipeline between the API and the workers.
 
 Submissions go onto one Redis stream read by a consumer group. RQ carries
-only *drain* jobs: the API enqueues one when none is waiting, and a drain job
-applies every submission it finds, so under load one RQ job serves many
-moves and RQ's own per-job cost (about 57 Redis commands) is paid per batch,
-not per move. At low load each move still gets its own job at once.
+only *drain* jobs, and a drain job applies every submission it finds, then
+*lingers*: it keeps reading the stream (XREADGROUP BLOCK) for
+``linger_s`` after the last submission before it returns to RQ. While a
+drainer listens it holds a lease, and submissions enqueue no job at all:
+they reach the drainer through the stream, so RQ's own per-job cost (about
+57 Redis commands) is paid once per busy period, not per move. When there
+is a backlog the drainer asks for one helper drain on the other worker.
 
-A worker killed mid-drain leaves its entries pending in the group; every
-worker's sweeper thread notices entries idle longer than ``claim_idle_ms``
-and kicks a drain, which claims them (XAUTOCLAIM); applying a move twice is
-harmless (the append is idempotent by move id).
+Only when no drainer holds the lease does a submission enqueue a job (the
+lease is taken with SET NX, so one job per idle period). A drainer that
+releases its lease reads the stream once more, so a submission that found
+the lease held is never left behind.
+
+A worker killed mid-drain leaves its entries pending in the group and its
+lease expires; every worker's sweeper thread notices entries idle longer
+than ``claim_idle_ms`` and kicks a drain, which claims them (XAUTOCLAIM);
+applying a move twice is harmless (the append is idempotent by move id).
 """
 from __future__ import annotations
 
@@ -17,6 +25,7 @@ import logging
 import os
 import socket
 import time
+import uuid
 from typing import Callable
 
 import redis
@@ -26,9 +35,22 @@ log = logging.getLogger(__name__)
 
 STREAM = "pbem:submissions"
 GROUP = "appliers"
-DRAIN_QUEUED = "pbem:drain:queued"
+DRAIN_LEASE = "pbem:drain:lease"
+HELPER_LEASE = "pbem:drain:helper"
+LEASE_MS = 3000
 MOVES_QUEUE = "pbem-moves"
 DRAIN_JOB = "workers.jobs.drain_moves"
+
+# Release a lease only if it is still ours.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# Extend a lease only if it is still ours.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
 
 
 def ensure_group(client: redis.Redis) -> None:
@@ -44,59 +66,106 @@ def consumer_name() -> str:
 
 
 class MoveQueue:
-    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000):
+    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
         self.redis = client
         self.claim_idle_ms = claim_idle_ms
+        self.linger_s = linger_s
         self.rq = Queue(MOVES_QUEUE, connection=client)
+        self._release = client.register_script(_RELEASE)
+        self._renew = client.register_script(_RENEW)
 
     def push(self, game_id: str, move_id: str) -> None:
         pipe = self.redis.pipeline(transaction=False)
         pipe.xadd(STREAM, {"g": game_id, "m": move_id})
-        pipe.set(DRAIN_QUEUED, "1", nx=True, px=10_000)
+        pipe.set(DRAIN_LEASE, "queued", nx=True, px=LEASE_MS)
         if pipe.execute()[1]:
             self._enqueue_drain()
 
     def kick(self, force: bool = False) -> None:
-        """Enqueue a drain job unless one is already waiting."""
-        if self.redis.set(DRAIN_QUEUED, "1", nx=True, px=10_000) or force:
+        """Enqueue a drain job unless a drainer holds the lease."""
+        if self.redis.set(DRAIN_LEASE, "queued", nx=True, px=LEASE_MS) or force:
             self._enqueue_drain()
 
-    def _enqueue_drain(self) -> None:
-        self.rq.enqueue(DRAIN_JOB, result_ttl=0, failure_ttl=3600, description="drain moves")
+    def _enqueue_drain(self, helper: bool = False) -> None:
+        self.rq.enqueue(DRAIN_JOB, helper, result_ttl=0, failure_ttl=3600,
+                        description="drain moves (helper)" if helper else "drain moves")
 
-    def drain(self, apply: Callable[[str, str], object], budget_s: float = 2.0, batch: int = 64) -> int:
-        """Apply submissions until none is left or the time budget is spent."""
-        self.redis.delete(DRAIN_QUEUED)  # submissions from now on enqueue a new job
+    def drain(self, apply: Callable[[list], object], helper: bool = False, budget_s: float = 5.0,
+              batch: int = 64, linger_s: float | None = None) -> int:
+        """Apply submissions as they come until the stream has been quiet for
+        ``linger_s`` (a helper stops as soon as it is empty) or the time
+        budget is spent. ``apply`` takes a list of (game, move) pairs.
+        Returns how many were applied."""
+        linger = 0.0 if helper else (self.linger_s if linger_s is None else linger_s)
+        lease = HELPER_LEASE if helper else DRAIN_LEASE
+        token = f"{consumer_name()}:{uuid.uuid4().hex[:8]}"
+        self.redis.set(lease, token, px=LEASE_MS)
         ensure_group(self.redis)
         me = consumer_name()
         done = 0
-        start = time.monotonic()
-        claimed = self.redis.xautoclaim(STREAM, GROUP, me, self.claim_idle_ms, "0-0", count=batch)[1]
-        entries = [e for e in claimed if e[1]]
+        start = last_work = renewed = time.monotonic()
+        entries = self._claim(me, batch)
+        try:
+            while True:
+                if not entries:
+                    wait_ms = int(min(linger, 0.1) * 1000)
+                    got = self.redis.xreadgroup(GROUP, me, {STREAM: ">"}, count=batch, block=wait_ms or None)
+                    entries = got[0][1] if got else []
+                now = time.monotonic()
+                if entries:
+                    done += self._apply_all(apply, entries)
+                    if len(entries) >= batch // 2 and not helper:
+                        self._ask_for_helper()
+                    entries = []
+                    last_work = now
+                elif now - last_work >= linger:
+                    break
+                if now - start > budget_s:
+                    self._enqueue_drain(helper)  # busy: a fresh job carries on
+                    return done
+                if now - renewed > LEASE_MS / 3000:
+                    self._renew(keys=[lease], args=[token, LEASE_MS])
+                    entries = self._claim(me, batch)
+                    renewed = now
+        finally:
+            self._release(keys=[lease], args=[token])
+        # Submissions that found the lease held before we let it go.
         while True:
+            got = self.redis.xreadgroup(GROUP, me, {STREAM: ">"}, count=batch)
+            entries = got[0][1] if got else []
             if not entries:
-                got = self.redis.xreadgroup(GROUP, me, {STREAM: ">"}, count=batch)
-                entries = got[0][1] if got else []
-            if not entries:
-                break
-            for entry_id, fields in entries:
-                try:
-                    apply(fields[b"g"].decode(), fields[b"m"].decode())
-                except redis.ConnectionError:
-                    raise  # leave it pending; a later drain retakes it
-                except Exception:
-                    log.exception("applying %s failed", fields)
-                done += 1
-            ids = [entry_id for entry_id, _ in entries]
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.xack(STREAM, GROUP, *ids)
-            pipe.xdel(STREAM, *ids)
-            pipe.execute()
-            entries = []
-            if time.monotonic() - start > budget_s:
-                self.kick(force=True)
                 return done
-        return done
+            done += self._apply_all(apply, entries)
+
+    def _claim(self, me: str, batch: int) -> list:
+        claimed = self.redis.xautoclaim(STREAM, GROUP, me, self.claim_idle_ms, "0-0", count=batch)[1]
+        return [e for e in claimed if e[1]]
+
+    def _ask_for_helper(self) -> None:
+        if self.redis.set(HELPER_LEASE, "queued", nx=True, px=LEASE_MS):
+            self._enqueue_drain(helper=True)
+
+    def _apply_all(self, apply: Callable[[list], object], entries: list) -> int:
+        pairs = [(fields[b"g"].decode(), fields[b"m"].decode()) for _, fields in entries]
+        try:
+            apply(pairs)
+        except redis.ConnectionError:
+            raise  # leave them pending; a later drain retakes them
+        except Exception:
+            log.exception("applying a batch failed; applying one by one")
+            for pair in pairs:
+                try:
+                    apply([pair])
+                except redis.ConnectionError:
+                    raise
+                except Exception:
+                    log.exception("applying %s failed", pair)
+        ids = [entry_id for entry_id, _ in entries]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xack(STREAM, GROUP, *ids)
+        pipe.xdel(STREAM, *ids)
+        pipe.execute()
+        return len(entries)
 
     def orphans(self) -> int:
         """How many submissions sit with a consumer, unacknowledged, for

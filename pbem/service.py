@@ -351,6 +351,8 @@ class Service:
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to."""
         meta, seat, move_id = self._submittable(game_id, envelope)
+        if seat.get("mail_only") or not seat.get("public_key"):
+            raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
@@ -431,47 +433,82 @@ class Service:
     # ------------------------------------------------------------------ moves: the worker
 
     def apply_move(self, game_id: str, move_id: str) -> dict:
-        """Decide and append one queued move. Safe to run any number of times:
-        a settled move is returned as it stands."""
+        """Decide and append one queued move (see ``apply_moves``)."""
+        return self.apply_moves([(game_id, move_id)])[0]
+
+    def apply_moves(self, pairs: list[tuple[str, str]]) -> list[dict]:
+        """Decide and append a batch of queued moves, in order, with two round
+        trips to Redis for the whole batch (read, then settle-or-append).
+        Safe to run any number of times: a settled move is returned as it
+        stands. A move whose append finds the log moved on (another worker
+        appended first) is decided again on the new state."""
+        results: dict[tuple[str, str], dict] = {}
+        pending = list(dict.fromkeys(pairs))
         for _attempt in range(3):
-            meta, _, record = self.store.snapshot_of(game_id, move_id)
-            if record is None or meta is None:
-                log.warning("move %s of game %s is unknown", move_id, game_id)
-                return {"id": move_id, "status": "unknown"}
-            if record["status"] != "queued":
-                return record
-            loaded = self.load(game_id, meta=meta)
-            outcome = self._decide(loaded, record)
-            if outcome["status"] == "rejected":
-                settled = self.store.settle(game_id, move_id, outcome)
-                if settled.get("settled") == outcome.get("settled"):  # this call settled it
-                    for hook in self.after_reject:
-                        try:
-                            hook(self, loaded, settled)
-                        except Exception:
-                            log.exception("after_reject hook %r failed", hook)
-                return settled
-            events, state = outcome.pop("_events"), outcome.pop("_state")
-            result = loaded.game.result(state)
-            done = self.store.append(game_id, loaded.version, move_id, events, outcome,
-                                     status="finished" if result else "")
-            if done.kind == "duplicate":
-                return done.prior
-            if done.kind == "stale":
-                continue  # another worker appended first: decide again on the new state
-            self.cache.put(game_id, done.version, state)
-            if done.version // self.snapshot_every > loaded.version // self.snapshot_every:
-                self.store.save_snapshot(game_id, done.version, loaded.game.dump(state))
-            meta_after = {**loaded.meta, "version": done.version}
-            if result:
-                meta_after.update(status="finished", result=result.as_dict(), finished=time.time())
-                self.store.update_meta(game_id, result=result.as_dict(), finished=meta_after["finished"])
-            after = Loaded(meta_after, loaded.game, state, done.version)
-            for hook in self.after_apply:
-                self._run_hook(hook, loaded, after, events, outcome)
-            return outcome
-        return self.store.settle(game_id, move_id, {**record, "status": "rejected", "settled": time.time(),
-                                                     "error": {"code": "busy", "message": "the game kept changing; try again"}})
+            if not pending:
+                break
+            steps, plans, heads = [], [], {}
+            for pair, (meta, record) in zip(pending, self.store.metas_and_moves(pending)):
+                game_id, move_id = pair
+                if record is None or meta is None:
+                    log.warning("move %s of game %s is unknown", move_id, game_id)
+                    results[pair] = {"id": move_id, "status": "unknown"}
+                    continue
+                if record["status"] != "queued":
+                    results[pair] = record
+                    continue
+                # Moves of one game in one batch build on each other.
+                loaded = heads.get(game_id) or self.load(game_id, meta=meta)
+                outcome = self._decide(loaded, record)
+                if outcome["status"] == "rejected":
+                    steps.append(("settle", game_id, move_id, outcome))
+                    plans.append((pair, loaded, None, outcome))
+                    continue
+                events, state = outcome.pop("_events"), outcome.pop("_state")
+                result = loaded.game.result(state)
+                version = loaded.version + len(events)
+                meta_after = {**loaded.meta, "version": version}
+                if result:
+                    meta_after.update(status="finished", result=result.as_dict(), finished=time.time())
+                after = heads[game_id] = Loaded(meta_after, loaded.game, state, version)
+                steps.append(("append", game_id, loaded.version, move_id, events, outcome,
+                              "finished" if result else ""))
+                plans.append((pair, loaded, after, outcome, events))
+            retry = []
+            for plan, done in zip(plans, self.store.settle_and_append_many(steps)):
+                pair, loaded, after, outcome = plan[:4]
+                if after is None:
+                    results[pair] = done
+                    if done.get("settled") == outcome.get("settled"):  # this call settled it
+                        for hook in self.after_reject:
+                            try:
+                                hook(self, loaded, done)
+                            except Exception:
+                                log.exception("after_reject hook %r failed", hook)
+                elif done.kind == "duplicate":
+                    results[pair] = done.prior
+                elif done.kind == "stale":
+                    retry.append(pair)  # decided on a state that was not the last: again
+                else:
+                    self._appended(loaded, after, plan[4], outcome)
+                    results[pair] = outcome
+            pending = retry
+        for game_id, move_id in pending:
+            results[(game_id, move_id)] = self.store.settle(game_id, move_id, {
+                **(self.store.move(game_id, move_id) or {"id": move_id}), "status": "rejected",
+                "settled": time.time(), "error": {"code": "busy", "message": "the game kept changing; try again"}})
+        return [results[pair] for pair in pairs]
+
+    def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
+        """Bookkeeping once a move's events are in the log."""
+        game_id = after.id
+        self.cache.put(game_id, after.version, after.state)
+        if after.version // self.snapshot_every > before.version // self.snapshot_every:
+            self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
+        if after.meta.get("status") == "finished":
+            self.store.update_meta(game_id, result=after.meta["result"], finished=after.meta["finished"])
+        for hook in self.after_apply:
+            self._run_hook(hook, before, after, events, outcome)
 
     def _decide(self, loaded: Loaded, record: dict) -> dict:
         envelope = record["envelope"]

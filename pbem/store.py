@@ -164,14 +164,50 @@ class Store:
                record: dict, status: str = "") -> Appended:
         """Append ``events`` if the log is at ``expected_version`` and ``move_id``
         has not settled yet; store ``record`` as the move's outcome."""
-        kind, value = self._append(
-            keys=[key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"), key(game_id, f"done:{move_id}")],
-            args=[expected_version, move_id, dumps(record), status, *(dumps(e) for e in events)],
-        )
+        return self._appended(self._append(**self._append_call(game_id, expected_version, move_id, events,
+                                                                record, status)))
+
+    @staticmethod
+    def _append_call(game_id, expected_version, move_id, events, record, status) -> dict:
+        return {"keys": [key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"),
+                         key(game_id, f"done:{move_id}")],
+                "args": [expected_version, move_id, dumps(record), status, *(dumps(e) for e in events)]}
+
+    @staticmethod
+    def _appended(reply) -> Appended:
+        kind, value = reply
         kind = kind.decode()
         if kind == "duplicate":
             return Appended(kind, prior=json.loads(value))
         return Appended(kind, version=int(value))
+
+    def settle_and_append_many(self, steps: list[tuple]) -> list:
+        """Several settles (``("settle", game, move, record)``) and appends
+        (``("append", game, expected, move, events, record, status)``) in one
+        round trip, in order; each step is atomic, the batch is not. Returns a
+        settled record or an ``Appended`` per step."""
+        pipe = self.redis.pipeline(transaction=False)
+        for step in steps:
+            if step[0] == "settle":
+                _, game_id, move_id, record = step
+                self._settle(keys=[key(game_id, "moves"), key(game_id, f"done:{move_id}")],
+                             args=[move_id, dumps(record)], client=pipe)
+            else:
+                self._append(**self._append_call(*step[1:]), client=pipe)
+        out = []
+        for step, reply in zip(steps, pipe.execute()):
+            out.append(json.loads(reply) if step[0] == "settle" else self._appended(reply))
+        return out
+
+    def metas_and_moves(self, pairs: list[tuple[str, str]]) -> list[tuple[dict | None, dict | None]]:
+        """(meta, move record) for each (game, move) pair, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, move_id in pairs:
+            pipe.hgetall(key(game_id, "meta"))
+            pipe.hget(key(game_id, "moves"), move_id)
+        rows = pipe.execute()
+        return [(self._decode_meta(rows[i]) if rows[i] else None, json.loads(rows[i + 1]) if rows[i + 1] else None)
+                for i in range(0, len(rows), 2)]
 
     def events(self, game_id: str, after: int = 0, until: int | None = None,
                limit: int | None = None) -> list[tuple[int, dict, str]]:

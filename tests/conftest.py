@@ -53,7 +53,7 @@ def service(redis_client, settings):
 
 
 def drain(svc: Service) -> int:
-    return svc.queue.drain(svc.apply_move)
+    return svc.queue.drain(svc.apply_moves, linger_s=0)
 
 
 class LiveServer:

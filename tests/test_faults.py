@@ -12,8 +12,8 @@ from pbem.store import key
 
 from .conftest import wait_until
 
-GAMES = 60
-ROUNDS = 4
+GAMES = 240  # several drain batches (64 a batch), so the kill lands mid-stream
+ROUNDS = 3
 
 
 def make_games(service, count):

@@ -18,7 +18,7 @@ def context() -> tuple[Service, MoveQueue]:
     if not conf.redis_url:
         raise RuntimeError("REDIS_URL is not set for the worker")
     client = redis.Redis.from_url(conf.redis_url)
-    queue = MoveQueue(client, conf.claim_idle_ms)
+    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
     service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
     install_notifications(service)  # turn notifications: hooks enqueue jobs on pbem-notify
     return service, queue

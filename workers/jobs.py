@@ -4,10 +4,10 @@ from __future__ import annotations
 from .context import context
 
 
-def drain_moves() -> int:
-    """Apply every queued move submission (see pbem.pipeline)."""
+def drain_moves(helper: bool = False) -> int:
+    """Apply queued move submissions as they come (see pbem.pipeline)."""
     service, queue = context()
-    return queue.drain(service.apply_move)
+    return queue.drain(service.apply_moves, helper=helper)
 
 
 def apply_move(game_id: str, move_id: str) -> dict:

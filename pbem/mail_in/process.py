@@ -367,7 +367,7 @@ class MailProcessor:
         while record is not None and record.get("status") == "queued" and time.monotonic() < deadline:
             if self.move_queue is not None:
                 try:
-                    self.move_queue.drain(self.service.apply_move, budget_s=1.0)
+                    self.move_queue.drain(self.service.apply_moves, budget_s=1.0, linger_s=0)
                 except Exception:
                     log.exception("inline drain failed")
             record = store.wait_settled(game_id, move_id, min(1.0, max(0.05, deadline - time.monotonic())))
