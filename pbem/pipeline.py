@@ -74,12 +74,18 @@ class MoveQueue:
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
 
-    def push(self, game_id: str, move_id: str) -> None:
+    def push(self, game_id: str, move_id: str, first=None):
+        """Queue a move id. ``first(pipe)`` may add one command to run before,
+        in the same round trip; its reply is returned."""
         pipe = self.redis.pipeline(transaction=False)
+        if first is not None:
+            first(pipe)
         pipe.xadd(STREAM, {"g": game_id, "m": move_id})
         pipe.set(DRAIN_LEASE, "queued", nx=True, px=LEASE_MS)
-        if pipe.execute()[1]:
+        replies = pipe.execute()
+        if replies[-1]:
             self._enqueue_drain()
+        return replies[0] if first is not None else True
 
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless a drainer holds the lease."""

@@ -335,6 +335,11 @@ class Service:
             raise NotFound("unknown_move_id", f"no move {move_id!r} in game {game_id}")
         return self._shown_record(meta, record, viewer)
 
+    def wait_submitted(self, game_id: str, record: dict, wait: float) -> dict:
+        """The outcome of a move just submitted, waiting up to ``wait`` s."""
+        # The caller sent this envelope: showing it back to them hides nothing.
+        return self.store.wait_settled(game_id, record["id"], wait, queued=record)
+
     def _shown_record(self, meta: dict, record: dict, viewer) -> dict:
         envelope = record.get("envelope")
         if not envelope or meta.get("status") == "finished" or envelope.get("player") == viewer:
@@ -399,10 +404,16 @@ class Service:
         self._precheck(self.load(game_id, meta=meta), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}
-        if not self.store.record_submission(game_id, move_id, record):
-            raise self._nonce_reused(move_id)
         if self.enqueue:
-            self.enqueue(game_id, move_id)
+            # One round trip (and one fsync) records the move and queues it.
+            # Should the record lose a race for its id, the queue holds that
+            # id twice: harmless, a move id is applied once.
+            created = self.enqueue(game_id, move_id, lambda pipe: self.store.record_submission(
+                game_id, move_id, record, pipe))
+        else:
+            created = self.store.record_submission(game_id, move_id, record)
+        if not created:
+            raise self._nonce_reused(move_id)
         return record
 
     def _precheck(self, loaded: Loaded, envelope: dict) -> None:

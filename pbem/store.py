@@ -42,7 +42,7 @@ end
 redis.call('HSET', KEYS[1], 'version', version)
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[4]) end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-redis.call('RPUSH', KEYS[4], '1')
+redis.call('RPUSH', KEYS[4], ARGV[3])
 redis.call('EXPIRE', KEYS[4], 300)
 return {'ok', tostring(version)}
 """
@@ -56,7 +56,7 @@ if prior then
   if ok and rec['status'] ~= 'queued' then return prior end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('RPUSH', KEYS[2], '1')
+redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], 300)
 return ARGV[2]
 """
@@ -236,8 +236,12 @@ class Store:
 
     # -- moves ---------------------------------------------------------------
 
-    def record_submission(self, game_id: str, move_id: str, record: dict) -> bool:
-        """Store a new move as queued; False if the move id exists already."""
+    def record_submission(self, game_id: str, move_id: str, record: dict, pipe=None) -> bool | None:
+        """Store a new move as queued; False if the move id exists already.
+        With ``pipe``, only adds the command to that pipeline."""
+        if pipe is not None:
+            pipe.hsetnx(key(game_id, "moves"), move_id, dumps(record))
+            return None
         return bool(self.redis.hsetnx(key(game_id, "moves"), move_id, dumps(record)))
 
     def move(self, game_id: str, move_id: str) -> dict | None:
@@ -257,14 +261,17 @@ class Store:
                            args=[move_id, dumps(record)])
         return json.loads(raw)
 
-    def wait_settled(self, game_id: str, move_id: str, timeout: float) -> dict | None:
-        record = self.move(game_id, move_id)
+    def wait_settled(self, game_id: str, move_id: str, timeout: float, queued: dict | None = None) -> dict | None:
+        """The move's record once it settles, or as it stands at ``timeout``.
+        The settling script pushes the record to ``done:M``, so one waiter
+        gets it from BLPOP itself; pass ``queued`` (the record just written)
+        to skip the first read."""
+        record = queued if queued is not None else self.move(game_id, move_id)
         deadline = time.monotonic() + timeout
         while record is not None and record.get("status") == "queued":
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            # BLPOP's timeout has 1 s granularity on Redis 6.0-: it takes floats from 6.0 on.
-            self.redis.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
-            record = self.move(game_id, move_id)
+            got = self.redis.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
+            record = json.loads(got[1]) if got else self.move(game_id, move_id)
         return record

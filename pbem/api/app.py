@@ -242,7 +242,7 @@ class MovesView(MethodView):
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
         wait = prefer_wait()
         if wait:
-            record = svc.move_status(game_id, record["id"], None, wait)
+            record = svc.wait_submitted(game_id, record, wait)
             headers["Preference-Applied"] = f"wait={int(wait)}"
             if record["status"] != "queued":
                 return record, 200, headers
