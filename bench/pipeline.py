@@ -273,6 +273,7 @@ def run_paced(client: Http, pool: list[Game], rate: float, seconds: float) -> di
 def measure(url: str, args, notify: bool) -> dict:
     client = Http(url)
     label = "notify on " if notify else "notify off"
+    run_noop(client, args.threads, 3.0)  # warm-up: every gunicorn worker booted and hot
     noop = run_noop(client, args.threads, args.seconds)
     print(f"[{label}] noop        {noop['req_per_s']:9.1f} req/s", flush=True)
     pool = make_games(client, args.games, 1000, notify)

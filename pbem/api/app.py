@@ -143,13 +143,13 @@ class GameTypesView(MethodView):
 
 @games_bp.route("")
 class GamesView(MethodView):
-    @games_bp.arguments(s.ListGamesQuery, location="query")
+    @games_bp.arguments(s.ListGamesQuery(), location="query")
     @games_bp.response(200, s.GameList)
     def get(self, query):
         """List games, newest first."""
         return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
 
-    @games_bp.arguments(s.CreateGame)
+    @games_bp.arguments(s.CreateGame())
     @games_bp.response(201, s.GameSummary)
     def post(self, body):
         """Create a game. Its seed stays secret; sha256(seed) is published now."""
@@ -169,7 +169,7 @@ class GameView(MethodView):
 
 @games_bp.route("/<game_id>/seats/<int:seat>")
 class SeatView(MethodView):
-    @games_bp.arguments(s.JoinSeat)
+    @games_bp.arguments(s.JoinSeat())
     @games_bp.response(201, s.Joined)
     def post(self, body, game_id, seat):
         """Take a seat with an Ed25519 public key. The game starts when every
@@ -195,7 +195,7 @@ class LegalMovesView(MethodView):
 
 @games_bp.route("/<game_id>/parse")
 class ParseView(MethodView):
-    @games_bp.arguments(s.ParseRequest)
+    @games_bp.arguments(s.ParseRequest())
     @games_bp.response(200, s.Parsed)
     def post(self, body, game_id):
         """Read a move in the game's text notation, for the caller's seat."""
@@ -204,7 +204,7 @@ class ParseView(MethodView):
 
 @games_bp.route("/<game_id>/events")
 class EventsView(MethodView):
-    @games_bp.arguments(s.EventsQuery, location="query")
+    @games_bp.arguments(s.EventsQuery(), location="query")
     @games_bp.response(200, s.EventPage)
     def get(self, query, game_id):
         """Events after a version, redacted for the caller (public once the game is over)."""
@@ -231,7 +231,7 @@ class RecordView(MethodView):
 
 @moves_bp.route("/<game_id>/moves")
 class MovesView(MethodView):
-    @moves_bp.arguments(s.Envelope)
+    @moves_bp.arguments(s.Envelope())
     @moves_bp.response(202, s.MoveRecord)
     @moves_bp.alt_response(200, schema=s.MoveRecord, description="settled within Prefer: wait=N")
     def post(self, envelope, game_id):
@@ -251,7 +251,7 @@ class MovesView(MethodView):
 
 @moves_bp.route("/<game_id>/moves/<move_id>")
 class MoveView(MethodView):
-    @moves_bp.arguments(s.MoveStatusQuery, location="query")
+    @moves_bp.arguments(s.MoveStatusQuery(), location="query")
     @moves_bp.response(200, s.MoveRecord)
     def get(self, query, game_id, move_id):
         """A move's status: queued, applied (with the new version) or rejected (code and message)."""
