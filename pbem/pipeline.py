@@ -14,6 +14,11 @@ lease is taken with SET NX, so one job per idle period). A drainer that
 releases its lease reads the stream once more, so a submission that found
 the lease held is never left behind.
 
+The same machinery (``StreamQueue``) carries turn notifications: the
+after-apply hook adds an entry to ``pbem:notices`` and a lingering drainer on
+the ``pbem-notify`` queue handles them, so a move costs the notification path
+one pipelined round trip and no RQ job.
+
 A worker killed mid-drain leaves its entries pending in the group and its
 lease expires; every worker's sweeper thread notices entries idle longer
 than ``claim_idle_ms`` and kicks a drain, which claims them (XAUTOCLAIM);
@@ -36,7 +41,6 @@ log = logging.getLogger(__name__)
 STREAM = "pbem:submissions"
 GROUP = "appliers"
 DRAIN_LEASE = "pbem:drain:lease"
-HELPER_LEASE = "pbem:drain:helper"
 LEASE_MS = 3000
 MOVES_QUEUE = "pbem-moves"
 DRAIN_JOB = "workers.jobs.drain_moves"
@@ -53,35 +57,40 @@ return 0
 """
 
 
-def ensure_group(client: redis.Redis) -> None:
-    try:
-        client.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
-    except redis.ResponseError as err:
-        if "BUSYGROUP" not in str(err):
-            raise
-
-
 def consumer_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-class MoveQueue:
-    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
+class StreamQueue:
+    """A Redis stream drained by lingering RQ jobs (see the module doc).
+    The move pipeline is one; turn notifications are another."""
+
+    def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
+                 claim_idle_ms: int = 5000, linger_s: float = 0.5):
         self.redis = client
+        self.stream, self.group, self.job = stream, group, job
+        self.lease, self.helper_lease = lease, lease + ":helper"
         self.claim_idle_ms = claim_idle_ms
         self.linger_s = linger_s
-        self.rq = Queue(MOVES_QUEUE, connection=client)
+        self.rq = Queue(rq_queue, connection=client)
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
 
-    def push(self, game_id: str, move_id: str, first=None):
-        """Queue a move id. ``first(pipe)`` may add one command to run before,
+    def ensure_group(self) -> None:
+        try:
+            self.redis.xgroup_create(self.stream, self.group, id="0", mkstream=True)
+        except redis.ResponseError as err:
+            if "BUSYGROUP" not in str(err):
+                raise
+
+    def push_fields(self, fields: dict, first=None):
+        """Add an entry. ``first(pipe)`` may add one command to run before it,
         in the same round trip; its reply is returned."""
         pipe = self.redis.pipeline(transaction=False)
         if first is not None:
             first(pipe)
-        pipe.xadd(STREAM, {"g": game_id, "m": move_id})
-        pipe.set(DRAIN_LEASE, "queued", nx=True, px=LEASE_MS)
+        pipe.xadd(self.stream, fields)
+        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
         replies = pipe.execute()
         if replies[-1]:
             self._enqueue_drain()
@@ -89,24 +98,24 @@ class MoveQueue:
 
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless a drainer holds the lease."""
-        if self.redis.set(DRAIN_LEASE, "queued", nx=True, px=LEASE_MS) or force:
+        if self.redis.set(self.lease, "queued", nx=True, px=LEASE_MS) or force:
             self._enqueue_drain()
 
     def _enqueue_drain(self, helper: bool = False) -> None:
-        self.rq.enqueue(DRAIN_JOB, helper, result_ttl=0, failure_ttl=3600,
-                        description="drain moves (helper)" if helper else "drain moves")
+        self.rq.enqueue(self.job, helper, result_ttl=0, failure_ttl=3600,
+                        description=f"drain {self.stream}" + (" (helper)" if helper else ""))
 
-    def drain(self, apply: Callable[[list], object], helper: bool = False, budget_s: float = 5.0,
-              batch: int = 64, linger_s: float | None = None) -> int:
-        """Apply submissions as they come until the stream has been quiet for
+    def drain_fields(self, handle: Callable[[list[dict]], object], helper: bool = False, budget_s: float = 5.0,
+                     batch: int = 64, linger_s: float | None = None) -> int:
+        """Handle entries as they come until the stream has been quiet for
         ``linger_s`` (a helper stops as soon as it is empty) or the time
-        budget is spent. ``apply`` takes a list of (game, move) pairs.
-        Returns how many were applied."""
+        budget is spent. ``handle`` takes a list of entries (dicts of str).
+        Returns how many were handled."""
         linger = 0.0 if helper else (self.linger_s if linger_s is None else linger_s)
-        lease = HELPER_LEASE if helper else DRAIN_LEASE
+        lease = self.helper_lease if helper else self.lease
         token = f"{consumer_name()}:{uuid.uuid4().hex[:8]}"
         self.redis.set(lease, token, px=LEASE_MS)
-        ensure_group(self.redis)
+        self.ensure_group()
         me = consumer_name()
         done = 0
         start = last_work = renewed = time.monotonic()
@@ -115,11 +124,12 @@ class MoveQueue:
             while True:
                 if not entries:
                     wait_ms = int(min(linger, 0.1) * 1000)
-                    got = self.redis.xreadgroup(GROUP, me, {STREAM: ">"}, count=batch, block=wait_ms or None)
+                    got = self.redis.xreadgroup(self.group, me, {self.stream: ">"}, count=batch,
+                                                block=wait_ms or None)
                     entries = got[0][1] if got else []
                 now = time.monotonic()
                 if entries:
-                    done += self._apply_all(apply, entries)
+                    done += self._handle(handle, entries)
                     if len(entries) >= batch // 2 and not helper:
                         self._ask_for_helper()
                     entries = []
@@ -135,48 +145,48 @@ class MoveQueue:
                     renewed = now
         finally:
             self._release(keys=[lease], args=[token])
-        # Submissions that found the lease held before we let it go.
+        # Entries that found the lease held before we let it go.
         while True:
-            got = self.redis.xreadgroup(GROUP, me, {STREAM: ">"}, count=batch)
+            got = self.redis.xreadgroup(self.group, me, {self.stream: ">"}, count=batch)
             entries = got[0][1] if got else []
             if not entries:
                 return done
-            done += self._apply_all(apply, entries)
+            done += self._handle(handle, entries)
 
     def _claim(self, me: str, batch: int) -> list:
-        claimed = self.redis.xautoclaim(STREAM, GROUP, me, self.claim_idle_ms, "0-0", count=batch)[1]
+        claimed = self.redis.xautoclaim(self.stream, self.group, me, self.claim_idle_ms, "0-0", count=batch)[1]
         return [e for e in claimed if e[1]]
 
     def _ask_for_helper(self) -> None:
-        if self.redis.set(HELPER_LEASE, "queued", nx=True, px=LEASE_MS):
+        if self.redis.set(self.helper_lease, "queued", nx=True, px=LEASE_MS):
             self._enqueue_drain(helper=True)
 
-    def _apply_all(self, apply: Callable[[list], object], entries: list) -> int:
-        pairs = [(fields[b"g"].decode(), fields[b"m"].decode()) for _, fields in entries]
+    def _handle(self, handle: Callable[[list[dict]], object], entries: list) -> int:
+        items = [{k.decode(): v.decode() for k, v in fields.items()} for _, fields in entries]
         try:
-            apply(pairs)
+            handle(items)
         except redis.ConnectionError:
             raise  # leave them pending; a later drain retakes them
         except Exception:
-            log.exception("applying a batch failed; applying one by one")
-            for pair in pairs:
+            log.exception("handling a batch of %s failed; handling one by one", self.stream)
+            for item in items:
                 try:
-                    apply([pair])
+                    handle([item])
                 except redis.ConnectionError:
                     raise
                 except Exception:
-                    log.exception("applying %s failed", pair)
+                    log.exception("handling %s failed", item)
         ids = [entry_id for entry_id, _ in entries]
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xack(STREAM, GROUP, *ids)
-        pipe.xdel(STREAM, *ids)
+        pipe.xack(self.stream, self.group, *ids)
+        pipe.xdel(self.stream, *ids)
         pipe.execute()
         return len(entries)
 
     def orphans(self) -> int:
         """How many submissions sit with a consumer, unacknowledged, for
         longer than ``claim_idle_ms``: what a dead worker left behind."""
-        rows = self.redis.xpending_range(STREAM, GROUP, "-", "+", 1, idle=self.claim_idle_ms)
+        rows = self.redis.xpending_range(self.stream, self.group, "-", "+", 1, idle=self.claim_idle_ms)
         return len(rows)
 
     def sweep_forever(self, stop) -> None:
@@ -189,3 +199,17 @@ class MoveQueue:
                     self.kick()
             except redis.RedisError:
                 log.warning("sweeper: redis unavailable", exc_info=True)
+
+
+class MoveQueue(StreamQueue):
+    """Move submissions: (game, move id) pairs applied in batches."""
+
+    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
+        super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s)
+
+    def push(self, game_id: str, move_id: str, first=None):
+        return self.push_fields({"g": game_id, "m": move_id}, first)
+
+    def drain(self, apply: Callable[[list], object], **kw) -> int:
+        """``apply`` takes a list of (game, move id) pairs."""
+        return self.drain_fields(lambda items: apply([(i["g"], i["m"]) for i in items]), **kw)

@@ -46,10 +46,15 @@ def conflicting_pair(service: Service, game_id: str, keys, rng: random.Random):
     if len(legal) < 2:
         return "single", seat, legal[0], loaded.version
     a, b = rng.sample(legal, 2)
-    ids = []
-    for move in (a, b):
-        envelope = signing.make_envelope(game_id, seat, loaded.version, move, keys[seat])
-        ids.append(service.submit(game_id, envelope)["id"])
+    # Record both before either is queued (a lingering worker applies the
+    # first within a millisecond, and the edge would then refuse the second
+    # as stale): the race is left to the workers.
+    recorder = Service(service.store)
+    ids = [recorder.submit(game_id, signing.make_envelope(game_id, seat, loaded.version, move, keys[seat]))["id"]
+           for move in (a, b)]
+    if service.enqueue:
+        for move_id in ids:
+            service.enqueue(game_id, move_id)
     return ids, loaded.version
 
 

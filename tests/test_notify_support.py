@@ -59,7 +59,8 @@ def notify_env(monkeypatch, tmp_path, settings, smtp):
     """The environment the API, the in-process jobs and worker processes read."""
     env = {"REDIS_URL": settings.redis_url, "SMTP_URL": smtp.url, "PBEM_DATA_DIR": str(tmp_path),
            "PBEM_SECRET": "test-secret", "PBEM_WEBHOOK_ALLOW_PRIVATE": "1", "PBEM_WEBHOOK_BACKOFF_BASE": "0.2",
-           "PBEM_WEBHOOK_TIMEOUT": "3", "MAIL_DOMAIN": "mail.test", "PBEM_PUBLIC_URL": "http://pbem.test"}
+           "PBEM_WEBHOOK_TIMEOUT": "3", "MAIL_DOMAIN": "mail.test", "PBEM_PUBLIC_URL": "http://pbem.test",
+           "PBEM_NOTICE_LINGER_MS": "0"}  # in-process job runs return at once
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     return env

@@ -2,15 +2,41 @@
 (see pbem.notify.notifier for what each does)."""
 from __future__ import annotations
 
+import json
+import logging
+
+import redis
+
 from pbem.notify.config import NotifySettings
+from pbem.notify.hooks import notice_queue
 from pbem.notify.notifier import Notifier
 
 from .context import context
+
+log = logging.getLogger(__name__)
 
 
 def _notifier() -> Notifier:
     service, _ = context()
     return Notifier(service, NotifySettings())
+
+
+def drain_notices(helper: bool = False) -> int:
+    """Handle turn notices as they come (pbem.notify.hooks, pbem.pipeline)."""
+    service, _ = context()
+    notifier = _notifier()
+    actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject}
+
+    def handle(items: list[dict]) -> None:
+        for item in items:  # one at a time: a notice is never handled twice for a neighbour's failure
+            try:
+                actions[item["k"]](*json.loads(item["a"]))
+            except redis.ConnectionError:
+                raise
+            except Exception:
+                log.exception("notice %s failed", item)
+
+    return notice_queue(service.store.redis).drain_fields(handle, helper=helper)
 
 
 def after_move(game_id, before_version, version, before, after, mover, finished):

@@ -19,7 +19,8 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
-from pbem.pipeline import MOVES_QUEUE, ensure_group
+from pbem.notify.hooks import notice_queue
+from pbem.pipeline import MOVES_QUEUE
 
 from .context import context
 
@@ -52,10 +53,13 @@ def main(argv: list[str] | None = None) -> None:
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     service, moves = context()
-    ensure_group(moves.redis)
-    moves.kick(force=True)  # pick up whatever a dead worker left behind
+    streams = [moves, notice_queue(moves.redis)]
+    for stream in streams:
+        stream.ensure_group()
+        stream.kick(force=True)  # pick up whatever a dead worker left behind
     stop = threading.Event()
-    threading.Thread(target=moves.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
+    for stream in streams:
+        threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     try:
         while True:
@@ -70,8 +74,9 @@ def main(argv: list[str] | None = None) -> None:
             if Worker.signalled:
                 break
             try:
-                ensure_group(moves.redis)
-                moves.kick(force=True)  # the drain that was cut short, and whatever came since
+                for stream in streams:
+                    stream.ensure_group()
+                    stream.kick(force=True)  # the drain that was cut short, and whatever came since
             except redis.RedisError:
                 log.warning("redis went away again", exc_info=True)
     except StopRequested:

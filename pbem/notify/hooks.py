@@ -1,21 +1,30 @@
-"""The Service hooks: enqueue one small job per applied (or rejected) move.
+"""The Service hooks: one small notice per applied (or rejected) move.
 
-They do a few in-memory calls (who must act, before and after) and one RQ
-enqueue; they never send, never load and never raise into the move path
+They do a few in-memory calls (who must act, before and after) and add one
+entry to the notices stream (one pipelined round trip, no RQ job per move);
+they never send, never load and never raise into the move path
 (``Service._run_hook`` logs whatever they raise).
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 
-from rq import Queue
-
+from ..pipeline import StreamQueue
 from . import QUEUE
 
 log = logging.getLogger(__name__)
 
-OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 300}
+NOTICES = "pbem:notices"
+
+
+def notice_queue(client) -> StreamQueue:
+    """Turn notices travel like moves: a stream drained by lingering jobs on
+    ``pbem-notify`` (pbem.pipeline), one pipelined round trip per move."""
+    linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
+    return StreamQueue(client, NOTICES, "notifiers", "pbem:notices:lease", QUEUE,
+                       "workers.notify_jobs.drain_notices", linger_s=linger)
 
 
 def _to_act(loaded) -> list[int]:
@@ -27,21 +36,22 @@ def _to_act(loaded) -> list[int]:
         return []
 
 
-def install(service, queue: Queue | None = None) -> None:
+def install(service, queue: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
-    leaves them out (for benchmarks comparing the pipeline with and without)."""
+    leaves them out (the pipeline benchmark's "notifications off")."""
     if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
         return
-    queue = queue or Queue(QUEUE, connection=service.store.redis)
+    notices = queue or notice_queue(service.store.redis)
 
     def after_apply(svc, before, after, events, record):
         mover = (record.get("envelope") or {}).get("player")
-        queue.enqueue("workers.notify_jobs.after_move", after.id, before.version, after.version,
-                      _to_act(before), _to_act(after), mover, after.meta.get("status") == "finished", **OPTS)
+        notices.push_fields({"k": "after_move", "a": json.dumps(
+            [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
+             after.meta.get("status") == "finished"])})
 
     def after_reject(svc, loaded, record):
         if (record.get("envelope") or {}).get("player") is not None:
-            queue.enqueue("workers.notify_jobs.after_reject", loaded.id, record["id"], **OPTS)
+            notices.push_fields({"k": "after_reject", "a": json.dumps([loaded.id, record["id"]])})
 
     service.after_apply.append(after_apply)
     if isinstance(getattr(service, "after_reject", None), list):
