@@ -66,8 +66,12 @@ class StreamQueue:
     The move pipeline is one; turn notifications are another."""
 
     def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
-                 claim_idle_ms: int = 5000, linger_s: float = 0.5):
+                 claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True):
         self.redis = client
+        #: A drain job returns to RQ after ``budget_s`` (a successor carries
+        #: on), so a worker is never held longer; ``helpers`` lets a drainer
+        #: facing a backlog ask for a second one on another worker.
+        self.budget_s, self.helpers = budget_s, helpers
         self.stream, self.group, self.job = stream, group, job
         self.lease, self.helper_lease = lease, lease + ":helper"
         self.claim_idle_ms = claim_idle_ms
@@ -105,13 +109,14 @@ class StreamQueue:
         self.rq.enqueue(self.job, helper, result_ttl=0, failure_ttl=3600,
                         description=f"drain {self.stream}" + (" (helper)" if helper else ""))
 
-    def drain_fields(self, handle: Callable[[list[dict]], object], helper: bool = False, budget_s: float = 5.0,
-                     batch: int = 64, linger_s: float | None = None) -> int:
+    def drain_fields(self, handle: Callable[[list[dict]], object], helper: bool = False,
+                     budget_s: float | None = None, batch: int = 64, linger_s: float | None = None) -> int:
         """Handle entries as they come until the stream has been quiet for
         ``linger_s`` (a helper stops as soon as it is empty) or the time
         budget is spent. ``handle`` takes a list of entries (dicts of str).
         Returns how many were handled."""
         linger = 0.0 if helper else (self.linger_s if linger_s is None else linger_s)
+        budget_s = self.budget_s if budget_s is None else budget_s
         lease = self.helper_lease if helper else self.lease
         token = f"{consumer_name()}:{uuid.uuid4().hex[:8]}"
         self.redis.set(lease, token, px=LEASE_MS)
@@ -130,7 +135,7 @@ class StreamQueue:
                 now = time.monotonic()
                 if entries:
                     done += self._handle(handle, entries)
-                    if len(entries) >= batch // 2 and not helper:
+                    if len(entries) >= batch // 2 and self.helpers and not helper:
                         self._ask_for_helper()
                     entries = []
                     last_work = now

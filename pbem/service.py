@@ -42,27 +42,35 @@ class Loaded:
 
 
 class StateCache:
-    """Recently used states by game, at one version each. States are never
-    mutated (the rules are pure), so sharing them between requests is safe."""
+    """Recently used states by game, the last few versions of each. States
+    are never mutated (the rules are pure), so sharing them between requests
+    is safe; keeping a few versions serves the reads that trail the log by a
+    move or two (notifications, replays of recent versions)."""
 
-    def __init__(self, size: int = 512):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+    def __init__(self, size: int = 512, versions: int = 4):
+        self.size, self.versions = size, versions
+        self._items: OrderedDict[str, dict[int, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
+    def get(self, game_id: str, at_most: int | None = None) -> tuple[int, Any] | None:
+        """The newest cached (version, state), or the newest not after ``at_most``."""
         with self._lock:
-            item = self._items.get(game_id)
-            if item is not None:
-                self._items.move_to_end(game_id)
-            return item
+            states = self._items.get(game_id)
+            if not states:
+                return None
+            self._items.move_to_end(game_id)
+            fitting = [v for v in states if at_most is None or v <= at_most]
+            if not fitting:
+                return None
+            version = max(fitting)
+            return version, states[version]
 
     def put(self, game_id: str, version: int, state: Any) -> None:
         with self._lock:
-            current = self._items.get(game_id)
-            if current is not None and current[0] > version:
-                return
-            self._items[game_id] = (version, state)
+            states = self._items.setdefault(game_id, {})
+            states[version] = state
+            if len(states) > self.versions:
+                del states[min(states)]
             self._items.move_to_end(game_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -196,8 +204,8 @@ class Service:
         if not 0 <= target <= current:
             raise NotFound("unknown_version", f"game {game_id} has versions 0 to {current}")
         base_version, state = 0, None
-        cached = self.cache.get(game_id)
-        if cached and cached[0] <= target:
+        cached = self.cache.get(game_id, at_most=target)
+        if cached:
             base_version, state = cached
         if state is None or target - base_version > self.snapshot_every:
             snap = self.store.snapshot(game_id)

@@ -23,8 +23,10 @@ def notice_queue(client) -> StreamQueue:
     """Turn notices travel like moves: a stream drained by lingering jobs on
     ``pbem-notify`` (pbem.pipeline), one pipelined round trip per move."""
     linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
+    # No helpers and a short budget: notices may lag a little under load,
+    # but they never hold both workers while moves wait.
     return StreamQueue(client, NOTICES, "notifiers", "pbem:notices:lease", QUEUE,
-                       "workers.notify_jobs.drain_notices", linger_s=linger)
+                       "workers.notify_jobs.drain_notices", linger_s=linger, budget_s=1.0, helpers=False)
 
 
 def _to_act(loaded) -> list[int]:

@@ -169,6 +169,10 @@ class Notifier:
         self.send_mail(n, address)
         return True
 
+    def _wants_webhook(self, game_id: str, seat: int) -> bool:
+        webhook = self.channels(game_id, seat).get("webhook")
+        return bool(webhook and webhook.get("enabled"))
+
     def webhook(self, n: Notice) -> str | None:
         """Queue a webhook delivery of a notice; returns its delivery id."""
         webhook = self.channels(n.game_id, n.seat).get("webhook")
@@ -267,9 +271,10 @@ class Notifier:
                 out[seat] = "moved_on"
                 continue
             self.schedule_deadline(game_id, seat, version)
-            loaded_now = self.service.load(game_id, version)
+            loaded_now = current if current.version == version else self.service.load(game_id, version)
             out[seat] = self.turn_mail(loaded_now, seat, before_version)
-            self.webhook(self.notice(loaded_now, seat, YOUR_TURN, before_version))
+            if self._wants_webhook(game_id, seat):  # build the notice only for someone to send it to
+                self.webhook(self.notice(loaded_now, seat, YOUR_TURN, before_version))
         return out
 
     def after_reject(self, game_id: str, move_id: str) -> bool:
