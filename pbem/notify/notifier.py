@@ -248,9 +248,9 @@ class Notifier:
 
     def after_move(self, game_id: str, before_version: int, version: int, before: list[int],
                    after: list[int], mover: int | None, finished: bool) -> dict:
-        loaded = self.service.load(game_id, version)
         out: dict = {}
         if finished:
+            loaded = self.service.load(game_id, version)
             for seat, record in self.store.deadlines(game_id).items():
                 self._cancel(record.get("jobs"))
                 self.store.set_deadline(game_id, seat, None)
