@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from . import games, signing
-from .games.base import GameError, canonical, rng_for
+from .games.base import SEAT_FORFEITED, GameError, canonical, forfeit_result, rng_for
 
 
 @dataclass
@@ -59,6 +59,7 @@ def verify_lines(lines: list[str]) -> Report:
             report.seed_checked = True
     state = game.start(header["players"], header["options"])
     version = 0
+    forfeited = None  # a seat that forfeited ends the game with the server's result
     for step in steps:
         if step["version_before"] != version:
             report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
@@ -92,9 +93,13 @@ def verify_lines(lines: list[str]) -> Report:
                     report.fail(f"move {step['move_id']}: logged events differ from what the rules give")
         state = game.apply(state, step["events"])
         version = step["version_after"]
+        forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
+        if forfeits and forfeited is None:
+            forfeited = forfeits[0]
     report.version = version
     if end:
-        result = game.result(state)
+        result = (forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
+                  if forfeited else game.result(state))
         report.result = result.as_dict() if result else None
         if end.get("result") is not None and canonical(end["result"]) != canonical(report.result):
             report.fail("the recorded result differs from the replayed one")

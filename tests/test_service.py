@@ -232,3 +232,21 @@ def test_trusted_moves_take_the_same_path_and_are_recorded_with_their_auth(servi
     assert '"auth":"mail-token"' in lines[2]
     report = game_record.verify_lines(lines)
     assert report.ok and report.signatures_checked == 0
+
+
+def test_a_forfeited_game_ends_with_the_server_result_and_its_record_verifies(service):
+    from pbem.notify.deadlines import forfeit
+
+    game_id, keys, tokens = new_game(service)
+    loaded = service.load(game_id)
+    seat = sorted(loaded.game.to_act(loaded.state))[0]
+    assert forfeit(service, loaded, seat, reason="deadline")
+    summary = service.get_game(game_id, None)
+    assert summary["status"] == "finished"
+    assert summary["result"]["placings"][seat] == 2 and summary["result"]["winners"] == [1 - seat]
+    report = game_record.verify_lines(list(service.record_lines(game_id, None)))
+    assert report.ok, report.problems
+    assert report.result["detail"]["forfeited"] == seat
+    # a record whose forfeit was edited out no longer verifies
+    lines = [line for line in service.record_lines(game_id, None) if "SeatForfeited" not in line]
+    assert not game_record.verify_lines(lines).ok

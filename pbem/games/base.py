@@ -167,6 +167,20 @@ class Result:
         }
 
 
+#: The server-made event for a seat that forfeits (a deadline's default
+#: action). Rules modules never see it decided; ``evolve`` passes it by, and
+#: the game's result is ``forfeit_result``, the same for every game.
+SEAT_FORFEITED = "SeatForfeited"
+
+
+def forfeit_result(players: int, seat: int, reason: str = "") -> Result:
+    """The forfeiting seat placed last, every other seat sharing first; a
+    solo player who forfeits has lost (no seat placed first)."""
+    placings = tuple(2 if players == 1 else (players if s == seat else 1) for s in range(players))
+    return Result(scores=tuple(0 for _ in range(players)), placings=placings, reason="forfeit",
+                  detail={"forfeited": seat, "why": reason})
+
+
 def placings_from_keys(keys: list) -> tuple:
     """Placings from one sort key per seat (higher is better; equal keys tie)."""
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)

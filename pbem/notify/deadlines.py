@@ -23,10 +23,10 @@ import random
 import time
 
 from ..errors import ServiceError
-from ..games.base import GameError
+from ..games.base import SEAT_FORFEITED, GameError, forfeit_result
 from ..service import Loaded, Service, move_id_for
 
-FORFEIT_EVENT = "SeatForfeited"
+FORFEIT_EVENT = SEAT_FORFEITED
 
 
 def seeded_rng(secret: bytes, game_id: str, version: int, seat: int) -> random.Random:
@@ -81,10 +81,7 @@ def forfeit(service: Service, loaded: Loaded, seat: int, reason: str = "deadline
         state = loaded.game.evolve(loaded.state, event)
     except (GameError, KeyError, ValueError, TypeError):
         state = loaded.state  # a rules module that refuses the event: the state stays as it was
-    placings = [players if s == seat else 1 for s in range(players)] if players > 1 else [1]
-    result = {"scores": [0] * players, "placings": placings,
-              "winners": [s for s in range(players) if placings[s] == 1 and s != seat],
-              "reason": "forfeit", "detail": {"forfeited": seat, "why": reason}}
+    result = forfeit_result(players, seat, reason).as_dict()
     move_id = move_id_for(loaded.id, seat, f"forfeit-{loaded.version}")
     now = time.time()
     record = {"id": move_id, "status": "applied", "auth": "forfeit", "version_before": loaded.version,
