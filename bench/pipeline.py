@@ -84,10 +84,14 @@ class Http:
         raise AssertionError("unreachable")
 
 
+REDIS_PORTS: dict[str, int] = {}
+
+
 def start_server(workers: int, api_workers: int, notify: bool) -> tuple[subprocess.Popen, str, str]:
     data = tempfile.mkdtemp(prefix="pbem-bench-")
     port = free_port()
-    env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(free_port()), PBEM_DATA_DIR=data,
+    REDIS_PORTS[f"http://127.0.0.1:{port}"] = redis_port = free_port()
+    env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_DATA_DIR=data,
                PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0")
     env.pop("SMTP_URL", None)  # mail goes to the maildir under the data dir
     env.pop("REDIS_URL", None)
@@ -270,6 +274,28 @@ def run_paced(client: Http, pool: list[Game], rate: float, seconds: float) -> di
             "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
 
 
+def notices_settle(url: str, limit_s: float = 120.0) -> float | None:
+    """Seconds until the notices stream of a server we started is empty (the
+    notification lag the throughput phase left), so the paced phase starts
+    on a quiet server. None when we did not start the server."""
+    port = REDIS_PORTS.get(url)
+    if port is None:
+        return None
+    import redis
+
+    client = redis.Redis(port=port)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit_s:
+        try:
+            pending = client.xpending("pbem:notices", "notifiers")["pending"]
+        except redis.ResponseError:
+            pending = 0
+        if client.xlen("pbem:notices") == 0 and not pending:
+            return time.monotonic() - t0
+        time.sleep(0.1)
+    return time.monotonic() - t0
+
+
 def measure(url: str, args, notify: bool) -> dict:
     client = Http(url)
     label = "notify on " if notify else "notify off"
@@ -280,6 +306,9 @@ def measure(url: str, args, notify: bool) -> dict:
     thr = run_throughput(client, pool, args.threads, args.seconds)
     print(f"[{label}] throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
           f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
+    lag = notices_settle(url)
+    if lag is not None:
+        print(f"[{label}] notices     backlog handled {lag:.1f} s after the throughput phase", flush=True)
     pool = make_games(client, max(50, int(args.rate)), 5000, notify)
     paced = run_paced(client, pool, args.rate, args.seconds)
     print(f"[{label}] paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
@@ -289,6 +318,7 @@ def measure(url: str, args, notify: bool) -> dict:
             "throughput_p50_ms": round(thr["p50_ms"], 2), "throughput_p99_ms": round(thr["p99_ms"], 2),
             "paced_rate": args.rate, "paced_achieved": round(paced["achieved_per_s"], 1),
             "paced_p50_ms": round(paced["p50_ms"], 2), "paced_p99_ms": round(paced["p99_ms"], 2),
+            "notice_backlog_s": None if lag is None else round(lag, 2),
             "failed": thr["failed"] + paced["failed"]}
 
 
@@ -297,7 +327,7 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start one like make run)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--threads", type=int, default=16, help="concurrent clients")
-    parser.add_argument("--games", type=int, default=300, help="concurrent games")
+    parser.add_argument("--games", type=int, default=800, help="games in the throughput pool (enough moves to last the phase)")
     parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--api-workers", type=int, default=2)

@@ -40,7 +40,7 @@ def main() -> int:
         children.append((name, subprocess.Popen(args, env=env)))
 
     spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
-                  "--workers", api_workers, "--worker-class", "gthread", "--threads", "8",
+                  "--workers", api_workers, "--worker-class", "gthread", "--threads", os.environ.get("PBEM_API_THREADS", "8"),
                   "--access-logfile", "-" if os.environ.get("PBEM_ACCESS_LOG") else "/dev/null",
                   "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):

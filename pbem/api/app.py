@@ -15,10 +15,11 @@ from werkzeug.exceptions import HTTPException
 
 from .. import games
 from ..config import Settings, settings as load_settings
-from ..errors import ServiceError
+from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
 from ..pipeline import MoveQueue
 from ..service import Service
+from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views
 from . import schemas as s
@@ -82,6 +83,26 @@ class PbemApi(Api):
 def _is_json_error(errors) -> bool:
     text = str(errors)
     return "Invalid JSON body" in text
+
+
+def create_game(body: dict) -> dict:
+    """A new game with, optionally, its deadline settings and email
+    invitations; everything is checked before anything is stored."""
+    invited = [i["seat"] for i in body["invite"] if i.get("seat") is not None]
+    if any(not 0 <= seat < body["players"] for seat in invited) or len(set(invited)) != len(invited):
+        raise Unprocessable("bad_invite", "invited seats must be distinct seats of the game")
+    if len(body["invite"]) > body["players"]:
+        raise Unprocessable("bad_invite", "more invitations than seats")
+    for item in body["invite"]:
+        invites.check_email(item["email"])
+    if body["deadline"]:
+        notify_views.check_deadline(body["deadline"])
+    game = service().create_game(body["game"], body["players"], body["options"], body["title"])
+    if body["deadline"]:
+        notify_views.set_deadline_at_creation(game["id"], body["deadline"])
+    if body["invite"]:
+        invites.invite(service(), game["id"], body["invite"])
+    return game
 
 
 def bearer() -> str | None:
@@ -153,7 +174,7 @@ class GamesView(MethodView):
     @games_bp.response(201, s.GameSummary)
     def post(self, body):
         """Create a game. Its seed stays secret; sha256(seed) is published now."""
-        game = service().create_game(body["game"], body["players"], body["options"], body["title"])
+        game = create_game(body)
         return game, 201, {"Location": f"/games/{game['id']}"}
 
 
@@ -173,8 +194,15 @@ class SeatView(MethodView):
     @games_bp.response(201, s.Joined)
     def post(self, body, game_id, seat):
         """Take a seat with an Ed25519 public key. The game starts when every
-        seat is taken. The bearer token is shown once."""
-        return service().join(game_id, seat, body["public_key"], body["name"], body["email"], body["webhook_url"])
+        seat is taken. The bearer token (and, with a webhook_url, the
+        webhook's signing secret) is shown once."""
+        url = body["webhook_url"]
+        if url:
+            notify_views.check_webhook_url(url)  # refused before anything is stored
+        joined = service().join(game_id, seat, body["public_key"], body["name"], body["email"], url)
+        if url:
+            joined["webhook"] = notify_views.register_webhook_at_join(game_id, seat, url)
+        return joined
 
 
 @games_bp.route("/<game_id>/seats/<int:seat>/view")

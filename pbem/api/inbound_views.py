@@ -25,7 +25,7 @@ from ..mail_in.addresses import read_recipient
 from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
 from ..notify.config import NotifySettings
-from .schemas import Int, Strict
+from .schemas import Int, Invite, Strict
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"
@@ -45,12 +45,6 @@ class InboundQuery(Strict):
     to = fields.List(fields.String(validate=validate.Length(1, 320)), load_default=list,
                      metadata={"description": "envelope recipient(s); else the message's "
                                               "Delivered-To, X-Original-To, To and Cc headers"})
-
-
-class Invite(Strict):
-    email = fields.String(required=True, validate=validate.Length(3, 254))
-    seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
-    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64))
 
 
 class InviteRequest(Strict):

@@ -20,7 +20,7 @@ from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
 from ..notify.store import DEFAULT_ACTIONS, PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
-from .schemas import Int, Strict
+from .schemas import DeadlineSettings, Int, Strict
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
                       description="Turn notifications: email, webhooks, deadlines")
@@ -81,15 +81,6 @@ class DeliveryAttempt(Strict):
 
 class Deliveries(Strict):
     deliveries = fields.List(fields.Nested(DeliveryAttempt))
-
-
-class DeadlineSettings(Strict):
-    turn_seconds = Int(required=True, allow_none=True, validate=validate.Range(1, 90 * 86400),
-                       metadata={"description": "time for each turn; null: no deadline"})
-    reminder_seconds = Int(load_default=0, validate=validate.Range(0, 90 * 86400),
-                           metadata={"description": "remind this long before the deadline (0: no reminder)"})
-    default_action = fields.String(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
-                                   metadata={"description": "what happens at the deadline"})
 
 
 class SeatDeadline(Strict):
@@ -223,12 +214,7 @@ class WebhookView(MethodView):
         if not url:
             raise Unprocessable("missing_url", "give a url (none was given at join)")
         _check(url)
-        secret = new_secret()
-        ch["webhook"] = {"id": secrets.token_hex(8), "url": url, "secret": secret, "enabled": True,
-                         "registered": time.time(), "disabled_reason": None}
-        ch["pending_webhook_url"] = None
-        n.store.save_channels(game_id, seat, ch)
-        return {**_public_channels(ch)["webhook"], "secret": secret}
+        return register_webhook(n, game_id, seat, url, ch)
 
     @notify_bp.response(204)
     def delete(self, game_id, seat):
@@ -249,6 +235,35 @@ class DeliveriesView(MethodView):
         """The webhook delivery log of a seat, newest first: every attempt."""
         _seat(game_id, seat)
         return {"deliveries": notifier().store.attempts(game_id, seat, query["limit"])}
+
+
+def register_webhook(n: Notifier, game_id: str, seat: int, url: str, ch: dict | None = None) -> dict:
+    """Store a checked webhook URL for a seat with a new signing secret; the
+    answer holds the secret, shown this once."""
+    ch = ch if ch is not None else n.channels(game_id, seat)
+    secret = new_secret()
+    ch["webhook"] = {"id": secrets.token_hex(8), "url": url, "secret": secret, "enabled": True,
+                     "registered": time.time(), "disabled_reason": None}
+    ch["pending_webhook_url"] = None
+    n.store.save_channels(game_id, seat, ch)
+    return {**_public_channels(ch)["webhook"], "secret": secret}
+
+
+def check_webhook_url(url: str) -> None:
+    _check(url)
+
+
+def register_webhook_at_join(game_id: str, seat: int, url: str) -> dict:
+    return register_webhook(notifier(), game_id, seat, url)
+
+
+def check_deadline(body: dict) -> None:
+    if body["turn_seconds"] and body["reminder_seconds"] >= body["turn_seconds"]:
+        raise Unprocessable("bad_reminder", "the reminder must come before the deadline")
+
+
+def set_deadline_at_creation(game_id: str, body: dict) -> None:
+    notifier().store.save_game_settings(game_id, {**body, "set_by": "creator", "set_at": time.time()})
 
 
 def _deadlines_out(n: Notifier, game_id: str) -> dict:
@@ -275,8 +290,7 @@ class DeadlineView(MethodView):
         actor = _actor(game_id)
         if meta.get("status") != "open" and actor != "operator":
             raise Conflict("game_started", "deadline settings are fixed once the game has started")
-        if body["turn_seconds"] and body["reminder_seconds"] >= body["turn_seconds"]:
-            raise Unprocessable("bad_reminder", "the reminder must come before the deadline")
+        check_deadline(body)
         n = notifier()
         n.store.save_game_settings(game_id, {**body, "set_by": actor, "set_at": time.time()})
         if meta.get("status") == "active" and body["turn_seconds"]:

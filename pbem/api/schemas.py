@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..notify.store import DEFAULT_ACTIONS
+
 
 class Strict(ma.Schema):
     class Meta:
@@ -37,12 +39,31 @@ class ErrorSchema(Strict):
 # -- games -----------------------------------------------------------------
 
 
+class DeadlineSettings(Strict):
+    turn_seconds = Int(required=True, allow_none=True, validate=validate.Range(1, 90 * 86400),
+                       metadata={"description": "time for each turn; null: no deadline"})
+    reminder_seconds = Int(load_default=0, validate=validate.Range(0, 90 * 86400),
+                           metadata={"description": "remind this long before the deadline (0: no reminder)"})
+    default_action = fields.String(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
+                                   metadata={"description": "what happens at the deadline"})
+
+
+class Invite(Strict):
+    email = fields.String(required=True, validate=validate.Length(3, 254))
+    seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
+    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64))
+
+
 class CreateGame(Strict):
     game = fields.String(required=True, validate=validate.Length(1, 64),
                          metadata={"description": "a name from GET /game-types"})
     players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     title = fields.String(load_default="", validate=validate.Length(0, 120))
+    deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
+                             metadata={"description": "turn deadline, reminder and default action"})
+    invite = fields.List(fields.Nested(Invite), load_default=list, validate=validate.Length(0, 16),
+                         metadata={"description": "seats to invite by email (the reply `join` takes the seat)"})
 
 
 class ListGamesQuery(Strict):
@@ -96,6 +117,8 @@ class Joined(Strict):
     game = fields.String()
     seat = Int()
     token = fields.String(metadata={"description": "bearer token for this seat's reads; shown once"})
+    webhook = fields.Dict(metadata={"description": "the webhook registered from webhook_url, with its "
+                                                   "whsec_ signing secret (shown once)"})
 
 
 class GameType(Strict):
