@@ -194,9 +194,11 @@ class Service:
             seed = self._seeds[game_id] = self.store.seed(game_id)
         return seed
 
-    def load(self, game_id: str, version: int | None = None, meta: dict | None = None) -> Loaded:
+    def load(self, game_id: str, version: int | None = None, meta: dict | None = None,
+             tail: tuple[int, list] | None = None) -> Loaded:
         """The game's state at ``version`` (default: now): cache, else the
-        snapshot, else the start, plus the tail of the log."""
+        snapshot, else the start, plus the tail of the log. ``tail`` is
+        (after, events) already read with the meta, when the caller could."""
         meta = meta or self._meta(game_id)
         game = games.get(meta["game"], int(meta["rules_version"]))
         current = int(meta["version"])
@@ -214,7 +216,11 @@ class Service:
         if state is None:
             base_version, state = 0, game.start(meta["players"], meta["options"])
         if target > base_version:
-            for _, event, _ in self.store.events(game_id, base_version, target):
+            if tail is not None and tail[0] == base_version:
+                rows = [row for row in tail[1] if row[0] <= target]
+            else:
+                rows = self.store.events(game_id, base_version, target)
+            for _, event, _ in rows:
                 state = game.evolve(state, event)
         if target == current:
             self.cache.put(game_id, target, state)
@@ -387,7 +393,8 @@ class Service:
             raise NotFound("unknown_game", f"no game {game_id!r}")
         player = envelope["player"]
         move_id = move_id_for(game_id, player, envelope["nonce"])
-        meta, seats, existing = self.store.snapshot_of(game_id, move_id)
+        cached = self.cache.get(game_id)
+        meta, seats, existing, tail = self.store.snapshot_of(game_id, move_id, cached[0] if cached else None)
         if meta is None:
             raise NotFound("unknown_game", f"no game {game_id!r}")
         if envelope["game"] != game_id:
@@ -400,6 +407,8 @@ class Service:
             raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
         if existing is not None:
             raise self._nonce_reused(move_id)
+        if tail is not None:
+            meta["_tail"] = tail  # the log since the cached state, read in the same round trip
         return meta, seats[player], move_id
 
     @staticmethod
@@ -409,7 +418,8 @@ class Service:
 
     def _queue(self, meta: dict, envelope: dict, move_id: str, auth: str, **extra) -> dict:
         game_id = meta["id"]
-        self._precheck(self.load(game_id, meta=meta), envelope)
+        tail = meta.pop("_tail", None)
+        self._precheck(self.load(game_id, meta=meta, tail=tail), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}
         if self.enqueue:

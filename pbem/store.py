@@ -111,19 +111,24 @@ class Store:
         out.setdefault("version", 0)
         return out
 
-    def snapshot_of(self, game_id: str, move_id: str | None = None) -> tuple[dict | None, dict[int, dict], dict | None]:
-        """Meta, seats and (optionally) one move's record in one round trip:
-        what the hot paths (a submission, an apply) read first."""
+    def snapshot_of(self, game_id: str, move_id: str | None = None, tail_after: int | None = None):
+        """Meta, seats, one move's record and the log after ``tail_after``
+        (as (after, rows)) in one round trip: what a submission reads first."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(key(game_id, "meta"))
         pipe.hgetall(key(game_id, "seats"))
-        if move_id is not None:
-            pipe.hget(key(game_id, "moves"), move_id)
+        pipe.hget(key(game_id, "moves"), move_id or "")
+        if tail_after is not None:
+            pipe.xrange(key(game_id, "log"), f"{tail_after + 1}-0", "+", count=200)
         rows = pipe.execute()
         meta = self._decode_meta(rows[0]) if rows[0] else None
         seats = {int(k): json.loads(v) for k, v in rows[1].items()}
         move = json.loads(rows[2]) if move_id is not None and rows[2] else None
-        return meta, seats, move
+        tail = None
+        if tail_after is not None and len(rows[3]) < 200:  # a longer tail: load reads it in pages
+            tail = (tail_after, [(int(rid.split(b"-")[0]), json.loads(f[b"e"]), f[b"m"].decode())
+                                 for rid, f in rows[3]])
+        return meta, seats, move, tail
 
     def metas(self, game_ids: list[str]) -> list[dict | None]:
         pipe = self.redis.pipeline(transaction=False)

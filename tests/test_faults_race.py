@@ -97,8 +97,8 @@ def test_two_services_race_on_conflicting_moves(redis_server, redis_client):
         svc = Service(Store(redis.Redis.from_url(redis_server.url)), snapshot_every=10)
         load = svc.load
 
-        def recorded(game_id, version=None, meta=None, _load=load, _seen=loads[i]):
-            loaded = _load(game_id, version, meta)
+        def recorded(game_id, version=None, meta=None, _load=load, _seen=loads[i], **kw):
+            loaded = _load(game_id, version, meta, **kw)
             _seen.append(loaded.version)
             return loaded
         svc.load = recorded
