@@ -100,6 +100,17 @@ class StreamQueue:
             self._enqueue_drain()
         return replies[0] if first is not None else True
 
+    def push_many(self, entries: list[dict]) -> None:
+        """Add several entries in one round trip."""
+        if not entries:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for fields in entries:
+            pipe.xadd(self.stream, fields)
+        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
+        if pipe.execute()[-1]:
+            self._enqueue_drain()
+
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless a drainer holds the lease."""
         if self.redis.set(self.lease, "queued", nx=True, px=LEASE_MS) or force:

@@ -44,7 +44,12 @@ def main() -> int:
                   "--access-logfile", "-" if os.environ.get("PBEM_ACCESS_LOG") else "/dev/null",
                   "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
-        spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker"] + (["--with-scheduler"] if i == 0 else []))
+        spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])
+    # Notifications and inbound mail in their own worker, at a lower CPU
+    # priority, so that under load they lag instead of slowing moves. It runs
+    # RQ's scheduler (deadlines, reminders, retries are scheduled jobs).
+    spawn("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--nice=10",
+                                "pbem-notify", "pbem-mail"])
     mail_port = os.environ.get("PBEM_MAIL_PORT", "8025")  # play by email: the inbound SMTP listener
     spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
 
@@ -58,7 +63,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, stop)
     base = f"http://{conf.host}:{conf.port}"
     print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  "
-          f"({api_workers} API processes, {workers} workers). Ctrl-C stops.", flush=True)
+          f"({api_workers} API processes, {workers} move workers, 1 background worker). Ctrl-C stops.", flush=True)
     print(f"pbem: mail-in (SMTP) on {os.environ.get('PBEM_MAIL_HOST', '127.0.0.1')}:{mail_port} "
           f"for move+TOKEN@{os.environ.get('MAIL_DOMAIN', 'pbem.localhost')}", flush=True)
     code = 0

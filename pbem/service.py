@@ -99,8 +99,12 @@ class Service:
         self.cache = cache or StateCache()
         self._seeds: dict[str, bytes] = {}
         #: Called as hook(service, loaded_before, loaded_after, events, move_record)
-        #: after every applied move (notifications subscribe here).
+        #: after every applied move.
         self.after_apply: list[Callable] = []
+        #: Called as hook(service, [(loaded_before, loaded_after, events, move_record)])
+        #: once per batch of applied moves (notifications subscribe here: one
+        #: round trip for the batch).
+        self.after_apply_batch: list[Callable] = []
         #: Called as hook(service, loaded, record) when the worker rejects a
         #: queued move (notifications tell the mover).
         self.after_reject: list[Callable] = []
@@ -177,8 +181,7 @@ class Service:
             self.store.update_meta(game_id, started=time.time())
             self.cache.put(game_id, done.version, state)
             after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
-            for hook in self.after_apply:
-                self._run_hook(hook, loaded, after, events, record)
+            self.announce(loaded, after, events, record)
 
     # ------------------------------------------------------------------ loading
 
@@ -503,7 +506,7 @@ class Service:
                 steps.append(("append", game_id, loaded.version, move_id, events, outcome,
                               "finished" if result else ""))
                 plans.append((pair, loaded, after, outcome, events))
-            retry = []
+            retry, applied = [], []
             for plan, done in zip(plans, self.store.settle_and_append_many(steps)):
                 pair, loaded, after, outcome = plan[:4]
                 if after is None:
@@ -520,7 +523,9 @@ class Service:
                     retry.append(pair)  # decided on a state that was not the last: again
                 else:
                     self._appended(loaded, after, plan[4], outcome)
+                    applied.append((loaded, after, plan[4], outcome))
                     results[pair] = outcome
+            self._run_batch_hooks(applied)
             pending = retry
         for game_id, move_id in pending:
             results[(game_id, move_id)] = self.store.settle(game_id, move_id, {
@@ -568,6 +573,22 @@ class Service:
             return rejected("rules_error", "the rules engine failed on this move; it was not applied")
         return {**base, "status": "applied", "version": loaded.version + len(events),
                 "_events": events, "_state": state}
+
+    def announce(self, before: Loaded, after: Loaded, events: list, record: dict) -> None:
+        """Tell every hook about one step appended outside a batch (the
+        setup, a forfeit)."""
+        for hook in self.after_apply:
+            self._run_hook(hook, before, after, events, record)
+        self._run_batch_hooks([(before, after, events, record)])
+
+    def _run_batch_hooks(self, applied: list[tuple]) -> None:
+        if not applied:
+            return
+        for hook in self.after_apply_batch:
+            try:
+                hook(self, applied)
+            except Exception:  # notifications never undo an applied move
+                log.exception("after_apply_batch hook %r failed", hook)
 
     def _run_hook(self, hook, before, after, events, record) -> None:
         try:

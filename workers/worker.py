@@ -6,11 +6,16 @@ in the middle of a job; this process then waits for Redis to answer again and
 starts a new work loop (picking up what was left), so a Redis restart does not
 take the workers down. Only a signal (SIGTERM, Ctrl-C) ends it.
 
-    python -m workers.worker [queue ...]
+    python -m workers.worker [--with-scheduler] [--nice=N] [queue ...]
+
+``make run`` starts move workers on ``pbem-moves`` and one background worker
+(niced, with RQ's scheduler) on ``pbem-notify`` and ``pbem-mail``; with no
+queue named a worker serves all three.
 """
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 
@@ -50,6 +55,9 @@ def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     with_scheduler = "--with-scheduler" in argv
+    nice = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nice=")), 0)
+    if nice:
+        os.nice(nice)  # background work (notifications, mail) yields the CPU to moves
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     service, moves = context()

@@ -93,6 +93,5 @@ def forfeit(service: Service, loaded: Loaded, seat: int, reason: str = "deadline
     service.cache.put(loaded.id, done.version, state)
     meta = {**loaded.meta, "version": done.version, "status": "finished", "result": result, "finished": now}
     after = Loaded(meta, loaded.game, state, done.version)
-    for hook in service.after_apply:
-        service._run_hook(hook, loaded, after, [event], record)
+    service.announce(loaded, after, [event], record)
     return True

@@ -45,17 +45,20 @@ def install(service, queue: StreamQueue | None = None) -> None:
         return
     notices = queue or notice_queue(service.store.redis)
 
-    def after_apply(svc, before, after, events, record):
-        mover = (record.get("envelope") or {}).get("player")
-        notices.push_fields({"k": "after_move", "a": json.dumps(
-            [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
-             after.meta.get("status") == "finished"])})
+    def after_apply_batch(svc, applied):
+        entries = []
+        for before, after, events, record in applied:
+            mover = (record.get("envelope") or {}).get("player")
+            entries.append({"k": "after_move", "a": json.dumps(
+                [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
+                 after.meta.get("status") == "finished"])})
+        notices.push_many(entries)  # one round trip for the whole batch
 
     def after_reject(svc, loaded, record):
         if (record.get("envelope") or {}).get("player") is not None:
             notices.push_fields({"k": "after_reject", "a": json.dumps([loaded.id, record["id"]])})
 
-    service.after_apply.append(after_apply)
+    service.after_apply_batch.append(after_apply_batch)
     if isinstance(getattr(service, "after_reject", None), list):
         service.after_reject.append(after_reject)
     service._notify_installed = True
