@@ -176,9 +176,9 @@ class Service:
         state = loaded.game.apply(loaded.state, events)
         record = {"id": SETUP_MOVE, "status": "applied", "auth": "setup", "version_before": 0,
                   "version": len(events), "settled": time.time()}
-        done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active")
+        done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active",
+                                 meta={"started": time.time()})
         if done.kind == "ok":
-            self.store.update_meta(game_id, started=time.time())
             self.cache.put(game_id, done.version, state)
             after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
             self.announce(loaded, after, events, record)
@@ -504,7 +504,8 @@ class Service:
                     meta_after.update(status="finished", result=result.as_dict(), finished=time.time())
                 after = heads[game_id] = Loaded(meta_after, loaded.game, state, version)
                 steps.append(("append", game_id, loaded.version, move_id, events, outcome,
-                              "finished" if result else ""))
+                              "finished" if result else "",
+                              {"result": meta_after["result"], "finished": meta_after["finished"]} if result else None))
                 plans.append((pair, loaded, after, outcome, events))
             retry, applied = [], []
             for plan, done in zip(plans, self.store.settle_and_append_many(steps)):
@@ -539,8 +540,6 @@ class Service:
         self.cache.put(game_id, after.version, after.state)
         if after.version // self.snapshot_every > before.version // self.snapshot_every:
             self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
-        if after.meta.get("status") == "finished":
-            self.store.update_meta(game_id, result=after.meta["result"], finished=after.meta["finished"])
         for hook in self.after_apply:
             self._run_hook(hook, before, after, events, outcome)
 

@@ -26,7 +26,8 @@ import redis
 GAMES_INDEX = "pbem:games"
 
 # Append events if the version is as expected, idempotently by move id.
-# KEYS: meta, log, moves, done   ARGV: expected, move_id, record, status, event...
+# KEYS: meta, log, moves, done
+# ARGV: expected, move_id, record, status, meta fields (JSON object of strings, or ''), event...
 _APPEND = """
 local prior = redis.call('HGET', KEYS[3], ARGV[2])
 if prior then
@@ -35,12 +36,15 @@ if prior then
 end
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if version ~= tonumber(ARGV[1]) then return {'stale', tostring(version)} end
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'm', ARGV[2])
 end
 redis.call('HSET', KEYS[1], 'version', version)
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[4]) end
+if ARGV[5] ~= '' then
+  for k, v in pairs(cjson.decode(ARGV[5])) do redis.call('HSET', KEYS[1], k, v) end
+end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
 redis.call('RPUSH', KEYS[4], ARGV[3])
 redis.call('EXPIRE', KEYS[4], 300)
@@ -166,17 +170,20 @@ class Store:
     # -- the log -------------------------------------------------------------
 
     def append(self, game_id: str, expected_version: int, move_id: str, events: list[dict],
-               record: dict, status: str = "") -> Appended:
+               record: dict, status: str = "", meta: dict | None = None) -> Appended:
         """Append ``events`` if the log is at ``expected_version`` and ``move_id``
-        has not settled yet; store ``record`` as the move's outcome."""
+        has not settled yet; store ``record`` as the move's outcome. ``status``
+        and ``meta`` fields are set in the same atomic step (a game never
+        reads as finished without its result)."""
         return self._appended(self._append(**self._append_call(game_id, expected_version, move_id, events,
-                                                                record, status)))
+                                                                record, status, meta)))
 
     @staticmethod
-    def _append_call(game_id, expected_version, move_id, events, record, status) -> dict:
+    def _append_call(game_id, expected_version, move_id, events, record, status, meta=None) -> dict:
+        fields = dumps({k: v if isinstance(v, str) else dumps(v) for k, v in meta.items()}) if meta else ""
         return {"keys": [key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"),
                          key(game_id, f"done:{move_id}")],
-                "args": [expected_version, move_id, dumps(record), status, *(dumps(e) for e in events)]}
+                "args": [expected_version, move_id, dumps(record), status, fields, *(dumps(e) for e in events)]}
 
     @staticmethod
     def _appended(reply) -> Appended:
@@ -188,7 +195,7 @@ class Store:
 
     def settle_and_append_many(self, steps: list[tuple]) -> list:
         """Several settles (``("settle", game, move, record)``) and appends
-        (``("append", game, expected, move, events, record, status)``) in one
+        (``("append", game, expected, move, events, record, status, meta)``) in one
         round trip, in order; each step is atomic, the batch is not. Returns a
         settled record or an ``Appended`` per step."""
         pipe = self.redis.pipeline(transaction=False)

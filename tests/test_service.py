@@ -250,3 +250,18 @@ def test_a_forfeited_game_ends_with_the_server_result_and_its_record_verifies(se
     # a record whose forfeit was edited out no longer verifies
     lines = [line for line in service.record_lines(game_id, None) if "SeatForfeited" not in line]
     assert not game_record.verify_lines(lines).ok
+
+
+def test_a_finishing_append_sets_status_and_result_in_one_step(service):
+    game_id, keys, tokens = new_game(service)
+    loaded = service.load(game_id)
+    done = service.store.append(game_id, loaded.version, "m-final", [{"type": "Noted"}],
+                                {"id": "m-final", "status": "applied"}, status="finished",
+                                meta={"result": {"winners": [0]}, "finished": 12.5})
+    assert done.kind == "ok"
+    meta = service.store.meta(game_id)
+    assert meta["status"] == "finished" and meta["result"] == {"winners": [0]} and meta["finished"] == 12.5
+    # a stale append sets nothing
+    again = service.store.append(game_id, loaded.version, "m-late", [], {"id": "m-late"}, status="active",
+                                 meta={"result": None})
+    assert again.kind == "stale" and service.store.meta(game_id)["result"] == {"winners": [0]}

@@ -86,10 +86,10 @@ def forfeit(service: Service, loaded: Loaded, seat: int, reason: str = "deadline
     now = time.time()
     record = {"id": move_id, "status": "applied", "auth": "forfeit", "version_before": loaded.version,
               "version": loaded.version + 1, "settled": now, "forfeited": seat}
-    done = service.store.append(loaded.id, loaded.version, move_id, [event], record, status="finished")
+    done = service.store.append(loaded.id, loaded.version, move_id, [event], record, status="finished",
+                                meta={"result": result, "finished": now})
     if done.kind != "ok":
         return False
-    service.store.update_meta(loaded.id, result=result, finished=now)
     service.cache.put(loaded.id, done.version, state)
     meta = {**loaded.meta, "version": done.version, "status": "finished", "result": result, "finished": now}
     after = Loaded(meta, loaded.game, state, done.version)
