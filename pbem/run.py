@@ -50,7 +50,7 @@ def main() -> int:
     # RQ's scheduler (deadlines, reminders, retries are scheduled jobs).
     spawn("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--nice=10",
                                 "pbem-notify", "pbem-mail"])
-    mail_port = os.environ.get("PBEM_MAIL_PORT", "8025")  # play by email: the inbound SMTP listener
+    # Play by email: the inbound SMTP listener prints its own address.
     spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
 
     stopping = False
@@ -64,8 +64,6 @@ def main() -> int:
     base = f"http://{conf.host}:{conf.port}"
     print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  "
           f"({api_workers} API processes, {workers} move workers, 1 background worker). Ctrl-C stops.", flush=True)
-    print(f"pbem: mail-in (SMTP) on {os.environ.get('PBEM_MAIL_HOST', '127.0.0.1')}:{mail_port} "
-          f"for move+TOKEN@{os.environ.get('MAIL_DOMAIN', 'pbem.localhost')}", flush=True)
     code = 0
     try:
         while not stopping:
