@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from . import games, signing
-from .errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
 from .store import Store, dumps
 

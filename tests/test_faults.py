@@ -3,12 +3,10 @@ stream of moves; every accepted move is applied exactly once afterwards."""
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 from pbem import signing
 from pbem.games.base import canonical
-from pbem.store import key
 
 from .conftest import wait_until
 

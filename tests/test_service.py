@@ -2,7 +2,6 @@
 idempotency, and every kind of bad input leaving the log untouched."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -207,7 +206,11 @@ def test_join_errors(service):
 
 def test_hidden_information_stays_hidden_in_views_events_and_records(service):
     game_id, keys, tokens = new_game(service, options={"hidden_future_villages": True})
-    spectator = json.dumps(service.get_game(game_id, None)["view"])
+    # the face-down villages 4-6 have no name in any seat's or a spectator's view
+    for token in (None, *tokens):
+        villages = service.get_game(game_id, token)["view"]["villages"]
+        assert [v["village"] for v in villages[3:]] == [None, None, None]
+    assert all(v["village"] for v in service.load(game_id).game.view(service.load(game_id).state, "*")["villages"])
     events = service.events(game_id, None)["events"]
     dealt = [e["event"] for e in events if "secret" in e["event"]]
     assert not dealt, "a spectator saw an event's secret"

@@ -25,7 +25,7 @@ from ..mail_in.addresses import read_recipient
 from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
 from ..notify.config import NotifySettings
-from .schemas import Int, Invite, Strict
+from .schemas import Invite, Strict
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"

@@ -18,7 +18,7 @@ from ..errors import Conflict, Unauthorized, Unprocessable
 from ..notify import install
 from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
-from ..notify.store import DEFAULT_ACTIONS, PREFERENCES
+from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from .schemas import DeadlineSettings, Int, Strict
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from pbem import games
-from pbem.games.base import OMNISCIENT, SPECTATOR, BadOptions, IllegalMove, ParseError, canonical, rng_for
+from pbem.games.base import SPECTATOR, BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.cartoona import creatures as cr
 from pbem.games.cartoona import data as D
 from pbem.games.cartoona import moves as mv

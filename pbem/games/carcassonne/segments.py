@@ -20,7 +20,7 @@ as they are: ``(P)``, ``(P×2)``, ``(cathedral)``, ``(inn)``, ``X>end``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .geometry import EDGE_INDEX, HALF_INDEX
 
