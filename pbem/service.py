@@ -372,14 +372,14 @@ class Service:
         """Check a signed envelope and queue it. Fast 4xx for what can be told
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to."""
-        meta, seat, move_id = self._submittable(game_id, envelope)
+        meta, seat, move_id, tail = self._submittable(game_id, envelope)
         if seat.get("mail_only") or not seat.get("public_key"):
             raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
-        return self._queue(meta, envelope, move_id, "ed25519")
+        return self._queue(meta, envelope, move_id, tail, "ed25519")
 
     def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
                        auth: str, nonce: str, **extra) -> dict:
@@ -388,10 +388,12 @@ class Service:
         as a signed move; the record says how it was authenticated."""
         envelope = {"game": game_id, "player": player, "expected_version": expected_version,
                     "move": move, "nonce": nonce}
-        meta, _, move_id = self._submittable(game_id, envelope)
-        return self._queue(meta, envelope, move_id, auth, **extra)
+        meta, _, move_id, tail = self._submittable(game_id, envelope)
+        return self._queue(meta, envelope, move_id, tail, auth, **extra)
 
-    def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str]:
+    def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str, tuple | None]:
+        """Meta, the seat, the move id, and the log since the cached state
+        (read in the same round trip), or a 4xx for what can be told now."""
         if not isinstance(game_id, str):
             raise NotFound("unknown_game", f"no game {game_id!r}")
         player = envelope["player"]
@@ -410,18 +412,15 @@ class Service:
             raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
         if existing is not None:
             raise self._nonce_reused(move_id)
-        if tail is not None:
-            meta["_tail"] = tail  # the log since the cached state, read in the same round trip
-        return meta, seats[player], move_id
+        return meta, seats[player], move_id, tail
 
     @staticmethod
     def _nonce_reused(move_id: str) -> Conflict:
         return Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
                         move_id=move_id)
 
-    def _queue(self, meta: dict, envelope: dict, move_id: str, auth: str, **extra) -> dict:
+    def _queue(self, meta: dict, envelope: dict, move_id: str, tail: tuple | None, auth: str, **extra) -> dict:
         game_id = meta["id"]
-        tail = meta.pop("_tail", None)
         self._precheck(self.load(game_id, meta=meta, tail=tail), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}

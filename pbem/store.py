@@ -100,7 +100,7 @@ class Store:
         pipe.zadd(GAMES_INDEX, {game_id: created})
         pipe.execute()
 
-    _META_JSON = {"players", "options", "created", "version", "title_set", "result", "started", "finished"}
+    _META_JSON = {"players", "options", "created", "version", "result", "started", "finished"}
 
     def meta(self, game_id: str) -> dict | None:
         raw = self.redis.hgetall(key(game_id, "meta"))
@@ -146,9 +146,6 @@ class Store:
     def list_games(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [g.decode() for g in self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)]
 
-    def count_games(self) -> int:
-        return self.redis.zcard(GAMES_INDEX)
-
     def seed(self, game_id: str) -> bytes:
         raw = self.redis.get(key(game_id, "seed"))
         if raw is None:
@@ -159,9 +156,6 @@ class Store:
 
     def claim_seat(self, game_id: str, seat: int, data: dict) -> bool:
         return bool(self.redis.hsetnx(key(game_id, "seats"), str(seat), dumps(data)))
-
-    def update_seat(self, game_id: str, seat: int, data: dict) -> None:
-        self.redis.hset(key(game_id, "seats"), str(seat), dumps(data))
 
     def seats(self, game_id: str) -> dict[int, dict]:
         raw = self.redis.hgetall(key(game_id, "seats"))
