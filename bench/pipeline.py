@@ -84,6 +84,56 @@ class Http:
 
 
 REDIS_PORTS: dict[str, int] = {}
+SERVER_PIDS: dict[str, int] = {}
+ROLES = (("redis-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
+         ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.run", "supervisor"))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_role(root: int | None) -> dict[str, float]:
+    """CPU seconds so far of each part of a server we started (the process
+    tree under ``root``, reaped children included), and of this client."""
+    out = {"client": time.process_time()}
+    if root is None:
+        return out
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        times[pid] = sum(int(x) for x in fields[11:15]) / TICK  # utime stime cutime cstime
+    for pid, seconds in times.items():
+        p, hops = pid, 0
+        while p not in (root, 0, 1) and hops < 16:
+            p, hops = parents.get(p, 0), hops + 1
+        if p != root and pid != root:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        role = next((name for needle, name in ROLES if needle in cmd), "other")
+        out[role] = out.get(role, 0.0) + seconds
+    return out
+
+
+def cpu_per(before: dict[str, float], after: dict[str, float], count: int) -> dict[str, float]:
+    """Milliseconds of CPU per unit of work, by part, between two readings."""
+    return {role: round((after[role] - before.get(role, 0.0)) * 1000 / max(count, 1), 3)
+            for role in after if after[role] - before.get(role, 0.0) > 0}
+
+
+def cpu_line(per: dict[str, float]) -> str:
+    return "  ".join(f"{role} {ms:.2f}" for role, ms in sorted(per.items(), key=lambda kv: -kv[1])) + \
+        f"  (total {sum(per.values()):.2f} ms)"
 
 
 def start_server(workers: int, api_workers: int, notify: bool) -> tuple[subprocess.Popen, str, str]:
@@ -97,6 +147,7 @@ def start_server(workers: int, api_workers: int, notify: bool) -> tuple[subproce
     proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[url] = proc.pid
     client = Http(url)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -298,13 +349,20 @@ def notices_settle(url: str, limit_s: float = 120.0) -> float | None:
 def measure(url: str, args, notify: bool) -> dict:
     client = Http(url)
     label = "notify on " if notify else "notify off"
+    root = SERVER_PIDS.get(url)
     run_noop(client, args.threads, 3.0)  # warm-up: every gunicorn worker booted and hot
+    cpu0 = cpu_by_role(root)
     noop = run_noop(client, args.threads, args.seconds)
+    noop_cpu = cpu_per(cpu0, cpu_by_role(root), noop["requests"])
     print(f"[{label}] noop        {noop['req_per_s']:9.1f} req/s", flush=True)
+    print(f"[{label}]   CPU ms per request: {cpu_line(noop_cpu)}", flush=True)
     pool = make_games(client, args.games, 1000, notify)
+    cpu0 = cpu_by_role(root)
     thr = run_throughput(client, pool, args.threads, args.seconds)
+    move_cpu = cpu_per(cpu0, cpu_by_role(root), thr["applied"])
     print(f"[{label}] throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
           f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
+    print(f"[{label}]   CPU ms per move (notices handled later not counted): {cpu_line(move_cpu)}", flush=True)
     lag = notices_settle(url)
     if lag is not None:
         print(f"[{label}] notices     backlog handled {lag:.1f} s after the throughput phase", flush=True)
@@ -318,7 +376,8 @@ def measure(url: str, args, notify: bool) -> dict:
             "paced_rate": args.rate, "paced_achieved": round(paced["achieved_per_s"], 1),
             "paced_p50_ms": round(paced["p50_ms"], 2), "paced_p99_ms": round(paced["p99_ms"], 2),
             "notice_backlog_s": None if lag is None else round(lag, 2),
-            "failed": thr["failed"] + paced["failed"]}
+            "failed": thr["failed"] + paced["failed"],
+            "cpu_ms_per_noop": noop_cpu, "cpu_ms_per_move": move_cpu}
 
 
 def main() -> None:

@@ -20,6 +20,10 @@ class Settings:
     public_url: str | None = field(default_factory=lambda: os.environ.get("PBEM_PUBLIC_URL") or None)
     #: Events between snapshots.
     snapshot_every: int = field(default_factory=lambda: _int("PBEM_SNAPSHOT_EVERY", 50))
+    #: Games whose recent states a process keeps in memory (a few KB each for
+    #: Wakanda or Kachina, tens of KB for Carcassonne or Cartoona). A miss
+    #: costs a larger read and a replay from the snapshot, not a round trip.
+    state_cache: int = field(default_factory=lambda: _int("PBEM_STATE_CACHE", 2048))
     #: Largest request body accepted, in bytes.
     max_body: int = field(default_factory=lambda: _int("PBEM_MAX_BODY", 64 * 1024))
     #: A submission taken by a worker that died is retaken after this many ms.

@@ -134,18 +134,18 @@ class StreamQueue:
         self.ensure_group()
         me = consumer_name()
         done = 0
+        acks: list = []  # handled entries, acknowledged with the next read (one round trip fewer a batch)
         start = last_work = renewed = time.monotonic()
         entries = self._claim(me, batch)
         try:
             while True:
                 if not entries:
                     wait_ms = int(min(linger, 0.1) * 1000)
-                    got = self.redis.xreadgroup(self.group, me, {self.stream: ">"}, count=batch,
-                                                block=wait_ms or None)
-                    entries = got[0][1] if got else []
+                    entries, acks = self._read(me, batch, wait_ms or None, acks), []
                 now = time.monotonic()
                 if entries:
-                    done += self._handle(handle, entries)
+                    acks += self._handle(handle, entries)
+                    done += len(entries)
                     if len(entries) >= batch // 2 and self.helpers and not helper:
                         self._ask_for_helper()
                     entries = []
@@ -160,14 +160,35 @@ class StreamQueue:
                     entries = self._claim(me, batch)
                     renewed = now
         finally:
-            self._release(keys=[lease], args=[token])
+            try:
+                self._ack(acks)
+            finally:
+                self._release(keys=[lease], args=[token])
         # Entries that found the lease held before we let it go.
         while True:
-            got = self.redis.xreadgroup(self.group, me, {self.stream: ">"}, count=batch)
-            entries = got[0][1] if got else []
+            entries = self._read(me, batch, None, [])
             if not entries:
                 return done
-            done += self._handle(handle, entries)
+            self._ack(self._handle(handle, entries))
+            done += len(entries)
+
+    def _read(self, me: str, batch: int, block_ms: int | None, acks: list) -> list:
+        """New entries for this consumer (waiting up to ``block_ms``), after
+        acknowledging and deleting ``acks`` in the same round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        if acks:
+            pipe.xack(self.stream, self.group, *acks)
+            pipe.xdel(self.stream, *acks)
+        pipe.xreadgroup(self.group, me, {self.stream: ">"}, count=batch, block=block_ms)
+        got = pipe.execute()[-1]
+        return got[0][1] if got else []
+
+    def _ack(self, ids: list) -> None:
+        if ids:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.xack(self.stream, self.group, *ids)
+            pipe.xdel(self.stream, *ids)
+            pipe.execute()
 
     def _claim(self, me: str, batch: int) -> list:
         claimed = self.redis.xautoclaim(self.stream, self.group, me, self.claim_idle_ms, "0-0", count=batch)[1]
@@ -177,7 +198,8 @@ class StreamQueue:
         if self.redis.set(self.helper_lease, "queued", nx=True, px=LEASE_MS):
             self._enqueue_drain(helper=True)
 
-    def _handle(self, handle: Callable[[list[dict]], object], entries: list) -> int:
+    def _handle(self, handle: Callable[[list[dict]], object], entries: list) -> list:
+        """Handle entries; returns their ids, to acknowledge."""
         items = [{k.decode(): v.decode() for k, v in fields.items()} for _, fields in entries]
         try:
             handle(items)
@@ -192,12 +214,7 @@ class StreamQueue:
                     raise
                 except Exception:
                     log.exception("handling %s failed", item)
-        ids = [entry_id for entry_id, _ in entries]
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xack(self.stream, self.group, *ids)
-        pipe.xdel(self.stream, *ids)
-        pipe.execute()
-        return len(entries)
+        return [entry_id for entry_id, _ in entries]
 
     def orphans(self) -> int:
         """How many submissions sit with a consumer, unacknowledged, for

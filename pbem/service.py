@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from . import games, signing
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
-from .store import Store, dumps
+from .store import Store, Tail, dumps
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,7 @@ class Service:
         self.snapshot_every = snapshot_every
         self.cache = cache or StateCache()
         self._seeds: dict[str, bytes] = {}
+        self._seeds_lock = threading.Lock()
         #: Called as hook(service, loaded_before, loaded_after, events, move_record)
         #: after every applied move.
         self.after_apply: list[Callable] = []
@@ -191,17 +192,21 @@ class Service:
             raise NotFound("unknown_game", f"no game {game_id!r}")
         return meta
 
+    #: Seeds remembered (32 bytes each; the oldest go first).
+    SEEDS_KEPT = 65536
+
     def _seed(self, game_id: str) -> bytes:
         seed = self._seeds.get(game_id)
         if seed is None:
-            seed = self._seeds[game_id] = self.store.seed(game_id)
+            seed = self.store.seed(game_id)
+            self._remember_seed(game_id, seed)
         return seed
 
     def load(self, game_id: str, version: int | None = None, meta: dict | None = None,
-             tail: tuple[int, list] | None = None) -> Loaded:
+             tail: Tail | None = None) -> Loaded:
         """The game's state at ``version`` (default: now): cache, else the
-        snapshot, else the start, plus the tail of the log. ``tail`` is
-        (after, events) already read with the meta, when the caller could."""
+        snapshot, else the start, plus the tail of the log. ``tail`` is what
+        the caller read with the meta (``Store.read``), when it could."""
         meta = meta or self._meta(game_id)
         game = games.get(meta["game"], int(meta["rules_version"]))
         current = int(meta["version"])
@@ -212,15 +217,18 @@ class Service:
         cached = self.cache.get(game_id, at_most=target)
         if cached:
             base_version, state = cached
-        if state is None or target - base_version > self.snapshot_every:
+        if tail is not None and tail.snapshot and base_version < tail.snapshot[0] <= target:
+            base_version, state = tail.snapshot[0], game.load(tail.snapshot[1])
+        elif (state is None or target - base_version > self.snapshot_every) and not (
+                tail is not None and tail.after == base_version):  # the tail read covers it
             snap = self.store.snapshot(game_id)
             if snap and base_version < snap[0] <= target:
                 base_version, state = snap[0], game.load(snap[1])
         if state is None:
             base_version, state = 0, game.start(meta["players"], meta["options"])
         if target > base_version:
-            if tail is not None and tail[0] == base_version:
-                rows = [row for row in tail[1] if row[0] <= target]
+            if tail is not None and tail.after == base_version:
+                rows = [row for row in tail.rows if row[0] <= target]
             else:
                 rows = self.store.events(game_id, base_version, target)
             for _, event, _ in rows:
@@ -391,7 +399,7 @@ class Service:
         meta, _, move_id, tail = self._submittable(game_id, envelope)
         return self._queue(meta, envelope, move_id, tail, auth, **extra)
 
-    def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str, tuple | None]:
+    def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str, Tail | None]:
         """Meta, the seat, the move id, and the log since the cached state
         (read in the same round trip), or a 4xx for what can be told now."""
         if not isinstance(game_id, str):
@@ -399,7 +407,8 @@ class Service:
         player = envelope["player"]
         move_id = move_id_for(game_id, player, envelope["nonce"])
         cached = self.cache.get(game_id)
-        meta, seats, existing, tail = self.store.snapshot_of(game_id, move_id, cached[0] if cached else None)
+        read = self.store.read(game_id, move_id, cached[0] if cached else None, seats=True)
+        meta, seats, existing, tail = read.meta, read.seats, read.move, read.tail
         if meta is None:
             raise NotFound("unknown_game", f"no game {game_id!r}")
         if envelope["game"] != game_id:
@@ -419,7 +428,7 @@ class Service:
         return Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
                         move_id=move_id)
 
-    def _queue(self, meta: dict, envelope: dict, move_id: str, tail: tuple | None, auth: str, **extra) -> dict:
+    def _queue(self, meta: dict, envelope: dict, move_id: str, tail: Tail | None, auth: str, **extra) -> dict:
         game_id = meta["id"]
         self._precheck(self.load(game_id, meta=meta, tail=tail), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
@@ -469,7 +478,8 @@ class Service:
 
     def apply_moves(self, pairs: list[tuple[str, str]]) -> list[dict]:
         """Decide and append a batch of queued moves, in order, with two round
-        trips to Redis for the whole batch (read, then settle-or-append).
+        trips to Redis for the whole batch (read everything, see ``_asks``;
+        then settle-or-append).
         Safe to run any number of times: a settled move is returned as it
         stands. A move whose append finds the log moved on (another worker
         appended first) is decided again on the new state."""
@@ -479,8 +489,11 @@ class Service:
             if not pending:
                 break
             steps, plans, heads = [], [], {}
-            for pair, (meta, record) in zip(pending, self.store.metas_and_moves(pending)):
+            for pair, read in zip(pending, self.store.reads(self._asks(pending))):
                 game_id, move_id = pair
+                meta, record = read.meta, read.move
+                if read.seed is not None:
+                    self._remember_seed(game_id, read.seed)
                 if record is None or meta is None:
                     log.warning("move %s of game %s is unknown", move_id, game_id)
                     results[pair] = {"id": move_id, "status": "unknown"}
@@ -489,7 +502,7 @@ class Service:
                     results[pair] = record
                     continue
                 # Moves of one game in one batch build on each other.
-                loaded = heads.get(game_id) or self.load(game_id, meta=meta)
+                loaded = heads.get(game_id) or self.load(game_id, meta=meta, tail=read.tail)
                 outcome = self._decide(loaded, record)
                 if outcome["status"] == "rejected":
                     steps.append(("settle", game_id, move_id, outcome))
@@ -532,6 +545,24 @@ class Service:
                 **(self.store.move(game_id, move_id) or {"id": move_id}), "status": "rejected",
                 "settled": time.time(), "error": {"code": "busy", "message": "the game kept changing; try again"}})
         return [results[pair] for pair in pairs]
+
+    def _asks(self, pairs: list[tuple[str, str]]) -> list[tuple]:
+        """What to read for a batch: each move's record and its game's meta;
+        once per game, the log since the cached state and (if unknown) the seed."""
+        asks, seen = [], set()
+        for game_id, move_id in pairs:
+            first = game_id not in seen
+            seen.add(game_id)
+            cached = self.cache.get(game_id) if first else None
+            asks.append((game_id, move_id, cached[0] if cached else None, False,
+                         first and game_id not in self._seeds, first))
+        return asks
+
+    def _remember_seed(self, game_id: str, seed: bytes) -> None:
+        with self._seeds_lock:
+            self._seeds[game_id] = seed
+            while len(self._seeds) > self.SEEDS_KEPT:
+                del self._seeds[next(iter(self._seeds))]
 
     def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
         """Bookkeeping once a move's events are in the log."""

@@ -9,6 +9,7 @@ Redis Cluster slot and the append script touches only that slot:
     pbem:{g:ID}:log     stream  one entry per event; entry id "<version>-1"
     pbem:{g:ID}:moves   hash    move id -> JSON (envelope, status, outcome)
     pbem:{g:ID}:snap    string  JSON {version, state}: load = snapshot + tail
+                                (meta's snapshot_version names its version)
     pbem:{g:ID}:done:M  list    pushed once when move M settles (for Prefer: wait)
 
 The version of a game is the number of events in its log; event number n
@@ -66,6 +67,36 @@ return ARGV[2]
 """
 
 
+# Everything deciding a move needs, in one call: meta, seats, one move's
+# record, the seed, and the log after the caller's cached version (or, with
+# no cached state, the snapshot and the log after it).
+# KEYS: meta, seats, moves, log, snap, seed
+# ARGV: move id ('' none), after (a version, '' from the snapshot, '-' no tail),
+#       '1' for the seats, '1' for the seed, most log entries
+_READ = """
+local meta = redis.call('HGETALL', KEYS[1])
+local seats, move, seed, snap, tail = false, false, false, false, false
+if ARGV[3] == '1' then seats = redis.call('HGETALL', KEYS[2]) end
+if ARGV[1] ~= '' then move = redis.call('HGET', KEYS[3], ARGV[1]) end
+if ARGV[4] == '1' then seed = redis.call('GET', KEYS[6]) end
+local after = ARGV[2]
+if after == '' then
+  after = '0'
+  local at = redis.call('HGET', KEYS[1], 'snapshot_version')
+  if at then
+    snap = redis.call('GET', KEYS[5])
+    if snap then after = at end
+  end
+end
+if after ~= '-' then
+  tail = redis.call('XRANGE', KEYS[4], (tonumber(after) + 1) .. '-0', '+', 'COUNT', tonumber(ARGV[5]))
+end
+return {meta, seats, move, seed, snap, after, tail}
+"""
+
+TAIL_LIMIT = 200  # log entries read with the meta; a longer tail is read in pages
+
+
 def key(game_id: str, part: str) -> str:
     return f"pbem:{{g:{game_id}}}:{part}"
 
@@ -80,6 +111,28 @@ class Appended:
     prior: dict | None = None
 
 
+@dataclass(frozen=True)
+class Tail:
+    """The log after version ``after`` as (version, event, move id) rows, and
+    the snapshot it starts from (version, dumped state) when the reader had
+    no state of its own."""
+
+    after: int
+    rows: list
+    snapshot: tuple[int, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Read:
+    """One game as ``Store.read`` found it (None where not asked or absent)."""
+
+    meta: dict | None
+    seats: dict[int, dict] | None
+    move: dict | None
+    seed: bytes | None
+    tail: Tail | None
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -89,6 +142,28 @@ class Store:
         self.redis = client
         self._append = client.register_script(_APPEND)
         self._settle = client.register_script(_SETTLE)
+        self._read = client.register_script(_READ)
+
+    def _scripts(self, calls: list[tuple]) -> list:
+        """Run (script, keys, args) calls in one pipelined round trip by
+        EVALSHA. (redis-py's own pipelined scripts ask SCRIPT EXISTS first:
+        a second round trip every time.) A call Redis does not know the
+        script for (restarted, flushed) did nothing; it is loaded and run
+        again."""
+        pipe = self.redis.pipeline(transaction=False)
+        for script, keys, args in calls:
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+        replies = pipe.execute(raise_on_error=False)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, redis.exceptions.NoScriptError)]
+        if missing:
+            for script in {calls[i][0].sha: calls[i][0] for i in missing}.values():
+                self.redis.script_load(script.script)
+            for i, reply in zip(missing, self._scripts([calls[i] for i in missing])):
+                replies[i] = reply
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
 
     # -- games ---------------------------------------------------------------
 
@@ -115,24 +190,38 @@ class Store:
         out.setdefault("version", 0)
         return out
 
-    def snapshot_of(self, game_id: str, move_id: str | None = None, tail_after: int | None = None):
-        """Meta, seats, one move's record and the log after ``tail_after``
-        (as (after, rows)) in one round trip: what a submission reads first."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(key(game_id, "meta"))
-        pipe.hgetall(key(game_id, "seats"))
-        pipe.hget(key(game_id, "moves"), move_id or "")
-        if tail_after is not None:
-            pipe.xrange(key(game_id, "log"), f"{tail_after + 1}-0", "+", count=200)
-        rows = pipe.execute()
-        meta = self._decode_meta(rows[0]) if rows[0] else None
-        seats = {int(k): json.loads(v) for k, v in rows[1].items()}
-        move = json.loads(rows[2]) if move_id is not None and rows[2] else None
+    def read(self, game_id: str, move_id: str | None = None, after: int | None = None,
+             seats: bool = False, seed: bool = False, tail: bool = True) -> Read:
+        """One round trip for what a move needs (see ``_READ``): ``after`` is
+        the version of the caller's cached state, None for none."""
+        return self.reads([(game_id, move_id, after, seats, seed, tail)])[0]
+
+    def reads(self, asks: list[tuple]) -> list[Read]:
+        """``read`` for several (game, move id, after, seats, seed, tail) asks,
+        in one round trip."""
+        calls = [(self._read, [key(g, "meta"), key(g, "seats"), key(g, "moves"), key(g, "log"), key(g, "snap"),
+                               key(g, "seed")],
+                  [move_id or "", "-" if not tail else "" if after is None else str(after),
+                   "1" if seats else "", "1" if seed else "", TAIL_LIMIT])
+                 for g, move_id, after, seats, seed, tail in asks]
+        return [self._decode_read(reply) for reply in self._scripts(calls)] if calls else []
+
+    def _decode_read(self, reply) -> Read:
+        raw_meta, raw_seats, raw_move, raw_seed, raw_snap, after, rows = reply
+        meta = self._decode_meta(dict(zip(raw_meta[::2], raw_meta[1::2]))) if raw_meta else None
+        seats = None if raw_seats is None else {int(k): json.loads(v) for k, v in zip(raw_seats[::2], raw_seats[1::2])}
         tail = None
-        if tail_after is not None and len(rows[3]) < 200:  # a longer tail: load reads it in pages
-            tail = (tail_after, [(int(rid.split(b"-")[0]), json.loads(f[b"e"]), f[b"m"].decode())
-                                 for rid, f in rows[3]])
-        return meta, seats, move, tail
+        if rows is not None and len(rows) < TAIL_LIMIT:  # a longer tail: load reads it in pages
+            snapshot = None
+            if raw_snap:
+                data = json.loads(raw_snap)
+                snapshot = data["version"], data["state"]
+            start = int(after)
+            if snapshot is None or snapshot[0] == start:
+                tail = Tail(start, [(int(rid.split(b"-")[0]), json.loads(f[1]), f[3].decode()) for rid, f in rows],
+                            snapshot)
+        return Read(meta, seats, json.loads(raw_move) if raw_move else None,
+                    bytes.fromhex(raw_seed.decode()) if raw_seed else None, tail)
 
     def metas(self, game_ids: list[str]) -> list[dict | None]:
         pipe = self.redis.pipeline(transaction=False)
@@ -192,28 +281,17 @@ class Store:
         (``("append", game, expected, move, events, record, status, meta)``) in one
         round trip, in order; each step is atomic, the batch is not. Returns a
         settled record or an ``Appended`` per step."""
-        pipe = self.redis.pipeline(transaction=False)
+        calls = []
         for step in steps:
             if step[0] == "settle":
                 _, game_id, move_id, record = step
-                self._settle(keys=[key(game_id, "moves"), key(game_id, f"done:{move_id}")],
-                             args=[move_id, dumps(record)], client=pipe)
+                calls.append((self._settle, [key(game_id, "moves"), key(game_id, f"done:{move_id}")],
+                              [move_id, dumps(record)]))
             else:
-                self._append(**self._append_call(*step[1:]), client=pipe)
-        out = []
-        for step, reply in zip(steps, pipe.execute()):
-            out.append(json.loads(reply) if step[0] == "settle" else self._appended(reply))
-        return out
-
-    def metas_and_moves(self, pairs: list[tuple[str, str]]) -> list[tuple[dict | None, dict | None]]:
-        """(meta, move record) for each (game, move) pair, in one round trip."""
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id, move_id in pairs:
-            pipe.hgetall(key(game_id, "meta"))
-            pipe.hget(key(game_id, "moves"), move_id)
-        rows = pipe.execute()
-        return [(self._decode_meta(rows[i]) if rows[i] else None, json.loads(rows[i + 1]) if rows[i + 1] else None)
-                for i in range(0, len(rows), 2)]
+                call = self._append_call(*step[1:])
+                calls.append((self._append, call["keys"], call["args"]))
+        return [json.loads(reply) if step[0] == "settle" else self._appended(reply)
+                for step, reply in zip(steps, self._scripts(calls))]
 
     def events(self, game_id: str, after: int = 0, until: int | None = None,
                limit: int | None = None) -> list[tuple[int, dict, str]]:
@@ -238,7 +316,10 @@ class Store:
         return data["version"], data["state"]
 
     def save_snapshot(self, game_id: str, version: int, state: Any) -> None:
-        self.redis.set(key(game_id, "snap"), dumps({"version": version, "state": state}))
+        pipe = self.redis.pipeline(transaction=True)  # the version in meta names the snapshot stored
+        pipe.set(key(game_id, "snap"), dumps({"version": version, "state": state}))
+        pipe.hset(key(game_id, "meta"), "snapshot_version", version)
+        pipe.execute()
 
     # -- moves ---------------------------------------------------------------
 

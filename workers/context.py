@@ -8,7 +8,7 @@ import redis
 from pbem.config import settings
 from pbem.notify import install as install_notifications
 from pbem.pipeline import MoveQueue
-from pbem.service import Service
+from pbem.service import Service, StateCache
 from pbem.store import Store
 
 
@@ -19,6 +19,7 @@ def context() -> tuple[Service, MoveQueue]:
         raise RuntimeError("REDIS_URL is not set for the worker")
     client = redis.Redis.from_url(conf.redis_url)
     queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
-    service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
+                      cache=StateCache(conf.state_cache))
     install_notifications(service)  # turn notifications: hooks enqueue jobs on pbem-notify
     return service, queue

@@ -18,7 +18,7 @@ from ..config import Settings, settings as load_settings
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
 from ..pipeline import MoveQueue
-from ..service import Service
+from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views
@@ -317,7 +317,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         client = redis.Redis.from_url(conf.redis_url, socket_timeout=5, socket_connect_timeout=2,
                                       health_check_interval=10)
     queue = MoveQueue(client, conf.claim_idle_ms)
-    app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every)
+    app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
+                      cache=StateCache(conf.state_cache))
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
