@@ -346,6 +346,51 @@ def notices_settle(url: str, limit_s: float = 120.0) -> float | None:
     return time.monotonic() - t0
 
 
+class NoticeLag:
+    """Samples, every 100 ms while running, how long the oldest turn notice
+    not yet handled has waited (a server we started only): the delay the
+    notification path adds."""
+
+    def __init__(self, url: str):
+        self.port = REDIS_PORTS.get(url)
+        self.samples: list[float] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def __enter__(self):
+        if self.port is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join(5)
+
+    def run(self) -> None:
+        import redis
+
+        client = redis.Redis(port=self.port)
+        while not self.stop.wait(0.1):
+            try:
+                oldest = client.xrange("pbem:notices", "-", "+", count=1)
+            except redis.RedisError:
+                continue
+            now_ms = client.time()
+            now_ms = now_ms[0] * 1000 + now_ms[1] // 1000
+            self.samples.append((now_ms - int(oldest[0][0].split(b"-")[0])) / 1000 if oldest else 0.0)
+
+    def summary(self) -> dict | None:
+        if self.port is None or not self.samples:
+            return None
+        return {"p50_s": round(pct(self.samples, 0.5), 2), "p99_s": round(pct(self.samples, 0.99), 2),
+                "max_s": round(max(self.samples), 2)}
+
+
+def lag_text(lag: dict | None) -> str:
+    return "" if not lag else f"; oldest unsent notice p50 {lag['p50_s']} s, max {lag['max_s']} s"
+
+
 def measure(url: str, args, notify: bool) -> dict:
     client = Http(url)
     label = "notify on " if notify else "notify off"
@@ -358,24 +403,30 @@ def measure(url: str, args, notify: bool) -> dict:
     print(f"[{label}]   CPU ms per request: {cpu_line(noop_cpu)}", flush=True)
     pool = make_games(client, args.games, 1000, notify)
     cpu0 = cpu_by_role(root)
-    thr = run_throughput(client, pool, args.threads, args.seconds)
+    with NoticeLag(url) as thr_lag:
+        thr = run_throughput(client, pool, args.threads, args.seconds)
     move_cpu = cpu_per(cpu0, cpu_by_role(root), thr["applied"])
     print(f"[{label}] throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
-          f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)", flush=True)
+          f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)"
+          f"{lag_text(thr_lag.summary()) if notify else ''}", flush=True)
     print(f"[{label}]   CPU ms per move (notices handled later not counted): {cpu_line(move_cpu)}", flush=True)
     lag = notices_settle(url)
     if lag is not None:
         print(f"[{label}] notices     backlog handled {lag:.1f} s after the throughput phase", flush=True)
     pool = make_games(client, max(50, int(args.rate)), 5000, notify)
-    paced = run_paced(client, pool, args.rate, args.seconds)
+    with NoticeLag(url) as paced_lag:
+        paced = run_paced(client, pool, args.rate, args.seconds)
     print(f"[{label}] paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
-          f"p50 {paced['p50_ms']:.1f} ms  p99 {paced['p99_ms']:.1f} ms  ({paced['failed']} failed)", flush=True)
+          f"p50 {paced['p50_ms']:.1f} ms  p99 {paced['p99_ms']:.1f} ms  ({paced['failed']} failed)"
+          f"{lag_text(paced_lag.summary()) if notify else ''}", flush=True)
     return {"noop_req_per_s": round(noop["req_per_s"], 1), "applied_moves_per_s": round(thr["moves_per_s"], 1),
             "ratio_to_noop": round(thr["moves_per_s"] / noop["req_per_s"], 3),
             "throughput_p50_ms": round(thr["p50_ms"], 2), "throughput_p99_ms": round(thr["p99_ms"], 2),
             "paced_rate": args.rate, "paced_achieved": round(paced["achieved_per_s"], 1),
             "paced_p50_ms": round(paced["p50_ms"], 2), "paced_p99_ms": round(paced["p99_ms"], 2),
             "notice_backlog_s": None if lag is None else round(lag, 2),
+            "notice_lag_throughput": thr_lag.summary() if notify else None,
+            "notice_lag_paced": paced_lag.summary() if notify else None,
             "failed": thr["failed"] + paced["failed"],
             "cpu_ms_per_noop": noop_cpu, "cpu_ms_per_move": move_cpu}
 

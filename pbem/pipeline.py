@@ -44,6 +44,9 @@ DRAIN_LEASE = "pbem:drain:lease"
 LEASE_MS = 3000
 MOVES_QUEUE = "pbem-moves"
 DRAIN_JOB = "workers.jobs.drain_moves"
+HOLD_POLL_S = 0.05  # how often held entries ask again
+HOLD_QUIET_S = 2.0  # how long hold() must have said no before they go
+HOLD_BATCH = 8  # entries handled between two checks of hold()
 
 # Release a lease only if it is still ours.
 _RELEASE = """
@@ -66,12 +69,16 @@ class StreamQueue:
     The move pipeline is one; turn notifications are another."""
 
     def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
-                 claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True):
+                 claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True,
+                 hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0):
         self.redis = client
         #: A drain job returns to RQ after ``budget_s`` (a successor carries
         #: on), so a worker is never held longer; ``helpers`` lets a drainer
         #: facing a backlog ask for a second one on another worker.
         self.budget_s, self.helpers = budget_s, helpers
+        #: Entries wait while ``hold()`` says so (more urgent work elsewhere),
+        #: but never once the oldest has waited ``max_hold_s``.
+        self.hold, self.max_hold_s = hold, max_hold_s
         self.stream, self.group, self.job = stream, group, job
         self.lease, self.helper_lease = lease, lease + ":helper"
         self.claim_idle_ms = claim_idle_ms
@@ -127,6 +134,8 @@ class StreamQueue:
         budget is spent. ``handle`` takes a list of entries (dicts of str).
         Returns how many were handled."""
         linger = 0.0 if helper else (self.linger_s if linger_s is None else linger_s)
+        if self.hold is not None:
+            batch = min(batch, HOLD_BATCH)  # small batches: hold() is asked again soon
         budget_s = self.budget_s if budget_s is None else budget_s
         lease = self.helper_lease if helper else self.lease
         token = f"{consumer_name()}:{uuid.uuid4().hex[:8]}"
@@ -136,14 +145,20 @@ class StreamQueue:
         done = 0
         acks: list = []  # handled entries, acknowledged with the next read (one round trip fewer a batch)
         start = last_work = renewed = time.monotonic()
-        entries = self._claim(me, batch)
+        entries = self._own_pending(me, batch) or self._claim(me, batch)
         try:
             while True:
+                held = False
                 if not entries:
                     wait_ms = int(min(linger, 0.1) * 1000)
                     entries, acks = self._read(me, batch, wait_ms or None, acks), []
+                if entries and self._holding(entries):
+                    held = True  # they stay ours (pending), for this job or its successor
+                    time.sleep(HOLD_POLL_S)
                 now = time.monotonic()
-                if entries:
+                if held:
+                    last_work = now
+                elif entries:
                     acks += self._handle(handle, entries)
                     done += len(entries)
                     if len(entries) >= batch // 2 and self.helpers and not helper:
@@ -157,7 +172,8 @@ class StreamQueue:
                     return done
                 if now - renewed > LEASE_MS / 3000:
                     self._renew(keys=[lease], args=[token, LEASE_MS])
-                    entries = self._claim(me, batch)
+                    if not entries:
+                        entries = self._claim(me, batch)
                     renewed = now
         finally:
             try:
@@ -171,6 +187,27 @@ class StreamQueue:
                 return done
             self._ack(self._handle(handle, entries))
             done += len(entries)
+
+    def _holding(self, entries: list) -> bool:
+        """Whether to let these entries wait: ``hold()`` says so and the
+        oldest has waited less than ``max_hold_s``."""
+        if self.hold is None:
+            return False
+        oldest_ms = int(entries[0][0].split(b"-")[0])
+        if time.time() * 1000 - oldest_ms >= self.max_hold_s * 1000:
+            return False
+        now = time.monotonic()
+        if self.hold():
+            # Busy stays busy for a moment: between two batches of moves the
+            # other work is briefly idle, not done.
+            self._busy_until = now + HOLD_QUIET_S
+        return now < getattr(self, "_busy_until", 0.0)
+
+    def _own_pending(self, me: str, batch: int) -> list:
+        """Entries delivered to this consumer (this process) and not yet
+        acknowledged: held back, or left by a job cut short."""
+        got = self.redis.xreadgroup(self.group, me, {self.stream: "0"}, count=batch)
+        return [e for e in (got[0][1] if got else []) if e[1]]
 
     def _read(self, me: str, batch: int, block_ms: int | None, acks: list) -> list:
         """New entries for this consumer (waiting up to ``block_ms``), after

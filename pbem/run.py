@@ -42,16 +42,17 @@ def main() -> int:
         children.append((name, subprocess.Popen(args, env=env, start_new_session=True,
                                                 preexec_fn=die_with_parent)))
 
+    # No access log unless asked for: gunicorn then skips formatting one per request.
+    access_log = ["--access-logfile", "-"] if os.environ.get("PBEM_ACCESS_LOG") else []
     spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
                   "--workers", api_workers, "--worker-class", "gthread", "--threads", os.environ.get("PBEM_API_THREADS", "8"),
-                  "--access-logfile", "-" if os.environ.get("PBEM_ACCESS_LOG") else "/dev/null",
-                  "--error-logfile", "-", "--log-level", "warning"])
+                  *access_log, "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
         spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])
     # Notifications and inbound mail in their own worker, at a lower CPU
     # priority, so that under load they lag instead of slowing moves. It runs
     # RQ's scheduler (deadlines, reminders, retries are scheduled jobs).
-    spawn("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--nice=10",
+    spawn("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--idle",
                                 "pbem-notify", "pbem-mail"])
     # Play by email: the inbound SMTP listener prints its own address.
     spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])

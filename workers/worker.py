@@ -6,10 +6,11 @@ in the middle of a job; this process then waits for Redis to answer again and
 starts a new work loop (picking up what was left), so a Redis restart does not
 take the workers down. Only a signal (SIGTERM, Ctrl-C) ends it.
 
-    python -m workers.worker [--with-scheduler] [--nice=N] [queue ...]
+    python -m workers.worker [--with-scheduler] [--nice=N] [--idle] [queue ...]
 
 ``make run`` starts move workers on ``pbem-moves`` and one background worker
-(niced, with RQ's scheduler) on ``pbem-notify`` and ``pbem-mail``; with no
+(``--idle``: CPU only when moves leave it idle; with RQ's scheduler) on
+``pbem-notify`` and ``pbem-mail``; with no
 queue named a worker serves all three.
 """
 from __future__ import annotations
@@ -43,6 +44,17 @@ class Worker(SimpleWorker):
         super().request_stop(signum, frame)
 
 
+def run_when_idle() -> None:
+    """Background work (notifications, inbound mail, deadlines) takes the CPU
+    only when nothing else wants it (Linux SCHED_IDLE; elsewhere the lowest
+    nice), so under load it lags instead of slowing moves and catches up
+    when the load passes."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
+
+
 def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
     while not Worker.signalled and not stop.wait(0.5):
         try:
@@ -58,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
     nice = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nice=")), 0)
     if nice:
         os.nice(nice)  # background work (notifications, mail) yields the CPU to moves
+    if "--idle" in argv:
+        run_when_idle()
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     service, moves = context()

@@ -11,7 +11,7 @@ import json
 import logging
 import os
 
-from ..pipeline import StreamQueue
+from ..pipeline import STREAM as SUBMISSIONS, StreamQueue
 from . import QUEUE
 
 log = logging.getLogger(__name__)
@@ -21,12 +21,21 @@ NOTICES = "pbem:notices"
 
 def notice_queue(client) -> StreamQueue:
     """Turn notices travel like moves: a stream drained by lingering jobs on
-    ``pbem-notify`` (pbem.pipeline), one pipelined round trip per move."""
+    ``pbem-notify`` (pbem.pipeline), one pipelined round trip per move.
+
+    Moves come first: while submissions wait in their stream, notices wait
+    too (up to ``PBEM_NOTICE_MAX_DELAY_S``, 30 s by default, after which they
+    go whatever the load). A quiet server sends them at once; a burst of
+    moves defers them to its end instead of sharing the CPU and Redis with
+    it."""
     linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
+    max_delay = float(os.environ.get("PBEM_NOTICE_MAX_DELAY_S", "30"))
+    backlog = int(os.environ.get("PBEM_NOTICE_HOLD_BACKLOG", "3"))
     # No helpers and a short budget: notices may lag a little under load,
     # but they never hold both workers while moves wait.
     return StreamQueue(client, NOTICES, "notifiers", "pbem:notices:lease", QUEUE,
-                       "workers.notify_jobs.drain_notices", linger_s=linger, budget_s=1.0, helpers=False)
+                       "workers.notify_jobs.drain_notices", linger_s=linger, budget_s=1.0, helpers=False,
+                       hold=lambda: client.xlen(SUBMISSIONS) >= backlog, max_hold_s=max_delay)
 
 
 def _to_act(loaded) -> list[int]:
