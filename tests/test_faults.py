@@ -48,23 +48,20 @@ def statuses(service, submitted):
 def test_kill_9_worker_mid_stream_every_move_applied_once(service, redis_client, start_worker):
     rng = random.Random(11)
     games = make_games(service, GAMES)
-    accepted = []
+    # The first round is queued before any worker runs, so the kill lands
+    # mid-stream however fast the worker is.
+    batch = submit_round(service, games, rng)
+    accepted = list(batch)
     first = start_worker(scheduler=False)
-    killed = False
-    for _round in range(ROUNDS):
+    wait_until(lambda: service.store.move(*batch[0])["status"] == "applied", timeout=20, interval=0.001)
+    first.kill()
+    assert statuses(service, batch)["queued"] > 0, "the worker finished before it was killed"
+    start_worker(scheduler=False)
+    wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
+    for _round in range(ROUNDS - 1):
         batch = submit_round(service, games, rng)
         accepted += batch
-        if not killed:
-            # Kill as soon as this round is partly applied: mid-drain.
-            wait_until(lambda: statuses(service, batch)["applied"] > 0, timeout=20, interval=0.001)
-            first.kill()
-            killed = True
-            assert statuses(service, batch)["queued"] > 0, "the worker finished before it was killed"
-        else:
-            wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
-        if _round == 0:
-            start_worker(scheduler=False)
-            wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
+        wait_until(lambda: statuses(service, batch)["queued"] == 0, timeout=30)
     final = statuses(service, accepted)
     assert final == Counter(applied=len(accepted)), final
     for game_id, _keys in games:
