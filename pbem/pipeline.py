@@ -44,6 +44,7 @@ DRAIN_LEASE = "pbem:drain:lease"
 LEASE_MS = 3000
 MOVES_QUEUE = "pbem-moves"
 DRAIN_JOB = "workers.jobs.drain_moves"
+LISTENING_S = 0.2  # a lease seen held this recently: a drainer is still listening (it lingers longer)
 HOLD_POLL_S = 0.05  # how often held entries ask again
 HOLD_QUIET_S = 2.0  # how long hold() must have said no before they go
 HOLD_BATCH = 8  # entries handled between two checks of hold()
@@ -86,6 +87,7 @@ class StreamQueue:
         self.rq = Queue(rq_queue, connection=client)
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
+        self._lease_seen = float("-inf")  # when a push last found the lease held
 
     def ensure_group(self) -> None:
         try:
@@ -103,9 +105,33 @@ class StreamQueue:
         pipe.xadd(self.stream, fields)
         pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
         replies = pipe.execute()
-        if replies[-1]:
-            self._enqueue_drain()
+        self._after_lease_check(replies[-1])
         return replies[0] if first is not None else True
+
+    def push_and_wait(self, fields: dict, first, wait_key: str, wait_s: float) -> tuple:
+        """``push_fields``, and when a drainer was listening a moment ago,
+        BLPOP ``wait_key`` (up to ``wait_s``) in the same round trip: the
+        entry's outcome, if it comes in time, costs no round trip of its own.
+        Returns (the reply of ``first``, the popped value or None)."""
+        listening = time.monotonic() - self._lease_seen < LISTENING_S
+        pipe = self.redis.pipeline(transaction=False)
+        first(pipe)
+        pipe.xadd(self.stream, fields)
+        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
+        if listening:
+            pipe.blpop([wait_key], timeout=wait_s)
+        replies = pipe.execute()
+        # Had the drainer just gone (the lease was free after all), the BLPOP
+        # waited in vain: a drain starts now and the caller waits again.
+        self._after_lease_check(replies[2])
+        popped = replies[3] if listening else None
+        return replies[0], (popped[1] if popped else None)
+
+    def _after_lease_check(self, took_lease) -> None:
+        if took_lease:
+            self._enqueue_drain()
+        else:
+            self._lease_seen = time.monotonic()  # a drainer holds it (or one is on its way)
 
     def push_many(self, entries: list[dict]) -> None:
         """Add several entries in one round trip."""
@@ -115,8 +141,7 @@ class StreamQueue:
         for fields in entries:
             pipe.xadd(self.stream, fields)
         pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
-        if pipe.execute()[-1]:
-            self._enqueue_drain()
+        self._after_lease_check(pipe.execute()[-1])
 
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless a drainer holds the lease."""
@@ -279,6 +304,9 @@ class MoveQueue(StreamQueue):
 
     def push(self, game_id: str, move_id: str, first=None):
         return self.push_fields({"g": game_id, "m": move_id}, first)
+
+    def push_wait(self, game_id: str, move_id: str, first, wait_key: str, wait_s: float) -> tuple:
+        return self.push_and_wait({"g": game_id, "m": move_id}, first, wait_key, wait_s)
 
     def drain(self, apply: Callable[[list], object], **kw) -> int:
         """``apply`` takes a list of (game, move id) pairs."""

@@ -7,6 +7,7 @@ rule goes through the game's protocol object.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 import threading
@@ -18,11 +19,15 @@ from typing import Any, Callable, Iterator
 from . import games, signing
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
-from .store import Store, Tail, dumps
+from .store import Store, Tail, dumps, key
 
 log = logging.getLogger(__name__)
 
 SETUP_MOVE = "setup"
+#: The first wait for an outcome, in the round trip that queues the move:
+#: long enough for a busy server, short enough that a drainer that had just
+#: gone costs little (a move then waits again, see ``MoveQueue.push_and_wait``).
+FIRST_WAIT_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -92,9 +97,13 @@ def new_game_id() -> str:
 
 class Service:
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
-                 snapshot_every: int = 50, cache: StateCache | None = None):
+                 snapshot_every: int = 50, cache: StateCache | None = None,
+                 enqueue_wait: Callable | None = None):
         self.store = store
         self.enqueue = enqueue
+        #: Like ``enqueue``, and starts waiting for the outcome in the same
+        #: round trip (``MoveQueue.push_wait``), for ``submit(wait=...)``.
+        self.enqueue_wait = enqueue_wait
         self.snapshot_every = snapshot_every
         self.cache = cache or StateCache()
         self._seeds: dict[str, bytes] = {}
@@ -376,10 +385,11 @@ class Service:
 
     # ------------------------------------------------------------------ moves: the edge
 
-    def submit(self, game_id: str, envelope: dict) -> dict:
+    def submit(self, game_id: str, envelope: dict, wait: float = 0.0) -> dict:
         """Check a signed envelope and queue it. Fast 4xx for what can be told
         now (signature, nonce, turn, legality against the current state); the
-        worker decides again against the state it appends to."""
+        worker decides again against the state it appends to. With ``wait``,
+        the outcome if it settles within that many seconds."""
         meta, seat, move_id, tail = self._submittable(game_id, envelope)
         if seat.get("mail_only") or not seat.get("public_key"):
             raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
@@ -387,7 +397,10 @@ class Service:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
-        return self._queue(meta, envelope, move_id, tail, "ed25519")
+        record = self._queue(meta, envelope, move_id, tail, "ed25519", wait=wait)
+        if wait and record["status"] == "queued":
+            record = self.wait_submitted(game_id, record, wait - (time.time() - record["submitted"]))
+        return record
 
     def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
                        auth: str, nonce: str, **extra) -> dict:
@@ -428,11 +441,20 @@ class Service:
         return Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
                         move_id=move_id)
 
-    def _queue(self, meta: dict, envelope: dict, move_id: str, tail: Tail | None, auth: str, **extra) -> dict:
+    def _queue(self, meta: dict, envelope: dict, move_id: str, tail: Tail | None, auth: str,
+               wait: float = 0.0, **extra) -> dict:
         game_id = meta["id"]
         self._precheck(self.load(game_id, meta=meta, tail=tail), envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}
+        if wait > 0 and self.enqueue_wait:
+            # Record, queue and start waiting in one round trip.
+            created, settled = self.enqueue_wait(
+                game_id, move_id, lambda pipe: self.store.record_submission(game_id, move_id, record, pipe),
+                key(game_id, f"done:{move_id}"), min(wait, FIRST_WAIT_S))
+            if not created:
+                raise self._nonce_reused(move_id)
+            return json.loads(settled) if settled else record
         if self.enqueue:
             # One round trip (and one fsync) records the move and queues it.
             # Should the record lose a race for its id, the queue holds that

@@ -265,12 +265,10 @@ class MovesView(MethodView):
     def post(self, envelope, game_id):
         """Submit a signed move. Answers 202 with the move's URL once it is
         queued; with `Prefer: wait=N` waits up to N seconds for the outcome."""
-        svc = service()
-        record = svc.submit(game_id, envelope)
-        headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
         wait = prefer_wait()
+        record = service().submit(game_id, envelope, wait=wait)
+        headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
         if wait:
-            record = svc.wait_submitted(game_id, record, wait)
             headers["Preference-Applied"] = f"wait={int(wait)}"
             if record["status"] != "queued":
                 return record, 200, headers
@@ -318,7 +316,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
                                       health_check_interval=10)
     queue = MoveQueue(client, conf.claim_idle_ms)
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
-                      cache=StateCache(conf.state_cache))
+                                     cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait)
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 import time
 
+import redis
+
 from pbem.pipeline import StreamQueue
 
 
@@ -52,3 +54,53 @@ def test_a_successor_job_takes_up_what_its_process_held(redis_client):
     successor = queue(redis_client)  # nothing to wait for any more
     assert successor.drain_fields(lambda items: handled.extend(i["n"] for i in items)) == 2
     assert handled == ["a", "b"] and redis_client.xpending("t:stream", "g")["pending"] == 0
+
+
+def test_push_and_wait_gets_the_outcome_in_the_same_round_trip(redis_client):
+    q = queue(redis_client)
+    q.ensure_group()
+    # The drainer has a client of its own, so the round trips counted below are the pusher's.
+    kw = redis_client.connection_pool.connection_kwargs
+    draining = queue(redis.Redis(host=kw["host"], port=kw["port"], db=kw.get("db", 0)))
+    stop = threading.Event()
+
+    def answer(items):
+        for item in items:
+            redis_client.rpush(f"t:done:{item['n']}", f"outcome {item['n']}")
+
+    def drainer():
+        while not stop.is_set():
+            draining.drain_fields(answer, linger_s=0.5)
+
+    thread = threading.Thread(target=drainer, daemon=True)
+    thread.start()
+    try:
+        time.sleep(0.1)
+        # The first push finds the lease held: from then on a push also waits.
+        assert q.push_and_wait({"n": "1"}, lambda pipe: pipe.incr("t:count"), "t:done:1", 2.0) == (1, None)
+        assert redis_client.blpop(["t:done:1"], timeout=2)[1] == b"outcome 1"
+        pipelines = []
+        real = q.redis.pipeline
+        q.redis.pipeline = lambda *a, **k: pipelines.append(1) or real(*a, **k)
+        try:
+            got = q.push_and_wait({"n": "2"}, lambda pipe: pipe.incr("t:count"), "t:done:2", 2.0)
+        finally:
+            q.redis.pipeline = real
+        assert got == (2, b"outcome 2") and len(pipelines) == 1
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def test_push_and_wait_when_the_drainer_had_just_gone(redis_client):
+    """The lease was seen held a moment ago, but nobody drains: the wait in
+    the round trip runs out, the push took the lease, so a drain is enqueued."""
+    q = queue(redis_client)
+    q.ensure_group()
+    enqueued = []
+    q._enqueue_drain = lambda helper=False: enqueued.append(helper)
+    q._lease_seen = time.monotonic()
+    t0 = time.monotonic()
+    assert q.push_and_wait({"n": "3"}, lambda pipe: pipe.incr("t:count"), "t:done:3", 0.2) == (1, None)
+    assert 0.15 <= time.monotonic() - t0 < 2 and enqueued == [False]
+    assert redis_client.xlen("t:stream") == 1
