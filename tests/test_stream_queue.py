@@ -104,3 +104,18 @@ def test_push_and_wait_when_the_drainer_had_just_gone(redis_client):
     assert q.push_and_wait({"n": "3"}, lambda pipe: pipe.incr("t:count"), "t:done:3", 0.2) == (1, None)
     assert 0.15 <= time.monotonic() - t0 < 2 and enqueued == [False]
     assert redis_client.xlen("t:stream") == 1
+
+
+def test_turn_notices_hold_while_moves_queue_up(redis_client, monkeypatch):
+    from pbem.notify.hooks import notice_queue
+    from pbem.pipeline import STREAM
+
+    monkeypatch.setenv("PBEM_NOTICE_HOLD_BACKLOG", "3")
+    monkeypatch.setenv("PBEM_NOTICE_MAX_DELAY_S", "7")
+    notices = notice_queue(redis_client)
+    assert notices.max_hold_s == 7
+    for n in range(2):
+        redis_client.xadd(STREAM, {"g": "x", "m": str(n)})
+    assert not notices.hold()  # two moves in flight: a server keeping up
+    redis_client.xadd(STREAM, {"g": "x", "m": "2"})
+    assert notices.hold()  # a queue forming: notices wait
