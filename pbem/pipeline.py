@@ -113,7 +113,8 @@ class StreamQueue:
         BLPOP ``wait_key`` (up to ``wait_s``) in the same round trip: the
         entry's outcome, if it comes in time, costs no round trip of its own.
         Returns (the reply of ``first``, the popped value or None)."""
-        listening = time.monotonic() - self._lease_seen < LISTENING_S
+        # A drainer lingers ``linger_s`` after its last entry (ours, say).
+        listening = time.monotonic() - self._lease_seen < min(LISTENING_S, self.linger_s / 2)
         pipe = self.redis.pipeline(transaction=False)
         first(pipe)
         pipe.xadd(self.stream, fields)

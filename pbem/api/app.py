@@ -314,7 +314,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
             raise RuntimeError("REDIS_URL is not set")
         client = redis.Redis.from_url(conf.redis_url, socket_timeout=5, socket_connect_timeout=2,
                                       health_check_interval=10)
-    queue = MoveQueue(client, conf.claim_idle_ms)
+    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                                      cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait)
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
