@@ -61,7 +61,13 @@ def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
                     text += f" ({run_['ratio_to_noop']} of noop)"
                 if "paced_p99_ms" in run_:
                     text += f", paced p99 {run_['paced_p99_ms']} ms"
+                if run_.get("cpu_ms_per_move") and run_.get("cpu_ms_per_noop"):
+                    text += (f", CPU {sum(run_['cpu_ms_per_move'].values()):.2f} ms/move against "
+                             f"{sum(run_['cpu_ms_per_noop'].values()):.2f} ms/noop")
                 out.append((f"pipeline {label}", text))
+        if "notify_throughput_drop" in figures:
+            out.append(("pipeline notifications on",
+                        f"applied moves/s {-figures['notify_throughput_drop']:+.1%} against off (same run)"))
     return out
 
 
