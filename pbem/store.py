@@ -181,11 +181,22 @@ class Store:
         raw = self.redis.hgetall(key(game_id, "meta"))
         return self._decode_meta(raw) if raw else None
 
+    # Numbers are parsed directly (every read decodes a meta: JSON for these
+    # is most of the cost), anything else JSON-encoded by json.
+    _META_NUMBERS = {"players": int, "version": int, "created": float, "started": float, "finished": float}
+
     def _decode_meta(self, raw: dict) -> dict:
         out = {}
         for k, v in raw.items():
             k = k.decode()
             v = v.decode()
+            number = self._META_NUMBERS.get(k)
+            if number is not None:
+                try:
+                    out[k] = number(v)
+                    continue
+                except ValueError:
+                    pass
             out[k] = json.loads(v) if k in self._META_JSON else v
         out.setdefault("version", 0)
         return out
