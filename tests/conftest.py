@@ -86,8 +86,9 @@ def worker_env(settings: Settings) -> dict:
 
 
 class WorkerProcess:
-    def __init__(self, settings: Settings, scheduler: bool = True):
-        args = [sys.executable, "-m", "workers.worker"] + (["--with-scheduler"] if scheduler else [])
+    def __init__(self, settings: Settings, scheduler: bool = True, queues: tuple[str, ...] = (), idle: bool = False):
+        args = [sys.executable, "-m", "workers.worker", *(["--with-scheduler"] if scheduler else []),
+                *(["--idle"] if idle else []), *queues]
         self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -108,8 +109,8 @@ class WorkerProcess:
 def start_worker(settings):
     started: list[WorkerProcess] = []
 
-    def start(scheduler: bool = True) -> WorkerProcess:
-        w = WorkerProcess(settings, scheduler)
+    def start(scheduler: bool = True, queues: tuple[str, ...] = (), idle: bool = False) -> WorkerProcess:
+        w = WorkerProcess(settings, scheduler, queues, idle)
         started.append(w)
         return w
 

@@ -2,11 +2,13 @@
 mail: the game is created with `pbem create --invite` (CLI -> API over HTTP),
 the invitations, turn mails, answers and the game-over mail leave through a
 real SMTP relay on loopback (aiosmtpd), every reply enters through the
-inbound SMTP listener on loopback (aiosmtpd), and a real worker process runs
-the move, notification and mail jobs."""
+inbound SMTP listener on loopback (aiosmtpd), and real worker processes (a move
+worker and an idle-priority background worker, as make run has them) run the
+move, notification and mail jobs."""
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 
@@ -32,7 +34,10 @@ PLAYERS = ("ann@example.test", "bob@example.test")
 
 
 def test_full_game_by_mail(service, redis_client, smtp, mail_in, api_server, start_worker, tmp_path, monkeypatch):
-    worker = start_worker()  # pbem-moves, pbem-notify and pbem-mail, with the scheduler
+    # As make run has them: a move worker, and a background worker (notices,
+    # inbound mail, the scheduler) that runs on idle CPU only.
+    workers = [start_worker(scheduler=False, queues=("pbem-moves",)),
+               start_worker(queues=("pbem-notify", "pbem-mail"), idle=True)]
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     out = io.StringIO()
     code = cli.main(["--server", api_server.url, "create", "wakanda", "--players", "2", "--title", "By mail",
@@ -46,8 +51,9 @@ def test_full_game_by_mail(service, redis_client, smtp, mail_in, api_server, sta
     over: dict[str, object] = {}
     deadline = time.monotonic() + 60
     while len(over) < 2:
-        if worker.proc.poll() is not None:
-            raise AssertionError(f"the worker died: {worker.proc.stderr.read().decode()[-3000:]}")
+        for worker in workers:
+            if worker.proc.poll() is not None:
+                raise AssertionError(f"a worker died: {worker.proc.stderr.read().decode()[-3000:]}")
         assert time.monotonic() < deadline, (f"the game did not finish by mail in time ({moves_sent} moves sent); "
                                              f"failed jobs: {failed_jobs(redis_client)}")
         progressed = False
@@ -91,3 +97,7 @@ def test_full_game_by_mail(service, redis_client, smtp, mail_in, api_server, sta
     # each reply was answered: one answer per move mail and per join
     answers = [m for a in PLAYERS for m in smtp.to(a, "mail_reply")]
     assert sum("applied: " in text_of(m) for m in answers) == moves_sent
+    # the background worker really ran on idle CPU only (Linux)
+    if hasattr(os, "SCHED_IDLE"):
+        assert os.sched_getscheduler(workers[1].proc.pid) == os.SCHED_IDLE
+        assert os.sched_getscheduler(workers[0].proc.pid) != os.SCHED_IDLE
