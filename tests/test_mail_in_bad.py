@@ -230,3 +230,40 @@ def test_inbound_over_http(service, redis_client, game, smtp, api_server):
     after = snapshot(service, redis_client, game_id)
     assert after[0] > before[0] and after[1] == before[1] + 1
     assert "applied: " in text_of(answers(smtp, addr)[-1])
+
+
+def test_a_flood_of_mail_to_one_token_is_refused_for_the_hour(service, redis_client, game, mail_in, monkeypatch,
+                                                              api_server):
+    """Each seat's token takes PBEM_MAIL_PER_HOUR mails an hour: more get a
+    temporary refusal at RCPT time (450) or over HTTP (429), and are stored
+    and processed nowhere; the other seat's token is not affected."""
+    from .test_mail_in_support import MailIn, free_port
+
+    game_id, s, addr, turn = game
+    genuine = f"move+{reply_token(SECRET, game_id, s)}@{DOMAIN}"
+    other = f"move+{reply_token(SECRET, game_id, 1 - s)}@{DOMAIN}"
+    used = int(redis_client.get(key(game_id, f"mail:rl:{s}")) or 0)  # the invitation's join reply
+    monkeypatch.setenv("PBEM_MAIL_PER_HOUR", str(used + 2))
+    limited = MailIn(redis_client, free_port())
+    limited.ctl.start()
+    try:
+        raws = len(redis_client.keys("pbem:mail:raw:*"))
+        for _ in range(2):
+            assert limited.send(plain(genuine, "board"), genuine, addr) == {}
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as err:
+            limited.send(plain(genuine, "board"), genuine, addr)
+        code, text = err.value.recipients[genuine]
+        assert code == 450 and b"Too many" in text
+        assert len(redis_client.keys("pbem:mail:raw:*")) == raws + 2
+        assert limited.send(plain(other, "board"), other, addr) == {}  # the other seat's own count
+    finally:
+        limited.ctl.stop()
+    # over HTTP too, with its own setting
+    monkeypatch.setenv("PBEM_MAIL_PER_HOUR", "1")
+    url = f"{api_server.url}/inbound/email"
+    auth = {"Content-Type": "message/rfc822", "Authorization": f"Bearer {INBOUND_SECRET}"}
+    redis_client.delete(key(game_id, f"mail:rl:{s}"))
+    raw = plain(genuine, "board").as_bytes(policy=SMTP)
+    assert requests.post(url, data=raw, headers=auth, timeout=10).status_code == 202
+    r = requests.post(url, data=raw, headers=auth, timeout=10)
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_mails"

@@ -24,6 +24,7 @@ from ..mail_in import invites
 from ..mail_in.addresses import read_recipient
 from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
+from ..mail_in.store import MailStore
 from ..notify.config import NotifySettings
 from .schemas import Invite, Strict
 
@@ -77,7 +78,11 @@ def _check_secret(conf: MailInSettings) -> None:
         raise Unauthorized("bad_inbound_secret", "send 'Authorization: Bearer <PBEM_INBOUND_SECRET>'")
 
 
-def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> list[str]:
+class TooManyMails(ServiceError):
+    status, code = 429, "too_many_mails"
+
+
+def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> list:
     from email import message_from_bytes
     from email.policy import default as default_policy
     from email.utils import getaddresses
@@ -91,11 +96,11 @@ def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> lis
             except Exception:  # an unreadable header
                 continue
             candidates += [addr for _, addr in getaddresses(values) if addr]
-    out: list[str] = []
+    out: list = []
     for addr in candidates:
         found = read_recipient(secret, domain, addr)
-        if found and found.address not in out:
-            out.append(found.address)
+        if found and found.address not in [r.address for r in out]:
+            out.append(found)
     return out[:10]
 
 
@@ -120,11 +125,17 @@ class InboundEmailView(MethodView):
             raise MailTooLarge("mail_too_large", f"the mail is larger than {conf.max_bytes} bytes")
         if not raw.strip():
             raise Unprocessable("empty_mail", "the body must be one raw RFC 5322 message")
-        accepted = _recipients(raw, query["to"], nconf.secret(), nconf.mail_domain)
-        if not accepted:
+        found = _recipients(raw, query["to"], nconf.secret(), nconf.mail_domain)
+        if not found:
             raise Unprocessable("no_token_recipient",
                                 f"no recipient is a genuine move+TOKEN@{nconf.mail_domain} address")
-        raw_id = accept(current_app.extensions["pbem"].store.redis, raw, accepted, conf)
+        client = current_app.extensions["pbem"].store.redis
+        mail = MailStore(client)
+        accepted = [r.address for r in found if mail.take_slot(r.game_id, r.seat, conf.per_hour)]
+        if not accepted:
+            raise TooManyMails("too_many_mails", f"more than {conf.per_hour} mails this hour for this address; "
+                               "try again later")
+        raw_id = accept(client, raw, accepted, conf)
         return {"accepted": accepted, "id": raw_id}
 
 

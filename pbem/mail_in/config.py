@@ -18,6 +18,10 @@ class MailInSettings:
     max_bytes: int = field(default_factory=lambda: _int("PBEM_MAIL_MAX_BYTES", 256 * 1024))
     #: Bearer secret of ``POST /inbound/email``; unset: the endpoint is closed.
     inbound_secret: str | None = field(default_factory=lambda: os.environ.get("PBEM_INBOUND_SECRET") or None)
+    #: Inbound mails one seat's token may send an hour; more get a
+    #: temporary refusal (SMTP 450, HTTP 429), so a flood of replies cannot
+    #: flood the workers.
+    per_hour: int = field(default_factory=lambda: _int("PBEM_MAIL_PER_HOUR", 120))
     #: How long a Message-ID is remembered (seconds).
     dedupe_ttl: int = field(default_factory=lambda: _int("PBEM_MAIL_DEDUPE_TTL", 30 * 86400))
     #: How long a raw message waits for its job (seconds).

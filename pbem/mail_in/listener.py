@@ -52,6 +52,8 @@ class InboundHandler:
             return "550 5.1.1 No such mailbox: mail to move+TOKEN addresses of a game only"
         try:
             known = bool(self.client.exists(key(found.game_id, "meta")))
+            if known and not MailStore(self.client).take_slot(found.game_id, found.seat, self.conf.per_hour):
+                return "450 4.7.1 Too many mails for this address this hour; try again later"
         except redis.RedisError:
             return "451 4.3.0 Try again later"
         if not known:

@@ -4,6 +4,7 @@
     pbem:{g:ID}:mail:seen:HASH       string  a Message-ID processed for a recipient token (SET NX, TTL)
     pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, invited)
     pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
+    pbem:{g:ID}:mail:rl:SEAT         string  mails taken for a seat's token this hour (TTL)
 """
 from __future__ import annotations
 
@@ -22,6 +23,18 @@ LOG_KEEP = 200
 class MailStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
+
+    # -- how many mails one token may send ------------------------------------
+
+    def take_slot(self, game_id: str, seat: int, per_hour: int) -> bool:
+        """Count one inbound mail for a seat's token; False once this hour's
+        ``per_hour`` are used (a fixed window: the count starts at the first
+        mail and lasts an hour)."""
+        k = key(game_id, f"mail:rl:{seat}")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(k, 0, ex=3600, nx=True)
+        pipe.incr(k)
+        return pipe.execute()[1] <= per_hour
 
     # -- raw messages between the listener and the job -----------------------
 
