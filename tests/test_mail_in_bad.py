@@ -267,3 +267,47 @@ def test_a_flood_of_mail_to_one_token_is_refused_for_the_hour(service, redis_cli
     assert requests.post(url, data=raw, headers=auth, timeout=10).status_code == 202
     r = requests.post(url, data=raw, headers=auth, timeout=10)
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_mails"
+
+
+def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, game, mail_in, smtp, monkeypatch):
+    """The move in the reply is applied whatever the relay does; its answer
+    is kept and tried again by a scheduled pbem-mail job until it goes."""
+    from rq import Queue
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry
+
+    from pbem.embedded_redis import free_port
+    from pbem.mail_in import QUEUE as MAIL_QUEUE
+    from pbem.mail_in.process import ANSWER_RETRIES, send_answer
+
+    game_id, s, addr, turn = game
+    before = snapshot(service, redis_client, game_id)
+    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")  # the relay is down
+    answered = len(answers(smtp, addr))
+    rcpt = reply_address(turn)
+    mail_in.send(reply(turn, examples_in(text_of(turn))[0], addr), rcpt, addr)
+    run_jobs(redis_client)
+    assert snapshot(service, redis_client, game_id)[0] > before[0]  # the move went through
+    assert len(answers(smtp, addr)) == answered  # its answer did not
+    registry = ScheduledJobRegistry(queue=Queue(MAIL_QUEUE, connection=redis_client))
+    jobs = [j for j in (Job.fetch(i, connection=redis_client) for i in registry.get_job_ids())
+            if j.func_name.endswith(".send_answer")]
+    assert len(jobs) == 1 and jobs[0].args[1] == 2
+    out_id = jobs[0].args[0]
+    # still down at the second try: a third is scheduled, the message kept
+    assert send_answer(redis_client, out_id, 2) == "retrying"
+    jobs = [j for j in (Job.fetch(i, connection=redis_client) for i in registry.get_job_ids())
+            if j.func_name.endswith(".send_answer") and j.args[1] == 3]
+    assert len(jobs) == 1
+    # the relay is back: the kept answer goes, once
+    monkeypatch.setenv("SMTP_URL", smtp.url)
+    assert send_answer(redis_client, jobs[0].args[0], 3) == "sent"
+    assert send_answer(redis_client, jobs[0].args[0], 3) == "gone"
+    got = answers(smtp, addr)
+    assert len(got) == answered + 1 and "applied: " in text_of(got[-1])
+    assert got[-1]["In-Reply-To"]  # threaded under the player's reply, as sent the first time
+    # and one that never gets through is given up after the last try
+    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")
+    kept = MailStore(redis_client).put_outgoing(got[-1].as_bytes(policy=SMTP), 60)
+    assert send_answer(redis_client, kept, len(ANSWER_RETRIES) + 1) == "given_up"
+    assert MailStore(redis_client).outgoing(kept) is None

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.mail_in import invites
-from pbem.mail_in.process import MailProcessor
+from pbem.mail_in.process import MailProcessor, send_answer as send_kept_answer
 
 from .context import context
 
@@ -16,3 +16,9 @@ def process(raw_id: str, recipients: list[str]) -> list[dict]:
 def send_invitation(game_id: str, seat: int, attempt: int = 1) -> bool:
     service, _ = context()
     return invites.send_invitation(service, game_id, seat, attempt=attempt)
+
+
+def send_answer(out_id: str, attempt: int) -> str:
+    """Send again an answer the relay refused (pbem.mail_in.process.retry_answer)."""
+    service, _ = context()
+    return send_kept_answer(service.store.redis, out_id, attempt)

@@ -26,6 +26,48 @@ from .addresses import Recipient, read_recipient
 from .config import MailInSettings
 from .store import MailStore
 
+#: Seconds before each new try of an answer the relay refused; then it is dropped.
+ANSWER_RETRIES = (30, 120, 600, 3600)
+
+
+def retry_answer(client, msg, attempt: int = 1) -> bool:
+    """Keep an answer the relay refused and schedule another try (RQ's
+    scheduler); False once the tries are used up."""
+    if attempt > len(ANSWER_RETRIES):
+        return False
+    from datetime import timedelta
+
+    from email.policy import SMTP
+    from rq import Queue
+
+    from . import QUEUE
+
+    out_id = MailStore(client).put_outgoing(msg.as_bytes(policy=SMTP), sum(ANSWER_RETRIES) + 3600)
+    Queue(QUEUE, connection=client).enqueue_in(timedelta(seconds=ANSWER_RETRIES[attempt - 1]),
+                                               "workers.mail_jobs.send_answer", out_id, attempt + 1,
+                                               result_ttl=0, failure_ttl=7 * 86400)
+    return True
+
+
+def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None = None) -> str:
+    """Try a kept answer again: "sent", "retrying", "given_up" or "gone"."""
+    from email import message_from_bytes
+    from email.policy import SMTP
+
+    conf = conf or NotifySettings()
+    store = MailStore(client)
+    raw = store.outgoing(out_id)
+    if raw is None:
+        return "gone"
+    store.drop_outgoing(out_id)
+    msg = message_from_bytes(raw, policy=SMTP)
+    try:
+        transport.send(msg, conf.smtp_url, conf.data_dir)
+        return "sent"
+    except Exception as err:
+        log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
+        return "retrying" if retry_answer(client, msg, attempt) else "given_up"
+
 log = logging.getLogger(__name__)
 
 AUTH = "mail-token"
@@ -159,8 +201,9 @@ class MailProcessor:
         try:
             transport.send(msg, self.nconf.smtp_url, self.nconf.data_dir)
             out.replied_to = to_addr
-        except Exception as err:
-            log.warning("answer to mail %s failed: %s", incoming.message_id, err)
+        except Exception as err:  # the relay is down or refused: the same message goes again later
+            log.warning("answer to mail %s failed, sent again later: %s", incoming.message_id, err)
+            retry_answer(self.service.store.redis, msg)
 
     def _holds_seat(self, recipient: Recipient) -> bool:
         """Whether the answer's reader holds the seat (an invitation token's

@@ -1,6 +1,7 @@
 """Inbound mail data in Redis.
 
     pbem:mail:raw:ID                 string  a raw message waiting for its job (TTL)
+    pbem:mail:out:ID                 string  an answer the relay refused, waiting to be sent again (TTL)
     pbem:{g:ID}:mail:seen:HASH       string  a Message-ID processed for a recipient token (SET NX, TTL)
     pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, invited)
     pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
@@ -48,6 +49,19 @@ class MailStore:
 
     def drop_raw(self, raw_id: str) -> None:
         self.redis.delete(f"pbem:mail:raw:{raw_id}")
+
+    # -- answers waiting to be sent again -------------------------------------
+
+    def put_outgoing(self, raw: bytes, ttl: int) -> str:
+        out_id = secrets.token_hex(12)
+        self.redis.set(f"pbem:mail:out:{out_id}", raw, ex=ttl)
+        return out_id
+
+    def outgoing(self, out_id: str) -> bytes | None:
+        return self.redis.get(f"pbem:mail:out:{out_id}")
+
+    def drop_outgoing(self, out_id: str) -> None:
+        self.redis.delete(f"pbem:mail:out:{out_id}")
 
     # -- dedupe -------------------------------------------------------------
 
