@@ -88,6 +88,7 @@ class StreamQueue:
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
         self._lease_seen = float("-inf")  # when a push last found the lease held
+        self._busy_until = 0.0  # entries are held until then (see _holding)
 
     def ensure_group(self) -> None:
         try:
@@ -99,12 +100,7 @@ class StreamQueue:
     def push_fields(self, fields: dict, first=None):
         """Add an entry. ``first(pipe)`` may add one command to run before it,
         in the same round trip; its reply is returned."""
-        pipe = self.redis.pipeline(transaction=False)
-        if first is not None:
-            first(pipe)
-        pipe.xadd(self.stream, fields)
-        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
-        replies = pipe.execute()
+        replies = self._push(fields, first).execute()
         self._after_lease_check(replies[-1])
         return replies[0] if first is not None else True
 
@@ -115,10 +111,7 @@ class StreamQueue:
         Returns (the reply of ``first``, the popped value or None)."""
         # A drainer lingers ``linger_s`` after its last entry (ours, say).
         listening = time.monotonic() - self._lease_seen < min(LISTENING_S, self.linger_s / 2)
-        pipe = self.redis.pipeline(transaction=False)
-        first(pipe)
-        pipe.xadd(self.stream, fields)
-        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
+        pipe = self._push(fields, first)
         if listening:
             pipe.blpop([wait_key], timeout=wait_s)
         replies = pipe.execute()
@@ -127,6 +120,16 @@ class StreamQueue:
         self._after_lease_check(replies[2])
         popped = replies[3] if listening else None
         return replies[0], (popped[1] if popped else None)
+
+    def _push(self, fields: dict, first=None):
+        """A pipeline: ``first``'s command, the entry, and the lease check
+        (a drain job is enqueued if the lease was free; see the module doc)."""
+        pipe = self.redis.pipeline(transaction=False)
+        if first is not None:
+            first(pipe)
+        pipe.xadd(self.stream, fields)
+        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
+        return pipe
 
     def _after_lease_check(self, took_lease) -> None:
         if took_lease:
@@ -227,7 +230,7 @@ class StreamQueue:
             # Busy stays busy for a moment: between two batches of moves the
             # other work is briefly idle, not done.
             self._busy_until = now + HOLD_QUIET_S
-        return now < getattr(self, "_busy_until", 0.0)
+        return now < self._busy_until
 
     def _own_pending(self, me: str, batch: int) -> list:
         """Entries delivered to this consumer (this process) and not yet
@@ -238,20 +241,22 @@ class StreamQueue:
     def _read(self, me: str, batch: int, block_ms: int | None, acks: list) -> list:
         """New entries for this consumer (waiting up to ``block_ms``), after
         acknowledging and deleting ``acks`` in the same round trip."""
-        pipe = self.redis.pipeline(transaction=False)
-        if acks:
-            pipe.xack(self.stream, self.group, *acks)
-            pipe.xdel(self.stream, *acks)
+        pipe = self._acking(acks)
         pipe.xreadgroup(self.group, me, {self.stream: ">"}, count=batch, block=block_ms)
         got = pipe.execute()[-1]
         return got[0][1] if got else []
 
     def _ack(self, ids: list) -> None:
         if ids:
-            pipe = self.redis.pipeline(transaction=False)
+            self._acking(ids).execute()
+
+    def _acking(self, ids: list):
+        """A pipeline that acknowledges and deletes ``ids`` (handled entries)."""
+        pipe = self.redis.pipeline(transaction=False)
+        if ids:
             pipe.xack(self.stream, self.group, *ids)
             pipe.xdel(self.stream, *ids)
-            pipe.execute()
+        return pipe
 
     def _claim(self, me: str, batch: int) -> list:
         claimed = self.redis.xautoclaim(self.stream, self.group, me, self.claim_idle_ms, "0-0", count=batch)[1]

@@ -278,7 +278,8 @@ def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, 
 
     from pbem.embedded_redis import free_port
     from pbem.mail_in import QUEUE as MAIL_QUEUE
-    from pbem.mail_in.process import ANSWER_RETRIES, send_answer
+    from pbem.mail_in import RETRIES
+    from pbem.mail_in.process import send_answer
 
     game_id, s, addr, turn = game
     before = snapshot(service, redis_client, game_id)
@@ -309,5 +310,5 @@ def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, 
     # and one that never gets through is given up after the last try
     monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")
     kept = MailStore(redis_client).put_outgoing(got[-1].as_bytes(policy=SMTP), 60)
-    assert send_answer(redis_client, kept, len(ANSWER_RETRIES) + 1) == "given_up"
-    assert MailStore(redis_client).outgoing(kept) is None
+    assert send_answer(redis_client, kept, len(RETRIES) + 1) == "given_up"
+    assert MailStore(redis_client).take_outgoing(kept) is None

@@ -20,4 +20,21 @@ replies go to the seat's registered address, not to whoever sent the mail.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
+from rq import Queue
+
 QUEUE = "pbem-mail"
+#: Seconds before each new try of a mail the relay refused; then it is given up.
+RETRIES = (30, 120, 600, 3600)
+JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
+
+
+def try_later(client, attempt: int, job: str, *args) -> bool:
+    """Schedule try ``attempt + 1`` of a mail job (``job(*args, attempt)``)
+    with RQ's scheduler; False once the RETRIES are used up."""
+    if attempt > len(RETRIES):
+        return False
+    Queue(QUEUE, connection=client).enqueue_in(timedelta(seconds=RETRIES[attempt - 1]), job, *args, attempt + 1,
+                                               **JOB_OPTS)
+    return True

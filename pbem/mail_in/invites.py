@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-from datetime import timedelta
 
 from rq import Queue
 
@@ -20,13 +19,12 @@ from ..errors import Conflict, NotFound, ServiceError, Unprocessable
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify.mail import header_text
-from . import QUEUE, compose
+from . import JOB_OPTS, QUEUE, compose, try_later
 from .addresses import Recipient, invite_address
 from .store import MailStore
 
 _EMAIL = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.?[A-Za-z0-9-]*$")
 log = logging.getLogger(__name__)
-JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 
 
 def check_email(address: str) -> str:
@@ -76,9 +74,6 @@ def invite(service, game_id: str, invites: list[dict], queue: Queue | None = Non
     return out
 
 
-RETRIES = (30, 120, 600, 3600)
-
-
 def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
     conf = conf or NotifySettings()
     invitation = MailStore(service.store.redis).invitation(game_id, seat)
@@ -102,10 +97,7 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
         log.warning("invitation mail for seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
-        if attempt <= len(RETRIES):
-            Queue(QUEUE, connection=service.store.redis).enqueue_in(
-                timedelta(seconds=RETRIES[attempt - 1]), "workers.mail_jobs.send_invitation", game_id, seat,
-                attempt + 1, **JOB_OPTS)
+        try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat)
         return False
     return True
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
@@ -21,52 +23,10 @@ from ..notify.mail import header_text
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
-from . import compose, reading
+from . import RETRIES, compose, reading, try_later
 from .addresses import Recipient, read_recipient
 from .config import MailInSettings
 from .store import MailStore
-
-#: Seconds before each new try of an answer the relay refused; then it is dropped.
-ANSWER_RETRIES = (30, 120, 600, 3600)
-
-
-def retry_answer(client, msg, attempt: int = 1) -> bool:
-    """Keep an answer the relay refused and schedule another try (RQ's
-    scheduler); False once the tries are used up."""
-    if attempt > len(ANSWER_RETRIES):
-        return False
-    from datetime import timedelta
-
-    from email.policy import SMTP
-    from rq import Queue
-
-    from . import QUEUE
-
-    out_id = MailStore(client).put_outgoing(msg.as_bytes(policy=SMTP), sum(ANSWER_RETRIES) + 3600)
-    Queue(QUEUE, connection=client).enqueue_in(timedelta(seconds=ANSWER_RETRIES[attempt - 1]),
-                                               "workers.mail_jobs.send_answer", out_id, attempt + 1,
-                                               result_ttl=0, failure_ttl=7 * 86400)
-    return True
-
-
-def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None = None) -> str:
-    """Try a kept answer again: "sent", "retrying", "given_up" or "gone"."""
-    from email import message_from_bytes
-    from email.policy import SMTP
-
-    conf = conf or NotifySettings()
-    store = MailStore(client)
-    raw = store.outgoing(out_id)
-    if raw is None:
-        return "gone"
-    store.drop_outgoing(out_id)
-    msg = message_from_bytes(raw, policy=SMTP)
-    try:
-        transport.send(msg, conf.smtp_url, conf.data_dir)
-        return "sent"
-    except Exception as err:
-        log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
-        return "retrying" if retry_answer(client, msg, attempt) else "given_up"
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +35,30 @@ EXAMPLES = 8
 HELP_WORDS = ("help", "?", "commands")
 BOARD_WORDS = ("board", "show", "status")
 MOVES_WORDS = ("moves", "legal", "options")
+
+
+def retry_answer(client, msg, attempt: int = 1) -> bool:
+    """Keep an answer the relay refused and schedule another try; False
+    once the tries are used up."""
+    if attempt > len(RETRIES):
+        return False
+    out_id = MailStore(client).put_outgoing(msg.as_bytes(policy=SMTP), sum(RETRIES) + 3600)
+    return try_later(client, attempt, "workers.mail_jobs.send_answer", out_id)
+
+
+def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None = None) -> str:
+    """Try a kept answer again: "sent", "retrying", "given_up" or "gone"."""
+    conf = conf or NotifySettings()
+    raw = MailStore(client).take_outgoing(out_id)
+    if raw is None:
+        return "gone"
+    msg = message_from_bytes(raw, policy=SMTP)
+    try:
+        transport.send(msg, conf.smtp_url, conf.data_dir)
+        return "sent"
+    except Exception as err:
+        log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
+        return "retrying" if retry_answer(client, msg, attempt) else "given_up"
 
 
 @dataclass

@@ -37,12 +37,16 @@ class MailStore:
         pipe.incr(k)
         return pipe.execute()[1] <= per_hour
 
-    # -- raw messages between the listener and the job -----------------------
+    # -- messages kept for a while: inbound ones waiting for their job, answers
+    #    the relay refused waiting to be sent again
+
+    def _keep(self, kind: str, raw: bytes, ttl: int) -> str:
+        kept_id = secrets.token_hex(12)
+        self.redis.set(f"pbem:mail:{kind}:{kept_id}", raw, ex=ttl)
+        return kept_id
 
     def put_raw(self, raw: bytes, ttl: int) -> str:
-        raw_id = secrets.token_hex(12)
-        self.redis.set(f"pbem:mail:raw:{raw_id}", raw, ex=ttl)
-        return raw_id
+        return self._keep("raw", raw, ttl)
 
     def raw(self, raw_id: str) -> bytes | None:
         return self.redis.get(f"pbem:mail:raw:{raw_id}")
@@ -50,18 +54,12 @@ class MailStore:
     def drop_raw(self, raw_id: str) -> None:
         self.redis.delete(f"pbem:mail:raw:{raw_id}")
 
-    # -- answers waiting to be sent again -------------------------------------
-
     def put_outgoing(self, raw: bytes, ttl: int) -> str:
-        out_id = secrets.token_hex(12)
-        self.redis.set(f"pbem:mail:out:{out_id}", raw, ex=ttl)
-        return out_id
+        return self._keep("out", raw, ttl)
 
-    def outgoing(self, out_id: str) -> bytes | None:
-        return self.redis.get(f"pbem:mail:out:{out_id}")
-
-    def drop_outgoing(self, out_id: str) -> None:
-        self.redis.delete(f"pbem:mail:out:{out_id}")
+    def take_outgoing(self, out_id: str) -> bytes | None:
+        """The kept answer, removed (whoever takes it sends it)."""
+        return self.redis.getdel(f"pbem:mail:out:{out_id}")
 
     # -- dedupe -------------------------------------------------------------
 
