@@ -121,14 +121,18 @@ class Service:
 
     # ------------------------------------------------------------------ games
 
-    def create_game(self, name: str, players: int, options: dict | None = None, title: str = "") -> dict:
+    def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
+                    *, seed: bytes | None = None) -> dict:
+        """Open a game. ``seed`` is for tests and scripted scenarios that need
+        the same deal every time; the API never passes one, so a player can't
+        choose (or learn) the seed before the game ends."""
         try:
             game = games.get(name)
             options = game.check_options(players, options)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
         game_id = new_game_id()
-        seed = secrets.token_bytes(32)
+        seed = secrets.token_bytes(32) if seed is None else seed
         meta = {
             "id": game_id,
             "game": game.name,

@@ -21,6 +21,7 @@ Bounded: ``PBEM_FUZZ_GAME_EXAMPLES`` examples per setup (default 6), at most
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -160,7 +161,11 @@ def test_rules_survive_random_legal_and_illegal_moves(game, players, options, da
 
 
 def play_through_service(service, game, players, options, data):
-    created = service.create_game(game.name, players, options)
+    # The deal must come from hypothesis too: with a random seed the legal
+    # moves (and so the draws) differ between runs of one example, which
+    # hypothesis rightly calls a flaky strategy.
+    seed = hashlib.sha256(b"fuzz-service:%d" % data.draw(st.integers(0, 2**32), label="seed")).digest()
+    created = service.create_game(game.name, players, options, seed=seed)
     game_id = created["id"]
     keys = []
     for seat in range(players):
