@@ -97,37 +97,40 @@ class StreamQueue:
             if "BUSYGROUP" not in str(err):
                 raise
 
-    def push_fields(self, fields: dict, first=None):
+    def push_fields(self, fields: dict | None, first=None):
         """Add an entry. ``first(pipe)`` may add one command to run before it,
-        in the same round trip; its reply is returned."""
+        in the same round trip; its reply is returned. With ``fields`` None,
+        ``first`` adds the entry itself (a script that may decline to)."""
         replies = self._push(fields, first).execute()
         self._after_lease_check(replies[-1])
         return replies[0] if first is not None else True
 
-    def push_and_wait(self, fields: dict, first, wait_key: str, wait_s: float) -> tuple:
+    def push_and_wait(self, fields: dict | None, first, wait_key: str | list[str], wait_s: float) -> tuple:
         """``push_fields``, and when a drainer was listening a moment ago,
-        BLPOP ``wait_key`` (up to ``wait_s``) in the same round trip: the
-        entry's outcome, if it comes in time, costs no round trip of its own.
+        BLPOP ``wait_key`` (up to ``wait_s``; several keys: the first to get
+        a value) in the same round trip: the entry's outcome, if it comes in
+        time, costs no round trip of its own.
         Returns (the reply of ``first``, the popped value or None)."""
         # A drainer lingers ``linger_s`` after its last entry (ours, say).
         listening = time.monotonic() - self._lease_seen < min(LISTENING_S, self.linger_s / 2)
         pipe = self._push(fields, first)
         if listening:
-            pipe.blpop([wait_key], timeout=wait_s)
+            pipe.blpop(wait_key if isinstance(wait_key, list) else [wait_key], timeout=wait_s)
         replies = pipe.execute()
         # Had the drainer just gone (the lease was free after all), the BLPOP
         # waited in vain: a drain starts now and the caller waits again.
-        self._after_lease_check(replies[2])
-        popped = replies[3] if listening else None
+        self._after_lease_check(replies[-2] if listening else replies[-1])
+        popped = replies[-1] if listening else None
         return replies[0], (popped[1] if popped else None)
 
-    def _push(self, fields: dict, first=None):
+    def _push(self, fields: dict | None, first=None):
         """A pipeline: ``first``'s command, the entry, and the lease check
         (a drain job is enqueued if the lease was free; see the module doc)."""
         pipe = self.redis.pipeline(transaction=False)
         if first is not None:
             first(pipe)
-        pipe.xadd(self.stream, fields)
+        if fields is not None:
+            pipe.xadd(self.stream, fields)
         pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
         return pipe
 
@@ -313,6 +316,17 @@ class MoveQueue(StreamQueue):
 
     def push_wait(self, game_id: str, move_id: str, first, wait_key: str, wait_s: float) -> tuple:
         return self.push_and_wait({"g": game_id, "m": move_id}, first, wait_key, wait_s)
+
+    def push_checked(self, game_id: str, move_id: str, add, wait_keys: list[str] | None = None,
+                     wait_s: float = 0.0) -> tuple:
+        """Like ``push_wait``, for an entry that ``add(pipe, stream, fields)``
+        adds only if a check in Redis passes (``Store.queue_if_current``).
+        Without ``wait_keys``, no wait. Returns (add's reply, popped or None)."""
+        fields = {"g": game_id, "m": move_id}
+        first = lambda pipe: add(pipe, self.stream, fields)  # noqa: E731
+        if not wait_keys:
+            return self.push_fields(None, first), None
+        return self.push_and_wait(None, first, wait_keys, wait_s)
 
     def drain(self, apply: Callable[[list], object], **kw) -> int:
         """``apply`` takes a list of (game, move id) pairs."""

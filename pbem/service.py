@@ -50,11 +50,14 @@ class StateCache:
     """Recently used states by game, the last few versions of each. States
     are never mutated (the rules are pure), so sharing them between requests
     is safe; keeping a few versions serves the reads that trail the log by a
-    move or two (notifications, replays of recent versions)."""
+    move or two (notifications, replays of recent versions). With the newest
+    state goes the meta it was current under, when the caller knew it (the
+    API's one-round-trip submit needs both, see ``Service._submit_hot``)."""
 
     def __init__(self, size: int = 512, versions: int = 4):
         self.size, self.versions = size, versions
         self._items: OrderedDict[str, dict[int, Any]] = OrderedDict()
+        self._metas: dict[str, dict] = {}
         self._lock = threading.Lock()
 
     def get(self, game_id: str, at_most: int | None = None) -> tuple[int, Any] | None:
@@ -70,15 +73,27 @@ class StateCache:
             version = max(fitting)
             return version, states[version]
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
+    def current(self, game_id: str) -> tuple[int, Any, dict] | None:
+        """The newest (version, state, meta), if its meta is known."""
+        with self._lock:
+            states, meta = self._items.get(game_id), self._metas.get(game_id)
+            if not states or meta is None or meta["version"] != max(states):
+                return None
+            return meta["version"], states[meta["version"]], meta
+
+    def put(self, game_id: str, version: int, state: Any, meta: dict | None = None) -> None:
+        """Keep ``state``; ``meta``, if given, is the game's meta at ``version``."""
         with self._lock:
             states = self._items.setdefault(game_id, {})
             states[version] = state
+            if meta is not None and meta.get("version") == version:
+                self._metas[game_id] = meta
             if len(states) > self.versions:
                 del states[min(states)]
             self._items.move_to_end(game_id)
             while len(self._items) > self.size:
-                self._items.popitem(last=False)
+                gone, _ = self._items.popitem(last=False)
+                self._metas.pop(gone, None)
 
 
 def move_id_for(game_id: str, player: int, nonce: str) -> str:
@@ -98,12 +113,17 @@ def new_game_id() -> str:
 class Service:
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
-                 enqueue_wait: Callable | None = None):
+                 enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):
         self.store = store
         self.enqueue = enqueue
         #: Like ``enqueue``, and starts waiting for the outcome in the same
         #: round trip (``MoveQueue.push_wait``), for ``submit(wait=...)``.
         self.enqueue_wait = enqueue_wait
+        #: Queues a move only if the game is still at a given version, waiting
+        #: as ``enqueue_wait`` does (``MoveQueue.push_checked``): the one
+        #: round trip of ``_submit_hot``.
+        self.enqueue_checked = enqueue_checked
+        self._seats: dict[tuple[str, int], dict] = {}  # write-once (joining is HSETNX)
         self.snapshot_every = snapshot_every
         self.cache = cache or StateCache()
         self._seeds: dict[str, bytes] = {}
@@ -247,7 +267,7 @@ class Service:
             for _, event, _ in rows:
                 state = game.evolve(state, event)
         if target == current:
-            self.cache.put(game_id, target, state)
+            self.cache.put(game_id, target, state, meta)
         return Loaded(meta, game, state, target)
 
     # ------------------------------------------------------------------ who is asking
@@ -394,6 +414,85 @@ class Service:
         now (signature, nonce, turn, legality against the current state); the
         worker decides again against the state it appends to. With ``wait``,
         the outcome if it settles within that many seconds."""
+        record = self._submit_hot(game_id, envelope, wait)
+        if record is None:
+            record = self._submit_read(game_id, envelope, wait)
+        if wait and record["status"] == "queued":
+            record = self.wait_submitted(game_id, record, wait - (time.time() - record["submitted"]))
+        return record
+
+    def _submit_hot(self, game_id: str, envelope: dict, wait: float) -> dict | None:
+        """The common case in one round trip: this process holds the game's
+        state at the version the move was signed at (its own last move's
+        outcome brought it, see ``_learn``) and the seat's key. The move is
+        checked against that state and queued only if the game is still at
+        that version. None: anything else, or a check failed; the read path
+        then answers with what holds now."""
+        hot = self.cache.current(game_id) if self.enqueue_checked else None
+        if hot is None or envelope["game"] != game_id:
+            return None
+        version, state, meta = hot
+        seat = self._seats.get((game_id, envelope["player"]))
+        if (version != envelope["expected_version"] or meta.get("status") != "active" or seat is None
+                or seat.get("mail_only") or not seat.get("public_key")):
+            return None
+        try:
+            signing.verify(envelope, seat["public_key"])  # the key never changes once set
+        except signing.SignatureError as err:
+            raise Unauthorized(err.code, err.message) from None
+        loaded = Loaded(meta, games.get(meta["game"], int(meta["rules_version"])), state, version)
+        try:
+            self._precheck(loaded, envelope)
+        except (Conflict, Unprocessable):
+            return None
+        move_id = move_id_for(game_id, envelope["player"], envelope["nonce"])
+        record = {"id": move_id, "status": "queued", "auth": "ed25519", "envelope": envelope,
+                  "submitted": time.time()}
+        wake = key(game_id, f"wake:{secrets.token_hex(8)}")
+        outcome, settled = self.enqueue_checked(
+            game_id, move_id,
+            lambda pipe, stream, fields: self.store.queue_if_current(pipe, game_id, version, move_id, record,
+                                                                     stream, fields, wake),
+            [key(game_id, f"done:{move_id}"), wake] if wait > 0 else None, min(wait, FIRST_WAIT_S))
+        outcome = outcome.decode() if isinstance(outcome, bytes) else outcome
+        if outcome == "duplicate":
+            raise self._nonce_reused(move_id)
+        if outcome != "ok":
+            return None  # the game moved on meanwhile
+        return self._settled(loaded, record, settled)
+
+    def _settled(self, loaded: Loaded, queued: dict, settled: bytes | None) -> dict:
+        """The record to answer with, from what the wait popped, if anything."""
+        if not settled:
+            return queued
+        record, events = self.store.decode_done(settled)
+        self._learn(loaded, record, events)
+        return record
+
+    def _learn(self, before: Loaded, record: dict, events: list | None) -> None:
+        """Hold the state after a move this process queued, from its events:
+        the player's next move (or the opponent's, on the same connection)
+        can then take ``_submit_hot``."""
+        if record.get("status") != "applied" or not events or record.get("version_before") != before.version:
+            return
+        state = before.state
+        for event in events:
+            state = before.game.evolve(state, event)
+        version = before.version + len(events)
+        if record.get("version") != version:
+            return
+        finished = before.game.result(state) is not None  # its meta changed more than the version: read it
+        self.cache.put(before.id, version, state, None if finished else {**before.meta, "version": version})
+
+    def _remember_seats(self, game_id: str, seats: dict[int, dict]) -> None:
+        with self._seeds_lock:
+            for seat, data in seats.items():
+                self._seats[(game_id, seat)] = data
+            while len(self._seats) > self.SEEDS_KEPT:
+                del self._seats[next(iter(self._seats))]
+
+    def _submit_read(self, game_id: str, envelope: dict, wait: float) -> dict:
+        """``submit`` reading the game first (two round trips)."""
         meta, seat, move_id, tail = self._submittable(game_id, envelope)
         if seat.get("mail_only") or not seat.get("public_key"):
             raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
@@ -401,10 +500,7 @@ class Service:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
-        record = self._queue(meta, envelope, move_id, tail, "ed25519", wait=wait)
-        if wait and record["status"] == "queued":
-            record = self.wait_submitted(game_id, record, wait - (time.time() - record["submitted"]))
-        return record
+        return self._queue(meta, envelope, move_id, tail, "ed25519", wait=wait)
 
     def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
                        auth: str, nonce: str, **extra) -> dict:
@@ -428,6 +524,8 @@ class Service:
         meta, seats, existing, tail = read.meta, read.seats, read.move, read.tail
         if meta is None:
             raise NotFound("unknown_game", f"no game {game_id!r}")
+        if seats:
+            self._remember_seats(game_id, seats)
         if envelope["game"] != game_id:
             raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
         if meta["status"] == "open":
@@ -448,7 +546,8 @@ class Service:
     def _queue(self, meta: dict, envelope: dict, move_id: str, tail: Tail | None, auth: str,
                wait: float = 0.0, **extra) -> dict:
         game_id = meta["id"]
-        self._precheck(self.load(game_id, meta=meta, tail=tail), envelope)
+        loaded = self.load(game_id, meta=meta, tail=tail)
+        self._precheck(loaded, envelope)
         record = {"id": move_id, "status": "queued", "auth": auth, "envelope": envelope,
                   "submitted": time.time(), **extra}
         if wait > 0 and self.enqueue_wait:
@@ -458,7 +557,7 @@ class Service:
                 key(game_id, f"done:{move_id}"), min(wait, FIRST_WAIT_S))
             if not created:
                 raise self._nonce_reused(move_id)
-            return json.loads(settled) if settled else record
+            return self._settled(loaded, record, settled)
         if self.enqueue:
             # One round trip (and one fsync) records the move and queues it.
             # Should the record lose a race for its id, the queue holds that
@@ -593,7 +692,7 @@ class Service:
     def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
         """Bookkeeping once a move's events are in the log."""
         game_id = after.id
-        self.cache.put(game_id, after.version, after.state)
+        self.cache.put(game_id, after.version, after.state, after.meta)
         if after.version // self.snapshot_every > before.version // self.snapshot_every:
             self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
         for hook in self.after_apply:

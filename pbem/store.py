@@ -10,7 +10,10 @@ Redis Cluster slot and the append script touches only that slot:
     pbem:{g:ID}:moves   hash    move id -> JSON (envelope, status, outcome)
     pbem:{g:ID}:snap    string  JSON {version, state}: load = snapshot + tail
                                 (meta's snapshot_version names its version)
-    pbem:{g:ID}:done:M  list    pushed once when move M settles (for Prefer: wait)
+    pbem:{g:ID}:done:M  list    pushed once when move M settles: its record and
+                                events (for Prefer: wait; see decode_done)
+    pbem:{g:ID}:wake:R  list    a marker for request R's waiter when its move
+                                was not queued (see queue_if_current)
 
 The version of a game is the number of events in its log; event number n
 (1-based) has stream id ``n-1``, so paging by version is an XRANGE.
@@ -47,7 +50,9 @@ if ARGV[5] ~= '' then
   for k, v in pairs(cjson.decode(ARGV[5])) do redis.call('HSET', KEYS[1], k, v) end
 end
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-redis.call('RPUSH', KEYS[4], ARGV[3])
+-- The waiter gets the events too (see decode_done): the API process that
+-- queued the move then holds the new state without reading it.
+redis.call('RPUSH', KEYS[4], '{"events":[' .. table.concat(ARGV, ',', 6) .. '],"record":' .. ARGV[3] .. '}')
 redis.call('EXPIRE', KEYS[4], 300)
 return {'ok', tostring(version)}
 """
@@ -61,9 +66,28 @@ if prior then
   if ok and rec['status'] ~= 'queued' then return prior end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('RPUSH', KEYS[2], '{"record":' .. ARGV[2] .. '}')
 redis.call('EXPIRE', KEYS[2], 300)
 return ARGV[2]
+"""
+
+# Queue a move that was checked against the state at version ARGV[1], only
+# if the game is still at that version and the move id is new: record it and
+# add its stream entry. Otherwise nothing is stored and a marker is pushed to
+# KEYS[4], so that a BLPOP pipelined after this returns at once.
+# (The submissions stream is global: like the rest of the move pipeline this
+# assumes one Redis, not a cluster.)
+# KEYS: meta, moves, submissions stream, wake   ARGV: version, move id, record, entry field, value, ...
+_QUEUE_IF_CURRENT = """
+local function refuse(why)
+  redis.call('RPUSH', KEYS[4], why)
+  redis.call('PEXPIRE', KEYS[4], 10000)
+  return why
+end
+if tonumber(redis.call('HGET', KEYS[1], 'version') or '-1') ~= tonumber(ARGV[1]) then return refuse('stale') end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return refuse('duplicate') end
+redis.call('XADD', KEYS[3], '*', unpack(ARGV, 4))
+return 'ok'
 """
 
 
@@ -342,6 +366,23 @@ class Store:
             return None
         return bool(self.redis.hsetnx(key(game_id, "moves"), move_id, dumps(record)))
 
+    @staticmethod
+    def queue_if_current(pipe, game_id: str, version: int, move_id: str, record: dict, stream: str,
+                         fields: dict, wake: str) -> None:
+        """Add to ``pipe``: record a new move and add ``fields`` to ``stream``,
+        only if the game is at ``version`` (``_QUEUE_IF_CURRENT``; its reply
+        is ``ok``, ``stale`` or ``duplicate``). By EVAL, not EVALSHA: a
+        script Redis forgot would fail without waking ``wake``'s waiter."""
+        pipe.eval(_QUEUE_IF_CURRENT, 4, key(game_id, "meta"), key(game_id, "moves"), stream, wake,
+                  version, move_id, dumps(record), *(x for kv in fields.items() for x in kv))
+
+    @staticmethod
+    def decode_done(raw: bytes | str) -> tuple[dict, list | None]:
+        """What a settling script pushed to ``done:M``: the move's record and,
+        for an applied move, its events (internal: never shown as they are)."""
+        data = json.loads(raw)
+        return data["record"], data.get("events")
+
     def move(self, game_id: str, move_id: str) -> dict | None:
         raw = self.redis.hget(key(game_id, "moves"), move_id)
         return json.loads(raw) if raw else None
@@ -371,5 +412,5 @@ class Store:
             if left <= 0:
                 break
             got = self.redis.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
-            record = json.loads(got[1]) if got else self.move(game_id, move_id)
+            record = self.decode_done(got[1])[0] if got else self.move(game_id, move_id)
         return record

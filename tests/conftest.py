@@ -47,7 +47,8 @@ def settings(redis_server) -> Settings:
 def service(redis_client, settings):
     """A Service whose queue is drained by hand (no worker) with ``drain(service)``."""
     queue = MoveQueue(redis_client, settings.claim_idle_ms)
-    svc = Service(Store(redis_client), enqueue=queue.push, snapshot_every=settings.snapshot_every)
+    svc = Service(Store(redis_client), enqueue=queue.push, snapshot_every=settings.snapshot_every,
+                  enqueue_checked=queue.push_checked)
     svc.queue = queue
     return svc
 

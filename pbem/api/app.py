@@ -316,7 +316,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
                                       health_check_interval=10)
     queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
-                                     cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait)
+                                     cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait,
+                                     enqueue_checked=queue.push_checked)
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
