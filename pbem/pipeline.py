@@ -323,7 +323,8 @@ class MoveQueue(StreamQueue):
         adds only if a check in Redis passes (``Store.queue_if_current``).
         Without ``wait_keys``, no wait. Returns (add's reply, popped or None)."""
         fields = {"g": game_id, "m": move_id}
-        first = lambda pipe: add(pipe, self.stream, fields)  # noqa: E731
+        def first(pipe):
+            return add(pipe, self.stream, fields)
         if not wait_keys:
             return self.push_fields(None, first), None
         return self.push_and_wait(None, first, wait_keys, wait_s)

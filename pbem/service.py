@@ -7,7 +7,6 @@ rule goes through the game's protocol object.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import secrets
 import threading
