@@ -26,6 +26,7 @@ applying a move twice is harmless (the append is idempotent by move id).
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -311,24 +312,39 @@ class MoveQueue(StreamQueue):
     def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
         super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s)
 
-    def push(self, game_id: str, move_id: str, first=None):
-        return self.push_fields({"g": game_id, "m": move_id}, first)
+    @staticmethod
+    def _entry(game_id: str, move_id: str, record: dict | None) -> dict:
+        # The record rides along: a drainer that holds the game's state
+        # then decides without reading anything (Service.apply_moves).
+        fields = {"g": game_id, "m": move_id}
+        if record is not None:
+            fields["r"] = json.dumps(record, separators=(",", ":"), sort_keys=True)
+        return fields
 
-    def push_wait(self, game_id: str, move_id: str, first, wait_key: str, wait_s: float) -> tuple:
-        return self.push_and_wait({"g": game_id, "m": move_id}, first, wait_key, wait_s)
+    def push(self, game_id: str, move_id: str, first=None, record: dict | None = None):
+        return self.push_fields(self._entry(game_id, move_id, record), first)
+
+    def push_wait(self, game_id: str, move_id: str, first, wait_key: str, wait_s: float,
+                  record: dict | None = None) -> tuple:
+        return self.push_and_wait(self._entry(game_id, move_id, record), first, wait_key, wait_s)
 
     def push_checked(self, game_id: str, move_id: str, add, wait_keys: list[str] | None = None,
                      wait_s: float = 0.0) -> tuple:
         """Like ``push_wait``, for an entry that ``add(pipe, stream, fields)``
-        adds only if a check in Redis passes (``Store.queue_if_current``).
-        Without ``wait_keys``, no wait. Returns (add's reply, popped or None)."""
+        adds only if a check in Redis passes (``Store.queue_if_current``,
+        which adds the record as field ``r``). Without ``wait_keys``, no
+        wait. Returns (add's reply, popped or None)."""
         fields = {"g": game_id, "m": move_id}
+
         def first(pipe):
             return add(pipe, self.stream, fields)
         if not wait_keys:
             return self.push_fields(None, first), None
         return self.push_and_wait(None, first, wait_keys, wait_s)
 
-    def drain(self, apply: Callable[[list], object], **kw) -> int:
-        """``apply`` takes a list of (game, move id) pairs."""
-        return self.drain_fields(lambda items: apply([(i["g"], i["m"]) for i in items]), **kw)
+    def drain(self, apply: Callable[..., object], **kw) -> int:
+        """``apply`` takes a list of (game, move id) pairs, and ``records``:
+        the queued records the entries carried, by pair."""
+        return self.drain_fields(lambda items: apply(
+            [(i["g"], i["m"]) for i in items],
+            records={(i["g"], i["m"]): json.loads(i["r"]) for i in items if "r" in i}), **kw)

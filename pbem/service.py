@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from . import games, signing
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
-from .store import Store, Tail, dumps, key
+from .store import Read, Store, Tail, dumps, key
 
 log = logging.getLogger(__name__)
 
@@ -553,7 +553,7 @@ class Service:
             # Record, queue and start waiting in one round trip.
             created, settled = self.enqueue_wait(
                 game_id, move_id, lambda pipe: self.store.record_submission(game_id, move_id, record, pipe),
-                key(game_id, f"done:{move_id}"), min(wait, FIRST_WAIT_S))
+                key(game_id, f"done:{move_id}"), min(wait, FIRST_WAIT_S), record=record)
             if not created:
                 raise self._nonce_reused(move_id)
             return self._settled(loaded, record, settled)
@@ -562,7 +562,7 @@ class Service:
             # Should the record lose a race for its id, the queue holds that
             # id twice: harmless, a move id is applied once.
             created = self.enqueue(game_id, move_id, lambda pipe: self.store.record_submission(
-                game_id, move_id, record, pipe))
+                game_id, move_id, record, pipe), record=record)
         else:
             created = self.store.record_submission(game_id, move_id, record)
         if not created:
@@ -600,21 +600,26 @@ class Service:
         """Decide and append one queued move (see ``apply_moves``)."""
         return self.apply_moves([(game_id, move_id)])[0]
 
-    def apply_moves(self, pairs: list[tuple[str, str]]) -> list[dict]:
+    def apply_moves(self, pairs: list[tuple[str, str]], records: dict | None = None) -> list[dict]:
         """Decide and append a batch of queued moves, in order, with two round
         trips to Redis for the whole batch (read everything, see ``_asks``;
-        then settle-or-append).
+        then settle-or-append), or one when the stream brought the
+        ``records`` and this process holds the games (see ``_reads``).
         Safe to run any number of times: a settled move is returned as it
         stands. A move whose append finds the log moved on (another worker
         appended first) is decided again on the new state."""
         results: dict[tuple[str, str], dict] = {}
         pending = list(dict.fromkeys(pairs))
-        for _attempt in range(3):
+        for attempt in range(4):  # three with a read; the first may be from memory
             if not pending:
                 break
             steps, plans, heads = [], [], {}
-            for pair, read in zip(pending, self.store.reads(self._asks(pending))):
+            retry, deferred = [], set()
+            for pair, read, from_memory in self._reads(pending, records if attempt == 0 else None):
                 game_id, move_id = pair
+                if game_id in deferred:
+                    retry.append(pair)  # after its game's deferred move, in order
+                    continue
                 meta, record = read.meta, read.move
                 if read.seed is not None:
                     self._remember_seed(game_id, read.seed)
@@ -628,6 +633,12 @@ class Service:
                 # Moves of one game in one batch build on each other.
                 loaded = heads.get(game_id) or self.load(game_id, meta=meta, tail=read.tail)
                 outcome = self._decide(loaded, record)
+                if outcome["status"] == "rejected" and from_memory:
+                    # Only an append checks the version: a rejection must be
+                    # decided on a state read as the last one.
+                    deferred.add(game_id)
+                    retry.append(pair)
+                    continue
                 if outcome["status"] == "rejected":
                     steps.append(("settle", game_id, move_id, outcome))
                     plans.append((pair, loaded, None, outcome))
@@ -643,8 +654,8 @@ class Service:
                               "finished" if result else "",
                               {"result": meta_after["result"], "finished": meta_after["finished"]} if result else None))
                 plans.append((pair, loaded, after, outcome, events))
-            retry, applied = [], []
-            for plan, done in zip(plans, self.store.settle_and_append_many(steps)):
+            applied = []
+            for plan, done in zip(plans, self.store.settle_and_append_many(steps) if steps else []):
                 pair, loaded, after, outcome = plan[:4]
                 if after is None:
                     results[pair] = done
@@ -663,12 +674,29 @@ class Service:
                     applied.append((loaded, after, plan[4], outcome))
                     results[pair] = outcome
             self._run_batch_hooks(applied)
-            pending = retry
+            pending = sorted(retry, key=pending.index)  # in the order they came
         for game_id, move_id in pending:
             results[(game_id, move_id)] = self.store.settle(game_id, move_id, {
                 **(self.store.move(game_id, move_id) or {"id": move_id}), "status": "rejected",
                 "settled": time.time(), "error": {"code": "busy", "message": "the game kept changing; try again"}})
         return [results[pair] for pair in pairs]
+
+    def _reads(self, pending: list[tuple[str, str]], records: dict | None) -> list[tuple]:
+        """(pair, Read, from memory) for each move: from memory when the
+        stream brought its queued record and this process holds its game's
+        state, meta and seed (what the last append here left), else from
+        Redis, all in one round trip. Nothing decided from memory is stored
+        unchecked: an append checks the version, a rejection is read again."""
+        memory = {}
+        for pair in pending if records else ():
+            record = records.get(pair)
+            hot = self.cache.current(pair[0]) if record is not None and pair[0] in self._seeds else None
+            if hot is not None:
+                version, _, meta = hot
+                memory[pair] = Read(meta, None, record, None, Tail(version, []))
+        rest = [pair for pair in pending if pair not in memory]
+        read = dict(zip(rest, self.store.reads(self._asks(rest)))) if rest else {}
+        return [(pair, memory.get(pair) or read[pair], pair in memory) for pair in pending]
 
     def _asks(self, pairs: list[tuple[str, str]]) -> list[tuple]:
         """What to read for a batch: each move's record and its game's meta;

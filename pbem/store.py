@@ -77,6 +77,7 @@ return ARGV[2]
 # KEYS[4], so that a BLPOP pipelined after this returns at once.
 # (The submissions stream is global: like the rest of the move pipeline this
 # assumes one Redis, not a cluster.)
+# The entry carries the record as field r (see MoveQueue._entry).
 # KEYS: meta, moves, submissions stream, wake   ARGV: version, move id, record, entry field, value, ...
 _QUEUE_IF_CURRENT = """
 local function refuse(why)
@@ -86,7 +87,10 @@ local function refuse(why)
 end
 if tonumber(redis.call('HGET', KEYS[1], 'version') or '-1') ~= tonumber(ARGV[1]) then return refuse('stale') end
 if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return refuse('duplicate') end
-redis.call('XADD', KEYS[3], '*', unpack(ARGV, 4))
+local entry = {unpack(ARGV, 4)}
+entry[#entry + 1] = 'r'
+entry[#entry + 1] = ARGV[3]
+redis.call('XADD', KEYS[3], '*', unpack(entry))
 return 'ok'
 """
 

@@ -185,3 +185,67 @@ def test_the_waiting_process_learns_the_new_state_from_the_outcome(redis_client,
             assert canonical(wakanda.dump(state)) == canonical(wakanda.dump(replayed))
             # The events travel only inside Redis: the answer has none.
             assert "events" not in out
+
+
+# -- the worker's side: a batch decided from memory ---------------------------
+
+def test_a_drainer_holding_the_game_decides_from_the_queued_record_without_a_read(service, redis_client):
+    game_id, keys, _ = new_game(service)
+    service.submit(game_id, envelope(service, game_id, keys))
+    drain(service)
+    entry_ids = redis_client.xrange("pbem:submissions")
+    record = service.submit(game_id, envelope(service, game_id, keys))
+    entry = redis_client.xrange("pbem:submissions")[-1][1]
+    assert entry[b"r"] and entry[b"m"] == record["id"].encode(), "the entry does not carry the record"
+    assert len(redis_client.xrange("pbem:submissions")) == len(entry_ids) + 1
+    reads = Reads(service)
+    drain(service)
+    assert reads.count == 0, "the drainer read a game it holds"
+    assert service.move_status(game_id, record["id"])["status"] == "applied"
+
+
+def test_a_drainer_behind_the_log_reads_before_it_rejects(service, redis_client, settings):
+    """This process's state is a move behind (another worker applied one): a
+    move signed at the newer version looks stale from memory; it must be
+    read and applied, not rejected on what this process remembers."""
+    game_id, keys, _ = new_game(service)
+    service.submit(game_id, envelope(service, game_id, keys))
+    drain(service)
+    behind = service.cache.current(game_id)[0]
+    other = second_api(redis_client, settings)
+    moved = other.submit(game_id, envelope(other, game_id, keys))
+    drain(other)  # the other worker applies it
+    assert other.move_status(game_id, moved["id"])["status"] == "applied"
+    newer = other.submit(game_id, envelope(other, game_id, keys))  # queued with its record
+    assert service.cache.current(game_id)[0] == behind < newer["envelope"]["expected_version"]
+    reads = Reads(service)
+    drain(service)
+    assert reads.count >= 1
+    assert service.move_status(game_id, newer["id"])["status"] == "applied"
+
+
+def test_a_move_decided_from_memory_on_a_stale_state_is_decided_again(service, redis_client, settings):
+    """A move that raced (queued for a version the log has left) and a
+    drainer that still holds that version: the append finds the log moved on,
+    the move is read and decided again, and rejected as stale; the log keeps
+    only the other move."""
+    game_id, keys, _ = new_game(service)
+    service.submit(game_id, envelope(service, game_id, keys))
+    drain(service)
+    version = service.cache.current(game_id)[0]
+    racing = envelope(service, game_id, keys, pick=1)
+    other = second_api(redis_client, settings)
+    moved = other.submit(game_id, envelope(other, game_id, keys))
+    drain(other)
+    log_before = log_snapshot(redis_client, game_id)
+    from pbem.service import move_id_for
+    move_id = move_id_for(game_id, racing["player"], racing["nonce"])
+    queued = {"id": move_id, "status": "queued", "auth": "ed25519", "envelope": racing, "submitted": 0.0}
+    service.queue.push(game_id, move_id, lambda pipe: service.store.record_submission(game_id, move_id, queued, pipe),
+                       record=queued)
+    assert service.cache.current(game_id)[0] == version  # this drainer is behind
+    drain(service)
+    outcome = service.move_status(game_id, move_id)
+    assert outcome["status"] == "rejected" and outcome["error"]["code"] == "stale_version", outcome
+    assert log_snapshot(redis_client, game_id) == log_before
+    assert other.move_status(game_id, moved["id"])["status"] == "applied"
