@@ -30,6 +30,7 @@ import json
 import logging
 import os
 import socket
+import threading
 import time
 import uuid
 from typing import Callable
@@ -90,6 +91,11 @@ class StreamQueue:
         self._renew = client.register_script(_RENEW)
         self._lease_seen = float("-inf")  # when a push last found the lease held
         self._busy_until = 0.0  # entries are held until then (see _holding)
+        #: Another queue whose drain round trips this one's ``push_many`` may
+        #: ride along (see ``ride``): the move queue, for turn notices.
+        self.ride_on: StreamQueue | None = None
+        self._riders: list[tuple[Callable, Callable]] = []
+        self._drainer: int | None = None  # the thread draining this queue now
 
     def ensure_group(self) -> None:
         try:
@@ -142,14 +148,35 @@ class StreamQueue:
             self._lease_seen = time.monotonic()  # a drainer holds it (or one is on its way)
 
     def push_many(self, entries: list[dict]) -> None:
-        """Add several entries in one round trip."""
+        """Add several entries in one round trip: the next one of ``ride_on``
+        if its drainer is this very thread (see ``ride``), else one of ours."""
         if not entries:
             return
+
+        def add(pipe) -> int:
+            for fields in entries:
+                pipe.xadd(self.stream, fields)
+            pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
+            return len(entries) + 1
+
+        def done(replies) -> None:
+            self._after_lease_check(replies[-1])
+        if self.ride_on is not None and self.ride_on.ride(add, done):
+            return
         pipe = self.redis.pipeline(transaction=False)
-        for fields in entries:
-            pipe.xadd(self.stream, fields)
-        pipe.set(self.lease, "queued", nx=True, px=LEASE_MS)
-        self._after_lease_check(pipe.execute()[-1])
+        add(pipe)
+        done(pipe.execute())
+
+    def ride(self, add: Callable, done: Callable) -> bool:
+        """Send ``add(pipe)``'s commands (it returns how many) in this queue's
+        next round trip, and hand ``done`` their replies: only when the caller
+        is the thread draining this queue, whose next stream read (or final
+        acknowledgement) comes as soon as the batch is handled. A move's turn
+        notice so costs no round trip of its own. False: send it yourself."""
+        if self._drainer != threading.get_ident():
+            return False
+        self._riders.append((add, done))
+        return True
 
     def kick(self, force: bool = False) -> None:
         """Enqueue a drain job unless a drainer holds the lease."""
@@ -170,6 +197,14 @@ class StreamQueue:
         if self.hold is not None:
             batch = min(batch, HOLD_BATCH)  # small batches: hold() is asked again soon
         budget_s = self.budget_s if budget_s is None else budget_s
+        self._drainer = threading.get_ident()
+        try:
+            return self._drain(handle, helper, budget_s, batch, linger)
+        finally:
+            self._drainer = None
+            self._ack([])  # whatever still rides
+
+    def _drain(self, handle, helper: bool, budget_s: float, batch: int, linger: float) -> int:
         lease = self.helper_lease if helper else self.lease
         token = f"{consumer_name()}:{uuid.uuid4().hex[:8]}"
         self.redis.set(lease, token, px=LEASE_MS)
@@ -244,23 +279,44 @@ class StreamQueue:
 
     def _read(self, me: str, batch: int, block_ms: int | None, acks: list) -> list:
         """New entries for this consumer (waiting up to ``block_ms``), after
-        acknowledging and deleting ``acks`` in the same round trip."""
-        pipe = self._acking(acks)
+        acknowledging and deleting ``acks`` (and what rides along) in the same
+        round trip."""
+        pipe, settle = self._acking(acks)
         pipe.xreadgroup(self.group, me, {self.stream: ">"}, count=batch, block=block_ms)
-        got = pipe.execute()[-1]
+        replies = pipe.execute()
+        settle(replies)
+        got = replies[-1]
         return got[0][1] if got else []
 
     def _ack(self, ids: list) -> None:
-        if ids:
-            self._acking(ids).execute()
+        if ids or self._riders:
+            pipe, settle = self._acking(ids)
+            settle(pipe.execute())
 
     def _acking(self, ids: list):
-        """A pipeline that acknowledges and deletes ``ids`` (handled entries)."""
+        """A pipeline that acknowledges and deletes ``ids`` (handled entries)
+        and carries the riders (see ``ride``); and the function that hands
+        the riders their replies once it has run."""
         pipe = self.redis.pipeline(transaction=False)
+        at = 0
         if ids:
             pipe.xack(self.stream, self.group, *ids)
             pipe.xdel(self.stream, *ids)
-        return pipe
+            at = 2
+        riders, self._riders = self._riders, []
+        spans = []
+        for add, done in riders:
+            count = add(pipe)
+            spans.append((done, at, at + count))
+            at += count
+
+        def settle(replies: list) -> None:
+            for done, start, end in spans:
+                try:
+                    done(replies[start:end])
+                except Exception:
+                    log.exception("a rider on %s failed", self.stream)
+        return pipe, settle
 
     def _claim(self, me: str, batch: int) -> list:
         claimed = self.redis.xautoclaim(self.stream, self.group, me, self.claim_idle_ms, "0-0", count=batch)[1]

@@ -119,3 +119,52 @@ def test_turn_notices_hold_while_moves_queue_up(redis_client, monkeypatch):
     assert not notices.hold()  # two moves in flight: a server keeping up
     redis_client.xadd(STREAM, {"g": "x", "m": "2"})
     assert notices.hold()  # a queue forming: notices wait
+
+
+def test_entries_pushed_while_draining_ride_the_drainers_next_round_trip(redis_client):
+    """Notices pushed by the thread draining moves go in the drain's next
+    round trip (its stream read or final acknowledgement), not one of their
+    own; from any other thread, or with no drain running, they go at once."""
+    moves = queue(redis_client)
+    notices = StreamQueue(redis_client, "t:notices", "n", "t:notices:lease", "t-notices", "nowhere.job",
+                          linger_s=0.05, helpers=False)
+    notices.ride_on = moves
+    notices._enqueue_drain = lambda helper=False: None  # no RQ here
+    moves.ensure_group()
+    moves.push_many([{"n": str(i)} for i in range(3)])
+    executed = []
+    real_pipeline = redis_client.pipeline
+
+    def counting_pipeline(*a, **kw):
+        pipe = real_pipeline(*a, **kw)
+        inner = pipe.execute
+
+        def execute(*ea, **ekw):
+            executed.append([c[0][0] for c in pipe.command_stack])
+            return inner(*ea, **ekw)
+        pipe.execute = execute
+        return pipe
+    redis_client.pipeline = counting_pipeline
+    try:
+        seen_meanwhile = []
+
+        def handle(items):
+            notices.push_many([{"after": i["n"]} for i in items])
+            seen_meanwhile.append(real_pipeline().xlen("t:notices").execute()[0])
+        moves.drain_fields(handle)
+    finally:
+        redis_client.pipeline = real_pipeline
+    sent = [e[b"after"] for _, e in redis_client.xrange("t:notices")]
+    assert sorted(sent) == [b"0", b"1", b"2"]
+    assert seen_meanwhile and seen_meanwhile[0] == 0, "the notices went before the drain's next round trip"
+    # No round trip carried notices alone: each went with an XREADGROUP or XACK of the moves.
+    carrying = [cmds for cmds in executed if "XADD" in cmds]
+    assert carrying and all("XREADGROUP" in cmds or "XACK" in cmds for cmds in carrying), executed
+    # Outside a drain they go at once, in their own round trip.
+    notices.push_many([{"after": "x"}])
+    assert redis_client.xlen("t:notices") == 4
+    done = []
+    t = threading.Thread(target=lambda: done.append(notices.ride_on.ride(lambda pipe: 0, lambda r: None)))
+    t.start()
+    t.join()
+    assert done == [False]

@@ -21,5 +21,7 @@ def context() -> tuple[Service, MoveQueue]:
     queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
     service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                       cache=StateCache(conf.state_cache))
-    install_notifications(service)  # turn notifications: hooks enqueue jobs on pbem-notify
+    # Turn notifications: the hooks add notices to the pbem:notices stream, in
+    # the move drain's next round trip.
+    install_notifications(service, ride_on=queue)
     return service, queue

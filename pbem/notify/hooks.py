@@ -47,12 +47,15 @@ def _to_act(loaded) -> list[int]:
         return []
 
 
-def install(service, queue: StreamQueue | None = None) -> None:
+def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
-    leaves them out (the pipeline benchmark's "notifications off")."""
+    leaves them out (the pipeline benchmark's "notifications off").
+    ``ride_on``: the move queue this process drains; a batch's notices then
+    go in its next round trip (``StreamQueue.ride``) instead of one of their own."""
     if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
         return
     notices = queue or notice_queue(service.store.redis)
+    notices.ride_on = ride_on
 
     def after_apply_batch(svc, applied):
         entries = []
