@@ -126,7 +126,7 @@ class Service:
         self.snapshot_every = snapshot_every
         self.cache = cache or StateCache()
         self._seeds: dict[str, bytes] = {}
-        self._seeds_lock = threading.Lock()
+        self._memo_lock = threading.Lock()
         #: Called as hook(service, loaded_before, loaded_after, events, move_record)
         #: after every applied move.
         self.after_apply: list[Callable] = []
@@ -226,6 +226,8 @@ class Service:
 
     #: Seeds remembered (32 bytes each; the oldest go first).
     SEEDS_KEPT = 65536
+    #: Seats remembered for the one-round-trip submit (a few hundred bytes each).
+    SEATS_KEPT = 16384
 
     def _seed(self, game_id: str) -> bytes:
         seed = self._seeds.get(game_id)
@@ -484,10 +486,10 @@ class Service:
         self.cache.put(before.id, version, state, None if finished else {**before.meta, "version": version})
 
     def _remember_seats(self, game_id: str, seats: dict[int, dict]) -> None:
-        with self._seeds_lock:
+        with self._memo_lock:
             for seat, data in seats.items():
                 self._seats[(game_id, seat)] = data
-            while len(self._seats) > self.SEEDS_KEPT:
+            while len(self._seats) > self.SEATS_KEPT:
                 del self._seats[next(iter(self._seats))]
 
     def _submit_read(self, game_id: str, envelope: dict, wait: float) -> dict:
@@ -711,7 +713,7 @@ class Service:
         return asks
 
     def _remember_seed(self, game_id: str, seed: bytes) -> None:
-        with self._seeds_lock:
+        with self._memo_lock:
             self._seeds[game_id] = seed
             while len(self._seeds) > self.SEEDS_KEPT:
                 del self._seeds[next(iter(self._seeds))]
