@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -242,17 +243,26 @@ def make_games(client: Http, count: int, seed0: int, email: bool) -> list[Game]:
     return [Game(client, seed0 + i, email) for i in range(count)]
 
 
+ACTIVE_GAMES = 800  # games in play at once in the throughput phase (a finished one is replaced)
+
+
 def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float) -> dict:
+    """Each client plays its share of the pool round-robin, ``ACTIVE_GAMES /
+    threads`` games at a time, starting a new one as one ends: a server with a
+    steady number of games in play, however long the phase."""
     latencies: list[float] = []
     failures = [0]
     lock = threading.Lock()
     stop = time.monotonic() + seconds
     shares = [pool[i::threads] for i in range(threads)]
+    window = max(1, ACTIVE_GAMES // threads)
 
     def loop(mine: list[Game]):
-        i = 0
+        i, waiting = 0, iter(mine[window:])
+        live = mine[:window]
         while time.monotonic() < stop:
-            live = [g for g in mine if not g.done()]
+            live = [g for g in live if not g.done()]
+            live += [g for g in itertools.islice(waiting, window - len(live))]
             if not live:
                 return
             game = live[i % len(live)]
@@ -271,6 +281,9 @@ def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float)
     for t in ts:
         t.join()
     elapsed = time.monotonic() - t0
+    if elapsed < seconds * 0.95:
+        print(f"  warning: every game of the pool ended after {elapsed:.1f} s of {seconds:g} (use --games)",
+              file=sys.stderr)
     return {"applied": len(latencies), "failed": failures[0], "moves_per_s": len(latencies) / elapsed,
             "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
 
@@ -401,7 +414,8 @@ def measure(url: str, args, notify: bool) -> dict:
     noop_cpu = cpu_per(cpu0, cpu_by_role(root), noop["requests"])
     print(f"[{label}] noop        {noop['req_per_s']:9.1f} req/s", flush=True)
     print(f"[{label}]   CPU ms per request: {cpu_line(noop_cpu)}", flush=True)
-    pool = make_games(client, args.games, 1000, notify)
+    # About 23 moves a game: enough games that the phase never runs out.
+    pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, notify)
     cpu0 = cpu_by_role(root)
     with NoticeLag(url) as thr_lag:
         thr = run_throughput(client, pool, args.threads, args.seconds)
@@ -413,7 +427,7 @@ def measure(url: str, args, notify: bool) -> dict:
     lag = notices_settle(url)
     if lag is not None:
         print(f"[{label}] notices     backlog handled {lag:.1f} s after the throughput phase", flush=True)
-    pool = make_games(client, max(50, int(args.rate)), 5000, notify)
+    pool = make_games(client, max(50, int(args.rate * args.seconds / 15)), 5000, notify)
     with NoticeLag(url) as paced_lag:
         paced = run_paced(client, pool, args.rate, args.seconds)
     print(f"[{label}] paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
@@ -436,7 +450,8 @@ def main() -> None:
     parser.add_argument("--url", help="a running server (default: start one like make run)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--threads", type=int, default=16, help="concurrent clients")
-    parser.add_argument("--games", type=int, default=800, help="games in the throughput pool (enough moves to last the phase)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games in the throughput pool (default: enough moves to last the phase)")
     parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--api-workers", type=int, default=2)
