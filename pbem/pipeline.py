@@ -38,6 +38,8 @@ from typing import Callable
 import redis
 from rq import Queue
 
+from .store import dumps
+
 log = logging.getLogger(__name__)
 
 STREAM = "pbem:submissions"
@@ -374,7 +376,7 @@ class MoveQueue(StreamQueue):
         # then decides without reading anything (Service.apply_moves).
         fields = {"g": game_id, "m": move_id}
         if record is not None:
-            fields["r"] = json.dumps(record, separators=(",", ":"), sort_keys=True)
+            fields["r"] = dumps(record)
         return fields
 
     def push(self, game_id: str, move_id: str, first=None, record: dict | None = None):
@@ -390,7 +392,7 @@ class MoveQueue(StreamQueue):
         adds only if a check in Redis passes (``Store.queue_if_current``,
         which adds the record as field ``r``). Without ``wait_keys``, no
         wait. Returns (add's reply, popped or None)."""
-        fields = {"g": game_id, "m": move_id}
+        fields = self._entry(game_id, move_id, None)
 
         def first(pipe):
             return add(pipe, self.stream, fields)

@@ -485,12 +485,12 @@ class Service:
         finished = before.game.result(state) is not None  # its meta changed more than the version: read it
         self.cache.put(before.id, version, state, None if finished else {**before.meta, "version": version})
 
-    def _remember_seats(self, game_id: str, seats: dict[int, dict]) -> None:
+    def _remember(self, memo: dict, items: dict, limit: int) -> None:
+        """Add to a bounded memo (seeds, seats); the oldest entries go first."""
         with self._memo_lock:
-            for seat, data in seats.items():
-                self._seats[(game_id, seat)] = data
-            while len(self._seats) > self.SEATS_KEPT:
-                del self._seats[next(iter(self._seats))]
+            memo.update(items)
+            while len(memo) > limit:
+                del memo[next(iter(memo))]
 
     def _submit_read(self, game_id: str, envelope: dict, wait: float) -> dict:
         """``submit`` reading the game first (two round trips)."""
@@ -526,7 +526,7 @@ class Service:
         if meta is None:
             raise NotFound("unknown_game", f"no game {game_id!r}")
         if seats:
-            self._remember_seats(game_id, seats)
+            self._remember(self._seats, {(game_id, seat): data for seat, data in seats.items()}, self.SEATS_KEPT)
         if envelope["game"] != game_id:
             raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
         if meta["status"] == "open":
@@ -713,10 +713,7 @@ class Service:
         return asks
 
     def _remember_seed(self, game_id: str, seed: bytes) -> None:
-        with self._memo_lock:
-            self._seeds[game_id] = seed
-            while len(self._seeds) > self.SEEDS_KEPT:
-                del self._seeds[next(iter(self._seeds))]
+        self._remember(self._seeds, {game_id: seed}, self.SEEDS_KEPT)
 
     def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
         """Bookkeeping once a move's events are in the log."""

@@ -268,9 +268,6 @@ class Store:
             pipe.hgetall(key(game_id, "meta"))
         return [self._decode_meta(raw) if raw else None for raw in pipe.execute()]
 
-    def update_meta(self, game_id: str, **fields: Any) -> None:
-        self.redis.hset(key(game_id, "meta"), mapping={k: v if isinstance(v, str) else dumps(v) for k, v in fields.items()})
-
     def list_games(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [g.decode() for g in self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)]
 
