@@ -75,12 +75,17 @@ class StreamQueue:
 
     def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
                  claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True,
-                 hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0):
+                 hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0, max_run_s: float = 0.0):
         self.redis = client
         #: A drain job returns to RQ after ``budget_s`` (a successor carries
         #: on), so a worker is never held longer; ``helpers`` lets a drainer
         #: facing a backlog ask for a second one on another worker.
         self.budget_s, self.helpers = budget_s, helpers
+        #: A main drainer may go on past its budget, up to ``max_run_s`` in
+        #: all (see ``_may_carry_on``), unless ``stopping()`` (its worker was
+        #: asked to stop: it then hands over within ``budget_s``).
+        self.max_run_s = max_run_s
+        self.stopping: Callable[[], bool] = lambda: False
         #: Entries wait while ``hold()`` says so (more urgent work elsewhere),
         #: but never once the oldest has waited ``max_hold_s``.
         self.hold, self.max_hold_s = hold, max_hold_s
@@ -214,8 +219,9 @@ class StreamQueue:
         me = consumer_name()
         done = 0
         acks: list = []  # handled entries, acknowledged with the next read (one round trip fewer a batch)
-        start = last_work = renewed = time.monotonic()
+        began = start = last_work = renewed = time.monotonic()
         entries = self._own_pending(me, batch) or self._claim(me, batch)
+        handed_over = lost = False
         try:
             while True:
                 held = False
@@ -238,10 +244,22 @@ class StreamQueue:
                 elif now - last_work >= linger:
                     break
                 if now - start > budget_s:
-                    self._enqueue_drain(helper)  # busy: a fresh job carries on
-                    return done
+                    if self._may_carry_on(helper, now - began):
+                        start = now  # this process keeps its games' states hot: no handover
+                    else:
+                        # A successor job carries on under our lease, which it
+                        # takes over: no gap in which a push would find the
+                        # lease free and start a second drainer.
+                        self._enqueue_drain(helper)
+                        handed_over = True
+                        return done
                 if now - renewed > LEASE_MS / 3000:
-                    self._renew(keys=[lease], args=[token, LEASE_MS])
+                    if not self._renew(keys=[lease], args=[token, LEASE_MS]):
+                        # Ours ran out and another drainer took the lease: one
+                        # is enough (two would split every game's moves
+                        # between two caches), and it reads what we leave.
+                        lost = True
+                        return done
                     if not entries:
                         entries = self._claim(me, batch)
                     renewed = now
@@ -249,7 +267,8 @@ class StreamQueue:
             try:
                 self._ack(acks)
             finally:
-                self._release(keys=[lease], args=[token])
+                if not (handed_over or lost):
+                    self._release(keys=[lease], args=[token])
         # Entries that found the lease held before we let it go.
         while True:
             entries = self._read(me, batch, None, [])
@@ -257,6 +276,14 @@ class StreamQueue:
                 return done
             self._ack(self._handle(handle, entries))
             done += len(entries)
+
+    def _may_carry_on(self, helper: bool, ran_s: float) -> bool:
+        """Whether a main drainer past its budget goes on in this job rather
+        than hand over to a successor (which RQ may give to another worker,
+        whose caches are cold): while it has run less than ``max_run_s``, no
+        other job waits on its RQ queue and its worker is not stopping."""
+        return (not helper and ran_s < self.max_run_s and not self.stopping()
+                and self.rq.count == 0)
 
     def _holding(self, entries: list) -> bool:
         """Whether to let these entries wait: ``hold()`` says so and the
@@ -367,8 +394,13 @@ class StreamQueue:
 class MoveQueue(StreamQueue):
     """Move submissions: (game, move id) pairs applied in batches."""
 
+    #: A busy move drainer stays in its process up to this long (RQ's job
+    #: timeout is 180 s): every game's moves meet the same state cache.
+    MAX_RUN_S = 60.0
+
     def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
-        super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s)
+        super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s,
+                         max_run_s=self.MAX_RUN_S)
 
     @staticmethod
     def _entry(game_id: str, move_id: str, record: dict | None) -> dict:

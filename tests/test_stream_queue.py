@@ -8,7 +8,7 @@ import time
 
 import redis
 
-from pbem.pipeline import StreamQueue
+from pbem.pipeline import StreamQueue, consumer_name
 
 
 def queue(redis_client, hold=None, max_hold_s=0.0, budget_s=5.0):
@@ -168,3 +168,86 @@ def test_entries_pushed_while_draining_ride_the_drainers_next_round_trip(redis_c
     # Outside a drain they go at once, in their own round trip.
     notices.push_many([{"after": "x"}])
     assert redis_client.xlen("t:notices") == 4
+
+
+def feeder(q: StreamQueue, stop: threading.Event, every_s: float = 0.02) -> threading.Thread:
+    """Pushes an entry every ``every_s`` until ``stop``: a drainer that is never idle."""
+    def run():
+        n = 0
+        while not stop.wait(every_s):
+            q.push_many([{"n": str(n)}])
+            n += 1
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_busy_drainer_carries_on_past_its_budget_while_nothing_else_waits(redis_client):
+    """Its successor could go to another worker, whose caches are cold: with
+    no other job waiting on its RQ queue it goes on in the same job, up to
+    ``max_run_s``, and only then hands over."""
+    q = StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job",
+                    linger_s=0.05, budget_s=0.2, helpers=False, max_run_s=0.9)
+    q.ensure_group()
+    enqueued = []
+    q._enqueue_drain = lambda helper=False: enqueued.append(time.monotonic())
+    stop = threading.Event()
+    pusher = StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job")
+    pusher._enqueue_drain = lambda helper=False: None
+    thread = feeder(pusher, stop)
+    try:
+        t0 = time.monotonic()
+        assert q.drain_fields(lambda items: None) > 0
+        ran = time.monotonic() - t0
+    finally:
+        stop.set()
+        thread.join(5)
+    assert 0.85 <= ran < 3, ran  # four budgets, not one
+    assert len(enqueued) == 1  # then one successor
+
+
+def test_a_drainer_hands_over_without_letting_the_lease_go(redis_client):
+    """A job waiting on its RQ queue (or its worker stopping) ends the run at
+    the budget: the successor takes over a lease still held, so no push in
+    between finds it free and starts a second drainer."""
+    q = queue(redis_client, budget_s=0.2)
+    q.max_run_s = 60
+    q.ensure_group()
+    q.rq.enqueue("nowhere.other_job")  # something else waits for this worker
+    enqueued = []
+    q._enqueue_drain = lambda helper=False: enqueued.append(helper)
+    stop = threading.Event()
+    pusher = queue(redis_client)
+    pusher._enqueue_drain = lambda helper=False: enqueued.append("kicked")
+    thread = feeder(pusher, stop)
+    try:
+        t0 = time.monotonic()
+        q.drain_fields(lambda items: None)
+        assert time.monotonic() - t0 < 1.5
+        assert redis_client.get("t:lease").startswith(consumer_name().encode())  # still ours, for the successor
+        time.sleep(0.2)  # pushes meanwhile find it held
+    finally:
+        stop.set()
+        thread.join(5)
+    assert enqueued == [False]
+
+
+def test_a_drainer_whose_lease_was_taken_leaves(redis_client):
+    """Two main drainers would split every game's moves between two caches:
+    one that finds the lease no longer its own stops at its next renewal."""
+    q = queue(redis_client)
+    q.ensure_group()
+    stop = threading.Event()
+    pusher = queue(redis_client)
+    pusher._enqueue_drain = lambda helper=False: None
+    thread = feeder(pusher, stop)
+    threading.Timer(0.3, lambda: redis_client.set("t:lease", "another-drainer", px=3000)).start()
+    try:
+        t0 = time.monotonic()
+        q.drain_fields(lambda items: None)
+        ran = time.monotonic() - t0
+    finally:
+        stop.set()
+        thread.join(5)
+    assert 0.3 <= ran < 2.5, ran  # at the first renewal after the takeover, not at the 5 s budget
+    assert redis_client.get("t:lease") == b"another-drainer"  # not released: it is not ours

@@ -75,6 +75,8 @@ def main(argv: list[str] | None = None) -> None:
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
     logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
     service, moves = context()
+    # A drain asked to stop hands over to a successor within its budget.
+    moves.stopping = lambda: Worker.signalled
     streams = [moves, notice_queue(moves.redis)]
     for stream in streams:
         stream.ensure_group()
