@@ -38,6 +38,7 @@ from typing import Callable
 import redis
 from rq import Queue
 
+from .roundtrip import RoundTrips
 from .store import dumps
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ class StreamQueue:
                  claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True,
                  hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0, max_run_s: float = 0.0):
         self.redis = client
+        self.trips = RoundTrips(client)  # the hot round trips, on a connection per thread
         #: A drain job returns to RQ after ``budget_s`` (a successor carries
         #: on), so a worker is never held longer; ``helpers`` lets a drainer
         #: facing a backlog ask for a second one on another worker.
@@ -115,7 +117,7 @@ class StreamQueue:
         """Add an entry. ``first(pipe)`` may add one command to run before it,
         in the same round trip; its reply is returned. With ``fields`` None,
         ``first`` adds the entry itself (a script that may decline to)."""
-        replies = self._push(fields, first).execute()
+        replies = self.trips.run(self._push(fields, first))
         self._after_lease_check(replies[-1])
         return replies[0] if first is not None else True
 
@@ -130,7 +132,7 @@ class StreamQueue:
         pipe = self._push(fields, first)
         if listening:
             pipe.blpop(wait_key if isinstance(wait_key, list) else [wait_key], timeout=wait_s)
-        replies = pipe.execute()
+        replies = self.trips.run(pipe)
         # Had the drainer just gone (the lease was free after all), the BLPOP
         # waited in vain: a drain starts now and the caller waits again.
         self._after_lease_check(replies[-2] if listening else replies[-1])
@@ -172,7 +174,7 @@ class StreamQueue:
             return
         pipe = self.redis.pipeline(transaction=False)
         add(pipe)
-        done(pipe.execute())
+        done(self.trips.run(pipe))
 
     def ride(self, add: Callable, done: Callable) -> bool:
         """Send ``add(pipe)``'s commands (it returns how many) in this queue's
@@ -312,7 +314,7 @@ class StreamQueue:
         round trip."""
         pipe, settle = self._acking(acks)
         pipe.xreadgroup(self.group, me, {self.stream: ">"}, count=batch, block=block_ms)
-        replies = pipe.execute()
+        replies = self.trips.run(pipe)
         settle(replies)
         got = replies[-1]
         return got[0][1] if got else []
@@ -320,7 +322,7 @@ class StreamQueue:
     def _ack(self, ids: list) -> None:
         if ids or self._riders:
             pipe, settle = self._acking(ids)
-            settle(pipe.execute())
+            settle(self.trips.run(pipe))
 
     def _acking(self, ids: list):
         """A pipeline that acknowledges and deletes ``ids`` (handled entries)

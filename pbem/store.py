@@ -27,6 +27,8 @@ from typing import Any, Iterable
 
 import redis
 
+from .roundtrip import RoundTrips
+
 GAMES_INDEX = "pbem:games"
 
 # Append events if the version is as expected, idempotently by move id.
@@ -168,6 +170,7 @@ def dumps(value: Any) -> str:
 class Store:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self.trips = RoundTrips(client)  # the hot round trips, on a connection per thread
         self._append = client.register_script(_APPEND)
         self._settle = client.register_script(_SETTLE)
         self._read = client.register_script(_READ)
@@ -181,7 +184,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         for script, keys, args in calls:
             pipe.evalsha(script.sha, len(keys), *keys, *args)
-        replies = pipe.execute(raise_on_error=False)
+        replies = self.trips.run(pipe, raise_on_error=False)
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, redis.exceptions.NoScriptError)]
         if missing:
             for script in {calls[i][0].sha: calls[i][0] for i in missing}.values():

@@ -135,29 +135,22 @@ def test_entries_pushed_while_draining_ride_the_drainers_next_round_trip(redis_c
     executed = []
     real_pipeline = redis_client.pipeline
 
-    def counting_pipeline(*a, **kw):
-        pipe = real_pipeline(*a, **kw)
-        inner = pipe.execute
-
-        def execute(*ea, **ekw):
+    def counting(run):
+        def counted(pipe, *a, **kw):
             executed.append([c[0][0] for c in pipe.command_stack])
-            return inner(*ea, **ekw)
-        pipe.execute = execute
-        return pipe
-    redis_client.pipeline = counting_pipeline
-    try:
-        seen_meanwhile, from_elsewhere = [], []
+            return run(pipe, *a, **kw)
+        return counted
+    moves.trips.run, notices.trips.run = counting(moves.trips.run), counting(notices.trips.run)
+    seen_meanwhile, from_elsewhere = [], []
 
-        def handle(items):
-            notices.push_many([{"after": i["n"]} for i in items])
-            seen_meanwhile.append(real_pipeline().xlen("t:notices").execute()[0])
-            # Another thread of this process, while the drain runs: no ride.
-            other = threading.Thread(target=lambda: from_elsewhere.append(moves.ride(lambda pipe: 0, print)))
-            other.start()
-            other.join()
-        moves.drain_fields(handle)
-    finally:
-        redis_client.pipeline = real_pipeline
+    def handle(items):
+        notices.push_many([{"after": i["n"]} for i in items])
+        seen_meanwhile.append(real_pipeline().xlen("t:notices").execute()[0])
+        # Another thread of this process, while the drain runs: no ride.
+        other = threading.Thread(target=lambda: from_elsewhere.append(moves.ride(lambda pipe: 0, print)))
+        other.start()
+        other.join()
+    moves.drain_fields(handle)
     sent = [e[b"after"] for _, e in redis_client.xrange("t:notices")]
     assert sorted(sent) == [b"0", b"1", b"2"]
     assert seen_meanwhile and seen_meanwhile[0] == 0, "the notices went before the drain's next round trip"
