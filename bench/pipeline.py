@@ -13,6 +13,11 @@ It reports, from the same run and the same gunicorn settings:
                  signed envelope sent with ``Prefer: wait`` so it returns once
                  applied (so a latency is submit-to-applied),
   3. paced:      submit-to-applied latency p50/p99 at a fixed 100 moves/s.
+The first two take turns (``--rounds``, 2 by default), so that the drift of
+a shared machine's speed weighs on both, with the same 32 concurrent
+clients: a move waits for a worker, so it takes more clients than the no-op
+to keep the server busy (16 left 14 % of the CPU idle in the move phase; 32
+does not slow the no-op).
 
 Games are Wakanda with the whole setup fixed by options, so every move is
 known and signed before the clock starts. The last line is one JSON object.
@@ -193,7 +198,8 @@ def run_noop(client: Http, threads: int, seconds: float) -> dict:
         t.start()
     for t in ts:
         t.join()
-    return {"requests": sum(counts), "req_per_s": sum(counts) / (time.monotonic() - t0)}
+    elapsed = time.monotonic() - t0
+    return {"requests": sum(counts), "req_per_s": sum(counts) / elapsed, "elapsed": elapsed}
 
 
 class Game:
@@ -285,6 +291,7 @@ def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float)
         print(f"  warning: every game of the pool ended after {elapsed:.1f} s of {seconds:g} (use --games)",
               file=sys.stderr)
     return {"applied": len(latencies), "failed": failures[0], "moves_per_s": len(latencies) / elapsed,
+            "elapsed": elapsed, "latencies": latencies,
             "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
 
 
@@ -364,9 +371,12 @@ class NoticeLag:
     not yet handled has waited (a server we started only): the delay the
     notification path adds."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, active: bool = True):
         self.port = REDIS_PORTS.get(url)
         self.samples: list[float] = []
+        self.active = threading.Event()  # samples only while set
+        if active:
+            self.active.set()
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
@@ -385,6 +395,8 @@ class NoticeLag:
 
         client = redis.Redis(port=self.port)
         while not self.stop.wait(0.1):
+            if not self.active.is_set():
+                continue
             try:
                 oldest = client.xrange("pbem:notices", "-", "+", count=1)
             except redis.RedisError:
@@ -409,17 +421,39 @@ def measure(url: str, args, notify: bool) -> dict:
     label = "notify on " if notify else "notify off"
     root = SERVER_PIDS.get(url)
     run_noop(client, args.threads, 3.0)  # warm-up: every gunicorn worker booted and hot
-    cpu0 = cpu_by_role(root)
-    noop = run_noop(client, args.threads, args.seconds)
-    noop_cpu = cpu_per(cpu0, cpu_by_role(root), noop["requests"])
+    # About 23 moves a game: enough games that the phases never run out.
+    pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, notify)
+    # The no-op and the moves take turns, ``rounds`` times: this machine's
+    # speed drifts by a quarter over a minute, and a drift then weighs on both.
+    noop_cpu: dict[str, float] = {}
+    move_cpu: dict[str, float] = {}
+    noops, thrs = [], []
+    part = args.seconds / args.rounds
+    with NoticeLag(url, active=False) as thr_lag:
+        for r in range(args.rounds):
+            cpu0 = cpu_by_role(root)
+            noops.append(run_noop(client, args.threads, part))
+            cpu1 = cpu_by_role(root)
+            thr_lag.active.set()
+            thrs.append(run_throughput(client, pool, args.threads, part))
+            cpu2 = cpu_by_role(root)
+            thr_lag.active.clear()
+            for into, a, b in ((noop_cpu, cpu0, cpu1), (move_cpu, cpu1, cpu2)):
+                for role, seconds in b.items():
+                    into[role] = into.get(role, 0.0) + seconds - a.get(role, 0.0)
+            print(f"[{label}]   round {r + 1}: noop {noops[-1]['req_per_s']:.1f} req/s, "
+                  f"{thrs[-1]['moves_per_s']:.1f} applied moves/s: "
+                  f"{thrs[-1]['moves_per_s'] / noops[-1]['req_per_s']:.3f}", flush=True)
+    noop = {"requests": sum(n["requests"] for n in noops),
+            "req_per_s": sum(n["requests"] for n in noops) / sum(n["elapsed"] for n in noops)}
+    latencies = [x for t in thrs for x in t["latencies"]]
+    thr = {"applied": len(latencies), "failed": sum(t["failed"] for t in thrs),
+           "moves_per_s": len(latencies) / sum(t["elapsed"] for t in thrs),
+           "p50_ms": pct(latencies, 0.5) * 1000, "p99_ms": pct(latencies, 0.99) * 1000}
+    noop_cpu = cpu_per({}, noop_cpu, noop["requests"])
+    move_cpu = cpu_per({}, move_cpu, thr["applied"])
     print(f"[{label}] noop        {noop['req_per_s']:9.1f} req/s", flush=True)
     print(f"[{label}]   CPU ms per request: {cpu_line(noop_cpu)}", flush=True)
-    # About 23 moves a game: enough games that the phase never runs out.
-    pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, notify)
-    cpu0 = cpu_by_role(root)
-    with NoticeLag(url) as thr_lag:
-        thr = run_throughput(client, pool, args.threads, args.seconds)
-    move_cpu = cpu_per(cpu0, cpu_by_role(root), thr["applied"])
     print(f"[{label}] throughput  {thr['moves_per_s']:9.1f} applied moves/s  p50 {thr['p50_ms']:.1f} ms  "
           f"p99 {thr['p99_ms']:.1f} ms  ({thr['applied']} applied, {thr['failed']} failed)"
           f"{lag_text(thr_lag.summary()) if notify else ''}", flush=True)
@@ -449,7 +483,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="a running server (default: start one like make run)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
-    parser.add_argument("--threads", type=int, default=16, help="concurrent clients")
+    parser.add_argument("--threads", type=int, default=32, help="concurrent clients")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="the no-op and throughput phases take turns this many times (each --seconds in all)")
     parser.add_argument("--games", type=int, default=None,
                         help="games in the throughput pool (default: enough moves to last the phase)")
     parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")

@@ -44,9 +44,11 @@ def main() -> int:
 
     # No access log unless asked for: gunicorn then skips formatting one per request.
     access_log = ["--access-logfile", "-"] if os.environ.get("PBEM_ACCESS_LOG") else []
+    # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
+    # until a worker has applied it, and 8 capped the moves in flight.
     spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
                   "--workers", api_workers, "--worker-class", "gthread",
-                  "--threads", os.environ.get("PBEM_API_THREADS", "8"),
+                  "--threads", os.environ.get("PBEM_API_THREADS", "16"),
                   *access_log, "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
         spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])
