@@ -196,8 +196,21 @@ def rng_for(seed: bytes, version: int) -> random.Random:
     Derived from the secret seed and the version alone, so any worker can
     rebuild it, and the published seed lets anyone re-check every draw.
     """
-    digest = hashlib.sha256(seed + b":" + str(version).encode()).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    return _OnFirstUse(lambda: random.Random(int.from_bytes(
+        hashlib.sha256(seed + b":" + str(version).encode()).digest(), "big")))
+
+
+class _OnFirstUse:
+    """A ``random.Random`` made when first used: most steps draw nothing,
+    and hashing and seeding one costs more than many a rule does."""
+
+    def __init__(self, make):
+        self._make, self._rng = make, None
+
+    def __getattr__(self, name):  # only for what is not set here: the generator's methods
+        if self._rng is None:
+            self._rng = self._make()
+        return getattr(self._rng, name)
 
 
 def seed_commitment(seed: bytes) -> str:
