@@ -30,6 +30,7 @@ class Settings:
     claim_idle_ms: int = field(default_factory=lambda: _int("PBEM_CLAIM_IDLE_MS", 5000))
     #: How long a drain job keeps listening after the last submission, in ms.
     drain_linger_ms: int = field(default_factory=lambda: _int("PBEM_DRAIN_LINGER_MS", 500))
+    drain_gather_ms: float = field(default_factory=lambda: float(os.environ.get("PBEM_DRAIN_GATHER_MS", "2")))
     #: Longest "Prefer: wait=N" honoured, in seconds.
     max_wait: int = field(default_factory=lambda: _int("PBEM_MAX_WAIT", 30))
     appendfsync: str = field(default_factory=lambda: os.environ.get("PBEM_APPENDFSYNC", "always"))

@@ -76,7 +76,8 @@ class StreamQueue:
 
     def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
                  claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True,
-                 hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0, max_run_s: float = 0.0):
+                 hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0, max_run_s: float = 0.0,
+                 gather_s: float = 0.0):
         self.redis = client
         self.trips = RoundTrips(client)  # the hot round trips, on a connection per thread
         #: A drain job returns to RQ after ``budget_s`` (a successor carries
@@ -87,6 +88,10 @@ class StreamQueue:
         #: all (see ``_may_carry_on``), unless ``stopping()`` (its worker was
         #: asked to stop: it then hands over within ``budget_s``).
         self.max_run_s = max_run_s
+        #: While entries keep coming, a drainer waits this long before each
+        #: read, so that they come in batches: a batch's two round trips and
+        #: its fsyncs are shared by more moves, for a little latency.
+        self.gather_s = gather_s
         self.stopping: Callable[[], bool] = lambda: False
         #: Entries wait while ``hold()`` says so (more urgent work elsewhere),
         #: but never once the oldest has waited ``max_hold_s``.
@@ -224,12 +229,20 @@ class StreamQueue:
         began = start = last_work = renewed = time.monotonic()
         entries = self._own_pending(me, batch) or self._claim(me, batch)
         handed_over = lost = False
+        busy, last_read = False, time.monotonic()
         try:
             while True:
                 held = False
                 if not entries:
+                    if busy:
+                        time.sleep(self.gather_s)  # let the next few gather into one batch
                     wait_ms = int(min(linger, 0.1) * 1000)
                     entries, acks = self._read(me, batch, wait_ms or None, acks), []
+                    # Busy: at the rate entries came since the last read, at
+                    # least one more would come while gathering.
+                    now = time.monotonic()
+                    busy = len(entries) * self.gather_s >= max(now - last_read, 1e-6)
+                    last_read = now
                 if entries and self._holding(entries):
                     held = True  # they stay ours (pending), for this job or its successor
                     time.sleep(HOLD_POLL_S)
@@ -400,9 +413,10 @@ class MoveQueue(StreamQueue):
     #: timeout is 180 s): every game's moves meet the same state cache.
     MAX_RUN_S = 60.0
 
-    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5):
+    def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5,
+                 gather_s: float = 0.0):
         super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s,
-                         max_run_s=self.MAX_RUN_S)
+                         max_run_s=self.MAX_RUN_S, gather_s=gather_s)
 
     @staticmethod
     def _entry(game_id: str, move_id: str, record: dict | None) -> dict:

@@ -11,9 +11,9 @@ import redis
 from pbem.pipeline import StreamQueue, consumer_name
 
 
-def queue(redis_client, hold=None, max_hold_s=0.0, budget_s=5.0):
+def queue(redis_client, hold=None, max_hold_s=0.0, budget_s=5.0, linger_s=0.05):
     return StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job",
-                       linger_s=0.05, budget_s=budget_s, helpers=False, hold=hold, max_hold_s=max_hold_s)
+                       linger_s=linger_s, budget_s=budget_s, helpers=False, hold=hold, max_hold_s=max_hold_s)
 
 
 def test_entries_wait_while_held_then_go(redis_client):
@@ -179,8 +179,9 @@ def test_a_busy_drainer_carries_on_past_its_budget_while_nothing_else_waits(redi
     """Its successor could go to another worker, whose caches are cold: with
     no other job waiting on its RQ queue it goes on in the same job, up to
     ``max_run_s``, and only then hands over."""
+    # A long linger: only the budget rules end this drain, never a pause of the feeder.
     q = StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job",
-                    linger_s=0.05, budget_s=0.2, helpers=False, max_run_s=0.9)
+                    linger_s=0.5, budget_s=0.2, helpers=False, max_run_s=0.9)
     q.ensure_group()
     enqueued = []
     q._enqueue_drain = lambda helper=False: enqueued.append(time.monotonic())
@@ -203,7 +204,7 @@ def test_a_drainer_hands_over_without_letting_the_lease_go(redis_client):
     """A job waiting on its RQ queue (or its worker stopping) ends the run at
     the budget: the successor takes over a lease still held, so no push in
     between finds it free and starts a second drainer."""
-    q = queue(redis_client, budget_s=0.2)
+    q = queue(redis_client, budget_s=0.2, linger_s=0.5)
     q.max_run_s = 60
     q.ensure_group()
     q.rq.enqueue("nowhere.other_job")  # something else waits for this worker
@@ -228,7 +229,7 @@ def test_a_drainer_hands_over_without_letting_the_lease_go(redis_client):
 def test_a_drainer_whose_lease_was_taken_leaves(redis_client):
     """Two main drainers would split every game's moves between two caches:
     one that finds the lease no longer its own stops at its next renewal."""
-    q = queue(redis_client)
+    q = queue(redis_client, linger_s=1.0)
     q.ensure_group()
     stop = threading.Event()
     pusher = queue(redis_client)
@@ -244,3 +245,30 @@ def test_a_drainer_whose_lease_was_taken_leaves(redis_client):
         thread.join(5)
     assert 0.3 <= ran < 2.5, ran  # at the first renewal after the takeover, not at the 5 s budget
     assert redis_client.get("t:lease") == b"another-drainer"  # not released: it is not ours
+
+
+def test_a_busy_drainer_gathers_entries_into_batches_and_an_idle_one_does_not_wait(redis_client):
+    q = StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job",
+                    linger_s=0.3, helpers=False, gather_s=0.05)
+    q.ensure_group()
+    pusher = queue(redis_client)
+    pusher._enqueue_drain = lambda helper=False: None
+    batches: list[int] = []
+    first_wait: list[float] = []
+
+    def handle(items):
+        if not batches:
+            first_wait.append(time.time() - float(items[0]["t"]))
+        batches.append(len(items))
+
+    def feed():
+        time.sleep(0.1)  # the drainer is waiting on an empty stream
+        for _ in range(60):
+            pusher.push_many([{"t": repr(time.time())}])
+            time.sleep(0.005)
+    thread = threading.Thread(target=feed)
+    thread.start()
+    assert q.drain_fields(handle) == 60
+    thread.join(5)
+    assert first_wait[0] < 0.04, first_wait  # the first entry found it idle: no gathering
+    assert sum(batches) / len(batches) >= 3, batches  # then ~10 per 50 ms wait

@@ -18,7 +18,7 @@ def context() -> tuple[Service, MoveQueue]:
     if not conf.redis_url:
         raise RuntimeError("REDIS_URL is not set for the worker")
     client = redis.Redis.from_url(conf.redis_url)
-    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
+    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000, conf.drain_gather_ms / 1000)
     service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                       cache=StateCache(conf.state_cache))
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
