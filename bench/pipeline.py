@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import itertools
 import json
 import os
 import random
@@ -252,7 +251,32 @@ def make_games(client: Http, count: int, seed0: int, email: bool) -> list[Game]:
 ACTIVE_GAMES = 800  # games in play at once in the throughput phase (a finished one is replaced)
 
 
-def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float) -> dict:
+class Share:
+    """One client's part of the pool: ``window`` games in play at once, a
+    new one started as one ends; kept from one round to the next."""
+
+    def __init__(self, games: list[Game], window: int):
+        self.window, self.waiting, self.live, self.turn = window, iter(games), [], 0
+
+    def next_game(self) -> Game | None:
+        self.live = [g for g in self.live if not g.done()]
+        while len(self.live) < self.window:
+            game = next(self.waiting, None)
+            if game is None:
+                break
+            if not game.done():
+                self.live.append(game)
+        if not self.live:
+            return None
+        self.turn += 1
+        return self.live[self.turn % len(self.live)]
+
+
+def shares_of(pool: list[Game], threads: int) -> list[Share]:
+    return [Share(pool[i::threads], max(1, ACTIVE_GAMES // threads)) for i in range(threads)]
+
+
+def run_throughput(client: Http, shares: list[Share], seconds: float) -> dict:
     """Each client plays its share of the pool round-robin, ``ACTIVE_GAMES /
     threads`` games at a time, starting a new one as one ends: a server with a
     steady number of games in play, however long the phase."""
@@ -260,19 +284,12 @@ def run_throughput(client: Http, pool: list[Game], threads: int, seconds: float)
     failures = [0]
     lock = threading.Lock()
     stop = time.monotonic() + seconds
-    shares = [pool[i::threads] for i in range(threads)]
-    window = max(1, ACTIVE_GAMES // threads)
 
-    def loop(mine: list[Game]):
-        i, waiting = 0, iter(mine[window:])
-        live = mine[:window]
+    def loop(share: Share):
         while time.monotonic() < stop:
-            live = [g for g in live if not g.done()]
-            live += [g for g in itertools.islice(waiting, window - len(live))]
-            if not live:
+            game = share.next_game()
+            if game is None:
                 return
-            game = live[i % len(live)]
-            i += 1
             ok, latency = submit_next(client, game)
             with lock:
                 if ok:
@@ -425,6 +442,7 @@ def measure(url: str, args, notify: bool) -> dict:
     pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, notify)
     # The no-op and the moves take turns, ``rounds`` times: this machine's
     # speed drifts by a quarter over a minute, and a drift then weighs on both.
+    shares = shares_of(pool, args.threads)
     noop_cpu: dict[str, float] = {}
     move_cpu: dict[str, float] = {}
     noops, thrs = [], []
@@ -437,7 +455,7 @@ def measure(url: str, args, notify: bool) -> dict:
             noops.append(run_noop(client, args.threads, part))
             cpu1 = cpu_by_role(root)
             thr_lag.active.set()
-            thrs.append(run_throughput(client, pool, args.threads, part))
+            thrs.append(run_throughput(client, shares, part))
             cpu2 = cpu_by_role(root)
             thr_lag.active.clear()
             for into, a, b in ((noop_cpu, cpu0, cpu1), (move_cpu, cpu1, cpu2)):
