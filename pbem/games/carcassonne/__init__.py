@@ -1,4 +1,6 @@
-"""Carcassonne (base game), built to take the expansions.
+"""Carcassonne (base game), built to take the expansions; Inns & Cathedrals
+is implemented (``inns_cathedrals.py``, tiles in ``ic_tiles.py``), enabled
+with ``options={"expansions": ["inns_cathedrals"]}`` (2 to 6 players then).
 
 Rules: ``docs/rules/carcassonne.md``. Modules: ``geometry`` (edges, halves,
 rotation), ``segments`` / ``tiles`` (tiles as segments, the 72 base tiles as
@@ -6,7 +8,8 @@ data), ``orient`` (precomputed rotated tiles and fits), ``state`` /
 ``features`` (state, incremental feature tracking), ``rules`` (the turn's
 named steps with hooks, expansion registry), ``base_rules`` (the base game's
 handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal moves,
-validation, grouping), ``notation``, ``render`` and ``game``.
+validation, grouping), ``notation``, ``render`` and ``game``; the
+expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player).
 
 Driving a game from Python without the server (a scripted draw order, a
 fixed start player, moves in notation, then the scores)::

@@ -16,6 +16,8 @@ from .tiles import BASE_TILES, START_TILE
 
 add_tiles(BASE_TILES)
 
+from . import inns_cathedrals  # noqa: F401  (registers the expansion)
+
 FOLLOWERS = 7
 
 
@@ -24,10 +26,10 @@ class Carcassonne(Game):
     version = 1
     title = "Carcassonne"
     min_players = 2
-    max_players = 5
+    max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
     options = (
-        Option("expansions", [], "expansions in play (none available yet)", list),
+        Option("expansions", [], "expansions in play: inns_cathedrals (the others are still to come)", list),
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
         Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
@@ -38,8 +40,8 @@ class Carcassonne(Game):
         Option("tie_break", "shared", "tied players share the placing", str, choices=("shared",)),
         Option("draw_order", [],
                "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
-               "they are used up); empty: the 71 base tiles drawn at random", list),
-        Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=4),
+               "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles)", list),
+        Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
     )
     sample_setups = (
         (2, {}),
@@ -48,6 +50,8 @@ class Carcassonne(Game):
         (5, {}),
         (2, {"tiny_city_scoring": 2, "unplaceable_tile": "reshuffle"}),
         (3, {"draw_order": list("UVWXCBAKLDDEEFH"), "start_player": 1}),
+        (2, {"expansions": ["inns_cathedrals"]}),
+        (6, {"expansions": ["inns_cathedrals"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
@@ -60,6 +64,12 @@ class Carcassonne(Game):
             if name not in EXPANSIONS:
                 raise BadOptions("unknown_expansion",
                                  f"unknown expansion {name!r}; available: {sorted(EXPANSIONS)}")
+        most = rules_for(options["expansions"]).max_players
+        if players > most:
+            raise BadOptions("bad_player_count",
+                             f"{self.name} takes {self.min_players} to {most} players, not {players}"
+                             + ("" if most >= self.max_players else
+                                " (6 with the inns_cathedrals expansion)"))
         if options["start_player"] >= players:
             raise BadOptions("bad_option_value", f"start_player must be below {players}")
         order = options["draw_order"]
@@ -92,6 +102,8 @@ class Carcassonne(Game):
             st.pile = dict(rules.pile)
         st.supply = (FOLLOWERS,) * players
         st.scores = (0,) * players
+        for init in rules.initial:
+            init(st)
         return st
 
     def setup(self, state: State, rng) -> list:
@@ -151,7 +163,7 @@ class Carcassonne(Game):
     # -- views and snapshots -------------------------------------------------------
 
     def view(self, state: State, viewer=None) -> dict:
-        return {
+        view = {
             "players": state.players,
             "options": state.options,
             "board": [{"x": c[0], "y": c[1], "tile": state.board[c][0], "rotation": state.board[c][1] * 90}
@@ -171,6 +183,9 @@ class Carcassonne(Game):
             "over": state.over,
             "by_category": {k: list(v) for k, v in sorted(state.tally.items())},
         }
+        for extend in state.rules.views:
+            extend(state, viewer, view)
+        return view
 
     def dump(self, state: State) -> dict:
         return {

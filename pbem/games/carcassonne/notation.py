@@ -5,6 +5,8 @@
     place X,Y rR follower road E      ... a thief on the road at edge E
     place X,Y rR follower cloister    ... a monk on the cloister
     place X,Y rR farmer NL            ... a farmer on the field at half-edge NL
+    place X,Y rR big city N           Inns & Cathedrals: the big follower instead
+                                      (big road E, big cloister, big farmer NL)
 
 Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270.
 Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it
@@ -34,6 +36,8 @@ _FIGURE_WORDS = {"follower", "meeple", *_ROLE}
 _KINDS = {"city": "city", "road": "road", "field": "field", "farm": "field",
           "cloister": "cloister", "monastery": "cloister", "abbey": "cloister"}
 _INNER = {"I", "II", "III", "IV"}
+#: how events name the expansions' figures
+_FIGURE_NAMES = {"big": "big follower"}
 
 
 def describe_move(move: dict) -> str:
@@ -44,6 +48,8 @@ def describe_move(move: dict) -> str:
         on = str(move.get("on", ""))
         if figure == "follower" and on.startswith("field "):
             text += " farmer " + on[6:]
+        elif on.startswith("field "):
+            text += f" {figure} farmer {on[6:]}"
         else:
             text += f" {figure} {on}"
     return text
@@ -95,6 +101,16 @@ def parse_move(game, text: str, state, player) -> dict:
     if not rest:
         return move
     words = [w.lower() for w in rest]
+    figure = "follower"
+    figure_words = state.rules.figure_words if getattr(state, "rules", None) is not None else {}
+    if words[0] in figure_words:         # an expansion figure: "big city N", "big farmer NL"
+        figure = figure_words[words[0]]
+        words = words[1:]
+        rest = rest[1:]
+        if not words:
+            raise ParseError("missing_segment", f"say where the {_FIGURE_NAMES.get(figure, figure)} goes, e.g. big city N",
+                             expected="KIND EDGE | farmer HALF | cloister",
+                             examples=_examples(game, state, player))
     figure_word = words[0]
     if figure_word in _KINDS:            # "place 0,1 r0 monastery", "... city N": a follower
         figure_word = "follower"
@@ -139,7 +155,7 @@ def parse_move(game, text: str, state, player) -> dict:
         k = o.label_index.get(label)
         if k is not None:
             label = o.labels[k]
-    move["figure"] = "follower"
+    move["figure"] = figure
     move["on"] = label
     return move
 
@@ -162,7 +178,8 @@ def describe_event(event: dict) -> str:
         return (f"{_who(event['player'])} placed tile {event['tile']} at "
                 f"{event['x']},{event['y']} r{event['rotation']}.")
     if t == "FollowerDeployed":
-        return (f"{_who(event['player'])} deployed a {event.get('figure', 'follower')} on "
+        figure = event.get("figure", "follower")
+        return (f"{_who(event['player'])} deployed a {_FIGURE_NAMES.get(figure, figure)} on "
                 f"{event['on']} at {event['x']},{event['y']}.")
     if t in ("FeatureScored", "FieldScored"):
         where = f"{event['on']} at {event['x']},{event['y']}"

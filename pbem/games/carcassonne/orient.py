@@ -17,6 +17,8 @@ placing a tile) are dictionary look-ups:
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .geometry import EDGES, HALVES, rotate_edge, rotate_half
 from .segments import TileType
 
@@ -98,8 +100,13 @@ TILES: dict[str, TileType] = {}
 def add_tiles(tiles: dict[str, TileType]) -> None:
     """Make tile types known to the engine (base tiles, expansion tiles)."""
     for letter, tile in tiles.items():
-        if letter in TILES and TILES[letter] != tile:
-            raise ValueError(f"tile id {letter} defined twice")
+        known = TILES.get(letter)
+        if known is not None:
+            # the same row read again (by another module or a test) is fine;
+            # the same id with another geometry is not
+            if replace(known, expansion=tile.expansion) != tile:
+                raise ValueError(f"tile id {letter} defined twice")
+            continue
         TILES[letter] = tile
         _ORIENTED[letter] = tuple(Oriented(tile, r) for r in range(4))
 

@@ -4,6 +4,10 @@ Each tile is drawn 3 lines high and 5 characters wide: its north edge type
 on top, west and east edge types at the sides, south edge type below, and
 in the middle its letter followed by the seat number of a follower on it
 (``*`` for followers of several seats). Edge types: C city, R road, F field.
+With expansion tiles (ids like ``IC13``) every cell is widened to the
+longest id in the pile (the id padded to that width, a space, the seat, a
+space); the list under the board names each figure ("seat 0 big city N at
+1,0" for a big follower).
 """
 from __future__ import annotations
 
@@ -28,8 +32,14 @@ def placements_text(state, player) -> str:
     with the follower choices of each."""
     lines = []
     for (x, y, rot), moves in group_moves(legal_moves(state, player)):
-        labels = [m["on"] for m in moves if m.get("figure")]
+        labels = [m["on"] for m in moves if m.get("figure") == "follower"]
         extra = f"  + follower on: {', '.join(labels)}" if labels else ""
+        others: dict = {}
+        for m in moves:
+            if m.get("figure") not in (None, "follower"):
+                others.setdefault(m["figure"], []).append(m["on"])
+        for figure, on in others.items():
+            extra += f"  + {figure} on: {', '.join(on)}"
         lines.append(f"  place {x},{y} r{rot}{extra}")
     return "\n".join(lines)
 
@@ -39,20 +49,28 @@ def render(state, viewer=None) -> str:
     xs = [c[0] for c in board]
     ys = [c[1] for c in board]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    w = max([1, *(len(t[0]) for t in board.values()), *(len(k) for k in state.pile)])
+    rules = state.rules
+    if rules is not None:
+        w = max([w, *(len(k) for k in rules.pile)])
+    gap = "" if w == 1 else " "              # wide ids: spaces around the seat
+    cw = 4 + w + 2 * len(gap)                # cell width: 5 for one-letter tiles
     on_tile: dict = {}
     for player, x, y, _label, _figure in followers_on_board(state):
         prev = on_tile.get((x, y))
         on_tile[(x, y)] = str(player) if prev in (None, str(player)) else "*"
-    out = ["      " + "".join(f"{x:^6}" for x in range(x0, x1 + 1))]
+    out = ["      " + "".join(f"{x:^{cw + 1}}" for x in range(x0, x1 + 1))]
     for y in range(y0, y1 + 1):
         rows = ["", "", ""]
         for x in range(x0, x1 + 1):
             t = board.get((x, y))
             if t is None:
-                cells = ["     ", "  .  " if (x, y) in state.frontier else "     ", "     "]
+                blank = " " * cw
+                cells = [blank, f"{'.':^{cw}}" if (x, y) in state.frontier else blank, blank]
             else:
                 e = oriented(t[0], t[1]).edges
-                cells = [f"  {e[0]}  ", f"{e[3]} {t[0]}{on_tile.get((x, y), ' ')}{e[1]}", f"  {e[2]}  "]
+                mid = f"{t[0]:<{w}}{gap}{on_tile.get((x, y), ' ')}{gap}"
+                cells = [f"{e[0]:^{cw}}", f"{e[3]} {mid}{e[1]}", f"{e[2]:^{cw}}"]
             for i in range(3):
                 rows[i] += cells[i] + " "
         out.append("      " + rows[0].rstrip())
@@ -64,8 +82,12 @@ def render(state, viewer=None) -> str:
     placed = followers_on_board(state)
     if placed:
         out.append("On the board: " + "; ".join(
-            f"seat {p} {'farmer ' + lab[6:] if lab.startswith('field ') else lab} at {x},{y}"
-            for p, x, y, lab, _f in placed))
+            f"seat {p} {'' if f == 'follower' else f + ' '}"
+            f"{'farmer ' + lab[6:] if lab.startswith('field ') else lab} at {x},{y}"
+            for p, x, y, lab, f in placed))
+    if rules is not None:
+        for lines in rules.render_lines:
+            out.extend(lines(state, viewer))
     out.append(f"Tiles left in the pile: {sum(state.pile.values())}")
     if state.over:
         out.append("The game is over.")

@@ -52,6 +52,16 @@ class Rules:
         self.figure_options: list = []
         #: figure -> fn(state, player, cell, oriented, label) -> segment index, raising IllegalMove.
         self.figure_validators: dict[str, object] = {}
+        #: words of the text notation naming an expansion figure ("big" -> "big").
+        self.figure_words: dict[str, str] = {}
+        #: fn(state) run on the fresh state at the start (expansion supplies in ``state.ext``).
+        self.initial: list = []
+        #: fn(state, viewer, view) adding an expansion's public parts to a view (mutates ``view``).
+        self.views: list = []
+        #: fn(state, viewer) -> lines added to the text rendering.
+        self.render_lines: list = []
+        #: the most players the game takes with these rules (6 with Inns & Cathedrals).
+        self.max_players: int = 5
 
     def on(self, step: str, handler, first: bool = False) -> None:
         """Add a handler to a step (``first``: before the ones already there)."""
@@ -75,7 +85,8 @@ class Expansion:
         raise NotImplementedError
 
 
-#: Expansions known to the engine, by option name (none yet: later issues add them).
+#: Expansions known to the engine, by option name (``inns_cathedrals.py`` adds
+#: Inns & Cathedrals; later issues add the others).
 EXPANSIONS: dict[str, Expansion] = {}
 
 
