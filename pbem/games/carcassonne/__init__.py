@@ -1,6 +1,8 @@
 """Carcassonne (base game), built to take the expansions; Inns & Cathedrals
-is implemented (``inns_cathedrals.py``, tiles in ``ic_tiles.py``), enabled
-with ``options={"expansions": ["inns_cathedrals"]}`` (2 to 6 players then).
+(``inns_cathedrals.py``, tiles in ``ic_tiles.py``; 2 to 6 players then) and
+Traders & Builders (``traders_builders.py``, tiles in ``tb_tiles.py``: goods,
+builder, pig) are implemented, enabled with
+``options={"expansions": ["inns_cathedrals", "traders_builders"]}`` (either or both).
 
 Rules: ``docs/rules/carcassonne.md``. Modules: ``geometry`` (edges, halves,
 rotation), ``segments`` / ``tiles`` (tiles as segments, the 72 base tiles as
@@ -9,7 +11,8 @@ data), ``orient`` (precomputed rotated tiles and fits), ``state`` /
 named steps with hooks, expansion registry), ``base_rules`` (the base game's
 handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal moves,
 validation, grouping), ``notation``, ``render`` and ``game``; the
-expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player).
+expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player)
+and ``traders_builders`` (goods, builder with its extra tile, pig).
 
 Driving a game from Python without the server (a scripted draw order, a
 fixed start player, moves in notation, then the scores)::

@@ -17,6 +17,7 @@ from .tiles import BASE_TILES, START_TILE
 add_tiles(BASE_TILES)
 
 from . import inns_cathedrals  # noqa: F401  (registers the expansion)
+from . import traders_builders  # noqa: F401  (registers the expansion)
 
 FOLLOWERS = 7
 
@@ -29,7 +30,7 @@ class Carcassonne(Game):
     max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
     options = (
-        Option("expansions", [], "expansions in play: inns_cathedrals (the others are still to come)", list),
+        Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders (the others are still to come)", list),
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
         Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
@@ -40,7 +41,8 @@ class Carcassonne(Game):
         Option("tie_break", "shared", "tied players share the placing", str, choices=("shared",)),
         Option("draw_order", [],
                "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
-               "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles)", list),
+               "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
+               "IC1-IC17, TB1-TB24)", list),
         Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
     )
     sample_setups = (
@@ -52,6 +54,8 @@ class Carcassonne(Game):
         (3, {"draw_order": list("UVWXCBAKLDDEEFH"), "start_player": 1}),
         (2, {"expansions": ["inns_cathedrals"]}),
         (6, {"expansions": ["inns_cathedrals"]}),
+        (3, {"expansions": ["traders_builders"]}),
+        (4, {"expansions": ["inns_cathedrals", "traders_builders"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))

@@ -7,6 +7,9 @@
     place X,Y rR farmer NL            ... a farmer on the field at half-edge NL
     place X,Y rR big city N           Inns & Cathedrals: the big follower instead
                                       (big road E, big cloister, big farmer NL)
+    place X,Y rR builder road E       Traders & Builders: the builder instead, on a
+                                      road/city with your follower (builder city N)
+    place X,Y rR pig NL               ... the pig, in a field with your farmer
 
 Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270.
 Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it
@@ -38,6 +41,8 @@ _KINDS = {"city": "city", "road": "road", "field": "field", "farm": "field",
 _INNER = {"I", "II", "III", "IV"}
 #: how events name the expansions' figures
 _FIGURE_NAMES = {"big": "big follower"}
+#: expansion figures written without "farmer" on a field ("pig NL")
+_FIELD_FIGURES = {"pig"}
 
 
 def describe_move(move: dict) -> str:
@@ -48,6 +53,8 @@ def describe_move(move: dict) -> str:
         on = str(move.get("on", ""))
         if figure == "follower" and on.startswith("field "):
             text += " farmer " + on[6:]
+        elif on.startswith("field ") and figure in _FIELD_FIGURES:
+            text += f" {figure} {on[6:]}"
         elif on.startswith("field "):
             text += f" {figure} farmer {on[6:]}"
         else:
@@ -111,6 +118,9 @@ def parse_move(game, text: str, state, player) -> dict:
             raise ParseError("missing_segment", f"say where the {_FIGURE_NAMES.get(figure, figure)} goes, e.g. big city N",
                              expected="KIND EDGE | farmer HALF | cloister",
                              examples=_examples(game, state, player))
+        head = words[0].upper()
+        if head in EDGE_INDEX or head in HALF_INDEX or head in _INNER:
+            words.insert(0, "follower")  # "pig NL", "builder E": the kind follows from the segment
     figure_word = words[0]
     if figure_word in _KINDS:            # "place 0,1 r0 monastery", "... city N": a follower
         figure_word = "follower"
@@ -198,6 +208,23 @@ def describe_event(event: dict) -> str:
     if t == "FollowersReturned":
         parts = [f"{_who(i['player'])} from {i['on']} at {i['x']},{i['y']}" for i in event["followers"]]
         return "Followers return: " + "; ".join(parts) + "."
+    if t == "GoodsTaken":
+        goods = ", ".join(f"{n} {g}" for g, n in event["goods"].items())
+        return (f"{_who(event['player'])} takes goods from the city ({event['on']} at "
+                f"{event['x']},{event['y']}): {goods}.")
+    if t == "BuilderTriggered":
+        return f"{_who(event['player'])}'s builder: {_who(event['player'])} plays an extra tile."
+    if t == "PigScored":
+        on = event["on"][6:] if event["on"].startswith("field ") else event["on"]
+        return (f"Pig in field {on} at {event['x']},{event['y']} ({event['cities']} completed "
+                f"cit{'y' if event['cities'] == 1 else 'ies'}): {event['points']} more points to "
+                f"{', '.join(_who(p) for p in event['winners'])}.")
+    if t == "GoodsScored":
+        counts = ", ".join(f"{_who(p)} {n}" for p, n in enumerate(event["counts"]))
+        if event["winners"]:
+            return (f"Most {event['good']} ({counts}): {event['points']} points to "
+                    f"{', '.join(_who(p) for p in event['winners'])}.")
+        return f"Nobody has {event['good']}: nobody scores."
     if t == "GameEnded":
         return "Game over. Scores: " + ", ".join(f"{_who(i)} {s}" for i, s in enumerate(event["scores"])) + "."
     return str(event)

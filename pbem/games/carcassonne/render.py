@@ -27,6 +27,14 @@ def followers_on_board(state) -> list:
     return out
 
 
+def _where(figure: str, label: str) -> str:
+    """How the board list names a figure's segment: "farmer NL" for a
+    follower or big follower in a field, "NL" for a pig, else the label."""
+    if not label.startswith("field "):
+        return label
+    return label[6:] if figure == "pig" else "farmer " + label[6:]
+
+
 def placements_text(state, player) -> str:
     """The drawn tile's legal placements, one line per position and rotation,
     with the follower choices of each."""
@@ -83,7 +91,7 @@ def render(state, viewer=None) -> str:
     if placed:
         out.append("On the board: " + "; ".join(
             f"seat {p} {'' if f == 'follower' else f + ' '}"
-            f"{'farmer ' + lab[6:] if lab.startswith('field ') else lab} at {x},{y}"
+            f"{_where(f, lab)} at {x},{y}"
             for p, x, y, lab, f in placed))
     if rules is not None:
         for lines in rules.render_lines:

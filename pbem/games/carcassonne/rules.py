@@ -86,7 +86,8 @@ class Expansion:
 
 
 #: Expansions known to the engine, by option name (``inns_cathedrals.py`` adds
-#: Inns & Cathedrals; later issues add the others).
+#: Inns & Cathedrals, ``traders_builders.py`` Traders & Builders; later issues
+#: add the others).
 EXPANSIONS: dict[str, Expansion] = {}
 
 
