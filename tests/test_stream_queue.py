@@ -249,7 +249,7 @@ def test_a_drainer_whose_lease_was_taken_leaves(redis_client):
 
 def test_a_busy_drainer_gathers_entries_into_batches_and_an_idle_one_does_not_wait(redis_client):
     q = StreamQueue(redis_client, "t:stream", "g", "t:lease", "t-queue", "nowhere.job",
-                    linger_s=0.3, helpers=False, gather_s=0.05)
+                    linger_s=0.5, helpers=False, gather_s=0.2)
     q.ensure_group()
     pusher = queue(redis_client)
     pusher._enqueue_drain = lambda helper=False: None
@@ -270,5 +270,5 @@ def test_a_busy_drainer_gathers_entries_into_batches_and_an_idle_one_does_not_wa
     thread.start()
     assert q.drain_fields(handle) == 60
     thread.join(5)
-    assert first_wait[0] < 0.04, first_wait  # the first entry found it idle: no gathering
-    assert sum(batches) / len(batches) >= 3, batches  # then ~10 per 50 ms wait
+    assert first_wait[0] < 0.1, first_wait  # the first entry found it idle: no gathering
+    assert sum(batches) / len(batches) >= 3, batches  # then up to 40 per 200 ms wait
