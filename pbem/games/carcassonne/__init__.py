@@ -1,8 +1,11 @@
 """Carcassonne (base game), built to take the expansions; Inns & Cathedrals
-(``inns_cathedrals.py``, tiles in ``ic_tiles.py``; 2 to 6 players then) and
+(``inns_cathedrals.py``, tiles in ``ic_tiles.py``; 2 to 6 players then),
 Traders & Builders (``traders_builders.py``, tiles in ``tb_tiles.py``: goods,
-builder, pig) are implemented, enabled with
-``options={"expansions": ["inns_cathedrals", "traders_builders"]}`` (either or both).
+builder, pig), King & Robber (``king_robber.py``, ``kr_tiles.py``), Cult
+(``cult.py``, ``cult_tiles.py``: shrines) and Siege (``siege.py``,
+``siege_tiles.py``: besieged cities, the escape) are implemented, enabled with
+``options={"expansions": ["inns_cathedrals", "traders_builders", "king_robber",
+"cult", "siege"]}`` (any combination).
 
 Rules: ``docs/rules/carcassonne.md``. Modules: ``geometry`` (edges, halves,
 rotation), ``segments`` / ``tiles`` (tiles as segments, the 72 base tiles as
@@ -11,8 +14,10 @@ data), ``orient`` (precomputed rotated tiles and fits), ``state`` /
 named steps with hooks, expansion registry), ``base_rules`` (the base game's
 handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal moves,
 validation, grouping), ``notation``, ``render`` and ``game``; the
-expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player)
-and ``traders_builders`` (goods, builder with its extra tile, pig).
+expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player),
+``traders_builders`` (goods, builder with its extra tile, pig), ``king_robber``
+(record cities and roads), ``cult`` (shrines, the challenge) and ``siege``
+(besieged cities, the escape decision).
 
 Driving a game from Python without the server (a scripted draw order, a
 fixed start player, moves in notation, then the scores)::

@@ -3,7 +3,7 @@ evolvers, figure strengths and scoring functions."""
 from __future__ import annotations
 
 from .evolve import EVOLVERS
-from .moves import legal_moves, validate_place
+from .moves import legal_moves, refusal, validate_place
 from .orient import fits
 from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
 from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
@@ -13,9 +13,14 @@ from .tiles import base_pile
 
 def placeable(state, letter: str) -> bool:
     """Whether the tile fits in some empty cell next to the board in some rotation."""
-    for constraint in state.frontier.values():
-        if fits(letter, constraint):
+    checks = state.rules.placement_checks if state.rules is not None else ()
+    for cell, constraint in state.frontier.items():
+        rots = fits(letter, constraint)
+        if rots and not checks:
             return True
+        for r in rots:
+            if not refusal(state, letter, cell, r):
+                return True
     return False
 
 

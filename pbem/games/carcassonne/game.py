@@ -7,7 +7,7 @@ from ..base import BadOptions, Game, IllegalMove, Option, Result, placings_from_
 from .base_rules import rules_for
 from .features import place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
-from .notation import HELP, describe_event, describe_move, parse_move
+from .notation import HELP, MOVE_TEXTS, describe_event, describe_move, parse_move
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, run
@@ -18,8 +18,21 @@ add_tiles(BASE_TILES)
 
 from . import inns_cathedrals  # noqa: F401  (registers the expansion)
 from . import traders_builders  # noqa: F401  (registers the expansion)
+from . import king_robber  # noqa: F401  (registers the expansion)
+from . import cult  # noqa: F401  (registers the expansion)
+from . import siege  # noqa: F401  (registers the expansion)
+from .cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
+
+
+def full_pile(options: dict) -> dict:
+    """The draw pile of the rules' tiles for these options (Cult: ``cult_set``)."""
+    pile = dict(rules_for(options["expansions"]).pile)
+    if "cult" in options["expansions"]:
+        for letter in set(CULT_SETS[6]) - set(CULT_SETS[options.get("cult_set", 6)]):
+            pile.pop(letter, None)
+    return pile
 
 
 class Carcassonne(Game):
@@ -30,7 +43,8 @@ class Carcassonne(Game):
     max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
     options = (
-        Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders (the others are still to come)", list),
+        Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
+               "cult, siege (any combination; the others are still to come)", list),
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
         Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
@@ -42,8 +56,16 @@ class Carcassonne(Game):
         Option("draw_order", [],
                "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
                "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-               "IC1-IC17, TB1-TB24)", list),
+               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4)", list),
         Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
+        Option("king_robber_scoring", "per_feature",
+               "King & Robber: the King scores 1 per completed city, the Robber Baron 1 per completed road",
+               str, choices=("per_feature",)),
+        Option("cult_set", 6, "Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)",
+               int, choices=(6, 5)),
+        Option("siege_escape_adjacency", "any_city_tile",
+               "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
+               "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
     )
     sample_setups = (
         (2, {}),
@@ -56,6 +78,12 @@ class Carcassonne(Game):
         (6, {"expansions": ["inns_cathedrals"]}),
         (3, {"expansions": ["traders_builders"]}),
         (4, {"expansions": ["inns_cathedrals", "traders_builders"]}),
+        (2, {"expansions": ["king_robber"]}),
+        (3, {"expansions": ["cult"]}),
+        (2, {"expansions": ["cult"], "cult_set": 5}),
+        (2, {"expansions": ["siege"]}),
+        (3, {"expansions": ["siege"], "siege_escape_adjacency": "siege_tile"}),
+        (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
@@ -78,15 +106,15 @@ class Carcassonne(Game):
             raise BadOptions("bad_option_value", f"start_player must be below {players}")
         order = options["draw_order"]
         if order:
-            rules = rules_for(options["expansions"])
-            bad = [t for t in order if not isinstance(t, str) or t not in rules.pile]
+            pile = full_pile(options)
+            bad = [t for t in order if not isinstance(t, str) or t not in pile]
             if bad:
                 raise BadOptions("bad_option_value",
-                                 f"draw_order holds unknown tiles {bad[:5]}; tiles are {sorted(rules.pile)}")
+                                 f"draw_order holds unknown tiles {bad[:5]}; tiles are {sorted(pile)}")
             for letter, n in Counter(order).items():
-                if n > rules.pile[letter]:
+                if n > pile[letter]:
                     raise BadOptions("bad_option_value",
-                                     f"draw_order has {n} tiles {letter}, the pile only {rules.pile[letter]}")
+                                     f"draw_order has {n} tiles {letter}, the pile only {pile[letter]}")
 
     # -- rules -------------------------------------------------------------------
 
@@ -103,7 +131,7 @@ class Carcassonne(Game):
             st.order = tuple(options["draw_order"])
             st.pile = dict(Counter(st.order))
         else:
-            st.pile = dict(rules.pile)
+            st.pile = full_pile(options)
         st.supply = (FOLLOWERS,) * players
         st.scores = (0,) * players
         for init in rules.initial:
@@ -147,9 +175,14 @@ class Carcassonne(Game):
 
     def default_move(self, state: State, player: int):
         """Timeout: the first legal placement (cells by y then x, rotations
-        0, 90, 180, 270), no follower."""
-        if state.pending.get(player) != "place_tile":
+        0, 90, 180, 270), no follower; for an expansion's optional decision
+        its first legal move, which is the one that does nothing (digest §5)."""
+        owed = state.pending.get(player)
+        if owed is None or state.over:
             return None
+        if owed != "place_tile":
+            moves = self.legal_moves(state, player)
+            return moves[0] if moves else None
         places = legal_placements(state)
         if not places:
             return None
@@ -248,6 +281,8 @@ class Carcassonne(Game):
     def describe(self, item: dict, viewer=None) -> str:
         if item.get("type") == "place_tile":
             return describe_move(item)
+        if item.get("type") in MOVE_TEXTS:
+            return MOVE_TEXTS[item["type"]](item)
         return describe_event(item)
 
     def parse(self, text: str, state: State, player: int) -> dict:

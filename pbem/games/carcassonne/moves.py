@@ -30,11 +30,23 @@ def legal_placements(state, letter=None) -> list:
     """(cell, quarter turns) of every legal placement of the tile, in order."""
     letter = letter or state.tile
     frontier = state.frontier
+    checks = state.rules.placement_checks if state.rules is not None else ()
     out = []
     for cell in sorted(frontier, key=_yx):
         for r in fits(letter, frontier[cell]):
+            if checks and refusal(state, letter, cell, r):
+                continue
             out.append((cell, r))
     return out
+
+
+def refusal(state, letter: str, cell, r: int):
+    """The first expansion restriction refusing the placement: (code, message), or None."""
+    for check in state.rules.placement_checks:
+        why = check(state, letter, cell, r)
+        if why:
+            return why
+    return None
 
 
 def legal_moves(state, player: int) -> list:
@@ -44,12 +56,17 @@ def legal_moves(state, player: int) -> list:
     frontier = state.frontier
     has_follower = state.supply[player] > 0
     extra = state.rules.figure_options
+    checks = state.rules.placement_checks
     out = []
     append = out.append
     for cell in sorted(frontier, key=_yx):
         rots = fits(letter, frontier[cell])
         if not rots:
             continue
+        if checks:
+            rots = [r for r in rots if not refusal(state, letter, cell, r)]
+            if not rots:
+                continue
         x, y = cell
         mask = occupancy_mask(state, cell) if has_follower or extra else 0
         for r in rots:
@@ -102,6 +119,10 @@ def check_place(state, player: int, move: dict):
         bad = [EDGES[d] for d in range(4) if constraint[d] not in (".", o.edges[d])]
         raise IllegalMove("edges_do_not_match",
                           f"tile {letter} at {x},{y} r{rotation} does not match on edge(s) {' '.join(bad)}")
+    if state.rules.placement_checks:
+        why = refusal(state, letter, cell, r)
+        if why:
+            raise IllegalMove(*why)
     figure, on = move.get("figure"), move.get("on")
     if figure is None and on is None and "figure" not in move and "on" not in move:
         return cell, r, None

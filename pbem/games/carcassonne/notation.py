@@ -10,13 +10,17 @@
     place X,Y rR builder road E       Traders & Builders: the builder instead, on a
                                       road/city with your follower (builder city N)
     place X,Y rR pig NL               ... the pig, in a field with your farmer
+    place X,Y rR heretic              Cult: a follower on the shrine (follower shrine)
+    escape X,Y city E                 Siege, when offered: your knight on that city
+                                      segment leaves the besieged city
+    no escape                         ... or not (also: escape pass)
 
 Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270.
 Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it
 lies on the board after rotation; any edge of a segment names it (a city on
 N and W is "city N" or "city W"). Synonyms: knight = follower city,
-thief = follower road, monk = follower cloister (also "monastery"),
-farmer = follower field. Case and extra spaces do not matter.
+thief = follower road, monk = follower cloister (also "monastery";
+heretic / shrine for a Cult shrine), farmer = follower field. Case and extra spaces do not matter.
 """
 from __future__ import annotations
 
@@ -34,13 +38,18 @@ _PLACE = re.compile(
     r"(?:(?:r|rot|rotation)\s*(\d+)|(\d+)(?=\s|$))?\s*(.*?)\s*$", re.IGNORECASE)
 
 _ROLE = {"knight": "city", "thief": "road", "robber": "road", "highwayman": "road",
-         "monk": "cloister", "farmer": "field"}
+         "monk": "cloister", "heretic": "cloister", "farmer": "field"}
 _FIGURE_WORDS = {"follower", "meeple", *_ROLE}
 _KINDS = {"city": "city", "road": "road", "field": "field", "farm": "field",
-          "cloister": "cloister", "monastery": "cloister", "abbey": "cloister"}
+          "cloister": "cloister", "monastery": "cloister", "abbey": "cloister",
+          "shrine": "cloister"}
 _INNER = {"I", "II", "III", "IV"}
 #: how events name the expansions' figures
 _FIGURE_NAMES = {"big": "big follower"}
+#: expansions' event sentences: event type -> fn(event) -> str
+EVENT_TEXTS: dict = {}
+#: expansions' own moves (not place_tile) in notation: move type -> fn(move) -> str
+MOVE_TEXTS: dict = {}
 #: expansion figures written without "farmer" on a field ("pig NL")
 _FIELD_FIGURES = {"pig"}
 
@@ -77,6 +86,11 @@ def _examples(game, state, player) -> list:
 
 
 def parse_move(game, text: str, state, player) -> dict:
+    if isinstance(text, str) and getattr(state, "rules", None) is not None:
+        for parser in state.rules.parsers:
+            move = parser(game, text, state, player)
+            if move is not None:
+                return move
     if not isinstance(text, str):
         raise ParseError("parse_error", "a move is a line of text",
                          expected="place X,Y rR [follower KIND EDGE | farmer HALF]",
@@ -225,6 +239,8 @@ def describe_event(event: dict) -> str:
             return (f"Most {event['good']} ({counts}): {event['points']} points to "
                     f"{', '.join(_who(p) for p in event['winners'])}.")
         return f"Nobody has {event['good']}: nobody scores."
+    if t in EVENT_TEXTS:
+        return EVENT_TEXTS[t](event)
     if t == "GameEnded":
         return "Game over. Scores: " + ", ".join(f"{_who(i)} {s}" for i, s in enumerate(event["scores"])) + "."
     return str(event)

@@ -9,7 +9,8 @@ The turn follows the forum post's sequence (rules digest §2):
     5 figure_phase_2    (only if step 4 did nothing: fairy, pig, builder, barn, tower)
     6 resolve_figures   (dragon, tower capture, castle)
     7 before_scoring    (goods, fairy +3, Count)
-    8 score             score every feature the tile completed
+    8 score             score every feature the tile completed (Cult challenge);
+                        8.4 K&R records; 8.5 the Siege escape decision
     9 end_turn          return followers from completed features (builder: repeat)
     final_scoring       at the end: incomplete features, then fields
 
@@ -62,6 +63,18 @@ class Rules:
         self.render_lines: list = []
         #: the most players the game takes with these rules (6 with Inns & Cathedrals).
         self.max_players: int = 5
+        #: extra placement restrictions: fn(state, letter, cell, quarter turns) -> None if
+        #: allowed, else (code, message) (Cult: shrines and monasteries); consulted by the
+        #: draw (unplaceable tiles), legal moves and validation.
+        self.placement_checks: list = []
+        #: a farmer majority's points for one completed city bordering its field
+        #: (fn(state, city feature) -> points; Siege: 6 for a besieged city).
+        self.field_city_points = lambda state, f: 3
+        #: a pig's extra points for one completed city (Siege: 2 for a besieged city).
+        self.pig_city_points = lambda state, f: 1
+        #: text notation of the expansions' own moves: fn(game, text, state, player) ->
+        #: move dict, or None if the text is not such a move.
+        self.parsers: list = []
 
     def on(self, step: str, handler, first: bool = False) -> None:
         """Add a handler to a step (``first``: before the ones already there)."""
@@ -86,8 +99,9 @@ class Expansion:
 
 
 #: Expansions known to the engine, by option name (``inns_cathedrals.py`` adds
-#: Inns & Cathedrals, ``traders_builders.py`` Traders & Builders; later issues
-#: add the others).
+#: Inns & Cathedrals, ``traders_builders.py`` Traders & Builders,
+#: ``king_robber.py`` King & Robber, ``cult.py`` Cult, ``siege.py`` Siege; later
+#: issues add the others).
 EXPANSIONS: dict[str, Expansion] = {}
 
 

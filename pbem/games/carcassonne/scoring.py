@@ -104,9 +104,10 @@ def final_feature_events(state: State) -> list:
     return [feature_scored(state, fid, sid, False) for sid, fid in sorted(items)]
 
 
-def field_events(state: State, per_city: int = 3) -> list:
+def field_events(state: State, per_city: int | None = None) -> list:
     """Final scoring of fields with farmers: ``per_city`` points per completed
-    city bordering the field, each city once per field, for the majority."""
+    city bordering the field (default: ``Rules.field_city_points``, 3 a city;
+    Siege: 6 a besieged city), each city once per field, for the majority."""
     seg_feature = state.seg_feature
     features = state.features
     out = []
@@ -114,9 +115,13 @@ def field_events(state: State, per_city: int = 3) -> list:
                            if f.kind == "field" and f.meeples):
         f = features[fid]
         cities = {seg_feature[c] for c in f.cities}
-        done = sum(1 for c in cities if features[c].open == 0)
+        done = [features[c] for c in cities if features[c].open == 0]
+        if per_city is not None or state.rules is None:
+            points = (3 if per_city is None else per_city) * len(done)
+        else:                           # the rules' value per city (Siege: 6 if besieged)
+            points = sum(state.rules.field_city_points(state, c) for c in done)
         x, y, label = label_of(state, sid)
         out.append({"type": "FieldScored", "feature": "field", "x": x, "y": y, "on": label,
-                    "cities": done, "points": per_city * done,
+                    "cities": len(done), "points": points,
                     "winners": majority(state, f)})
     return out

@@ -318,10 +318,12 @@ def pig_bonus(turn: Turn) -> None:
         winners = sorted(pigs & set(majority(st, f)))
         if not winners:
             continue
-        done = sum(1 for c in {seg_feature[c] for c in f.cities} if features[c].open == 0)
+        done = [features[c] for c in {seg_feature[c] for c in f.cities} if features[c].open == 0]
+        bonus = turn.rules.pig_city_points
         x, y, label = label_of(st, sid)
         turn.emit({"type": "PigScored", "feature": "field", "x": x, "y": y, "on": label,
-                   "cities": done, "points": done, "winners": winners, "category": "field"})
+                   "cities": len(done), "points": sum(bonus(st, c) for c in done),
+                   "winners": winners, "category": "field"})
 
 
 def goods_scoring(turn: Turn) -> None:

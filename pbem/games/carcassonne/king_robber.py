@@ -1,0 +1,168 @@
+"""King & Robber (rules digest §3.7), option ``expansions: ["king_robber"]``.
+
+Installed into a :class:`~.rules.Rules` like every expansion, without editing
+the base rules:
+
+* **Tiles.** The 5 tiles KR1-KR5 (``kr_tiles.py``) join the draw pile.
+* **The King (step 8.4).** When the *active* player's tile completes a city
+  with more tiles than any city completed before, the active player takes the
+  King (event ``KingTaken``: player, previous holder, size, where). The first
+  completed city always qualifies; a city of equal size does not take it.
+  Several cities completed by one tile: the largest counts.
+* **The Robber Baron (step 8.4)** likewise for roads (``RobberTaken``).
+  Both events are logged for every new record, also when the holder keeps
+  the figure (``previous`` = the player).
+* **At the end** (``king_robber_scoring`` = ``per_feature``): the King's holder
+  scores 1 per completed city on the board, the Robber Baron's 1 per completed
+  road (``KingScored`` / ``RobberScored``, category ``king_robber``).
+* Holders and record sizes are public: ``view["king_robber"]`` and a line of
+  the text board (``state.ext["king_robber"]``).
+
+The house rule about castles (a castle counts as incomplete) concerns only
+Bridges, Castles & Bazaars, which is not implemented.
+
+The module imports only the standard library and the engine.
+"""
+from __future__ import annotations
+
+from .features import label_of
+from .kr_tiles import EXPANSION, KR_TILES, kr_pile
+from .notation import EVENT_TEXTS
+from .orient import add_tiles
+from .rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
+
+add_tiles(KR_TILES)
+
+#: kind of feature -> (the figure, its event names)
+FIGURES = {"city": ("king", "KingTaken", "KingScored"),
+           "road": ("robber", "RobberTaken", "RobberScored")}
+NAMES = {"king": "the King", "robber": "the Robber Baron"}
+
+
+def _mine(state) -> dict:
+    return state.ext.get(EXPANSION) or {"king": None, "king_size": 0,
+                                        "robber": None, "robber_size": 0}
+
+
+def holder(state, figure: str):
+    """The seat holding the King / Robber Baron (``figure`` = king | robber), or None."""
+    return _mine(state)[figure]
+
+
+def record(state, figure: str) -> int:
+    """The size (tiles) of the largest city / road completed so far (0: none yet)."""
+    return _mine(state)[figure + "_size"]
+
+
+def _initial(state) -> None:
+    state.ext = {**state.ext, EXPANSION: {"king": None, "king_size": 0,
+                                          "robber": None, "robber_size": 0}}
+
+
+def _taken(figure: str):
+    def evolve(state, event: dict):
+        new = state.copy()
+        new.ext = {**state.ext, EXPANSION: {**_mine(state), figure: event["player"],
+                                            figure + "_size": event["size"]}}
+        return new
+    return evolve
+
+
+# -- step 8.4 --------------------------------------------------------------------------
+
+
+def take_records(turn: Turn) -> None:
+    """Step 8.4: a completed city (road) larger than any before gives the
+    active player the King (Robber Baron)."""
+    st = turn.state
+    for kind, (figure, taken, _scored) in FIGURES.items():
+        best = None
+        for fid in turn.completed:
+            f = st.features.get(fid)
+            if f is None or f.kind != kind:
+                continue
+            if best is None or len(f.tiles) > len(best[1].tiles):
+                best = (fid, f)
+        if best is None or len(best[1].tiles) <= record(st, figure):
+            continue
+        x, y, label = label_of(st, min(best[1].segs))
+        turn.emit({"type": taken, "player": turn.player, "previous": holder(st, figure),
+                   "size": len(best[1].tiles), "x": x, "y": y, "on": label})
+        st = turn.state
+
+
+def final_scoring(turn: Turn) -> None:
+    """At the end: 1 per completed city to the King, 1 per completed road to
+    the Robber Baron (nothing if nobody holds it)."""
+    st = turn.state
+    for kind, (figure, _taken, scored) in FIGURES.items():
+        p = holder(st, figure)
+        if p is None:
+            continue
+        n = sum(1 for f in st.features.values() if f.kind == kind and f.open == 0)
+        turn.emit({"type": scored, "player": p, "features": n, "points": n, "winners": [p],
+                   "category": EXPANSION})
+
+
+# -- text, views -----------------------------------------------------------------------
+
+
+def _taken_text(figure: str, what: str):
+    def text(e: dict) -> str:
+        prev = e.get("previous")
+        was = ("keeps " if prev == e["player"] else "takes ") + NAMES[figure]
+        frm = "" if prev is None or prev == e["player"] else f" from seat {prev}"
+        return (f"seat {e['player']} {was}{frm}: a {e['size']}-tile completed {what} "
+                f"({e['on']} at {e['x']},{e['y']}) is the largest so far.")
+    return text
+
+
+def _scored_text(figure: str, one: str, many: str):
+    def text(e: dict) -> str:
+        n = e["features"]
+        return (f"{NAMES[figure][0].upper() + NAMES[figure][1:]}: {n} completed "
+                f"{one if n == 1 else many}: {e['points']} point{'' if e['points'] == 1 else 's'} "
+                f"to seat {e['player']}.")
+    return text
+
+
+EVENT_TEXTS.update(KingTaken=_taken_text("king", "city"), RobberTaken=_taken_text("robber", "road"),
+                   KingScored=_scored_text("king", "city", "cities"),
+                   RobberScored=_scored_text("robber", "road", "roads"))
+
+
+def _view(state, viewer, view: dict) -> None:
+    m = _mine(state)
+    view["king_robber"] = {"king": m["king"], "king_size": m["king_size"],
+                           "robber": m["robber"], "robber_size": m["robber_size"]}
+
+
+def _who(p) -> str:
+    return "nobody" if p is None else f"seat {p}"
+
+
+def _render(state, viewer) -> list:
+    m = _mine(state)
+    return [(f"King: {_who(m['king'])} (largest completed city {m['king_size']} tiles); "
+             f"Robber Baron: {_who(m['robber'])} (largest completed road {m['robber_size']} tiles)")]
+
+
+# -- installation ----------------------------------------------------------------------
+
+
+class KingAndRobber(Expansion):
+    name = EXPANSION
+
+    def install(self, rules: Rules) -> None:
+        rules.pile.update(kr_pile())
+        rules.initial.append(_initial)
+        rules.views.append(_view)
+        rules.render_lines.append(_render)
+        points = rules.evolvers["FeatureScored"]
+        rules.evolvers.update(KingTaken=_taken("king"), RobberTaken=_taken("robber"),
+                              KingScored=points, RobberScored=points)
+        rules.on("score", take_records)
+        rules.on(FINAL_SCORING, final_scoring)
+
+
+KING_AND_ROBBER = register_expansion(KingAndRobber())
