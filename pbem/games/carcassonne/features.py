@@ -97,6 +97,11 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         k = edge_seg[d]
         if k >= 0:
             _merge(seg_feature, features, base + k, nbase + no.edge_seg[(d + 2) % 4], 1)
+        elif o.edges[d] == "*":
+            # a wildcard edge (the Abbey & Mayor abbey) closes the neighbour's road or city
+            nk = no.edge_seg[(d + 2) % 4]
+            if nk >= 0:
+                _merge(seg_feature, features, nbase + nk, nbase + nk, 1)
         for h in (2 * d, 2 * d + 1):
             k = half_seg[h]
             if k >= 0:

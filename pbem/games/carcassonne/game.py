@@ -21,6 +21,7 @@ from . import traders_builders  # noqa: F401  (registers the expansion)
 from . import king_robber  # noqa: F401  (registers the expansion)
 from . import cult  # noqa: F401  (registers the expansion)
 from . import siege  # noqa: F401  (registers the expansion)
+from . import abbey_mayor  # noqa: F401  (registers the expansion)
 from .cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -44,7 +45,7 @@ class Carcassonne(Game):
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
-               "cult, siege (any combination; the others are still to come)", list),
+               "cult, siege, abbey_mayor (any combination; the others are still to come)", list),
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
         Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
@@ -56,13 +57,22 @@ class Carcassonne(Game):
         Option("draw_order", [],
                "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
                "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4)", list),
+               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12)", list),
         Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
         Option("king_robber_scoring", "per_feature",
                "King & Robber: the King scores 1 per completed city, the Robber Baron 1 per completed road",
                str, choices=("per_feature",)),
         Option("cult_set", 6, "Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)",
                int, choices=(6, 5)),
+        Option("wagon_move", "along_road",
+               "Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road) or to a "
+               "feature on its tile or the 4 next to it (adjacent_tiles)", str,
+               choices=("along_road", "adjacent_tiles")),
+        Option("barn_placement", "any",
+               "Abbey & Mayor: a barn may go into a field with farmers (any) or only without (no_farmers)",
+               str, choices=("any", "no_farmers")),
+        Option("abbey_after_last_tile", True,
+               "Abbey & Mayor: after the last tile every seat still holding its abbey may place it", bool),
         Option("siege_escape_adjacency", "any_city_tile",
                "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
                "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
@@ -83,7 +93,12 @@ class Carcassonne(Game):
         (2, {"expansions": ["cult"], "cult_set": 5}),
         (2, {"expansions": ["siege"]}),
         (3, {"expansions": ["siege"], "siege_escape_adjacency": "siege_tile"}),
+        (2, {"expansions": ["abbey_mayor"]}),
+        (3, {"expansions": ["abbey_mayor"], "wagon_move": "adjacent_tiles", "barn_placement": "no_farmers",
+             "abbey_after_last_tile": False}),
         (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]}),
+        (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege",
+                            "abbey_mayor"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))

@@ -14,6 +14,12 @@
     escape X,Y city E                 Siege, when offered: your knight on that city
                                       segment leaves the besieged city
     no escape                         ... or not (also: escape pass)
+    place X,Y rR mayor city N         Abbey & Mayor: the mayor on a city
+    place X,Y rR wagon road E         ... the wagon on a road, city or cloister
+    place X,Y rR barn NE              ... the barn on a corner of the tile (NE SE SW NW)
+    abbey X,Y [monk | big | wagon]    ... when offered: the abbey instead of drawing
+    draw                              ... or draw (also: no abbey)
+    wagon X,Y road E | wagon home     ... when offered: move the scored wagon or take it back
 
 Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270.
 Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it

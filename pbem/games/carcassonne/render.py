@@ -32,7 +32,7 @@ def _where(figure: str, label: str) -> str:
     follower or big follower in a field, "NL" for a pig, else the label."""
     if not label.startswith("field "):
         return label
-    return label[6:] if figure == "pig" else "farmer " + label[6:]
+    return label[6:] if figure in ("pig", "barn") else "farmer " + label[6:]
 
 
 def placements_text(state, player) -> str:

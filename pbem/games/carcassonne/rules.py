@@ -34,6 +34,9 @@ class Rules:
         self.evolvers: dict[str, object] = {}
         #: figure -> strength for majorities (follower 1; big follower 2...).
         self.strength: dict[str, int] = {}
+        #: figure -> fn(state, feature) -> strength computed at each evaluation; overrides
+        #: ``strength`` in majorities (Abbey & Mayor: the mayor counts the city's pennants).
+        self.strength_of: dict[str, object] = {}
         #: feature kind -> fn(state, feature, complete) -> points.
         self.points: dict[str, object] = {}
         #: the tile types in the pile: letter -> copies.
@@ -100,8 +103,8 @@ class Expansion:
 
 #: Expansions known to the engine, by option name (``inns_cathedrals.py`` adds
 #: Inns & Cathedrals, ``traders_builders.py`` Traders & Builders,
-#: ``king_robber.py`` King & Robber, ``cult.py`` Cult, ``siege.py`` Siege; later
-#: issues add the others).
+#: ``king_robber.py`` King & Robber, ``cult.py`` Cult, ``siege.py`` Siege,
+#: ``abbey_mayor.py`` Abbey & Mayor; later issues add the others).
 EXPANSIONS: dict[str, Expansion] = {}
 
 
@@ -140,8 +143,14 @@ def run(turn: Turn, step: str) -> list:
     i = STEPS.index(step)
     while True:
         for handler in handlers[STEPS[i]]:
+            before = turn.state.pending
             handler(turn)
             if turn.state.over:
+                return turn.events
+            if turn.state.pending and turn.state.pending is not before:
+                # the handler asked for a decision: the rest of the step waits for
+                # it (the move that answers it starts again at a step whose earlier
+                # handlers do nothing for that move)
                 return turn.events
         if turn.state.pending:
             return turn.events

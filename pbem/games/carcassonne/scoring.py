@@ -38,9 +38,11 @@ def majority(state: State, f: Feature) -> list:
     if not f.meeples:
         return []
     strength = state.rules.strength
+    dynamic = getattr(state.rules, "strength_of", None)
     total: dict = {}
     for player, _sid, figure in f.meeples:
-        total[player] = total.get(player, 0) + strength.get(figure, 1)
+        fn = dynamic.get(figure) if dynamic else None
+        total[player] = total.get(player, 0) + (fn(state, f) if fn else strength.get(figure, 1))
     best = max(total.values())
     if best <= 0:
         return []
@@ -82,6 +84,19 @@ def completed_by_last_tile(state: State) -> list:
                     done.append((fid, base + k))
     board = state.board
     x, y = cell
+    if "*" in o.edges:
+        # a wildcard edge (the Abbey & Mayor abbey) closes the neighbours' roads and cities
+        for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            t = board.get((x + dx, y + dy))
+            if o.edges[d] != "*" or t is None:
+                continue
+            k = oriented(t[0], t[1]).edge_seg[(d + 2) % 4]
+            if k >= 0:
+                sid = (t[2] << SEG_BITS) + k
+                fid = seg_feature[sid]
+                if fid not in seen and features[fid].open == 0:
+                    seen.add(fid)
+                    done.append((fid, sid))
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             c = (x + dx, y + dy)
