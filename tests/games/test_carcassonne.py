@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from pbem import games
 from pbem.games.base import BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.features import occupancy_mask, sid_at
 from pbem.games.carcassonne.geometry import HALVES, opposite_half
@@ -17,30 +16,7 @@ from pbem.games.carcassonne.scoring import majority
 from pbem.games.carcassonne.segments import parse_row
 from pbem.games.carcassonne.state import Feature
 from pbem.games.carcassonne.tiles import BASE_TILES, base_pile
-
-G = games.get("carcassonne")
-
-
-def new_game(order, players=2, start=0, **options):
-    opts = G.check_options(players, {"draw_order": list(order), "start_player": start, **options})
-    state = G.start(players, opts)
-    return G.apply(state, G.setup(state, random.Random(0)))
-
-
-def play(state, text):
-    """Apply one move typed in notation; returns (state, events)."""
-    (player,) = G.to_act(state)
-    move = G.parse(text, state, player)
-    events = G.decide(state, player, move, random.Random(0))
-    return G.apply(state, events), events
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def completed(events):
-    return [e for e in events if e["type"] == "FeatureScored" and e["complete"]]
+from .carcassonne_support import G, new_game, play, of_type, completed
 
 
 # -- tile data ----------------------------------------------------------------
@@ -87,7 +63,6 @@ def test_expansion_rows_fit_the_segment_format():
     assert co1.edges == "F··R"
     p2 = parse_row("X1 | 1 | C F F C | N+W (P×2, cathedral) | – | EL ER SL SR [adj N] |")
     assert p2.segments[0].mark("pennant") == 2 and p2.segments[0].mark("cathedral") == 1
-    o = oriented  # inner fields get a label
     from pbem.games.carcassonne.orient import Oriented
     assert "field I" in Oriented(ic3, 1).labels
 

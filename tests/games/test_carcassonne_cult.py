@@ -4,12 +4,10 @@ shrines scored like monasteries, the placement restriction, the challenge
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from pbem import games
-from pbem.games.base import BadOptions, IllegalMove, canonical
+from pbem.games.base import BadOptions, canonical
 from pbem.games.carcassonne.base_rules import placeable, rules_for
 from pbem.games.carcassonne.cult import cloister_kind
 from pbem.games.carcassonne.cult_tiles import CU_TILES, cult_pile
@@ -17,34 +15,17 @@ from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random
 
-G = games.get("carcassonne")
+from . import carcassonne_support as support
+from .carcassonne_support import G, play, refused, of_type
+
+
 CU = ["cult"]
 ALL = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]
 
 
-def new_game(order, players=2, start=0, expansions=CU, **options):
-    opts = G.check_options(players, {"draw_order": list(order), "start_player": start,
-                                     "expansions": expansions, **options})
-    state = G.start(players, opts)
-    return G.apply(state, G.setup(state, random.Random(0)))
-
-
-def play(state, text):
-    (player,) = G.to_act(state)
-    move = G.parse(text, state, player)
-    events = G.decide(state, player, move, random.Random(0))
-    return G.apply(state, events), events
-
-
-def refused(state, text, code):
-    (player,) = G.to_act(state)
-    with pytest.raises(IllegalMove) as err:
-        G.decide(state, player, G.parse(text, state, player), random.Random(0))
-    assert err.value.code == code, err.value
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
+def new_game(order, players=2, start=0, expansions=None, **options):
+    """A scripted game with CU unless other ``expansions`` are named."""
+    return support.new_game(order, players, start, CU if expansions is None else expansions, **options)
 
 
 # -- tile data -----------------------------------------------------------------------

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from pbem import games
 from pbem.games.base import BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.features import sid_at
@@ -20,31 +19,16 @@ from pbem.games.carcassonne.state import Feature
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random
 
-G = games.get("carcassonne")
+from . import carcassonne_support as support
+from .carcassonne_support import G, play, of_type, completed
+
+
 IC = ["inns_cathedrals"]
 
 
-def new_game(order, players=2, start=0, **options):
-    opts = G.check_options(players, {"draw_order": list(order), "start_player": start,
-                                     "expansions": IC, **options})
-    state = G.start(players, opts)
-    return G.apply(state, G.setup(state, random.Random(0)))
-
-
-def play(state, text):
-    """Apply one move typed in notation; returns (state, events)."""
-    (player,) = G.to_act(state)
-    move = G.parse(text, state, player)
-    events = G.decide(state, player, move, random.Random(0))
-    return G.apply(state, events), events
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
-
-
-def completed(events):
-    return [e for e in events if e["type"] == "FeatureScored" and e["complete"]]
+def new_game(order, players=2, start=0, expansions=None, **options):
+    """A scripted game with IC unless other ``expansions`` are named."""
+    return support.new_game(order, players, start, IC if expansions is None else expansions, **options)
 
 
 def segs(letter, kind):

@@ -4,11 +4,9 @@ notation, and the expansion together with the others."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from pbem import games
 from pbem.games.base import BadOptions, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.king_robber import holder, record
@@ -17,27 +15,17 @@ from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random
 
-G = games.get("carcassonne")
+from . import carcassonne_support as support
+from .carcassonne_support import G, play, of_type
+
+
 KR = ["king_robber"]
 ALL = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]
 
 
-def new_game(order, players=2, start=0, expansions=KR, **options):
-    opts = G.check_options(players, {"draw_order": list(order), "start_player": start,
-                                     "expansions": expansions, **options})
-    state = G.start(players, opts)
-    return G.apply(state, G.setup(state, random.Random(0)))
-
-
-def play(state, text):
-    (player,) = G.to_act(state)
-    move = G.parse(text, state, player)
-    events = G.decide(state, player, move, random.Random(0))
-    return G.apply(state, events), events
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
+def new_game(order, players=2, start=0, expansions=None, **options):
+    """A scripted game with KR unless other ``expansions`` are named."""
+    return support.new_game(order, players, start, KR if expansions is None else expansions, **options)
 
 
 # -- tile data ---------------------------------------------------------------------

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from pbem import games
 from pbem.games.base import BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.features import sid_at
@@ -20,35 +19,17 @@ from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.carcassonne.traders_builders import figure_left, goods_of
 from pbem.games.playout import play_random
 
-G = games.get("carcassonne")
+from . import carcassonne_support as support
+from .carcassonne_support import G, play, refused, of_type
+
+
 TB = ["traders_builders"]
 BOTH = ["inns_cathedrals", "traders_builders"]
 
 
-def new_game(order, players=2, start=0, expansions=TB, **options):
-    opts = G.check_options(players, {"draw_order": list(order), "start_player": start,
-                                     "expansions": expansions, **options})
-    state = G.start(players, opts)
-    return G.apply(state, G.setup(state, random.Random(0)))
-
-
-def play(state, text):
-    """Apply one move typed in notation; returns (state, events)."""
-    (player,) = G.to_act(state)
-    move = G.parse(text, state, player)
-    events = G.decide(state, player, move, random.Random(0))
-    return G.apply(state, events), events
-
-
-def refused(state, text, code):
-    (player,) = G.to_act(state)
-    with pytest.raises(IllegalMove) as err:
-        G.decide(state, player, G.parse(text, state, player), random.Random(0))
-    assert err.value.code == code, err.value
-
-
-def of_type(events, kind):
-    return [e for e in events if e["type"] == kind]
+def new_game(order, players=2, start=0, expansions=None, **options):
+    """A scripted game with TB unless other ``expansions`` are named."""
+    return support.new_game(order, players, start, TB if expansions is None else expansions, **options)
 
 
 def drawn_by(events):
