@@ -217,9 +217,12 @@ def _lines(path: str) -> list[str]:
 def cmd_verify(args, out) -> int:
     report = game_record.verify_lines(_lines(args.file))
     if report.ok:
+        withheld = (f", {report.envelopes_withheld} envelopes withheld until the game ends"
+                    if report.envelopes_withheld else "")
         print(f"ok: game {report.game}, {report.version} events, {report.signatures_checked} signatures, "
               f"{report.moves_checked} steps re-run" + (", seed checked" if report.seed_checked else
-                                                         ", seed not yet revealed (game in play)"), file=out)
+                                                         ", seed not yet revealed (game in play)") + withheld,
+              file=out)
         return 0
     for problem in report.problems:
         print(f"FAIL: {problem}", file=out)

@@ -104,5 +104,7 @@ class Client:
         envelope = make_envelope(game_id, seat, expected_version, move, private_key)
         return self.submit(envelope, wait=wait)
 
-    def move_status(self, game_id: str, move_id: str, wait: int = 0) -> dict:
-        return self._call("GET", f"/games/{game_id}/moves/{move_id}", params={"wait": wait})
+    def move_status(self, game_id: str, move_id: str, seat: int | None = None, wait: int = 0) -> dict:
+        """A move's status; its envelope only if this seat (or anyone) may see it."""
+        return self._call("GET", f"/games/{game_id}/moves/{move_id}", self.token(game_id, seat),
+                          params={"wait": wait})

@@ -384,8 +384,8 @@ class Service:
                 "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen)}
 
     def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
-        """A move's outcome (optionally waiting for it to settle), with its
-        envelope shown as the caller may see it."""
+        """A move's outcome (optionally waiting for it to settle), for anyone
+        who may see the game; its envelope as the caller may see it."""
         meta = self._meta(game_id)
         viewer = self.viewer(game_id, token)
         record = (self.store.wait_settled(game_id, move_id, wait) if wait > 0
@@ -399,14 +399,25 @@ class Service:
         # The caller sent this envelope: showing it back to them hides nothing.
         return self.store.wait_settled(game_id, record["id"], wait, queued=record)
 
-    def _shown_record(self, meta: dict, record: dict, viewer) -> dict:
+    #: What a withheld move's record keeps: that it exists and how it ended,
+    #: not who sent it, how, what it was, or why it was refused.
+    WITHHELD_KEEPS = ("id", "status", "submitted", "settled", "version_before", "version")
+
+    def _shown_record(self, meta: dict, record: dict, viewer, events: list | None = None) -> dict:
+        """A move's record as ``viewer`` may see it: whole, or with its
+        envelope withheld, as the game's ``redact_move`` says (from the
+        events the move made, read here when the caller has not). The
+        mover sees their own move, and a finished game hides nothing."""
         envelope = record.get("envelope")
         if not envelope or meta.get("status") == "finished" or envelope.get("player") == viewer:
             return record
         game = games.get(meta["game"], int(meta["rules_version"]))
-        if game.redact_move(envelope["move"], envelope["player"], viewer) == envelope["move"]:
+        if events is None and record.get("status") == "applied" and game.filters_moves:
+            rows = self.store.events(meta["id"], record["version_before"], record["version"])
+            events = [event for _, event, move_id in rows if move_id == record["id"]]
+        if game.redact_move(envelope["move"], envelope["player"], viewer, events) is not None:
             return record
-        return {k: v for k, v in record.items() if k != "envelope"} | {"envelope_hidden": True}
+        return {k: record[k] for k in self.WITHHELD_KEEPS if k in record} | {"envelope_withheld": True}
 
     # ------------------------------------------------------------------ moves: the edge
 
@@ -781,36 +792,46 @@ class Service:
     def record_lines(self, game_id: str, token: str | None) -> Iterator[str]:
         """The game record as JSON lines: a header, then every step of the log
         with the signed envelope that caused it, then (once the game is over)
-        the seed and the result. Redacted for the caller while in play."""
+        the seed and the result. While the game runs, events and envelopes are
+        filtered for the caller (``redact``, ``redact_move``): a withheld
+        envelope leaves ``envelope_withheld`` on its step, and the header lists
+        those steps, whose signatures can be checked once the game is over."""
         meta = self._meta(game_id)
         viewer = self.viewer(game_id, token)
         game = games.get(meta["game"], int(meta["rules_version"]))
         finished = meta.get("status") == "finished"
         seen = OMNISCIENT if finished else viewer
         seats = self.store.seats(game_id)
+        rows = self.store.events(game_id, 0, meta["version"])
+        records = self.store.moves(game_id, (m for _, _, m in rows))
+        steps: list[dict] = []
+        for version, event, move_id in rows:
+            if not steps or steps[-1]["move_id"] != move_id:
+                steps.append({"move_id": move_id, "version_before": version - 1, "made": []})
+            steps[-1]["made"].append(event)
+            steps[-1]["version_after"] = version
+        lines = []
+        for step in steps:
+            made = step.pop("made")
+            rec = self._shown_record(meta, records.get(step["move_id"], {}), viewer, made)
+            if rec.get("envelope_withheld"):
+                step["envelope_withheld"] = True
+            else:
+                step["auth"] = rec.get("auth")
+                if "envelope" in rec:
+                    step["envelope"] = rec["envelope"]
+            step["events"] = [game.redact(event, seen) for event in made]
+            lines.append(step)
         yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
                      "rules_version": game.version, "players": meta["players"], "options": meta["options"],
                      "title": meta.get("title"), "created": meta.get("created"), "seed_sha256": meta["seed_sha256"],
                      "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"]}
                                for s, d in sorted(seats.items())],
-                     "viewer": seen})
-        rows = self.store.events(game_id, 0, meta["version"])
-        records = self.store.moves(game_id, (m for _, _, m in rows))
-        step: dict | None = None
-        for version, event, move_id in rows:
-            if step is None or step["move_id"] != move_id:
-                if step:
-                    yield dumps(step)
-                rec = self._shown_record(meta, records.get(move_id, {}), viewer)
-                step = {"move_id": move_id, "version_before": version - 1, "auth": rec.get("auth"),
-                        "events": []}
-                for field in ("envelope", "envelope_hidden"):
-                    if field in rec:
-                        step[field] = rec[field]
-            step["events"].append(game.redact(event, seen))
-            step["version_after"] = version
-        if step:
-            yield dumps(step)
+                     "viewer": seen,
+                     "withheld": [step["move_id"] for step in lines if step.get("envelope_withheld")]})
+        for step in lines:
+            yield dumps({k: step[k] for k in ("move_id", "version_before", "auth", "envelope", "envelope_withheld",
+                                              "events", "version_after") if k in step})
         if finished:
             yield dumps({"end": True, "seed": self._seed(game_id).hex(), "result": meta.get("result"),
                          "version": meta["version"]})

@@ -130,6 +130,54 @@ def test_views_and_events_hide_secrets(game, players, options):
         assert changed, "resample never changed anything: the hidden-information check proved nothing"
 
 
+#: Moves tried per seat and step in the move re-deal check (all, if fewer).
+MOVES_TRIED = 48
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_moves_show_nothing_their_events_hide(game, players, options):
+    """The re-deal check for moves (the envelopes behind the log, as move
+    statuses and records show them): any two moves a viewer cannot tell
+    apart by their redacted events, whoever of the seats to act made them,
+    must look the same to that viewer once ``redact_move`` has filtered
+    them, or the envelope would tell what the events hide. A move is shown
+    whole or withheld, never in part; one withheld once applied is withheld
+    while it is queued too."""
+    viewers = [*range(players), SPECTATOR]
+    sampler = random.Random(11)
+    for seed in range(2):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            if step % 3:
+                continue
+            made = []
+            for seat in sorted(game.to_act(state)):
+                moves = game.legal_moves(state, seat)
+                if len(moves) > MOVES_TRIED:
+                    moves = sampler.sample(moves, MOVES_TRIED)
+                for move in moves:
+                    made.append((seat, move, game.decide(state, seat, move, rng_for(seed_bytes, len(log)))))
+            for viewer in viewers:
+                looks: dict[str, set] = {}
+                for seat, move, events in made:
+                    if seat == viewer:
+                        continue
+                    shown = game.redact_move(move, seat, viewer, events)
+                    assert shown is None or canonical(shown) == canonical(move), (
+                        f"{move} is shown to {viewer} in part")
+                    if shown is None:
+                        assert game.redact_move(move, seat, viewer, None) is None, (
+                            f"{move} is withheld from {viewer} once applied but shown while queued")
+                    seen = canonical([game.redact(event, viewer) for event in events])
+                    looks.setdefault(seen, set()).add(None if shown is None else canonical([seat, move]))
+                for seen, shown in looks.items():
+                    assert len(shown) == 1, (
+                        f"viewer {viewer} sees the same events {seen[:200]} from moves that look different: "
+                        f"{sorted(map(str, shown))[:4]}")
+                for seat, move, _ in made:
+                    assert canonical(game.redact_move(move, seat, OMNISCIENT)) == canonical(move)
+
+
 GARBAGE = [None, 2.5, -1, 10**9, "x", "", [], {}, True, {"a": 1}]
 
 

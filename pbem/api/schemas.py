@@ -157,8 +157,10 @@ class MoveRecord(Strict):
     id = fields.String()
     status = fields.String(metadata={"description": "queued, applied or rejected"})
     auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, setup, ..."})
-    envelope = fields.Dict()
-    envelope_hidden = fields.Boolean()
+    envelope = fields.Dict(metadata={"description": "the signed envelope; absent when withheld from the caller"})
+    envelope_withheld = fields.Boolean(metadata={
+        "description": "true when the game withholds this move from the caller while it runs (a face-down "
+                       "discard, a secret theft...): the record then keeps only id, status, versions and times"})
     submitted = fields.Float()
     settled = fields.Float()
     version_before = Int()

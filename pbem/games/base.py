@@ -11,6 +11,7 @@ Rules are pure functions:
     decide(state, player, move, rng)   -> [event]         (raises IllegalMove)
     view(state, viewer)                -> dict            (the one place state is filtered)
     redact(event, viewer)              -> event           (the one place events are filtered)
+    redact_move(move, mover, viewer, events) -> move | None (the one place moves are filtered)
     parse(text, state, player)         -> move            (raises ParseError)
     describe(item, viewer)             -> str             (a move or an event, in words)
     result(state)                      -> None | Result
@@ -24,6 +25,13 @@ Hidden information in events follows one convention so that it is filtered in
 one place: an event may carry a ``secret`` dict and a ``to`` list of seats
 allowed to see it. ``redact`` drops ``secret`` for every other viewer. A game
 may override ``redact`` to do more, never less.
+
+A submitted move (the signed envelope behind a step of the log) is filtered
+by ``redact_move``: it is shown whole, or withheld with its envelope (not
+even who sent it is shown), never in part, so that what is shown can still
+be verified. A move whose events keep a secret from a viewer usually must be
+withheld from them too (a face-down discard names the tile in the move); the
+contract suite checks that no move shows what its redacted events hide.
 
 Viewers are a seat number, ``SPECTATOR`` (None) or ``OMNISCIENT`` (a finished
 game, or the game's own replay check: nothing hidden).
@@ -319,9 +327,13 @@ class Game:
             return event
         return {k: v for k, v in event.items() if k != "secret"}
 
-    def redact_move(self, move: Move, mover: int, viewer: Any) -> Move | None:
-        """A submitted move as a viewer may see it (None: hidden). Moves are
-        public by default; a game whose moves can hold a secret overrides."""
+    def redact_move(self, move: Move, mover: int, viewer: Any, events: list[Event] | None = None) -> Move | None:
+        """A submitted move as ``viewer`` may see it: the move itself, or None
+        (withheld, with its envelope and who sent it). ``events`` are the
+        events the move made, or None while it is queued or once it is
+        refused. The mover and ``OMNISCIENT`` always see it (the service
+        does not ask). Moves are public by default; a game whose moves can
+        hold a secret overrides this, never returning a part of a move."""
         return move
 
     def default_move(self, state: State, player: int) -> Move | None:
@@ -345,6 +357,12 @@ class Game:
         return data
 
     # -- conveniences built on the protocol ----------------------------------
+
+    @property
+    def filters_moves(self) -> bool:
+        """Whether this game may withhold a move (it overrides ``redact_move``):
+        only then does a reader need the move's events to show it."""
+        return type(self).redact_move is not Game.redact_move
 
     def replay(self, players: int, options: dict, events: Iterable[Event]) -> State:
         state = self.start(players, options)

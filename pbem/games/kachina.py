@@ -782,7 +782,7 @@ class Kachina(Game):
             d["covered"] = NAMES[s.under[c]]
         return d
 
-    def redact_move(self, move: dict, mover: int, viewer: Any) -> dict | None:
+    def redact_move(self, move: dict, mover: int, viewer: Any, events: list | None = None) -> dict | None:
         """The redraw answer is secret until every seat has answered."""
         if isinstance(move, dict) and move.get("type") in ("keep", "redraw") and viewer not in (mover, OMNISCIENT):
             return None

@@ -252,6 +252,28 @@ class Cartoona(Game):
 
     # ---------------------------------------------------------------- views
 
+    def redact_move(self, move, mover, viewer, events=None):
+        """Withhold the moves that name what their events keep face down:
+        the tile of a face-down discard; the card of a block, and so also a
+        pass in a reaction window (answers are secret until the window
+        resolves, and a pass must look like a block); who made a secret
+        theft and with which card; and the card a caught cheat's caller
+        offered to forfeit (only a failed call shows it). Until a move is
+        applied its events are unknown, so these kinds are withheld while
+        queued or refused whatever they would have done."""
+        kind = move.get("type") if isinstance(move, dict) else None
+        if viewer in (mover, OMNISCIENT):
+            return move
+        if kind in ("block", "cheat"):
+            return None
+        if kind == "discard_tile" and (events is None or any(_keeps_secret(e, viewer) for e in events)):
+            return None
+        if kind == "pass" and (events is None or any(e.get("type") == "ReactionAnswered" for e in events)):
+            return None
+        if kind == "call_cheat" and (events is None or not any(e.get("type") == "CheatCallFailed" for e in events)):
+            return None
+        return move
+
     def view(self, state, viewer: Any) -> dict:
         s = state
         full = s["mode"] == "full"
@@ -420,3 +442,7 @@ class Cartoona(Game):
 
 GAME = Cartoona()
 _ = C_KIND
+
+
+def _keeps_secret(event: dict, viewer: Any) -> bool:
+    return "secret" in event and viewer != OMNISCIENT and viewer not in event.get("to", ())
