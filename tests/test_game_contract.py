@@ -126,6 +126,8 @@ def test_views_and_events_hide_secrets(game, players, options):
                     changed += 1
                 assert canonical(game.view(other, viewer)) == canonical(game.view(state, viewer)), (
                     f"the view of {viewer} depends on something hidden from them")
+                assert game.render(other, viewer) == game.render(state, viewer), (
+                    f"the text board of {viewer} depends on something hidden from them")
     if game.hidden_information:
         assert changed, "resample never changed anything: the hidden-information check proved nothing"
 
