@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec bench bench-engines bench-pipeline bench-replay bench-storage install clean
+.PHONY: run test spec errors bench bench-engines bench-pipeline bench-replay bench-storage install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -48,3 +48,7 @@ bench-storage: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+# README.md's error list and docs/errors.md, from the registries (pbem/error_docs.py).
+errors: $(STAMP)
+	$(BIN)/python -m pbem.error_docs

@@ -41,3 +41,98 @@ class Unprocessable(ServiceError):
 
 class Unavailable(ServiceError):
     status, code = 503, "unavailable"
+
+
+# --------------------------------------------------------------------------
+# The registry of error codes. Every code the server can answer with (or put
+# in a rejected move's ``error``) is listed here or, for a game's own rules,
+# in that game's ``error_codes`` (pbem/games/). The README's list and the
+# OpenAPI document's are generated from these (``make errors``), and
+# tests/test_error_codes.py scans the source so that a code raised anywhere
+# but listed nowhere fails the suite.
+
+
+from dataclasses import dataclass  # noqa: E402  (the registry is an appendix to the classes above)
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    #: HTTP statuses the code is answered with (empty: never an HTTP answer).
+    statuses: tuple[int, ...]
+    meaning: str
+    #: True when it can be a rejected move's ``error.code`` (after a 202).
+    rejected: bool = False
+
+
+def _codes(*items: Code) -> dict[str, Code]:
+    return {c.code: c for c in items}
+
+
+CODES: dict[str, Code] = _codes(
+    # -- the request itself
+    Code("malformed_json", (400,), "the body is not valid JSON"),
+    Code("invalid_request", (422,), "the request does not match the schema (`details.fields` says where)"),
+    Code("body_too_large", (413,), "the body is larger than `PBEM_MAX_BODY` bytes"),
+    Code("unsupported_media_type", (415,), "the body's Content-Type is not one this operation reads"),
+    Code("method_not_allowed", (405,), "the path exists, the method does not (see the `Allow` header)"),
+    Code("not_found", (404,), "no such path"),
+    Code("bad_request", (400,), "a request the server cannot read otherwise"),
+    Code("unauthorized", (401,), "authentication failed (generic)"),
+    Code("forbidden", (403,), "not allowed (generic)"),
+    Code("conflict", (409,), "the request conflicts with the game's state (generic)"),
+    Code("unprocessable", (422,), "the request is well formed but cannot be done (generic)"),
+    Code("too_many_requests", (429,), "too many requests; see `Retry-After`"),
+    Code("http_error", (), "any other HTTP error, with its status"),
+    Code("internal_error", (500,), "a bug in the server; nothing was changed"),
+    Code("unavailable", (503,), "the service is unavailable; try again"),
+    Code("store_unavailable", (503,), "the game store (Redis) is unreachable; try again after `Retry-After`"),
+    # -- who is asking
+    Code("missing_token", (401,), "this operation needs a seat's bearer token (or the operator's)"),
+    Code("bad_token", (400, 401), "the Authorization header is not `Bearer <token>` (400), or the token "
+         "belongs to no seat of this game (401)"),
+    Code("not_your_seat", (403,), "the token belongs to another seat of this game"),
+    Code("bad_signature", (401,), "the envelope's signature is not base64url, not 64 bytes, or does not "
+         "match the seat's key"),
+    Code("bad_public_key", (401, 422), "the public key is not a 32-byte Ed25519 key in unpadded base64url "
+         "(422 at join; 401 when a stored key is unusable)"),
+    Code("mail_only_seat", (403,), "the seat joined by mail and has no signing key: it moves by mail only"),
+    # -- games and seats
+    Code("unknown_game", (404, 422), "no game with this id (404), or no game type with this name (422)"),
+    Code("unknown_seat", (404,), "the game has no such seat"),
+    Code("unknown_version", (404,), "the game has no such version yet"),
+    Code("unknown_move_id", (404,), "no move with this id in this game"),
+    Code("game_started", (409,), "the game has started: seats, invitations and deadline settings are fixed"),
+    Code("seat_taken", (409,), "the seat is taken (or invited) already"),
+    Code("no_free_seat", (409,), "every seat is taken or invited already"),
+    Code("bad_invite", (422,), "invited seats must be distinct seats of the game, no more than its seats"),
+    Code("bad_email", (422,), "not a mail address"),
+    # -- moves
+    Code("game_mismatch", (422,), "the envelope's `game` is not the game of the URL (a move is signed for "
+         "one game)"),
+    Code("game_not_started", (409,), "the game waits for players to join", rejected=True),
+    Code("game_over", (409, 422), "the game is over", rejected=True),
+    Code("nonce_reused", (409,), "this seat used this nonce in this game already (`details.move_id` names "
+         "that move): sign again with a new nonce"),
+    Code("stale_version", (409,), "`expected_version` is not the game's version (`details.version` is); "
+         "refused at once, or after a 202 when another move got in first", rejected=True),
+    Code("busy", (), "the game kept changing while the move was decided; sign it again", rejected=True),
+    Code("rules_error", (), "the rules engine failed on this move (a bug); it was not applied", rejected=True),
+    # -- notifications and deadlines
+    Code("bad_reminder", (422,), "the reminder must come before the deadline"),
+    Code("missing_url", (422,), "no webhook URL was given, now or at join"),
+    Code("not_paused", (409,), "the game is not paused"),
+    Code("webhook_url_invalid", (422,), "a webhook URL is http(s) with a host, no credentials, a valid port"),
+    Code("webhook_url_unresolvable", (422,), "the webhook's host does not resolve"),
+    Code("webhook_url_refused", (422,), "the webhook's host resolves to a loopback, private, link-local or "
+         "metadata address"),
+    # -- mail
+    Code("inbound_disabled", (403,), "inbound mail over HTTP is off (`PBEM_INBOUND_SECRET` is not set)"),
+    Code("bad_inbound_secret", (401,), "send `Authorization: Bearer <PBEM_INBOUND_SECRET>`"),
+    Code("mail_too_large", (413,), "the mail is larger than the inbound limit"),
+    Code("empty_mail", (422,), "the body must be one raw RFC 5322 message"),
+    Code("no_token_recipient", (422,), "no recipient is a genuine `move+TOKEN@MAIL_DOMAIN` address"),
+    Code("too_many_mails", (429,), "this reply address took its mails for this hour"),
+    Code("not_invited", (), "(mail only) the invitation replied to is unknown"),
+    Code("joined_already", (), "(mail only) the invited seat is yours already"),
+)

@@ -13,7 +13,7 @@ from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import HTTPException
 
-from .. import games
+from .. import error_docs, games
 from ..config import Settings, settings as load_settings
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
@@ -305,7 +305,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         MAX_CONTENT_LENGTH=conf.max_body,
         PBEM_MAX_WAIT=conf.max_wait,
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": API_DESCRIPTION + "\n" + error_docs.spec_description()},
+            "x-error-codes": error_docs.spec_codes(),
             "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
         },
     )

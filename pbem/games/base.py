@@ -94,6 +94,26 @@ class BadOptions(GameError):
     code = "bad_options"
 
 
+#: The codes the protocol itself raises, for every game (each game lists its
+#: own in ``Game.error_codes``). A game's codes are answered with 422, or are
+#: a rejected move's ``error.code``; the registry of the server's codes is
+#: pbem/errors.py, and tests/test_error_codes.py checks both against the source.
+PROTOCOL_ERROR_CODES = {
+    "game_error": "a rules error without a more precise code",
+    "illegal_move": "the move is not legal here (`details.move` is what was sent)",
+    "malformed_move": "the move is not an object with a string `type` and the fields of that type",
+    "not_your_turn": "the seat is not to act now",
+    "game_over": "the game is over",
+    "parse_error": "the text could not be read as a move (`details.expected`, `details.examples`)",
+    "bad_options": "the options are not valid for this game",
+    "bad_player_count": "the game does not take this number of players",
+    "unknown_option": "the game has no option with this name",
+    "bad_option_type": "the option's value has the wrong type (`details.option` names it)",
+    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does)",
+    "unknown_game": "no game type with this name (and version)",
+}
+
+
 def require(condition: Any, code: str, message: str, **details: Any) -> None:
     """Raise IllegalMove(code, message) unless condition holds."""
     if not condition:
@@ -251,6 +271,10 @@ class Game:
     sample_setups: tuple[tuple[int, dict], ...] = ()
     #: Help text for the text notation (email ``help`` and the CLI).
     notation_help: str = ""
+    #: The game's own error codes and what each means (the protocol's are in
+    #: ``PROTOCOL_ERROR_CODES``); a code with ``<...>`` stands for a family
+    #: (``illegal_<move type>``). Documented from here; a test checks the source.
+    error_codes: dict[str, str] = {}
 
     # -- identity and options ------------------------------------------------
 

@@ -202,6 +202,27 @@ class Kachina(Game):
     min_players = 2
     max_players = 5
     hidden_information = True
+    error_codes = {
+        "unknown_move": "the move's type is not one of this game's moves",
+        "bad_tile": "`tile` is not a tile name",
+        "bad_cell": "`x` and `y` must be whole numbers",
+        "tile_not_in_hand": "the seat holds no such tile",
+        "opening_cell": "the opening tile goes at 0,0",
+        "ogre_opening": "an Ogre may not be the opening tile",
+        "occupied": "the cell is taken (cover it with an Eagle, swap with a Warrior)",
+        "not_adjacent": "the cell touches no tile",
+        "ogre_adjacent": "only an Ogre may go (or be covered) next to an Ogre",
+        "line_too_long": "the tile would make a line longer than 7",
+        "empty_cell": "an Eagle covers, a Warrior swaps with, a placed tile: this cell is empty",
+        "eagle_on_eagle": "an Eagle may not cover an Eagle",
+        "covering_eagle": "a Warrior may not take an Eagle that covers a tile",
+        "warrior_on_warrior": "a Warrior may not swap with a Warrior",
+        "must_place": "the seat can place a tile, so it may not pass or discard",
+        "wrong_stuck_rule": "this game's stuck_player option is the other rule (pass or discard)",
+        "no_redraw": "a redraw needs 3 or more tiles of one kind in hand",
+        "wrong_phase": "the redraw is only before play",
+        "bad_notation": "the text could not be read as a move",
+    }
     options = (
         Option("opening_redraw", True,
                "A player dealt 3 or more tiles of one kind may redraw 5 new tiles once, "

@@ -124,6 +124,18 @@ class Wakanda(Game):
     min_players = 2
     max_players = 2
     hidden_information = True  # the removed villages (and variants' hidden parts)
+    error_codes = {
+        "unknown_move": "the move's type is not build, claim or pass",
+        "bad_piece": "`piece` is not one of the piece names",
+        "bad_village": "`village` is not a village number 1-8",
+        "village_closed": "the village is not open yet",
+        "village_claimed": "the village's pole is claimed already",
+        "empty_pole": "a pole with no pieces cannot be claimed (house rule 3)",
+        "piece_not_held": "the seat holds no such piece",
+        "no_headdress": "all three headdresses are placed",
+        "cannot_pass": "a seat may pass only when it can neither build nor claim",
+        "bad_notation": "the text could not be read as a move",
+    }
     options = (
         Option("allow_empty_claim", False,
                "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),

@@ -43,6 +43,43 @@ class Carcassonne(Game):
     min_players = 2
     max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
+    error_codes = {
+        "unknown_move": "the move's type is not a move of the rules in play",
+        "not_now": "this move is not the one owed now (a placement, a decision...)",
+        "unknown_expansion": "the expansions option names an unknown expansion",
+        "bad_position": "`x` and `y` must be integers",
+        "bad_rotation": "the rotation is 0, 90, 180 or 270 (clockwise)",
+        "cell_taken": "there is a tile at that cell already",
+        "not_adjacent": "the cell touches no tile",
+        "edges_do_not_match": "the tile's edges do not match its neighbours'",
+        "bad_figure": "a deployment names a figure and a segment (e.g. follower city N)",
+        "unknown_figure": "the figure is not one of the rules in play",
+        "bad_segment": "the tile has no such segment, or the figure may not stand on it",
+        "feature_occupied": "the feature the segment joins holds a follower already",
+        "no_followers_left": "the seat has no follower in its supply",
+        "no_big_follower_left": "Inns & Cathedrals: the big follower is not in the supply",
+        "no_<figure>_left": "the figure (builder, pig, mayor, wagon, barn) is not in the seat's supply",
+        "no_own_follower": "Traders & Builders: the builder joins a road or city without a follower of the seat",
+        "no_own_farmer": "Traders & Builders: the pig joins a field without a farmer of the seat",
+        "cult_neighbourhood": "Cult: a shrine may not have more than one monastery around it, nor a monastery "
+                              "more than one shrine",
+        "no_knight_there": "Siege: the seat has no knight on that segment",
+        "bad_escape": "Siege: the escape names the knight's city segment by an edge",
+        "cannot_escape": "Siege: that city is not a besieged city with a monastery or shrine next to it",
+        "no_abbey_left": "Abbey & Mayor: the seat's abbey is placed already",
+        "not_a_hole": "Abbey & Mayor: an abbey fills an empty cell with 4 neighbouring tiles",
+        "bad_barn": "Abbey & Mayor: a barn goes on a corner where 4 tiles meet, all 4 corners field, in a field "
+                    "without a barn",
+        "bad_wagon_target": "Abbey & Mayor: the wagon may go only to an incomplete, unoccupied feature next to "
+                            "its scored one",
+        "bad_abbey": "Abbey & Mayor: the abbey move could not be read",
+        "bad_wagon": "Abbey & Mayor: the wagon move could not be read",
+        "two_figures": "one figure per move",
+        "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
+        "missing_segment": "the text does not say where the figure goes",
+        "trailing_text": "words after the move were not understood",
+        "unknown_command": "the text could not be read as a move",
+    }
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
                "cult, siege, abbey_mayor (any combination; the others are still to come)", list),

@@ -43,6 +43,25 @@ class Cartoona(Game):
     min_players = 1
     max_players = 8
     hidden_information = True
+    error_codes = {
+        "unknown_move": "the move's type is not a move of this game's mode",
+        "not_now": "no move of this type is possible now",
+        "illegal_<move type>": "this move of that type is not legal here (an example legal one is in the "
+                               "message), e.g. illegal_place_tile",
+        "bad_teams": "the team layout does not fit the mode",
+        "bad_kids_target": "the kids_target option is not `min_tiles:N` with N from 2 to 8",
+        "not_text": "a move is a line of text",
+        "empty": "no move given",
+        "unknown_command": "the text names no command of the notation",
+        "tile_expected": "the command needs exactly one tile, like t17",
+        "card_expected": "the command needs a card, like k12",
+        "colour_expected": "a two-colour tile needs a colour: `... as yellow`",
+        "bad_colour": "the colour is not yellow, blue, magenta or purple",
+        "creature_expected": "score names a creature, like c3",
+        "seat_expected": "call cheat names a seat, like `call cheat on seat 2`",
+        "forfeit_expected": "call cheat names the card given up if the call is wrong",
+        "bad_order": "the standing order is not one of the orders",
+    }
     notation_help = text.HELP
     options = (
         Option("mode", "full", "full (cards, first to 50), basic (2-5, draw two place one discard one), "
