@@ -3,6 +3,7 @@ the API over real HTTP on loopback, and real RQ worker processes."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -134,3 +135,37 @@ def wait_until(predicate, timeout: float = 15.0, interval: float = 0.02):
 def http():
     with requests.Session() as session:
         yield session
+
+
+# -- a real browser ------------------------------------------------------------
+# Playwright drives Debian's chromium (apt-get install chromium; .ci/run does
+# it), never a browser of Playwright's own (it cannot be downloaded here).
+# Without chromium the browser tests are skipped, saying why.
+
+CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = ROOT / "test-artifacts"  # ignored by git
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless chromium (Playwright's Browser), shared by the session."""
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"browser tests need chromium at {CHROMIUM} (apt-get install chromium, or set PBEM_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("browser tests need playwright (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def screenshots(request) -> Path:
+    """A folder for this test's screenshots: test-artifacts/screenshots/<test name>/."""
+    folder = ARTIFACTS / "screenshots" / request.node.name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

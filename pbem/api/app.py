@@ -5,7 +5,9 @@ service function, return. Every error leaves in one format:
 """
 from __future__ import annotations
 
+import importlib.util
 import logging
+import os
 
 import redis
 from flask import Flask, Response, current_app, request, send_from_directory
@@ -284,10 +286,16 @@ class MoveView(MethodView):
         return service().move_status(game_id, move_id, bearer(), min(query["wait"], current_app.config["PBEM_MAX_WAIT"]))
 
 
-def _swagger_asset(filename: str):
-    import swagger_ui_bundle
+def swagger_ui_dir() -> str:
+    """Swagger UI 5's assets, from the swagger-ui-py wheel (Swagger UI 5 reads
+    OpenAPI 3.1; the swagger-ui-bundle wheel's 4.x could not). Found without
+    importing the package, which would pull in its framework adapters."""
+    spec = importlib.util.find_spec("swagger_ui")
+    return os.path.join(spec.submodule_search_locations[0], "static")
 
-    return send_from_directory(swagger_ui_bundle.swagger_ui_path, filename, max_age=86400)
+
+def _swagger_asset(filename: str):
+    return send_from_directory(swagger_ui_dir(), filename, max_age=86400)
 
 
 def create_app(conf: Settings | None = None, client: redis.Redis | None = None) -> Flask:
@@ -300,7 +308,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        # Swagger UI's assets come from the swagger-ui-bundle wheel: the docs work offline.
+        # Swagger UI 5's assets come from the swagger-ui-py wheel: the docs work offline.
         OPENAPI_SWAGGER_UI_URL="/_swagger-ui/",
         MAX_CONTENT_LENGTH=conf.max_body,
         PBEM_MAX_WAIT=conf.max_wait,
