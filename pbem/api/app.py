@@ -25,6 +25,7 @@ from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views
 from . import schemas as s
+from . import security as sec
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,7 @@ moves_bp = Blueprint("moves", __name__, url_prefix="/games", description="Signed
 
 @ops.route("/health")
 class HealthView(MethodView):
+    @ops.doc(security=sec.NONE)
     @ops.response(200, s.Health)
     def get(self):
         return {"status": "ok", "redis": bool(service().store.redis.ping())}
@@ -147,6 +149,7 @@ class HealthView(MethodView):
 
 @ops.route("/noop")
 class NoopView(MethodView):
+    @ops.doc(security=sec.NONE)
     @ops.response(200, s.Noop)
     def post(self):
         """Does nothing: the baseline the pipeline benchmark compares against."""
@@ -155,6 +158,7 @@ class NoopView(MethodView):
 
 @ops.route("/game-types")
 class GameTypesView(MethodView):
+    @ops.doc(security=sec.NONE)
     @ops.response(200, s.GameTypes)
     def get(self):
         """Every registered game, with its options and text notation help."""
@@ -166,12 +170,14 @@ class GameTypesView(MethodView):
 
 @games_bp.route("")
 class GamesView(MethodView):
+    @games_bp.doc(security=sec.NONE)
     @games_bp.arguments(s.ListGamesQuery(), location="query")
     @games_bp.response(200, s.GameList)
     def get(self, query):
         """List games, newest first."""
         return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
 
+    @games_bp.doc(security=sec.NONE)
     @games_bp.arguments(s.CreateGame())
     @games_bp.response(201, s.GameSummary)
     def post(self, body):
@@ -182,6 +188,7 @@ class GamesView(MethodView):
 
 @games_bp.route("/<game_id>")
 class GameView(MethodView):
+    @games_bp.doc(security=sec.OPTIONAL_SEAT)
     @games_bp.response(200, s.GameSummary)
     def get(self, game_id):
         """Status, version, whose turn, and the caller's own view (bearer token
@@ -192,6 +199,7 @@ class GameView(MethodView):
 
 @games_bp.route("/<game_id>/seats/<int:seat>")
 class SeatView(MethodView):
+    @games_bp.doc(security=sec.NONE)
     @games_bp.arguments(s.JoinSeat())
     @games_bp.response(201, s.Joined)
     def post(self, body, game_id, seat):
@@ -209,6 +217,7 @@ class SeatView(MethodView):
 
 @games_bp.route("/<game_id>/seats/<int:seat>/view")
 class SeatPrivateView(MethodView):
+    @games_bp.doc(security=sec.SEAT)
     @games_bp.response(200, s.GameSummary)
     def get(self, game_id, seat):
         """A seat's private view: only that seat's bearer token opens it."""
@@ -217,6 +226,7 @@ class SeatPrivateView(MethodView):
 
 @games_bp.route("/<game_id>/legal-moves")
 class LegalMovesView(MethodView):
+    @games_bp.doc(security=sec.SEAT)
     @games_bp.response(200, s.LegalMoves)
     def get(self, game_id):
         """The caller's legal moves now, as JSON and in text notation."""
@@ -225,6 +235,7 @@ class LegalMovesView(MethodView):
 
 @games_bp.route("/<game_id>/parse")
 class ParseView(MethodView):
+    @games_bp.doc(security=sec.SEAT)
     @games_bp.arguments(s.ParseRequest())
     @games_bp.response(200, s.Parsed)
     def post(self, body, game_id):
@@ -234,6 +245,7 @@ class ParseView(MethodView):
 
 @games_bp.route("/<game_id>/events")
 class EventsView(MethodView):
+    @games_bp.doc(security=sec.OPTIONAL_SEAT)
     @games_bp.arguments(s.EventsQuery(), location="query")
     @games_bp.response(200, s.EventPage)
     def get(self, query, game_id):
@@ -243,6 +255,7 @@ class EventsView(MethodView):
 
 @games_bp.route("/<game_id>/states/<int:version>")
 class StateAtView(MethodView):
+    @games_bp.doc(security=sec.OPTIONAL_SEAT)
     @games_bp.response(200, s.StateAt)
     def get(self, game_id, version):
         """The state at any version (replay), redacted for the caller."""
@@ -253,6 +266,7 @@ class StateAtView(MethodView):
 class RecordView(MethodView):
     @games_bp.response(200, content_type="application/x-ndjson",
                        description="JSON lines: a header, each step with its signed envelope, and the end")
+    @games_bp.doc(security=sec.OPTIONAL_SEAT)
     def get(self, game_id):
         """The whole signed log as JSON lines, verifiable offline (`pbem verify`)."""
         lines = list(service().record_lines(game_id, bearer()))
@@ -261,6 +275,7 @@ class RecordView(MethodView):
 
 @moves_bp.route("/<game_id>/moves")
 class MovesView(MethodView):
+    @moves_bp.doc(security=sec.NONE)
     @moves_bp.arguments(s.Envelope())
     @moves_bp.response(202, s.MoveRecord)
     @moves_bp.alt_response(200, schema=s.MoveRecord, description="settled within Prefer: wait=N")
@@ -279,6 +294,7 @@ class MovesView(MethodView):
 
 @moves_bp.route("/<game_id>/moves/<move_id>")
 class MoveView(MethodView):
+    @moves_bp.doc(security=sec.OPTIONAL_SEAT)
     @moves_bp.arguments(s.MoveStatusQuery(), location="query")
     @moves_bp.response(200, s.MoveRecord)
     def get(self, query, game_id, move_id):
@@ -315,7 +331,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION + "\n" + error_docs.spec_description()},
             "x-error-codes": error_docs.spec_codes(),
-            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+            "components": {"securitySchemes": sec.SCHEMES},
         },
     )
     if client is None:

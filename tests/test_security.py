@@ -1,0 +1,122 @@
+"""Every operation in the OpenAPI document declares its ``security``, and
+the server does what it declares: an operation that needs a token answers
+401 without one; one that takes a token optionally answers anonymously and
+refuses a token that belongs to no seat; one that needs none answers
+without one (real HTTP, real Redis)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem import signing
+
+SPEC = json.loads((Path(__file__).resolve().parent.parent / "api_spec" / "openapi.json").read_text())
+METHODS = ("get", "post", "put", "patch", "delete")
+OPERATIONS = [(m, p, op) for p, ops in SPEC["paths"].items() for m, op in ops.items() if m in METHODS]
+
+#: A body each operation accepts, so that what is checked is the credential, not the schema.
+BODIES = {
+    ("post", "/games"): {"game": "wakanda", "players": 2},
+    ("post", "/games/{game_id}/parse"): {"text": "pass"},
+    ("put", "/games/{game_id}/deadline"): {"turn_seconds": None},
+    ("patch", "/games/{game_id}/seats/{seat}/notifications"): {},
+    ("post", "/games/{game_id}/invitations"): {"invites": [{"email": "ann@example.org"}]},
+}
+#: Operations that act on a game still waiting for players.
+ON_OPEN_GAME = {("post", "/games/{game_id}/seats/{seat}"), ("post", "/games/{game_id}/invitations")}
+
+
+def kind(security: list) -> str:
+    if security == []:
+        return "none"
+    if {} in security:
+        return "optional"
+    return "required"
+
+
+@pytest.fixture
+def world(api_server, http, monkeypatch):
+    monkeypatch.setenv("PBEM_INBOUND_SECRET", "a-secret")  # read when the first mail comes
+    url = api_server.url
+    active = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
+    keys, tokens = [], []
+    for seat in range(2):
+        private, public = signing.generate_key()
+        joined = http.post(f"{url}/games/{active}/seats/{seat}", json={"public_key": public, "name": f"p{seat}"})
+        keys.append(private)
+        tokens.append(joined.json()["token"])
+    opened = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
+    return {"url": url, "active": active, "open": opened, "keys": keys, "tokens": tokens}
+
+
+def request(http, world, method: str, path: str, token: str | None = None):
+    game = world["open"] if (method, path) in ON_OPEN_GAME else world["active"]
+    url = world["url"] + path.format(game_id=game, seat=0, version=0, move_id="setup")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    kwargs = {}
+    if (method, path) in BODIES:
+        kwargs["json"] = BODIES[(method, path)]
+    elif (method, path) == ("post", "/games/{game_id}/seats/{seat}"):
+        kwargs["json"] = {"public_key": signing.generate_key()[1], "name": "Ann"}
+    elif (method, path) == ("post", "/games/{game_id}/moves"):
+        state = http.get(f"{world['url']}/games/{game}").json()
+        seat = state["to_act"][0]
+        legal = http.get(f"{world['url']}/games/{game}/legal-moves",
+                         headers={"Authorization": f"Bearer {world['tokens'][seat]}"}).json()
+        kwargs["json"] = signing.make_envelope(game, seat, state["version"], legal["moves"][0]["move"],
+                                               world["keys"][seat])
+    elif (method, path) == ("post", "/inbound/email"):
+        kwargs["data"] = b"From: a@example.org\r\nTo: b@example.org\r\nSubject: x\r\n\r\nhello\r\n"
+        headers["Content-Type"] = "message/rfc822"
+    return http.request(method.upper(), url, headers=headers, timeout=10, **kwargs)
+
+
+def test_every_operation_declares_security_with_known_schemes():
+    schemes = set(SPEC["components"]["securitySchemes"])
+    assert {"seatToken", "operatorToken", "inboundSecret"} <= schemes
+    missing = [f"{m.upper()} {p}" for m, p, op in OPERATIONS if "security" not in op]
+    assert missing == []
+    for m, p, op in OPERATIONS:
+        for requirement in op["security"]:
+            assert set(requirement) <= schemes, (m, p, requirement)
+
+
+def test_the_declarations_are_the_expected_ones():
+    """The documented contract, spelled out for the operations a client uses most."""
+    declared = {(m, p): kind(op["security"]) for m, p, op in OPERATIONS}
+    assert declared[("get", "/games/{game_id}")] == "optional"
+    assert declared[("get", "/games/{game_id}/moves/{move_id}")] == "optional"
+    assert declared[("get", "/games/{game_id}/record")] == "optional"
+    assert declared[("get", "/games/{game_id}/legal-moves")] == "required"
+    assert declared[("get", "/games/{game_id}/seats/{seat}/view")] == "required"
+    assert declared[("post", "/games/{game_id}/moves")] == "none"  # the envelope's signature is the credential
+    assert SPEC["paths"]["/inbound/email"]["post"]["security"] == [{"inboundSecret": []}]
+
+
+@pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "required"])
+def test_a_required_token_is_required(world, http, method, path):
+    answer = request(http, world, method, path)
+    assert answer.status_code == 401, answer.text
+    assert answer.json()["error"]["code"] in ("missing_token", "bad_inbound_secret")
+    if SPEC["paths"][path][method]["security"] != [{"inboundSecret": []}]:
+        # ...and a seat's token opens it (seat 0's, the seat in the path).
+        answer = request(http, world, method, path, world["tokens"][0])
+        assert answer.status_code not in (401, 403), answer.text
+
+
+@pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "optional"])
+def test_an_optional_token_is_optional(world, http, method, path):
+    anonymous = request(http, world, method, path)
+    assert anonymous.status_code == 200, anonymous.text
+    wrong = request(http, world, method, path, "belongs-to-no-seat")
+    assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "bad_token", wrong.text
+    seat = request(http, world, method, path, world["tokens"][1])
+    assert seat.status_code == 200, seat.text
+
+
+@pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "none"])
+def test_no_token_is_needed(world, http, method, path):
+    answer = request(http, world, method, path)
+    assert answer.status_code < 400, answer.text
