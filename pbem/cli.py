@@ -238,7 +238,7 @@ def cmd_replay(args, out) -> int:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
         state = game.apply(state, step["events"])
-    print(game.render(state, header.get("viewer")), file=out)
+    print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer")), file=out)
     return 0
 
 

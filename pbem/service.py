@@ -316,7 +316,10 @@ class Service:
         seats = self.store.seats(loaded.id)
         out["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
                         for s in range(loaded.meta["players"])]
+        # Who the caller is (a seat, or None for a spectator), always; once the
+        # game is over everything is public, which ``sees_all`` says.
         out["viewer"] = viewer
+        out["sees_all"] = loaded.finished
         if loaded.meta["status"] in ("active", "finished"):
             out["to_act"] = sorted(game.to_act(state))
             seen = self._effective(loaded, viewer)
@@ -827,7 +830,7 @@ class Service:
                      "title": meta.get("title"), "created": meta.get("created"), "seed_sha256": meta["seed_sha256"],
                      "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"]}
                                for s, d in sorted(seats.items())],
-                     "viewer": seen,
+                     "viewer": viewer, "sees_all": finished,
                      "withheld": [step["move_id"] for step in lines if step.get("envelope_withheld")]})
         for step in lines:
             yield dumps({k: step[k] for k in ("move_id", "version_before", "auth", "envelope", "envelope_withheld",

@@ -23,7 +23,7 @@ from ..pipeline import MoveQueue
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
-from . import inbound_views, notify_views
+from . import inbound_views, notify_views, record_schemas
 from . import schemas as s
 from . import security as sec
 
@@ -264,11 +264,22 @@ class StateAtView(MethodView):
 
 @games_bp.route("/<game_id>/record")
 class RecordView(MethodView):
-    @games_bp.response(200, content_type="application/x-ndjson",
-                       description="JSON lines: a header, each step with its signed envelope, and the end")
     @games_bp.doc(security=sec.OPTIONAL_SEAT)
+    @games_bp.response(200, content_type="application/x-ndjson",
+                       description="JSON lines: a header (RecordHeader), one line per step (RecordStep), and "
+                                   "once the game is finished the end (RecordEnd)")
+    @games_bp.doc(responses={"200": {"content": {"application/x-ndjson": {"schema": record_schemas.RECORD_LINE}}}})
     def get(self, game_id):
-        """The whole signed log as JSON lines, verifiable offline (`pbem verify`)."""
+        """The whole signed log as JSON lines, verifiable offline (`pbem verify`).
+
+        Each line is one JSON object: first the header (`"record": "pbem-game"`:
+        the game, its options, the seats' public keys, `seed_sha256`, who asked),
+        then one step per move in log order (`move_id`, `version_before`,
+        `version_after`, `auth`, the `events`, and the `envelope` as signed), and,
+        once the game is over, the end (`"end": true`, the revealed `seed`, the
+        `result`). While the game runs, what the caller may not see is withheld
+        (events' `secret`, some envelopes). docs/record.md has every field and
+        how to verify a record offline: each signature, the seed, every draw."""
         lines = list(service().record_lines(game_id, bearer()))
         return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
 
@@ -346,6 +357,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
+    record_schemas.register(api)  # before the views: their fields point at these components
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)

@@ -17,6 +17,13 @@ def Int(**kw):
     return fields.Integer(strict=True, **kw)
 
 
+def ref(name: str, **metadata) -> dict:
+    """Metadata for a free-form field documented by a component schema
+    (pbem/api/record_schemas.py): the answer is passed through as it is, the
+    document points at the schema."""
+    return {"allOf": [{"$ref": f"#/components/schemas/{name}"}], **metadata}
+
+
 def QueryInt(**kw):
     """Query strings are text: "12" is read as 12, "2.5" and "x" are refused."""
     return fields.Integer(**kw)
@@ -26,7 +33,9 @@ def QueryInt(**kw):
 
 
 class ErrorBody(Strict):
-    code = fields.String(required=True, metadata={"description": "stable machine-readable code"})
+    code = fields.String(required=True, metadata={
+        "description": "stable machine-readable code: every one is listed in the API description and, with "
+                       "the games' own codes, in `x-error-codes` at the top of this document"})
     message = fields.String(required=True, metadata={"description": "what went wrong, for a person"})
     status = Int(required=True)
     details = fields.Dict(metadata={"description": "code-specific details (field errors, legal moves...)"})
@@ -88,8 +97,10 @@ class GameMeta(Strict):
     status = fields.String(metadata={"description": "open (seats free), active or finished"})
     version = Int(metadata={"description": "number of events in the log; what a move names as expected_version"})
     created = fields.Float()
-    seed_sha256 = fields.String(metadata={"description": "sha256 of the secret seed, published at creation"})
-    result = fields.Dict(allow_none=True)
+    seed_sha256 = fields.String(metadata={
+        "description": "hex sha256 of the secret seed's 32 bytes (the decoded bytes, not its 64-character hex "
+                       "text), published at creation; the seed is revealed once the game is over"})
+    result = fields.Dict(allow_none=True, metadata=ref("Result", description="once the game is finished"))
 
 
 class GameList(Strict):
@@ -98,11 +109,18 @@ class GameList(Strict):
 
 class GameSummary(GameMeta):
     seats = fields.List(fields.Nested(SeatSummary))
-    viewer = fields.Raw(allow_none=True, metadata={"description": "the seat whose view this is (null: spectator, '*': everything, the game is over)"})
+    viewer = Int(allow_none=True, metadata={"description": "who the caller is: the seat whose bearer token was "
+                                                           "sent, or null (a spectator, no token)"})
+    sees_all = fields.Boolean(metadata={"description": "true once the game is finished: everything is public, so "
+                                                        "`view`, `board`, events and the record hide nothing from "
+                                                        "anyone, and `seed` is revealed"})
     to_act = fields.List(Int())
-    view = fields.Dict(allow_none=True, metadata={"description": "the game's state as the viewer may see it"})
+    view = fields.Dict(allow_none=True, metadata={
+        "description": "the game's state as the caller may see it (null while seats are open); each game's "
+                       "fields, with an example, are in docs/views/<game>.md"})
     board = fields.String(allow_none=True, metadata={"description": "the same view as plain text"})
-    seed = fields.String(metadata={"description": "the secret seed, revealed once the game is over"})
+    seed = fields.String(metadata={"description": "the secret seed (64 hex digits for 32 bytes), revealed once "
+                                                  "the game is over: sha256 of its bytes is `seed_sha256`"})
 
 
 class JoinSeat(Strict):
@@ -139,12 +157,29 @@ class GameTypes(Strict):
 
 
 class Envelope(Strict):
-    game = fields.String(required=True, validate=validate.Length(1, 64))
-    player = Int(required=True, validate=validate.Range(0, 15))
-    expected_version = Int(required=True, validate=validate.Range(0, 10**9))
-    move = fields.Dict(keys=fields.String(), required=True)
-    nonce = fields.String(required=True, validate=validate.Length(8, 128))
-    signature = fields.String(required=True, validate=validate.Length(1, 200))
+    class Meta(Strict.Meta):
+        description = (
+            "A signed move. `signature` is Ed25519, by the key the seat joined with, over the RFC 8785 "
+            "canonical JSON (JCS) of the other five fields, as unpadded base64url (64 bytes). The move's id "
+            "is known before it is sent: the first 24 hex digits of sha256 of the UTF-8 text "
+            "`game + \"\\0\" + str(player) + \"\\0\" + nonce` (a NUL between the three), e.g. game "
+            "`abc`, player 1, nonce `n0nce-123` give sha256 of `abc\\x001\\x00n0nce-123`, whose first 24 "
+            "hex digits are `3e107641d2088259b31a0e0b`. "
+            "A nonce is used once per seat and game: after a network error, read GET "
+            "/games/{id}/moves/{move_id} with the id computed so (sending the envelope again answers 409 "
+            "`nonce_reused`, naming the move in `details.move_id`). docs/record.md has more.")
+
+    game = fields.String(required=True, validate=validate.Length(1, 64), metadata={
+        "description": "the game id of the URL; signed, so a move cannot be replayed into another game"})
+    player = Int(required=True, validate=validate.Range(0, 15), metadata={"description": "the seat that moves"})
+    expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
+        "description": "the game's version this move was made at (GET /games/{id} `version`)"})
+    move = fields.Dict(keys=fields.String(), required=True, metadata={
+        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
+    nonce = fields.String(required=True, validate=validate.Length(8, 128), metadata={
+        "description": "unique per seat and game; names the move (see the schema's description)"})
+    signature = fields.String(required=True, validate=validate.Length(1, 200), metadata={
+        "description": "Ed25519 over the RFC 8785 JSON of the other fields, unpadded base64url"})
 
 
 class MoveError(Strict):
@@ -157,7 +192,8 @@ class MoveRecord(Strict):
     id = fields.String()
     status = fields.String(metadata={"description": "queued, applied or rejected"})
     auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, setup, ..."})
-    envelope = fields.Dict(metadata={"description": "the signed envelope; absent when withheld from the caller"})
+    envelope = fields.Dict(metadata=ref("StoredEnvelope", description=(
+        "the move as submitted; absent when withheld from the caller (then `envelope_withheld`)")))
     envelope_withheld = fields.Boolean(metadata={
         "description": "true when the game withholds this move from the caller while it runs (a face-down "
                        "discard, a secret theft...): the record then keeps only id, status, versions and times"})
@@ -203,8 +239,9 @@ class EventsQuery(Strict):
 class EventItem(Strict):
     version = Int()
     move_id = fields.String()
-    event = fields.Dict()
-    text = fields.String()
+    event = fields.Dict(metadata=ref("Event", description=(
+        "the event as the caller may see it: the common frame, plus the game's own fields")))
+    text = fields.String(metadata={"description": "the event in words, for the caller"})
 
 
 class EventPage(Strict):
