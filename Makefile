@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec errors bench bench-engines bench-pipeline bench-replay bench-storage install clean
+.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -52,3 +52,7 @@ clean:
 # README.md's error list and docs/errors.md, from the registries (pbem/error_docs.py).
 errors: $(STAMP)
 	$(BIN)/python -m pbem.error_docs
+
+# docs/views/<game>.md from seeded sample games (pbem/view_docs.py).
+docs: $(STAMP)
+	$(BIN)/python -m pbem.view_docs

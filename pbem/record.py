@@ -78,6 +78,10 @@ def verify_lines(lines: list[str]) -> Report:
                 report.fail(f"move {step['move_id']}: bad signature")
             if envelope.get("game") != header["id"]:
                 report.fail(f"move {step['move_id']}: signed for another game")
+        if envelope is not None and step["move_id"] != signing.move_id_for(
+                header["id"], envelope.get("player"), envelope.get("nonce")):
+            # Every envelope's id is derived from it: a step cannot be renamed.
+            report.fail(f"move {step['move_id']}: the id is not the one its game, seat and nonce give")
         if seed is not None:
             rng = rng_for(seed, version)
             try:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from . import games, signing
+from .signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
 from .store import Read, Store, Tail, dumps, key
@@ -93,11 +94,6 @@ class StateCache:
             while len(self._items) > self.size:
                 gone, _ = self._items.popitem(last=False)
                 self._metas.pop(gone, None)
-
-
-def move_id_for(game_id: str, player: int, nonce: str) -> str:
-    """Moves are named by (game, seat, nonce): a nonce can be used once."""
-    return hashlib.sha256(f"{game_id}\x00{player}\x00{nonce}".encode()).hexdigest()[:24]
 
 
 def token_hash(token: str) -> str:

@@ -9,6 +9,7 @@ Keys and signatures travel as unpadded base64url.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import secrets
 
@@ -38,6 +39,13 @@ def b64d(text: str) -> bytes:
     if b64e(raw) != text:
         raise ValueError("not canonical unpadded base64url")
     return raw
+
+
+def move_id_for(game_id: str, player: int, nonce: str) -> str:
+    """Moves are named by (game, seat, nonce), so a nonce can be used once and
+    a client knows its move's id before it asks: the first 24 hex digits of
+    sha256 over the UTF-8 of ``game NUL seat NUL nonce`` (docs/record.md)."""
+    return hashlib.sha256(f"{game_id}\x00{player}\x00{nonce}".encode()).hexdigest()[:24]
 
 
 def generate_key() -> tuple[str, str]:

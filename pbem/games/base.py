@@ -275,6 +275,10 @@ class Game:
     #: ``PROTOCOL_ERROR_CODES``); a code with ``<...>`` stands for a family
     #: (``illegal_<move type>``). Documented from here; a test checks the source.
     error_codes: dict[str, str] = {}
+    #: What each top-level field of ``view`` holds (docs/views/<game>.md is
+    #: generated from it and from sample games; a test fails on a field a view
+    #: has that is not described here, or one described that no view has).
+    view_fields: dict[str, str] = {}
 
     # -- identity and options ------------------------------------------------
 

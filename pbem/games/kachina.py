@@ -223,6 +223,27 @@ class Kachina(Game):
         "wrong_phase": "the redraw is only before play",
         "bad_notation": "the text could not be read as a move",
     }
+    view_fields = {
+        "phase": "`redraw` (the opening redraw decisions), `play` or `over`",
+        "start_player": "the seat that starts",
+        "to_act": "the seats to act now",
+        "board": "the placed tiles: `x`, `y`, `tile` (its name) and, under an Eagle, `covered` (the tile "
+                 "it covers)",
+        "scores": "per seat",
+        "reached_at_move": "per seat, the move at which it reached its score (the tie-break)",
+        "hand_sizes": "per seat, the number of tiles in hand",
+        "pile_size": "tiles left to draw",
+        "move_number": "moves played so far",
+        "passes": "consecutive passes",
+        "last": "the cell [x, y] of the last placement (null before the first)",
+        "redraw_answered": "during the redraw: per seat, whether it has answered",
+        "redraw_choice": "during the redraw: this seat's own answer (true: redraw), once given",
+        "reason": "once over: why the game ended",
+        "hand": "this seat's own tiles (a seat's view only)",
+        "hands": "every seat's tiles (once the game is over)",
+        "pile": "the draw pile in order (once the game is over)",
+        "redraw_choices": "every seat's redraw answer (once the game is over)",
+    }
     options = (
         Option("opening_redraw", True,
                "A player dealt 3 or more tiles of one kind may redraw 5 new tiles once, "

@@ -136,6 +136,26 @@ class Wakanda(Game):
         "cannot_pass": "a seat may pass only when it can neither build nor claim",
         "bad_notation": "the text could not be read as a move",
     }
+    view_fields = {
+        "game": "the rules' key, `wakanda@1`",
+        "options": "the game's options, defaults filled in",
+        "turn": "the number of moves played so far",
+        "current": "the seat to move (null once finished)",
+        "start_player": "the seat that moved first",
+        "villages": "the 8 village positions in row order: `position` 1-8, `village` (its name; null while "
+                    "face down to this viewer), `state` (closed, open or claimed), `owner` (the claiming seat "
+                    "or null), `pole` (the pieces built on it, bottom first)",
+        "players": "per seat: `seat`, `headdresses` left, `held` (the held pieces; null when hidden from this "
+                   "viewer), `held_count`, `villages` (the positions it claimed)",
+        "bag_count": "pieces left in the bag",
+        "unseen": "per piece name, how many this viewer cannot see (the bag, and hands hidden from it)",
+        "claims": "every claim in order: `seat`, `village` (position), `turn`",
+        "passes_in_a_row": "consecutive passes (two end the game)",
+        "finished": "true once the game is over",
+        "end_reason": "why the game ended (null while it runs)",
+        "removed_villages": "the two villages out of the game: null until the game is over",
+        "bag": "the bag's pieces by name (only once the game is over: everything is public)",
+    }
     options = (
         Option("allow_empty_claim", False,
                "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),

@@ -80,6 +80,38 @@ class Carcassonne(Game):
         "trailing_text": "words after the move were not understood",
         "unknown_command": "the text could not be read as a move",
     }
+    view_fields = {
+        "players": "the number of seats",
+        "options": "the game's options, defaults filled in",
+        "board": "the placed tiles in order: `x`, `y`, `tile` (its letter, see docs/rules/carcassonne.md), "
+                 "`rotation` (0, 90, 180, 270 clockwise)",
+        "followers": "the figures on the board: `player`, `x`, `y`, `on` (the segment), `figure`",
+        "scores": "per seat",
+        "supply": "per seat, followers left in its supply",
+        "pile": "tiles left by letter (the draw order is never shown: each draw is a chance event)",
+        "tiles_left": "tiles left to draw",
+        "discarded": "tiles drawn that fitted nowhere",
+        "active": "the seat whose turn it is",
+        "tile": "the tile drawn for the active seat (null when none)",
+        "to_act": "the seats to act now",
+        "step": "the step of the turn that waits for a decision",
+        "turn": "turns played so far",
+        "over": "true once the game is over",
+        "by_category": "per scoring category, per seat: the points scored so far",
+        "big_followers": "Inns & Cathedrals: per seat, big followers left",
+        "builders": "Traders & Builders: per seat, builders left",
+        "pigs": "Traders & Builders: per seat, pigs left",
+        "goods": "Traders & Builders: per good (cloth, grain, wine), per seat",
+        "extra_tile": "Traders & Builders: true while the active seat plays its builder's extra tile",
+        "king_robber": "King & Robber: who holds the King and the Robber Baron, with the sizes that won them",
+        "besieged_cities": "Siege: the besieged cities: `x`, `y`, `on`, `tiles`, `complete`",
+        "abbeys": "Abbey & Mayor: per seat, abbeys left",
+        "mayors": "Abbey & Mayor: per seat, mayors left",
+        "wagons": "Abbey & Mayor: per seat, wagons left",
+        "barns": "Abbey & Mayor: per seat, barns left",
+        "wagon_decision": "Abbey & Mayor: the wagon waiting to move (`player`, `x`, `y`, `on`)",
+        "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
+    }
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
                "cult, siege, abbey_mayor (any combination; the others are still to come)", list),
