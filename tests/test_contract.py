@@ -155,3 +155,40 @@ def test_seed_sha256_hashes_the_seed_bytes_as_the_worked_example_says(api_server
     assert hashlib.sha256(seed.hex().encode()).hexdigest() in doc  # the wrong reading, named as such
     assert "decoded" in SPEC["components"]["schemas"]["GameMeta"]["properties"]["seed_sha256"]["description"]
     assert "decoded" in SPEC["components"]["schemas"]["RecordHeader"]["properties"]["seed_sha256"]["description"]
+
+
+EXAMPLE = ROOT / "docs" / "examples" / "wakanda.record.jsonl"
+
+
+def test_the_example_record_verifies_and_its_lines_match_the_schemas():
+    lines = EXAMPLE.read_text().splitlines()
+    report = game_record.verify_lines(lines)
+    assert report.ok and report.seed_checked and report.signatures_checked > 10, report.problems
+    check_lines([json.loads(line) for line in lines], finished=True)
+    # a renamed step no longer verifies (the id is derived from the envelope)
+    rows = [json.loads(line) for line in lines]
+    rows[2]["move_id"] = "0" * 24
+    assert not game_record.verify_lines([json.dumps(r) for r in rows]).ok
+
+
+def test_record_md_examples_are_lines_of_the_example_record():
+    import re
+
+    doc = (ROOT / "docs" / "record.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)\n```", doc, re.S)
+    lines = set(EXAMPLE.read_text().splitlines())
+    assert len(blocks) == 3
+    header, step, end = (json.loads(b) for b in blocks)
+    assert blocks[0] in lines and blocks[1] in lines  # quoted as they are
+    RecordHeader().load(header)
+    RecordStep().load(step)
+    RecordEnd().load(end)
+    real_end = json.loads(EXAMPLE.read_text().splitlines()[-1])
+    assert {k: v for k, v in end["result"].items() if k != "detail"} == \
+        {k: v for k, v in real_end["result"].items() if k != "detail"}
+    assert end["seed"] == real_end["seed"] and end["version"] == real_end["version"]
+    # the worked examples in the text are right
+    envelope = step["envelope"]
+    assert signing.move_id_for(envelope["game"], envelope["player"], envelope["nonce"]) == step["move_id"]
+    assert documented_move_id(envelope["game"], envelope["player"], envelope["nonce"]) in doc
+    assert signing.signed_bytes(envelope).decode() in doc
