@@ -192,3 +192,27 @@ def test_record_md_examples_are_lines_of_the_example_record():
     assert signing.move_id_for(envelope["game"], envelope["player"], envelope["nonce"]) == step["move_id"]
     assert documented_move_id(envelope["game"], envelope["player"], envelope["nonce"]) in doc
     assert signing.signed_bytes(envelope).decode() in doc
+
+
+def test_a_stale_move_is_refused_at_once_or_after_its_202_as_documented(api_server, http, service):
+    game_id, keys, tokens = new_game(service)
+    url = f"{api_server.url}/games/{game_id}"
+    state = http.get(url).json()
+    seat, version = state["to_act"][0], state["version"]
+    moves = http.get(f"{url}/legal-moves", headers=auth(tokens[seat])).json()["moves"]
+    first = signing.make_envelope(game_id, seat, version, moves[0]["move"], keys[seat])
+    second = signing.make_envelope(game_id, seat, version, moves[-1]["move"], keys[seat])
+    # Both are checked against version `version` and accepted: the second is stale in the queue.
+    assert http.post(f"{url}/moves", json=first).status_code == 202
+    queued = http.post(f"{url}/moves", json=second)
+    assert queued.status_code == 202, queued.text
+    drain(service)
+    outcome = http.get(api_server.url + queued.headers["Location"]).json()
+    assert outcome["status"] == "rejected" and outcome["error"]["code"] == "stale_version"
+    # Signed at the old version again, now that the game has moved on: refused at once.
+    third = signing.make_envelope(game_id, seat, version, moves[0]["move"], keys[seat])
+    refused = http.post(f"{url}/moves", json=third)
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "stale_version"
+    assert refused.json()["error"]["details"]["version"] > version
+    described = SPEC["paths"]["/games/{game_id}/moves"]["post"]["description"]
+    assert "409 `stale_version`" in described and "after a 202" in described

@@ -292,7 +292,29 @@ class MovesView(MethodView):
     @moves_bp.alt_response(200, schema=s.MoveRecord, description="settled within Prefer: wait=N")
     def post(self, envelope, game_id):
         """Submit a signed move. Answers 202 with the move's URL once it is
-        queued; with `Prefer: wait=N` waits up to N seconds for the outcome."""
+        queued; with `Prefer: wait=N` waits up to N seconds for the outcome.
+
+        What can be told at once is answered at once: the schema (422
+        `invalid_request`), the signature (401 `bad_signature`), the nonce (409
+        `nonce_reused`), whose turn it is and whether the move is legal on the
+        current state (422, the game's code). The move's id is known before
+        sending (see the Envelope schema), and the answer's `Location` names it.
+
+        **A stale move** (its `expected_version` is not the game's version) is
+        refused in one of two ways, depending on timing:
+
+        * at once, 409 `stale_version` (`details.version` is the game's
+          version), when the server already sees the game has moved on;
+        * after a 202, when another move was appended between this move's
+          check and its turn in the queue (two seats racing, or a seat's
+          moves sent back to back without waiting): the move's status then
+          turns `rejected` with `error.code` `stale_version` (GET
+          /games/{id}/moves/{move_id}, or this answer with `Prefer: wait=N`).
+
+        Either way nothing was applied: read the game, and sign the move again
+        at the new version with a new nonce. (A game may let a move signed at
+        an older version stand when the seat's situation has not changed,
+        e.g. several seats answering one reaction window.)"""
         wait = prefer_wait()
         record = service().submit(game_id, envelope, wait=wait)
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
@@ -309,7 +331,13 @@ class MoveView(MethodView):
     @moves_bp.arguments(s.MoveStatusQuery(), location="query")
     @moves_bp.response(200, s.MoveRecord)
     def get(self, query, game_id, move_id):
-        """A move's status: queued, applied (with the new version) or rejected (code and message)."""
+        """A move's status: queued, applied (with the new version) or rejected (code and message).
+
+        Anyone may ask (a spectator without a token); the envelope is shown as
+        the caller may see it. `?wait=N` waits up to N seconds for a queued
+        move to settle. A move accepted with 202 can still be `rejected`:
+        `stale_version` when another move got in first, or any of the game's
+        codes when the state it was checked against changed."""
         return service().move_status(game_id, move_id, bearer(), min(query["wait"], current_app.config["PBEM_MAX_WAIT"]))
 
 
@@ -372,6 +400,15 @@ Moves are signed: a move is an envelope `{game, player, expected_version, move, 
 signature}` where `signature` is Ed25519 (unpadded base64url) over the RFC 8785 canonical
 JSON of the envelope without `signature`, made with the key registered when the seat was
 joined. Reads of a seat's private view use the bearer token returned by the join.
+
+A move's id is known before it is sent: the first 24 hex digits of sha256 over the UTF-8
+of `game NUL player NUL nonce` (see the Envelope schema). Each operation declares its
+`security`: `seatToken` (required), `[{}, seatToken]` (optional: anonymous allowed, a
+token shows that seat's view), none, `operatorToken` or `inboundSecret`.
+
+The record (GET /games/{id}/record) is JSON lines: RecordHeader, RecordStep..., RecordEnd;
+docs/record.md says how to verify it offline. Events share the Event frame; each game's
+`view` is described, with examples, in docs/views/<game>.md.
 
 Every error has one shape: `{"error": {"code", "message", "status", "details"}}`; the
 codes are stable.
