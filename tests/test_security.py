@@ -101,6 +101,9 @@ def test_a_required_token_is_required(world, http, method, path):
     assert answer.status_code == 401, answer.text
     assert answer.json()["error"]["code"] in ("missing_token", "bad_inbound_secret")
     if SPEC["paths"][path][method]["security"] != [{"inboundSecret": []}]:
+        # ...before anything else is read: a body that does not fit is still 401 without a token
+        bad = http.request(method.upper(), answer.url, json={"not": ["a", "field"]}, timeout=10)
+        assert bad.status_code == 401 and bad.json()["error"]["code"] == "missing_token", bad.text
         # ...and a seat's token opens it (seat 0's, the seat in the path).
         answer = request(http, world, method, path, world["tokens"][0])
         assert answer.status_code not in (401, 403), answer.text

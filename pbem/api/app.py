@@ -141,7 +141,7 @@ moves_bp = Blueprint("moves", __name__, url_prefix="/games", description="Signed
 
 @ops.route("/health")
 class HealthView(MethodView):
-    @ops.doc(security=sec.NONE)
+    @sec.declare(ops, sec.NONE)
     @ops.response(200, s.Health)
     def get(self):
         return {"status": "ok", "redis": bool(service().store.redis.ping())}
@@ -149,7 +149,7 @@ class HealthView(MethodView):
 
 @ops.route("/noop")
 class NoopView(MethodView):
-    @ops.doc(security=sec.NONE)
+    @sec.declare(ops, sec.NONE)
     @ops.response(200, s.Noop)
     def post(self):
         """Does nothing: the baseline the pipeline benchmark compares against."""
@@ -158,7 +158,7 @@ class NoopView(MethodView):
 
 @ops.route("/game-types")
 class GameTypesView(MethodView):
-    @ops.doc(security=sec.NONE)
+    @sec.declare(ops, sec.NONE)
     @ops.response(200, s.GameTypes)
     def get(self):
         """Every registered game, with its options and text notation help."""
@@ -170,14 +170,14 @@ class GameTypesView(MethodView):
 
 @games_bp.route("")
 class GamesView(MethodView):
-    @games_bp.doc(security=sec.NONE)
+    @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.ListGamesQuery(), location="query")
     @games_bp.response(200, s.GameList)
     def get(self, query):
         """List games, newest first."""
         return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
 
-    @games_bp.doc(security=sec.NONE)
+    @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.CreateGame())
     @games_bp.response(201, s.GameSummary)
     def post(self, body):
@@ -188,7 +188,7 @@ class GamesView(MethodView):
 
 @games_bp.route("/<game_id>")
 class GameView(MethodView):
-    @games_bp.doc(security=sec.OPTIONAL_SEAT)
+    @sec.declare(games_bp, sec.OPTIONAL_SEAT)
     @games_bp.response(200, s.GameSummary)
     def get(self, game_id):
         """Status, version, whose turn, and the caller's own view (bearer token
@@ -199,7 +199,7 @@ class GameView(MethodView):
 
 @games_bp.route("/<game_id>/seats/<int:seat>")
 class SeatView(MethodView):
-    @games_bp.doc(security=sec.NONE)
+    @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.JoinSeat())
     @games_bp.response(201, s.Joined)
     def post(self, body, game_id, seat):
@@ -217,7 +217,7 @@ class SeatView(MethodView):
 
 @games_bp.route("/<game_id>/seats/<int:seat>/view")
 class SeatPrivateView(MethodView):
-    @games_bp.doc(security=sec.SEAT)
+    @sec.declare(games_bp, sec.SEAT)
     @games_bp.response(200, s.GameSummary)
     def get(self, game_id, seat):
         """A seat's private view: only that seat's bearer token opens it."""
@@ -226,7 +226,7 @@ class SeatPrivateView(MethodView):
 
 @games_bp.route("/<game_id>/legal-moves")
 class LegalMovesView(MethodView):
-    @games_bp.doc(security=sec.SEAT)
+    @sec.declare(games_bp, sec.SEAT)
     @games_bp.response(200, s.LegalMoves)
     def get(self, game_id):
         """The caller's legal moves now, as JSON and in text notation."""
@@ -235,7 +235,7 @@ class LegalMovesView(MethodView):
 
 @games_bp.route("/<game_id>/parse")
 class ParseView(MethodView):
-    @games_bp.doc(security=sec.SEAT)
+    @sec.declare(games_bp, sec.SEAT)
     @games_bp.arguments(s.ParseRequest())
     @games_bp.response(200, s.Parsed)
     def post(self, body, game_id):
@@ -245,7 +245,7 @@ class ParseView(MethodView):
 
 @games_bp.route("/<game_id>/events")
 class EventsView(MethodView):
-    @games_bp.doc(security=sec.OPTIONAL_SEAT)
+    @sec.declare(games_bp, sec.OPTIONAL_SEAT)
     @games_bp.arguments(s.EventsQuery(), location="query")
     @games_bp.response(200, s.EventPage)
     def get(self, query, game_id):
@@ -255,7 +255,7 @@ class EventsView(MethodView):
 
 @games_bp.route("/<game_id>/states/<int:version>")
 class StateAtView(MethodView):
-    @games_bp.doc(security=sec.OPTIONAL_SEAT)
+    @sec.declare(games_bp, sec.OPTIONAL_SEAT)
     @games_bp.response(200, s.StateAt)
     def get(self, game_id, version):
         """The state at any version (replay), redacted for the caller."""
@@ -264,7 +264,7 @@ class StateAtView(MethodView):
 
 @games_bp.route("/<game_id>/record")
 class RecordView(MethodView):
-    @games_bp.doc(security=sec.OPTIONAL_SEAT)
+    @sec.declare(games_bp, sec.OPTIONAL_SEAT)
     @games_bp.response(200, content_type="application/x-ndjson",
                        description="JSON lines: a header (RecordHeader), one line per step (RecordStep), and "
                                    "once the game is finished the end (RecordEnd)")
@@ -286,7 +286,7 @@ class RecordView(MethodView):
 
 @moves_bp.route("/<game_id>/moves")
 class MovesView(MethodView):
-    @moves_bp.doc(security=sec.NONE)
+    @sec.declare(moves_bp, sec.NONE)
     @moves_bp.arguments(s.Envelope())
     @moves_bp.response(202, s.MoveRecord)
     @moves_bp.alt_response(200, schema=s.MoveRecord, description="settled within Prefer: wait=N")
@@ -327,7 +327,7 @@ class MovesView(MethodView):
 
 @moves_bp.route("/<game_id>/moves/<move_id>")
 class MoveView(MethodView):
-    @moves_bp.doc(security=sec.OPTIONAL_SEAT)
+    @sec.declare(moves_bp, sec.OPTIONAL_SEAT)
     @moves_bp.arguments(s.MoveStatusQuery(), location="query")
     @moves_bp.response(200, s.MoveRecord)
     def get(self, query, game_id, move_id):
@@ -385,6 +385,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
+    app.before_request(sec.check_first)  # a required token is checked before the body is read
     record_schemas.register(api)  # before the views: their fields point at these components
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)

@@ -108,7 +108,8 @@ def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> lis
 @inbound_bp.route("/inbound/email")
 class InboundEmailView(MethodView):
     @inbound_bp.arguments(InboundQuery, location="query")
-    @inbound_bp.doc(security=sec.INBOUND, requestBody={
+    @sec.declare(inbound_bp, sec.INBOUND)
+    @inbound_bp.doc(requestBody={
         "required": True, "description": "one raw RFC 5322 message",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}}})
     @inbound_bp.response(202, Inbound)
@@ -142,7 +143,7 @@ class InboundEmailView(MethodView):
 
 @inbound_bp.route("/games/<game_id>/invitations")
 class InvitationsView(MethodView):
-    @inbound_bp.doc(security=sec.NONE)
+    @sec.declare(inbound_bp, sec.NONE)
     @inbound_bp.arguments(InviteRequest)
     @inbound_bp.response(201, Invitations)
     def post(self, body, game_id):

@@ -182,14 +182,14 @@ def _check(url: str) -> None:
 
 @notify_bp.route("/<game_id>/seats/<int:seat>/notifications")
 class ChannelsView(MethodView):
-    @notify_bp.doc(security=sec.SEAT)
+    @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.response(200, Channels)
     def get(self, game_id, seat):
         """A seat's notification channels (its bearer token)."""
         _seat(game_id, seat)
         return _public_channels(notifier().channels(game_id, seat))
 
-    @notify_bp.doc(security=sec.SEAT)
+    @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.arguments(ChannelsUpdate, required=False)  # no body: nothing changes
     @notify_bp.response(200, Channels)
     def patch(self, body, game_id, seat):
@@ -204,7 +204,7 @@ class ChannelsView(MethodView):
 
 @notify_bp.route("/<game_id>/seats/<int:seat>/webhook")
 class WebhookView(MethodView):
-    @notify_bp.doc(security=sec.SEAT)
+    @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.arguments(WebhookRegister, required=False)  # no body: the URL given at join
     @notify_bp.response(201, WebhookRegistered)
     def post(self, body, game_id, seat):
@@ -220,7 +220,7 @@ class WebhookView(MethodView):
         _check(url)
         return register_webhook(n, game_id, seat, url, ch)
 
-    @notify_bp.doc(security=sec.SEAT)
+    @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.response(204)
     def delete(self, game_id, seat):
         """Remove the seat's webhook (pending retries stop)."""
@@ -234,7 +234,7 @@ class WebhookView(MethodView):
 
 @notify_bp.route("/<game_id>/seats/<int:seat>/webhook/deliveries")
 class DeliveriesView(MethodView):
-    @notify_bp.doc(security=sec.SEAT)
+    @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.arguments(DeliveriesQuery, location="query")
     @notify_bp.response(200, Deliveries)
     def get(self, query, game_id, seat):
@@ -280,14 +280,14 @@ def _deadlines_out(n: Notifier, game_id: str) -> dict:
 
 @notify_bp.route("/<game_id>/deadline")
 class DeadlineView(MethodView):
-    @notify_bp.doc(security=sec.NONE)
+    @sec.declare(notify_bp, sec.NONE)
     @notify_bp.response(200, GameDeadlines)
     def get(self, game_id):
         """A game's deadline settings and the deadlines running now."""
         _app_api().service()._meta(game_id)
         return _deadlines_out(notifier(), game_id)
 
-    @notify_bp.doc(security=sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
     @notify_bp.arguments(DeadlineSettings)
     @notify_bp.response(200, GameDeadlines)
     def put(self, body, game_id):
@@ -311,7 +311,7 @@ class DeadlineView(MethodView):
 
 @notify_bp.route("/<game_id>/pause")
 class PauseView(MethodView):
-    @notify_bp.doc(security=sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
     @notify_bp.response(200, GameDeadlines)
     def post(self, game_id):
         """Stop the deadline clock (moves are still accepted); resume restarts
@@ -326,7 +326,7 @@ class PauseView(MethodView):
 
 @notify_bp.route("/<game_id>/resume")
 class ResumeView(MethodView):
-    @notify_bp.doc(security=sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
     @notify_bp.response(200, GameDeadlines)
     def post(self, game_id):
         """Restart the deadline clock after a pause."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
-from .schemas import Int, Strict, ref
+from .schemas import Int, Strict
 
 
 class Event(ma.Schema):
@@ -127,7 +127,8 @@ class RecordEnd(Strict):
     seed = fields.String(required=True, metadata={
         "description": "the secret seed revealed: 64 hex digits encoding 32 bytes; sha256 of those bytes is "
                        "the header's `seed_sha256`"})
-    result = fields.Dict(required=True, allow_none=True, metadata=ref("Result"))
+    result = fields.Nested(lambda: Result(), required=True, allow_none=True, metadata={
+        "description": "the result (null only for a game that ended without one)"})
     version = Int(required=True, metadata={"description": "the game's final version"})
 
 

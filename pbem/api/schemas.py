@@ -100,7 +100,9 @@ class GameMeta(Strict):
     seed_sha256 = fields.String(metadata={
         "description": "hex sha256 of the secret seed's 32 bytes (the decoded bytes, not its 64-character hex "
                        "text), published at creation; the seed is revealed once the game is over"})
-    result = fields.Dict(allow_none=True, metadata=ref("Result", description="once the game is finished"))
+    # Described, not referenced: a nullable field with a $ref loses its null in the generated schema.
+    result = fields.Dict(allow_none=True, metadata={"description": "once the game is finished: a Result (see "
+                                                                   "components), else null"})
 
 
 class GameList(Strict):

@@ -11,6 +11,10 @@ and checks each declaration against what the server does).
 """
 from __future__ import annotations
 
+from flask import current_app, request
+
+from ..errors import Unauthorized
+
 SCHEMES = {
     "seatToken": {"type": "http", "scheme": "bearer",
                   "description": "the bearer token a join answers with (shown once), one per seat and game"},
@@ -25,3 +29,25 @@ OPTIONAL_SEAT = [{}, {"seatToken": []}]
 SEAT = [{"seatToken": []}]
 SEAT_OR_OPERATOR = [{"seatToken": []}, {"operatorToken": []}]
 INBOUND = [{"inboundSecret": []}]
+
+
+def declare(bp, security: list):
+    """``@bp.doc(security=...)`` that the server also enforces first: an
+    operation that needs a token answers 401 ``missing_token`` without an
+    Authorization header before its body or query is read (``check_first``),
+    so what the document declares is what a client meets."""
+    def decorate(fn):
+        fn = bp.doc(security=security)(fn)
+        fn._pbem_security = security
+        return fn
+    return decorate
+
+
+def check_first() -> None:
+    """A ``before_request`` hook: the declared credential's presence."""
+    view = current_app.view_functions.get(request.endpoint)
+    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    security = getattr(method, "_pbem_security", None)
+    if security in (SEAT, SEAT_OR_OPERATOR) and not request.headers.get("Authorization"):
+        raise Unauthorized("missing_token", "this operation needs a seat's bearer token"
+                           + (" (or the operator's)" if security == SEAT_OR_OPERATOR else ""))
