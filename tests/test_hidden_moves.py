@@ -196,7 +196,7 @@ def test_a_finished_game_record_is_whole_and_verifies(service):
     assert any(r["envelope"]["move"]["type"] == "discard_tile" for r in applied)
     lines = list(service.record_lines(game_id, None))
     header = json.loads(lines[0])
-    assert header["withheld"] == [] and header["viewer"] == OMNISCIENT
+    assert header["withheld"] == [] and header["viewer"] is None and header["sees_all"] is True
     report = game_record.verify_lines(lines)
     assert report.ok, report.problems
     assert report.envelopes_withheld == 0 and report.signatures_checked == len(applied) and report.seed_checked
