@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from . import games, signing
 from .signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from .games.base import OMNISCIENT, SPECTATOR, GameError, rng_for, seed_commitment
+from .games.base import OMNISCIENT, SPECTATOR, GameError, SnapshotOutdated, rng_for, seed_commitment
 from .store import Read, Store, Tail, dumps, key
 
 log = logging.getLogger(__name__)
@@ -248,12 +248,16 @@ class Service:
         if cached:
             base_version, state = cached
         if tail is not None and tail.snapshot and base_version < tail.snapshot[0] <= target:
-            base_version, state = tail.snapshot[0], game.load(tail.snapshot[1])
+            restored = self._restore(game, tail.snapshot[1])
+            if restored is not None:
+                base_version, state = tail.snapshot[0], restored
         elif (state is None or target - base_version > self.snapshot_every) and not (
                 tail is not None and tail.after == base_version):  # the tail read covers it
             snap = self.store.snapshot(game_id)
             if snap and base_version < snap[0] <= target:
-                base_version, state = snap[0], game.load(snap[1])
+                restored = self._restore(game, snap[1])
+                if restored is not None:
+                    base_version, state = snap[0], restored
         if state is None:
             base_version, state = 0, game.start(meta["players"], meta["options"])
         if target > base_version:
@@ -266,6 +270,16 @@ class Service:
         if target == current:
             self.cache.put(game_id, target, state, meta)
         return Loaded(meta, game, state, target)
+
+    @staticmethod
+    def _restore(game: games.Game, data: Any) -> Any:
+        """A snapshot's state, or None for one in a format the game can no
+        longer restore exactly: the log is replayed instead (it always is
+        exact; the next snapshot is written in the new format)."""
+        try:
+            return game.load(data)
+        except SnapshotOutdated:
+            return None
 
     # ------------------------------------------------------------------ who is asking
 

@@ -19,6 +19,7 @@ from .base import (  # noqa: F401  (re-exported: the protocol's public names)
     Option,
     ParseError,
     Result,
+    SnapshotOutdated,
     rng_for,
     seed_commitment,
 )

@@ -94,6 +94,12 @@ class BadOptions(GameError):
     code = "bad_options"
 
 
+class SnapshotOutdated(Exception):
+    """Raised by ``load`` for a dump it can no longer restore exactly (an
+    older format that lost an order the rules depend on). The server then
+    rebuilds the state from the log, which is always exact."""
+
+
 #: The codes the protocol itself raises, for every game (each game lists its
 #: own in ``Game.error_codes``). A game's codes are answered with 422, or are
 #: a rejected move's ``error.code``; the registry of the server's codes is
@@ -378,10 +384,15 @@ class Game:
         return state
 
     def dump(self, state: State) -> Any:
-        """JSON-able form of a state (snapshots, equality in tests)."""
+        """JSON-able form of a state (snapshots, equality in tests). The
+        store sorts object keys, so an order the rules read (a list built
+        by iterating a dict, say) must be kept in lists, not in an object's
+        keys: ``load(dump(s))`` must answer every call exactly as ``s``."""
         return state
 
     def load(self, data: Any) -> State:
+        """The state ``dump`` gave ``data`` for (raise ``SnapshotOutdated``
+        for a dump from an older format that cannot be restored exactly)."""
         return data
 
     # -- conveniences built on the protocol ----------------------------------

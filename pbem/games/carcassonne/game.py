@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import BadOptions, Game, IllegalMove, Option, Result, placings_from_keys
+from ..base import BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, placings_from_keys
 from .base_rules import rules_for
-from .features import place_tile_into, sid_at
+from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
 from .notation import HELP, MOVE_TEXTS, describe_event, describe_move, parse_move
 from .orient import TILES, add_tiles
@@ -25,6 +25,8 @@ from . import abbey_mayor  # noqa: F401  (registers the expansion)
 from .cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
+#: Version of ``dump``'s format (2: followers in the order their features hold them).
+SNAPSHOT_FORMAT = 2
 
 
 def full_pile(options: dict) -> dict:
@@ -313,7 +315,12 @@ class Carcassonne(Game):
             "players": state.players,
             "options": state.options,
             "tiles": [[c[0], c[1], state.board[c][0], state.board[c][1] * 90] for c in state.placed],
-            "followers": [list(f) for f in followers_on_board(state)],
+            # Followers as each feature holds them, not sorted as in the view:
+            # ``load`` adds them back one by one, so a loaded feature lists its
+            # followers in the live order, and what iterates them (the
+            # FollowersReturned event, say) answers alike from a snapshot.
+            "followers": [[p, *label_of(state, sid), figure]
+                          for f in state.features.values() for p, sid, figure in f.meeples],
             "pile": dict(sorted(state.pile.items())),
             "order": None if state.order is None else list(state.order),
             "discarded": list(state.discarded),
@@ -327,6 +334,7 @@ class Carcassonne(Game):
             "turn": state.turn,
             "over": state.over,
             "ext": state.ext,
+            "format": SNAPSHOT_FORMAT,
         }
 
     def load(self, data: dict) -> State:
@@ -345,6 +353,10 @@ class Carcassonne(Game):
             fid = st.seg_feature[sid]
             f = st.features[fid]
             st.features[fid] = f.with_meeples(f.meeples + ((player, sid, figure),))
+        if data.get("format") != SNAPSHOT_FORMAT and any(len(f.meeples) > 1 for f in st.features.values()):
+            # An older dump listed followers sorted by cell, losing the order a
+            # feature holds them in: the server replays the log instead.
+            raise SnapshotOutdated("a Carcassonne dump from before follower order was kept")
         st.pile = dict(data["pile"])
         st.order = None if data["order"] is None else tuple(data["order"])
         st.discarded = tuple(data["discarded"])

@@ -35,6 +35,7 @@ import re
 from ..base import ParseError
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
+from .tb_tiles import GOODS
 
 HELP = "\n".join(line[2:] if line.startswith("    ") else line
                  for line in __doc__.split("\n", 2)[2].splitlines()).strip("\n")
@@ -89,6 +90,10 @@ def _examples(game, state, player) -> list:
         if len(picks) >= 4:
             break
     return picks or ["place 1,0 r0", "place 1,0 r90 follower city N", "place 0,1 r0 farmer NL"]
+
+
+def _goods_order(good: str) -> tuple:
+    return (GOODS.index(good), "") if good in GOODS else (len(GOODS), good)
 
 
 def parse_move(game, text: str, state, player) -> dict:
@@ -229,7 +234,9 @@ def describe_event(event: dict) -> str:
         parts = [f"{_who(i['player'])} from {i['on']} at {i['x']},{i['y']}" for i in event["followers"]]
         return "Followers return: " + "; ".join(parts) + "."
     if t == "GoodsTaken":
-        goods = ", ".join(f"{n} {g}" for g, n in event["goods"].items())
+        # In the goods' own order: an event read back from the store has its
+        # keys sorted, the one decide made does not, and both must read alike.
+        goods = ", ".join(f"{event['goods'][g]} {g}" for g in sorted(event["goods"], key=_goods_order))
         return (f"{_who(event['player'])} takes goods from the city ({event['on']} at "
                 f"{event['x']},{event['y']}): {goods}.")
     if t == "BuilderTriggered":

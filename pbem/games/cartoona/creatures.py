@@ -10,9 +10,11 @@ socket those neighbours need can fill it.
 """
 from __future__ import annotations
 
-from .data import PART_EDGES, SINGLE_BONUS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
+from .data import PART_EDGES, PARTS, SINGLE_BONUS, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
 
 ALL_COLOURS = frozenset("YBMP")
+SOCKET_ORDER = {socket: i for i, socket in enumerate(SOCKETS)}
+PART_ORDER = {part: i for i, part in enumerate(PARTS)}
 
 
 def fits(tile: int, tiles: dict) -> bool:
@@ -47,12 +49,20 @@ def consistent(tiles: dict) -> bool:
 
 
 def open_sockets(tiles: dict) -> list:
+    """The sockets still open, in the order of ``SOCKETS`` (not of the
+    tiles: that order is the creature's history, and a view must not
+    depend on it)."""
     out = []
     for part, u in tiles.items():
         for socket, other in PART_EDGES[part]:
             if socket in T_SOCKETS[u] and other not in tiles:
                 out.append(socket)
-    return out
+    return sorted(out, key=SOCKET_ORDER.__getitem__)
+
+
+def in_part_order(tiles: dict) -> list:
+    """(part, tile) pairs in the order of ``PARTS``, for what is shown."""
+    return sorted(tiles.items(), key=lambda item: PART_ORDER[item[0]])
 
 
 def is_complete(tiles: dict) -> bool:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import OMNISCIENT, SPECTATOR, BadOptions, Game, Option, Result, placings_from_keys
+from ..base import (
+    OMNISCIENT, SPECTATOR, BadOptions, Game, Option, Result, SnapshotOutdated, placings_from_keys,
+)
 from . import creatures as cr
 from . import moves as mv
 from . import text
@@ -13,6 +15,8 @@ from .data import (
 )
 from .rules import creature_points, evolve, team_game
 
+#: Version of ``dump``'s format (2: creature tiles as ordered pairs).
+SNAPSHOT_FORMAT = 2
 MODES = ("full", "basic", "basic_team", "solo", "kids")
 FULL_LAYOUTS = ("2x2", "3x2", "2x3", "2x4")
 BASIC_TEAM_LAYOUTS = ("2x2", "3x2", "2x3", "2x4", "4x2")
@@ -408,12 +412,13 @@ class Cartoona(Game):
 
     def _creature_view(self, s, c):
         tiles = c["tiles"]
-        out = {"id": c["id"], "owner": c["owner"], "tiles": dict(tiles),
+        shown = cr.in_part_order(tiles)  # not in the order they joined: see ``dump``
+        out = {"id": c["id"], "owner": c["owner"], "tiles": dict(shown),
                "open": cr.open_sockets(tiles), "complete": cr.is_complete(tiles)}
         if "colour" in c:
             out["colour"] = c["colour"]
         if s["att"]:
-            cards = {str(t): list(s["att"][str(t)]) for t in tiles.values() if str(t) in s["att"]}
+            cards = {str(t): list(s["att"][str(t)]) for _, t in shown if str(t) in s["att"]}
             if cards:
                 out["cards"] = cards
         if out["complete"]:
@@ -490,6 +495,30 @@ class Cartoona(Game):
                 outer[q] = new
                 s[key] = outer
         return s
+
+    # ---------------------------------------------------------------- snapshots
+
+    def dump(self, state):
+        """The state as JSON, keeping the one order a JSON object loses: the
+        order a creature's tiles joined it (``tiles`` as [part, tile] pairs).
+        The store sorts object keys, and what iterates a creature's tiles
+        (the cards a CreatureScored lists, the tile discard's order and so
+        the next reshuffle, the order of the legal card plays) must answer
+        from a snapshot exactly as from the state it was made of."""
+        cre = {k: {**c, "tiles": [[part, t] for part, t in c["tiles"].items()]} for k, c in state["cre"].items()}
+        return {**state, "cre": cre, "format": SNAPSHOT_FORMAT}
+
+    def load(self, data):
+        if data.get("format") != SNAPSHOT_FORMAT and any(len(c["tiles"]) > 1 for c in data["cre"].values()):
+            # An older dump (tiles as an object: their order is lost); the
+            # server replays the log instead.
+            raise SnapshotOutdated("a Cartoona dump from before creature tile order was kept")
+        state = {k: v for k, v in data.items() if k != "format"}
+        # Creatures by id, as the live state holds them (a new creature takes
+        # the next id); a JSON object read back sorts "10" before "2".
+        state["cre"] = {k: {**data["cre"][k], "tiles": dict(data["cre"][k]["tiles"])}
+                        for k in sorted(data["cre"], key=int)}
+        return state
 
     # ---------------------------------------------------------------- text
 

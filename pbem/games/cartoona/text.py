@@ -358,7 +358,7 @@ def render(game, state, viewer) -> str:
                  + (f"  teams: {v['team_scores']}" if "team_scores" in v else ""))
     lines.append(f"Stack: {v['stack']} tiles" + (f", deck {v['deck']} cards" if "deck" in v else ""))
     for c in v["creatures"]:
-        parts = ", ".join(f"{part}={tile_name(t)}" for part, t in c["tiles"].items())
+        parts = ", ".join(f"{part}={tile_name(t)}" for part, t in c["tiles"].items())  # the view's order
         state_txt = f"complete, {c['points']} pts" if c["complete"] else f"open: {' '.join(c['open']) or '-'}"
         cards = ""
         if c.get("cards"):
