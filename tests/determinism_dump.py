@@ -29,11 +29,11 @@ from pbem.games.base import OMNISCIENT, SPECTATOR, canonical, rng_for
 #: Steps between "snapshots" in stored mode (prime, so it falls on every
 #: kind of step sooner or later).
 SNAPSHOT_EVERY = 7
-#: Steps between full looks (every viewer's view and board, the legal moves
-#: in notation, the default moves); the events, the state and the acting
-#: seats' legal moves are shown at every step. Views at every step would cost three times as much and
-#: find little more: a view is a function of the state, compared every step.
-LOOK_EVERY = 6
+#: Steps between full looks (the state's dump, every viewer's view and
+#: board, the legal moves in notation, the default moves); the events and
+#: the acting seats' legal moves are shown at every step. Looking at every
+#: step would cost five times as much and find little more.
+LOOK_EVERY = 10
 
 
 def stored(value):
@@ -63,11 +63,11 @@ def case_lines(game, players: int, options: dict, seed: int, mode: str):
         if mode == "stored" and step % SNAPSHOT_EVERY == 0:
             state = game.load(stored(game.dump(state)))
         acting = sorted(game.to_act(state))
-        yield f"state {version} to_act={acting} {canonical(game.dump(state))}"
         result = game.result(state)
-        yield f"  result {canonical(result.as_dict()) if result else None}"
+        yield f"state {version} to_act={acting} result={canonical(result.as_dict()) if result else None}"
         look = step % LOOK_EVERY == 0 or result is not None
         if look:
+            yield f"  dump {canonical(game.dump(state))}"
             for viewer in viewers:
                 yield f"  view {viewer} {canonical(game.view(state, viewer))}"
                 yield f"  board {viewer} {game.render(state, viewer)}"
