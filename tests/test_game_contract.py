@@ -1,8 +1,9 @@
 """The contract every registered game passes, for each of its sample setups.
 
-Random legal play ends with a result; replay equals live; nothing mutates;
-views and redacted events hide what they must; illegal or malformed moves
-raise IllegalMove and change nothing; the text notation round-trips.
+Random legal play ends with a result; replay equals live; a snapshot answers
+as its state; nothing mutates; views and redacted events hide what they
+must; illegal or malformed moves raise IllegalMove and change nothing; the
+text notation round-trips; several seats to act answer one window.
 """
 from __future__ import annotations
 
@@ -88,6 +89,98 @@ def test_replay_equals_live_and_snapshots_round_trip(game, players, options):
         assert canonical(game.dump(restored)) == canonical(game.dump(replayed))
         for viewer in [*range(players), SPECTATOR, OMNISCIENT]:
             assert canonical(game.view(restored, viewer)) == canonical(game.view(playout.state, viewer))
+
+
+def stored(value):
+    """What the store gives back: JSON with sorted keys, read again."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_a_snapshot_answers_exactly_as_its_state(game, players, options):
+    """A state restored from a snapshot (JSON with sorted keys) gives the same
+    legal moves in the same order, the same boards and the same events for
+    the same move: a process that loaded a game must decide as one that
+    followed it (see also tests/test_hash_seed.py)."""
+    viewers = [*range(players), SPECTATOR, OMNISCIENT]
+    for seed in range(2):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            if step % 7:
+                continue
+            restored = game.load(stored(game.dump(state)))
+            for seat in sorted(game.to_act(state)):
+                assert canonical(game.legal_moves(restored, seat)) == canonical(game.legal_moves(state, seat))
+            for viewer in viewers:
+                assert game.render(restored, viewer) == game.render(state, viewer)
+            move = legal[step % len(legal)]
+            rng = rng_for(seed_bytes, len(log))
+            assert canonical(game.decide(restored, player, move, rng_for(seed_bytes, len(log)))) == canonical(
+                game.decide(state, player, move, rng)), f"{move} decided otherwise on the restored state"
+
+
+def _answer(game, state, seat, rng):
+    """One legal move of ``seat`` and the state after it."""
+    move = rng.choice(game.legal_moves(state, seat))
+    return move, game.apply(state, game.decide(state, seat, move, rng))
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_several_seats_to_act_answer_one_window(game, players, options):
+    """Concurrency (``window``, ``concurrent_ok``): a strict game never has
+    several seats to act; in a window game several seats to act always
+    answer a named window. When one of them answers, another seat still to
+    act with the same choices has not seen its window close, and while the
+    window is open its still-legal answer, signed before, stands and is
+    accepted; once the window has closed nothing signed in it stands."""
+    assert game.concurrency in ("strict", "window") and game.concurrency_doc
+    rng = random.Random(11)
+    for seed in range(3):
+        for step, (then, player, legal, log, seed_bytes, chooser) in enumerate(
+                walk(game, players, options, seed)):
+            acting, window = game.to_act(then), game.window(then)
+            if game.concurrency == "strict":
+                assert window is None and len(acting) <= 1, f"a strict game has {sorted(acting)} to act"
+                continue
+            if len(acting) > 1:
+                assert window is not None, f"seats {sorted(acting)} are to act in no named window"
+            if window is None or len(acting) < 2 or step % 3:
+                continue
+            json.dumps(window)
+            p = rng.choice(sorted(acting))
+            _, now = _answer(game, then, p, rng)
+            same = game.window(now) == window
+            for q in sorted(acting - {p}):
+                if q not in game.to_act(now):
+                    assert not game.concurrent_ok(then, now, q)
+                    continue
+                before, after = game.legal_moves(then, q), game.legal_moves(now, q)
+                if game.to_act(now) == acting - {p} and canonical(before) == canonical(after):
+                    assert same, f"seat {p}'s answer closed the window while seat {q} still answers it"
+                assert game.concurrent_ok(then, now, q) == same
+                still = [m for m in before if canonical(m) in {canonical(x) for x in after}]
+                if same and still:
+                    game.decide(now, q, rng.choice(still), rng)  # accepted on the state it applies to
+            # Play on until the window has closed: then nothing signed in it stands.
+            later = now
+            for _ in range(30):
+                if game.window(later) != window:
+                    for q in range(players):
+                        assert not game.concurrent_ok(then, later, q), f"seat {q}'s move stands after its window"
+                    break
+                if game.result(later) is not None:
+                    break
+                _, later = _answer(game, later, rng.choice(sorted(game.to_act(later))), rng)
+
+
+def test_window_games_show_a_window_in_their_sample_setups():
+    for game in games.all_games():
+        if game.concurrency != "window":
+            continue
+        seen = any(len(game.to_act(state)) > 1
+                   for players, options in game.sample_setups
+                   for state, *_ in walk(game, players, options, 0))
+        assert seen, f"{game.key} declares window concurrency, but no sample setup has several seats to act"
 
 
 @pytest.mark.parametrize("game,players,options", CASES)

@@ -164,7 +164,8 @@ class GameTypesView(MethodView):
         """Every registered game, with its options and text notation help."""
         return {"games": [{"name": g.name, "version": g.version, "title": g.title or g.name,
                            "min_players": g.min_players, "max_players": g.max_players,
-                           "options": g.describe_options(), "notation_help": g.notation_help}
+                           "options": g.describe_options(), "notation_help": g.notation_help,
+                           "concurrency": g.concurrency, "concurrency_doc": g.concurrency_doc}
                           for g in games.all_games()]}
 
 

@@ -149,6 +149,10 @@ class GameType(Strict):
     max_players = Int()
     options = fields.List(fields.Dict())
     notation_help = fields.String()
+    concurrency = fields.String(
+        metadata={"description": "strict: a move stands only at the version it was signed at; window: while "
+                                 "several seats answer one window, a move signed at any version since it opened"})
+    concurrency_doc = fields.String(metadata={"description": "the game's concurrency rule in words"})
 
 
 class GameTypes(Strict):

@@ -7,6 +7,8 @@ Rules are pure functions:
     setup(state, rng)                  -> [event]         (chance outcomes are events)
     evolve(state, event)               -> state           (total: never rejects a logged event)
     to_act(state)                      -> frozenset[int]  (several seats at once for reactions)
+    window(state)                      -> None | id       (the window several seats answer at once)
+    concurrent_ok(then, now, player)   -> bool            (a move signed at ``then`` still stands)
     legal_moves(state, player)         -> [move]
     decide(state, player, move, rng)   -> [event]         (raises IllegalMove)
     view(state, viewer)                -> dict            (the one place state is filtered)
@@ -35,6 +37,23 @@ contract suite checks that no move shows what its redacted events hide.
 
 Viewers are a seat number, ``SPECTATOR`` (None) or ``OMNISCIENT`` (a finished
 game, or the game's own replay check: nothing hidden).
+
+Concurrency: a move is signed at the version its player saw. Most of the time
+one seat acts and the rule is strict: a move signed at an older version is
+refused (``stale_version``). When several seats are to act at once they
+answer one *window* (Cartoona's reaction window, Kachina's opening redraw),
+and each answer moves the version on while the others are still deciding;
+having them all sign again would be pointless. So ``window(state)`` names the
+window open in a state (any JSON-able id, equal for every state of one
+window; None when there is none, the default), and ``concurrent_ok(then, now,
+player)`` says whether a move ``player`` signed at state ``then`` still stands
+at the later state ``now``: the default is True exactly when both states are
+in the same window and the seat is to act in both, so a move from a seat of a
+window, signed at any version since the window opened, applies (``decide``
+still checks it on ``now``). Without a window it is False: strict. Each game
+declares its rule in ``concurrency`` ("strict" or "window") and in words in
+``concurrency_doc`` (``GET /game-types``); a game with several seats to act
+at once must name their window (the contract suite checks it).
 
 Randomness: the server holds a secret seed per game and gives ``setup`` and
 ``decide`` a ``random.Random`` made by ``rng_for(seed, version)``, so a game is
@@ -285,6 +304,10 @@ class Game:
     #: generated from it and from sample games; a test fails on a field a view
     #: has that is not described here, or one described that no view has).
     view_fields: dict[str, str] = {}
+    #: "strict" (a move stands only at the version it was signed at) or
+    #: "window" (see ``window`` and ``concurrent_ok``), and the rule in words.
+    concurrency: str = "strict"
+    concurrency_doc: str = "One seat acts at a time: a move must be signed at the game's current version."
 
     # -- identity and options ------------------------------------------------
 
@@ -355,6 +378,19 @@ class Game:
         return json.dumps(self.view(state, viewer), indent=2, sort_keys=True)
 
     # -- defaults ------------------------------------------------------------
+
+    def window(self, state: State) -> Any:
+        """The window open in ``state`` when several seats may answer at once
+        (an id equal for every state of that window), else None."""
+        return None
+
+    def concurrent_ok(self, state_then: State, state_now: State, player: int) -> bool:
+        """Whether a move ``player`` signed at ``state_then`` still stands at
+        the later ``state_now``: the seat still answers the same window. The
+        server then checks the move on ``state_now`` as any other."""
+        window = self.window(state_then)
+        return (window is not None and self.window(state_now) == window
+                and player in self.to_act(state_then) and player in self.to_act(state_now))
 
     def redact(self, event: Event, viewer: Any) -> Event:
         if "secret" not in event or viewer == OMNISCIENT or viewer in event.get("to", ()):

@@ -244,6 +244,9 @@ class Kachina(Game):
         "pile": "the draw pile in order (once the game is over)",
         "redraw_choices": "every seat's redraw answer (once the game is over)",
     }
+    concurrency = "window"
+    concurrency_doc = ("The opening redraw is one window: every seat answers keep or redraw, signed at any "
+                       "version since the deal; in play one seat acts at a time (strict).")
     options = (
         Option("opening_redraw", True,
                "A player dealt 3 or more tiles of one kind may redraw 5 new tiles once, "
@@ -496,6 +499,13 @@ class Kachina(Game):
         if state.phase == "redraw":
             return frozenset(p for p, c in enumerate(state.choices) if c is None)
         return frozenset()
+
+    def window(self, state: KState):
+        """The opening redraw is the one window: every seat answers it at
+        once, and nothing a seat may answer changes until the last answer
+        (hands and pile stay as dealt), so an answer signed at any version
+        since the deal still stands. In play one seat acts: no window."""
+        return "redraw" if state.phase == "redraw" else None
 
     def _targets(self, s: KState):
         """(cells for an Ogre, cells for other tiles, Eagle covers, Warrior swaps),

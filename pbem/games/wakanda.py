@@ -156,6 +156,8 @@ class Wakanda(Game):
         "removed_villages": "the two villages out of the game: null until the game is over",
         "bag": "the bag's pieces by name (only once the game is over: everything is public)",
     }
+    concurrency = "strict"
+    concurrency_doc = "The two seats take turns: a move must be signed at the game's current version."
     options = (
         Option("allow_empty_claim", False,
                "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),

@@ -114,6 +114,11 @@ class Carcassonne(Game):
         "wagon_decision": "Abbey & Mayor: the wagon waiting to move (`player`, `x`, `y`, `on`)",
         "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
     }
+    #: One seat owes a decision at a time (``state.pending`` holds one), the
+    #: expansions' decisions (abbey, wagon, escape) included.
+    concurrency = "strict"
+    concurrency_doc = ("One seat acts at a time (the active player, or the seat owing a decision): a move "
+                       "must be signed at the game's current version.")
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
                "cult, siege, abbey_mayor (any combination; the others are still to come)", list),

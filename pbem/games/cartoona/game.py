@@ -111,6 +111,10 @@ class Cartoona(Game):
         "card_hands": "full mode: every seat's cards (once the game is over)",
     }
     notation_help = text.HELP
+    concurrency = "window"
+    concurrency_doc = ("Full game: each seat answering a reaction window, or free to act in a turn (the active "
+                       "player, out-of-turn plays), may sign at any version since that window or turn began; "
+                       "the basic, solo and kids' games are strict.")
     options = (
         Option("mode", "full", "full (cards, first to 50), basic (2-5, draw two place one discard one), "
                "basic_team (4/6/8), solo (1 player), kids (1-6)", str, choices=MODES),
@@ -300,22 +304,21 @@ class Cartoona(Game):
 
     # ---------------------------------------------------------------- concurrency
 
-    def concurrent_ok(self, state_then, state_now, player) -> bool:
-        """True when a move ``player`` signed at ``state_then`` still means the
-        same at ``state_now``: the seat is still answering the same reaction
-        window, or still free to act in the same turn (out-of-turn Instant /
-        Special / cheat calls, or the active player while others answered)."""
-        if state_now["end"] is not None or player not in mv.to_act(state_now):
-            return False
-        if player not in mv.to_act(state_then) or state_then["turn"] != state_now["turn"]:
-            return False
-        wt, wn = state_then["window"], state_now["window"]
-        if wn is not None:
-            return wt is not None and wt["id"] == wn["id"]
-        if state_now["instant"] is not None:
-            return state_then["instant"] is not None and state_then["window"] is None \
-                and state_now["next_window"] == state_then["next_window"]
-        return wt is None and state_then["instant"] is None
+    def window(self, state):
+        """Full game: an open reaction window (by its id), an Instant's tile
+        waiting (until the next card), or else the turn's free play (the
+        active player and the seats free to act out of turn). A move signed
+        in one of these still stands while the seat acts in the same one
+        (``Game.concurrent_ok``); the free play of a turn is the same window
+        again once a reaction window closes. The other modes: one seat acts."""
+        s = state
+        if s["mode"] != "full" or s["end"] is not None:
+            return None
+        if s["window"] is not None:
+            return ["reaction", s["turn"], s["window"]["id"]]
+        if s["instant"] is not None:
+            return ["instant", s["turn"], s["next_window"]]
+        return ["turn", s["turn"]]
 
     # ---------------------------------------------------------------- views
 
