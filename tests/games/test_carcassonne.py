@@ -632,3 +632,21 @@ def test_an_expansion_plugs_in_without_editing_the_base(monkeypatch):
     state, events = play(state, "place -1,0 r270")
     assert G.result(state).scores == (0, 0)
     assert [e["points"] for e in of_type(events, "FeatureScored")] == [0]
+
+
+@pytest.mark.parametrize("options", [{}, {"expansions": ["abbey_mayor", "siege", "traders_builders"]}])
+def test_one_seat_owes_a_decision_at_a_time_so_moves_are_strict(options):
+    """Even the expansions' decisions (abbey round, wagon, escape) are owed
+    by one seat at a time: no window, a move stands only where it was signed."""
+    from pbem.games.playout import play_random
+    assert G.concurrency == "strict" and G.concurrency_doc
+    for seed in range(3):
+        playout = play_random(G, 3, options, seed=seed)
+        state = G.start(3, playout.options)
+        before = None
+        for event in playout.events:
+            state = G.evolve(state, event)
+            assert len(G.to_act(state)) <= 1 and G.window(state) is None
+            if before is not None:
+                assert not any(G.concurrent_ok(before, state, seat) for seat in range(3))
+            before = state

@@ -677,6 +677,23 @@ def test_concurrent_ok_within_one_reaction_window():
     assert not G.concurrent_ok(later, s3, 2), "a new turn began"
 
 
+def test_windows_are_named_and_the_other_modes_are_strict():
+    s = fresh(3)
+    assert G.concurrency == "window" and G.window(s) == ["turn", s["turn"]]
+    assert len(G.to_act(s)) == 3
+    target = tid("HD-K", "Y")
+    s, _ = with_creature(s, 1, [target])
+    s = hands(s, tiles=[[], [], []], cards=[[card("steal")], [card("block")], []])
+    opened, _ = act(s, 0, f"play k{card('steal')} on t{target}")
+    assert G.window(opened)[0] == "reaction"
+    assert not G.concurrent_ok(s, opened, 1), "a pass out of turn is not an answer to the window"
+    basic = fresh(2, mode="basic")
+    move = G.legal_moves(basic, 0)[0]
+    after = G.apply(basic, G.decide(basic, 0, move, random.Random(0)))
+    assert G.window(basic) is None and G.to_act(after) == {0}
+    assert not G.concurrent_ok(basic, after, 0), "one seat acts in the basic game: strict"
+
+
 # ---------------------------------------------------------------- hidden information
 
 

@@ -454,6 +454,35 @@ def test_redraws_resolve_in_seat_order_from_the_start_player():
     assert events[2]["secret"]["drawn"] == ["wolf", "wolf", "wolf", "warrior", "warrior"]
 
 
+def test_every_seat_answers_the_redraw_signed_at_the_deal():
+    """The redraw is one window: an answer signed at the deal stands after
+    the other seats' answers, until the last one ends the window."""
+    order = (["sun"] * 3 + ["wolf", "chief"]) + (["eagle"] * 3 + ["ogre", "chief"]) \
+        + (["wolf"] * 3 + ["koshari", "chief"]) + ["hummingbird", "warrior", "koshari", "eagle", "wolf"] * 2
+    dealt = redraw_game(players=3, order=order)
+    assert G.concurrency == "window" and G.window(dealt) == "redraw" and G.to_act(dealt) == {0, 1, 2}
+    _, one = play(dealt, {"type": "redraw"}, player=1)
+    assert G.concurrent_ok(dealt, one, 0) and G.concurrent_ok(dealt, one, 2), "still the same window"
+    assert not G.concurrent_ok(dealt, one, 1), "seat 1 has answered"
+    _, two = play(one, {"type": "keep"}, player=0)  # decided on the newer state, as the server does
+    assert G.concurrent_ok(dealt, two, 2) and G.concurrent_ok(one, two, 2)
+    events, done = play(two, {"type": "redraw"}, player=2)
+    assert [e["type"] for e in events] == ["RedrawChosen", "HandRedrawn", "HandRedrawn"]
+    assert done.phase == "play" and G.window(done) is None
+    for seat in range(3):
+        assert not G.concurrent_ok(dealt, done, seat), "the window closed"
+        assert not G.concurrent_ok(two, done, seat)
+
+
+def test_play_is_strict():
+    s = pos((0, 0, "sun"), turn=0)
+    _, after = play(s, place("chief", 1, 0))
+    assert G.window(s) is None and G.window(after) is None
+    assert not G.concurrent_ok(s, after, 1) and not G.concurrent_ok(s, after, 0)
+    dealt = redraw_game(opening_redraw=False)
+    assert dealt.phase == "play" and G.window(dealt) is None
+
+
 def test_start_player_with_only_ogres_redraws_until_they_can_open():
     order = ["ogre"] * 5 + ["sun"] * 5 + ["ogre"] * 3 + ["eagle"] * 2 + ["chief"] * 5
     s = G.start(2, G.check_options(2, {"tile_order": order, "start_player": 0, "opening_redraw": False}))

@@ -758,3 +758,17 @@ def test_random_games_are_fast_and_consistent():
             + sum(playout.state["bag"]) == 21
     per_game = (time.perf_counter() - t) / 100
     assert per_game < 0.005, f"{per_game * 1000:.2f} ms per game"
+
+
+def test_one_seat_acts_at_a_time_so_moves_are_strict():
+    assert G.concurrency == "strict" and G.concurrency_doc
+    for seed in range(3):
+        playout = play_random(G, 2, {}, seed=seed)
+        state = G.start(2, playout.options)
+        before = None
+        for event in playout.events:
+            state = G.evolve(state, event)
+            assert len(G.to_act(state)) <= 1 and G.window(state) is None
+            if before is not None:
+                assert not any(G.concurrent_ok(before, state, seat) for seat in (0, 1))
+            before = state
