@@ -30,10 +30,10 @@ from pbem.games.base import OMNISCIENT, SPECTATOR, canonical, rng_for
 #: kind of step sooner or later).
 SNAPSHOT_EVERY = 7
 #: Steps between full looks (the state's dump, every viewer's view and
-#: board, the legal moves in notation, the default moves); the events and
-#: the acting seats' legal moves are shown at every step. Looking at every
-#: step would cost five times as much and find little more.
-LOOK_EVERY = 10
+#: board, the acting seats' legal moves, in notation too, their default
+#: moves); the events and the move chosen are shown at every step. Looking
+#: at every step would cost six times as much and find little more.
+LOOK_EVERY = 12
 
 
 def stored(value):
@@ -71,17 +71,20 @@ def case_lines(game, players: int, options: dict, seed: int, mode: str):
             for viewer in viewers:
                 yield f"  view {viewer} {canonical(game.view(state, viewer))}"
                 yield f"  board {viewer} {game.render(state, viewer)}"
-        legal = {}
-        for seat in acting:
-            legal[seat] = game.legal_moves(state, seat)
-            yield f"  legal {seat} {canonical(legal[seat])}"
-            if look:
-                yield f"  notation {seat} " + canonical([game.describe(m, seat) for m in legal[seat]])
+        if look:
+            for seat in acting:
+                legal = game.legal_moves(state, seat)
+                yield f"  legal {seat} {canonical(legal)}"
+                yield f"  notation {seat} " + canonical([game.describe(m, seat) for m in legal])
                 yield f"  default {seat} {canonical(game.default_move(state, seat))}"
         if result is not None:
             return
         player = chooser.choice(acting)
-        move = chooser.choice(legal[player])
+        # Between looks, the move chosen by its index stands for the list: in
+        # another order it would (almost always) be another move.
+        legal = game.legal_moves(state, player)
+        move = chooser.choice(legal)
+        yield f"  move {player} {len(legal)} {canonical(move)}"
         new = game.decide(state, player, move, rng_for(seed_bytes, version))
     raise AssertionError(f"{game.key}: no result after 20000 steps")
 

@@ -10,6 +10,7 @@ and event), and two real API servers on one Redis.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -21,6 +22,7 @@ import requests
 
 from pbem import signing
 from pbem.embedded_redis import free_port
+from pbem.games.base import SnapshotOutdated, canonical
 
 from .conftest import ROOT, drain
 
@@ -173,3 +175,60 @@ def test_two_api_processes_give_the_same_bytes_for_a_cartoona_game(service, two_
     assert final.finished and compared_mid_game
     follower.get(f"/games/{game_id}")
     _compare(follower, reader, game_id, tokens, [1, final.version // 3, final.version - 1, final.version], True)
+
+
+# -- snapshots written before the order was kept -----------------------------------------
+
+
+def _old_dump(game, state):
+    """A snapshot as the code before this fix wrote it: Cartoona's state as
+    it is (creature tiles as an object), Carcassonne's followers sorted by
+    cell; neither with a ``format``."""
+    if game.name == "cartoona":
+        return state
+    dump = game.dump(state)
+    del dump["format"]
+    dump["followers"] = sorted(dump["followers"], key=lambda f: (f[2], f[1], f[0], f[3], f[4]))
+    return dump
+
+
+@pytest.mark.parametrize("name,players,options", [
+    ("cartoona", 2, {"cheat_cards": True, "target_score": 20}),
+    ("carcassonne", 4, {"expansions": ["inns_cathedrals", "traders_builders", "abbey_mayor"]}),
+])
+def test_a_snapshot_in_the_old_format_is_replayed_from_the_log(service, name, players, options):
+    """An older snapshot lost an order the rules read: the service rebuilds
+    the state from the log instead, so a process that loads the game still
+    answers as one that followed it."""
+    game_id = service.create_game(name, players, options, seed=b"old-snapshot")["id"]
+    keys = []
+    for seat in range(players):
+        private, public = signing.generate_key()
+        keys.append(private)
+        service.join(game_id, seat, public, f"P{seat}")
+    rng = random.Random(2)
+    shared = 0  # states where the old format loses an order: a feature or creature with two or more
+    for _ in range(400):
+        loaded = service.load(game_id)
+        if loaded.finished:
+            break
+        game, state = loaded.game, loaded.state
+        if name == "cartoona":
+            shared += any(len(c["tiles"]) > 1 for c in state["cre"].values())
+        else:
+            shared += any(len(f.meeples) > 1 for f in state.features.values())
+        seat = rng.choice(sorted(game.to_act(state)))
+        envelope = signing.make_envelope(game_id, seat, loaded.version, rng.choice(game.legal_moves(state, seat)),
+                                         keys[seat])
+        service.submit(game_id, envelope)
+        drain(service)
+    assert shared, "the game never reached a state the old format gets wrong"
+    live = service.load(game_id)
+    service.store.save_snapshot(game_id, live.version, json.loads(json.dumps(_old_dump(live.game, live.state))))
+    service.cache = type(service.cache)()  # a process that never saw the game
+    fresh = service.load(game_id)
+    assert canonical(live.game.dump(fresh.state)) == canonical(live.game.dump(live.state))
+    for seat in sorted(live.game.to_act(live.state)):
+        assert canonical(live.game.legal_moves(fresh.state, seat)) == canonical(live.game.legal_moves(live.state, seat))
+    with pytest.raises(SnapshotOutdated):  # what made the service replay
+        live.game.load(json.loads(json.dumps(_old_dump(live.game, live.state))))
