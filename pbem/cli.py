@@ -109,6 +109,8 @@ def cmd_keygen(args, out) -> int:
 def cmd_types(args, out) -> int:
     for t in Profile(args.server).client().game_types():
         print(f"{t['name']}@{t['version']}  {t['title']}  ({t['min_players']}-{t['max_players']} players)", file=out)
+        if t.get("concurrency_doc"):  # an older server does not say
+            print(f"    moves: {t['concurrency']}: {t['concurrency_doc']}", file=out)
         for o in t["options"]:
             print(f"    {o['name']} = {json.dumps(o['default'])}  {o['doc']}", file=out)
     return 0

@@ -33,7 +33,7 @@ def test_two_people_play_from_the_terminal(api_server, start_worker, tmp_path):
         assert code == 0 and out.startswith("public key: ")
         assert oct((home / "key.json").stat().st_mode & 0o777) == "0o600"
     code, out = run(ann, url, "types")
-    assert "wakanda@1" in out
+    assert "wakanda@1" in out and "moves: window: " in out and "moves: strict: " in out
     code, out = run(ann, url, "create", "wakanda", "--players", "2", "-o", "hidden_held_pieces=true")
     game_id = out.split()[1]
     assert run(ann, url, "join", game_id, "0", "--name", "Ann")[0] == 0
