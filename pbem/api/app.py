@@ -313,9 +313,10 @@ class MovesView(MethodView):
           /games/{id}/moves/{move_id}, or this answer with `Prefer: wait=N`).
 
         Either way nothing was applied: read the game, and sign the move again
-        at the new version with a new nonce. (A game may let a move signed at
-        an older version stand when the seat's situation has not changed,
-        e.g. several seats answering one reaction window.)"""
+        at the new version with a new nonce. (A game whose `concurrency` is
+        `window`, see GET /game-types, lets a move signed at an older version
+        stand while its seat still answers the window open since then:
+        several seats answering one reaction window, or Kachina's redraw.)"""
         wait = prefer_wait()
         record = service().submit(game_id, envelope, wait=wait)
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
