@@ -21,7 +21,7 @@ from ..notify.notifier import Notifier
 from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from . import security as sec
-from .schemas import DeadlineSettings, Int, Strict
+from .schemas import DeadlineSettings, Int, QueryInt, Strict
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
                       description="Turn notifications: email, webhooks, deadlines")
@@ -63,7 +63,7 @@ class WebhookRegistered(WebhookInfo):
 
 
 class DeliveriesQuery(Strict):
-    limit = Int(load_default=100, validate=validate.Range(1, 500))
+    limit = QueryInt(load_default=100, validate=validate.Range(1, 500))
 
 
 class DeliveryAttempt(Strict):

@@ -2,6 +2,8 @@
 numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either)."""
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -24,9 +26,22 @@ def ref(name: str, **metadata) -> dict:
     return {"allOf": [{"$ref": f"#/components/schemas/{name}"}], **metadata}
 
 
+class QueryInteger(fields.Integer):
+    """An integer in a query string, which is always text: "12" is read as
+    12; "2.5", "1e3", " 12" and non-ASCII digits are refused. (JSON bodies
+    use ``Int``: strict, a JSON number that is an integer.)"""
+
+    _DIGITS = re.compile(r"-?[0-9]{1,15}")
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not self._DIGITS.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def QueryInt(**kw):
-    """Query strings are text: "12" is read as 12, "2.5" and "x" are refused."""
-    return fields.Integer(**kw)
+    """Every integer of a query schema (never ``Int``, which would refuse "12")."""
+    return QueryInteger(**kw)
 
 
 # -- errors ----------------------------------------------------------------
