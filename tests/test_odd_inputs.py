@@ -82,3 +82,91 @@ def test_json_integers_stay_strict(api_server, http, redis_client, body):
     assert r.json()["error"]["code"] == "invalid_request"
     assert "players" in r.json()["error"]["details"]["fields"]["json"]
     assert stored(redis_client) == before
+
+
+# -- deep JSON ---------------------------------------------------------------------
+
+
+def json_operations(settings) -> list[tuple[str, str]]:
+    return [(method, path) for path, item in spec(settings)["paths"].items() for method, op in item.items()
+            if method in METHODS and "application/json" in op.get("requestBody", {}).get("content", {})]
+
+
+def test_deep_json_is_refused_by_every_json_endpoint(settings, api_server, http, redis_client):
+    operations = json_operations(settings)
+    assert {("post", "/games"), ("post", "/games/{game_id}/moves"), ("post", "/games/{game_id}/parse"),
+            ("post", "/games/{game_id}/seats/{seat}"), ("post", "/games/{game_id}/invitations"),
+            ("put", "/games/{game_id}/deadline"), ("patch", "/games/{game_id}/seats/{seat}/notifications"),
+            } <= set(operations)
+    before = stored(redis_client)
+    for depth in (1000, 65):  # what used to be a RecursionError; one level over the bound
+        body = "[" * depth + "]" * depth
+        for method, path in operations:
+            r = http.request(method, api_server.url + fill(path), data=body,
+                             headers={"Content-Type": "application/json"})
+            assert r.status_code == 400, (method, path, r.text)
+            assert r.json()["error"] == {"code": "malformed_json", "status": 400,
+                                         "message": "the JSON is nested deeper than 64 levels",
+                                         "details": {"max_depth": 64}}
+    assert stored(redis_client) == before
+
+
+def test_deep_json_inside_strings_or_within_the_bound_is_read(service, api_server, http):
+    game_id = service.create_game("wakanda", 2)["id"]
+    # brackets inside a string do not nest (nor do escaped quotes end it)
+    r = http.post(f"{api_server.url}/games/{game_id}/parse", json={"text": '\\"[' * 100})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "missing_token", r.text  # read, then refused
+    # 64 levels is allowed: the move itself is refused by the game, not the parser
+    move: list | dict = []
+    for _ in range(61):  # the envelope, "move" and its "x" make 64 with these
+        move = [move]
+    envelope = {"game": game_id, "player": 0, "expected_version": 0, "move": {"x": move},
+                "nonce": "n" * 16, "signature": "s" * 86}
+    r = http.post(f"{api_server.url}/games/{game_id}/moves", json=envelope)
+    assert r.status_code != 400, r.text
+    assert r.json()["error"]["code"] == "game_not_started"
+    deeper = {**envelope, "move": {"x": [move]}}
+    r = http.post(f"{api_server.url}/games/{game_id}/moves", json=deeper)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "malformed_json"
+
+
+def test_too_deep_counts_only_brackets_outside_strings():
+    from pbem.api.parsing import too_deep
+
+    assert not too_deep(b"[" * 64 + b"]" * 64)
+    assert too_deep(b"[" * 65 + b"]" * 65)
+    assert not too_deep(b'["' + b"[" * 200 + b'"]')
+    assert not too_deep(b'["\\"' + b"{" * 200 + b'"]')  # an escaped quote does not end the string
+    assert too_deep(b'{"a":' * 65 + b"1" + b"}" * 65)
+    assert not too_deep(b"[]" * 500)  # many, but side by side
+
+
+# -- lone surrogates and control characters -----------------------------------------
+
+
+@pytest.mark.parametrize("body,field", [
+    ('{"game": "wakanda", "players": 2, "title": "x\\udc80y"}', ["title"]),
+    ('{"game": "wakanda", "players": 2, "options": {"x\\ud800": 1}}', ["options"]),
+    ('{"game": "carcassonne", "players": 2, "options": {"draw_order": ["A", "\\udfff"]}}',
+     ["options", "draw_order", "1"]),
+    ('{"game": "wakanda", "players": 2, "invite": [{"email": "a@b.test", "name": "\\ud83d"}]}',
+     ["invite", "0", "name"]),
+])
+def test_lone_surrogates_are_refused_naming_the_field(api_server, http, redis_client, body, field):
+    before = stored(redis_client)
+    r = http.post(f"{api_server.url}/games", data=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "invalid_request"
+    found = error["details"]["fields"]["json"]
+    for part in field[:-1]:
+        found = found[part]
+    assert field[-1] in found
+    assert stored(redis_client) == before
+
+
+def test_a_surrogate_pair_is_an_emoji_and_fine(api_server, http):
+    body = '{"game": "wakanda", "players": 2, "title": "dragon \\ud83d\\udc09"}'
+    r = http.post(f"{api_server.url}/games", data=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+    assert r.json()["title"] == "dragon \N{DRAGON}"

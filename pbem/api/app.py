@@ -12,7 +12,7 @@ import os
 import redis
 from flask import Flask, Response, current_app, request, send_from_directory
 from flask.views import MethodView
-from flask_smorest import Api, Blueprint
+from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from .. import error_docs, games
@@ -24,6 +24,7 @@ from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views, record_schemas
+from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
 

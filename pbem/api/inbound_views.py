@@ -15,7 +15,6 @@ import secrets
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -27,6 +26,7 @@ from ..mail_in.listener import accept
 from ..mail_in.store import MailStore
 from ..notify.config import NotifySettings
 from . import security as sec
+from .parsing import Blueprint
 from .schemas import Invite, Strict
 
 class MailTooLarge(ServiceError):

@@ -11,7 +11,6 @@ import time
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from ..errors import Conflict, Unauthorized, Unprocessable
@@ -21,6 +20,7 @@ from ..notify.notifier import Notifier
 from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from . import security as sec
+from .parsing import Blueprint
 from .schemas import DeadlineSettings, Int, QueryInt, Strict
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
