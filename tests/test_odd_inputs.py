@@ -2,13 +2,16 @@
 format, and nothing stored changes."""
 from __future__ import annotations
 
+from email.headerregistry import Address
+
 import pytest
 import redis
 
+from pbem import signing
 from pbem.api import create_app
 
 from .conftest import api_server  # noqa: F401
-from .test_notify_support import new_game, notify_env, smtp  # noqa: F401
+from .test_notify_support import new_game, notify_env, run_jobs, smtp, to_act  # noqa: F401
 
 #: Stand-ins for path parameters: the query and the body are read before
 #: the view looks the game up, so these need not exist.
@@ -170,3 +173,101 @@ def test_a_surrogate_pair_is_an_emoji_and_fine(api_server, http):
     r = http.post(f"{api_server.url}/games", data=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 201, r.text
     assert r.json()["title"] == "dragon \N{DRAGON}"
+
+
+ODD = ["a\r\nBcc: evil@attacker.test", "a\nb", "a\x00b", "a\tb", "a\x1bb", "a\u2028b", "a\x85b"]
+
+
+def one_line_fields(game_id: str) -> list[tuple[str, str, dict, str]]:
+    """(method, path, a body with {} where the odd text goes, the field) for
+    every one-line field of every request body."""
+    key = signing.generate_key()[1]
+    envelope = {"game": game_id, "player": 0, "expected_version": 0, "move": {"type": "pass"},
+                "nonce": "n" * 16, "signature": "s" * 86}
+    return [
+        ("post", "/games", {"game": "wakanda", "players": 2, "title": None}, "title"),
+        ("post", "/games", {"game": None, "players": 2}, "game"),
+        ("post", "/games", {"game": "wakanda", "players": 2, "invite": [{"email": "a@b.test", "name": None}]},
+         "name"),
+        ("post", "/games", {"game": "wakanda", "players": 2, "invite": [{"email": None}]}, "email"),
+        ("post", "/games", {"game": "wakanda", "players": 2, "options": {None: 1}}, "options"),
+        ("post", f"/games/{game_id}/seats/0", {"public_key": key, "name": None}, "name"),
+        ("post", f"/games/{game_id}/seats/0", {"public_key": key, "name": "Ann", "email": None}, "email"),
+        ("post", f"/games/{game_id}/seats/0", {"public_key": key, "name": "Ann", "webhook_url": None},
+         "webhook_url"),
+        ("post", f"/games/{game_id}/moves", {**envelope, "nonce": None}, "nonce"),
+        ("post", f"/games/{game_id}/moves", {**envelope, "game": None}, "game"),
+        ("post", f"/games/{game_id}/parse", {"text": None}, "text"),
+        ("post", f"/games/{game_id}/invitations", {"invites": [{"email": "a@b.test", "name": None}]}, "name"),
+        ("patch", f"/games/{game_id}/seats/0/notifications", {"email": None}, "email"),
+        ("post", f"/games/{game_id}/seats/0/webhook", {"url": None}, "url"),
+    ]
+
+
+def put_text(body, text):
+    if isinstance(body, dict):
+        return {(text if k is None else k): put_text(v, text) for k, v in body.items()}
+    if isinstance(body, list):
+        return [put_text(v, text) for v in body]
+    if body is None:
+        return text
+    return body
+
+
+def field_errors(error: dict) -> set:
+    """Every field name in a nested marshmallow error dict."""
+    out, stack = set(), [error["details"]["fields"]]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            out |= set(item)
+            stack.extend(item.values())
+    return out
+
+
+def test_control_characters_are_refused_in_one_line_fields(service, api_server, http, redis_client):
+    game_id = service.create_game("wakanda", 2)["id"]
+    before = stored(redis_client)
+    for method, path, body, field in one_line_fields(game_id):
+        for text in ODD:
+            odd = text if field not in ("email", "webhook_url", "url") else text.replace("a", "http://a.test/" if
+                                                                                       "url" in field else "a@b.test")
+            r = http.request(method, api_server.url + path, json=put_text(body, odd))
+            assert r.status_code == 422, (path, field, repr(odd), r.text)
+            error = r.json()["error"]
+            assert error["code"] == "invalid_request", (path, field, r.text)
+            assert field in field_errors(error), (path, field, r.text)
+    assert stored(redis_client) == before
+
+
+def test_unusual_but_valid_names_and_titles_are_mailed(notify_env, api_server, http, redis_client, smtp):
+    title = 'Café «Nuit» 🎲 "the rematch" — Zoë\'s'
+    names = ['Zoë "the Axe" O\'Brien 🐉', "Jean-Élodie, <Ann> (x) ; y"]
+    r = http.post(f"{api_server.url}/games", json={"game": "wakanda", "players": 2, "title": title})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    for seat, name in enumerate(names):
+        r = http.post(f"{api_server.url}/games/{game_id}/seats/{seat}",
+                      json={"public_key": signing.generate_key()[1], "name": name, "email": f"p{seat}@example.test"})
+        assert r.status_code == 201, r.text
+    run_jobs(redis_client)
+    summary = http.get(f"{api_server.url}/games/{game_id}").json()
+    assert [s["name"] for s in summary["seats"]] == names and summary["title"] == title
+    seat = summary["to_act"][0]
+    mails = smtp.to(f"p{seat}@example.test", "your_turn")
+    assert len(mails) == 1
+    msg = mails[0]
+    to = msg["To"].addresses
+    assert len(to) == 1 and to[0] == Address(display_name=names[seat], addr_spec=f"p{seat}@example.test")
+    assert title in msg["Subject"]
+    assert msg["Bcc"] is None and msg["Cc"] is None
+
+
+def test_a_lone_surrogate_stored_before_the_check_no_longer_stops_mail(notify_env, service, redis_client, smtp):
+    """Names stored before the API refused them still get their mail."""
+    game_id, _, _ = new_game(service, names=("Ann\ud800", "Bob\udfff"))  # (a title could not even be stored)
+    run_jobs(redis_client)
+    seat = to_act(service, game_id)[0]
+    mails = smtp.to(f"p{seat}@example.test", "your_turn")
+    assert len(mails) == 1
+    assert mails[0]["To"].addresses[0].display_name.endswith("\ufffd")

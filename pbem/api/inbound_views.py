@@ -27,7 +27,7 @@ from ..mail_in.store import MailStore
 from ..notify.config import NotifySettings
 from . import security as sec
 from .parsing import Blueprint
-from .schemas import Invite, Strict
+from .schemas import Invite, Line, Strict
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"
@@ -44,7 +44,7 @@ class Inbound(Strict):
 
 
 class InboundQuery(Strict):
-    to = fields.List(fields.String(validate=validate.Length(1, 320)), load_default=list,
+    to = fields.List(Line(validate=validate.Length(1, 320)), load_default=list,
                      metadata={"description": "envelope recipient(s); else the message's "
                                               "Delivered-To, X-Original-To, To and Cc headers"})
 

@@ -21,7 +21,7 @@ from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from . import security as sec
 from .parsing import Blueprint
-from .schemas import DeadlineSettings, Int, QueryInt, Strict
+from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
                       description="Turn notifications: email, webhooks, deadlines")
@@ -49,12 +49,12 @@ class Channels(Strict):
 
 
 class ChannelsUpdate(Strict):
-    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
-    preference = fields.String(validate=validate.OneOf(PREFERENCES))
+    email = fields.Email(allow_none=True, validate=[validate.Length(max=254), one_line])
+    preference = Line(validate=validate.OneOf(PREFERENCES))
 
 
 class WebhookRegister(Strict):
-    url = fields.Url(schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000),
+    url = fields.Url(schemes={"http", "https"}, require_tld=False, validate=[validate.Length(max=2000), one_line],
                      metadata={"description": "omit to register the URL given at join"})
 
 

@@ -1,5 +1,6 @@
 """Request and response schemas. Strict: unknown fields are refused and
-numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either)."""
+numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either);
+every string field of a request is one line (``one_line``)."""
 from __future__ import annotations
 
 import re
@@ -44,6 +45,30 @@ def QueryInt(**kw):
     return QueryInteger(**kw)
 
 
+#: What a one-line field may not hold: C0 and C1 controls (CR, LF, NUL, TAB,
+#: ESC...), Unicode's line and paragraph separators, and lone surrogates.
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def one_line(value: str) -> None:
+    """A validator for names, titles, addresses, nonces: text that may end
+    up in a mail header (a Subject, a From display name) or a log line, so a
+    line break there could start a header or a line of its own."""
+    bad = _NOT_ONE_LINE.search(value) if isinstance(value, str) else None
+    if bad:
+        raise ma.ValidationError(f"U+{ord(bad.group()):04X} (a control character, line break or lone "
+                                 "surrogate) is not allowed in this field")
+
+
+def Line(*, validate=(), **kw):
+    """A one-line string field (``one_line`` and the given validators)."""
+    return fields.String(validate=[one_line, *_listed(validate)], **kw)
+
+
+def _listed(validators) -> list:
+    return list(validators) if isinstance(validators, (list, tuple)) else [validators]
+
+
 # -- errors ----------------------------------------------------------------
 
 
@@ -68,22 +93,23 @@ class DeadlineSettings(Strict):
                        metadata={"description": "time for each turn; null: no deadline"})
     reminder_seconds = Int(load_default=0, validate=validate.Range(0, 90 * 86400),
                            metadata={"description": "remind this long before the deadline (0: no reminder)"})
-    default_action = fields.String(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
+    default_action = Line(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
                                    metadata={"description": "what happens at the deadline"})
 
 
 class Invite(Strict):
-    email = fields.String(required=True, validate=validate.Length(3, 254))
+    email = Line(required=True, validate=validate.Length(3, 254))
     seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
-    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64))
+    name = Line(load_default=None, allow_none=True, validate=validate.Length(1, 64))
 
 
 class CreateGame(Strict):
-    game = fields.String(required=True, validate=validate.Length(1, 64),
-                         metadata={"description": "a name from GET /game-types"})
+    game = Line(required=True, validate=validate.Length(1, 64),
+                metadata={"description": "a name from GET /game-types"})
     players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    title = fields.String(load_default="", validate=validate.Length(0, 120))
+    options = fields.Dict(keys=Line(), load_default=dict)
+    title = Line(load_default="", validate=validate.Length(0, 120),
+                 metadata={"description": "one line, no control characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
     invite = fields.List(fields.Nested(Invite), load_default=list, validate=validate.Length(0, 16),
@@ -141,11 +167,12 @@ class GameSummary(GameMeta):
 
 
 class JoinSeat(Strict):
-    public_key = fields.String(required=True, validate=validate.Length(40, 48),
-                               metadata={"description": "Ed25519 public key, unpadded base64url"})
-    name = fields.String(required=True, validate=validate.Length(1, 64))
-    email = fields.Email(load_default=None, allow_none=True)
-    webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"})
+    public_key = Line(required=True, validate=validate.Length(40, 48),
+                      metadata={"description": "Ed25519 public key, unpadded base64url"})
+    name = Line(required=True, validate=validate.Length(1, 64),
+                metadata={"description": "one line, no control characters"})
+    email = fields.Email(load_default=None, allow_none=True, validate=one_line)
+    webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, validate=one_line)
 
 
 class Joined(Strict):
@@ -186,16 +213,16 @@ class Envelope(Strict):
             "/games/{id}/moves/{move_id} with the id computed so (sending the envelope again answers 409 "
             "`nonce_reused`, naming the move in `details.move_id`). docs/record.md has more.")
 
-    game = fields.String(required=True, validate=validate.Length(1, 64), metadata={
+    game = Line(required=True, validate=validate.Length(1, 64), metadata={
         "description": "the game id of the URL; signed, so a move cannot be replayed into another game"})
     player = Int(required=True, validate=validate.Range(0, 15), metadata={"description": "the seat that moves"})
     expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
         "description": "the game's version this move was made at (GET /games/{id} `version`)"})
     move = fields.Dict(keys=fields.String(), required=True, metadata={
         "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
-    nonce = fields.String(required=True, validate=validate.Length(8, 128), metadata={
+    nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
         "description": "unique per seat and game; names the move (see the schema's description)"})
-    signature = fields.String(required=True, validate=validate.Length(1, 200), metadata={
+    signature = Line(required=True, validate=validate.Length(1, 200), metadata={
         "description": "Ed25519 over the RFC 8785 JSON of the other fields, unpadded base64url"})
 
 
@@ -240,7 +267,7 @@ class LegalMoves(Strict):
 
 
 class ParseRequest(Strict):
-    text = fields.String(required=True, validate=validate.Length(1, 500))
+    text = Line(required=True, validate=validate.Length(1, 500), metadata={"description": "one move, one line"})
 
 
 class Parsed(Strict):
