@@ -271,3 +271,17 @@ def test_a_lone_surrogate_stored_before_the_check_no_longer_stops_mail(notify_en
     mails = smtp.to(f"p{seat}@example.test", "your_turn")
     assert len(mails) == 1
     assert mails[0]["To"].addresses[0].display_name.endswith("\ufffd")
+
+
+# -- list options ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{"expansions": [[]]}, {"expansions": ["cult", "cult"]},
+                                     {"expansions": [None]}, {"draw_order": [{}]}])
+def test_list_options_with_odd_elements_are_refused(api_server, http, redis_client, options):
+    before = stored(redis_client)
+    r = http.post(f"{api_server.url}/games", json={"game": "carcassonne", "players": 2, "options": options})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "bad_option_value" and error["details"]["option"] == next(iter(options))
+    assert stored(redis_client) == before

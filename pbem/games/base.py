@@ -47,7 +47,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 Event = dict
 Move = dict
@@ -126,7 +126,9 @@ def require(condition: Any, code: str, message: str, **details: Any) -> None:
 
 @dataclass(frozen=True)
 class Option:
-    """One named rules option. ``kind`` is bool, int, str or list."""
+    """One named rules option. ``kind`` is bool, int, str or list. A list's
+    elements are each of type ``items`` (one of ``item_choices``, if given),
+    at most ``max_items`` of them, and distinct if ``unique``."""
 
     name: str
     default: Any
@@ -135,20 +137,22 @@ class Option:
     choices: tuple = ()
     minimum: int | None = None
     maximum: int | None = None
+    items: type = str
+    #: Any collection: a registry (a dict that grows) is read when checked.
+    item_choices: Collection = ()
+    unique: bool = False
+    max_items: int = 1000
 
     def check(self, value: Any) -> Any:
-        kind_ok = (
-            isinstance(value, bool)
-            if self.kind is bool
-            else isinstance(value, self.kind) and not isinstance(value, bool)
-        )
-        if not kind_ok:
+        if not _is_a(value, self.kind):
             raise BadOptions(
                 "bad_option_type",
-                f"option {self.name!r} must be of type {self.kind.__name__}, got {value!r}",
+                f"option {self.name!r} must be of type {self.kind.__name__}, got {_short(value)}",
                 option=self.name,
             )
-        if self.choices and value not in self.choices:
+        if self.kind is list:
+            self._check_items(value)
+        elif self.choices and value not in self.choices:
             raise BadOptions(
                 "bad_option_value",
                 f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}",
@@ -160,6 +164,24 @@ class Option:
             raise BadOptions("bad_option_value", f"option {self.name!r} must be <= {self.maximum}", option=self.name)
         return value
 
+    def _check_items(self, value: list) -> None:
+        """Each element checked before any rules module sees the list: one
+        that is not even hashable (``[[]]``) must not reach a set or a dict."""
+        if len(value) > self.max_items:
+            raise BadOptions("bad_option_value", f"option {self.name!r} takes at most {self.max_items} elements",
+                             option=self.name)
+        for index, item in enumerate(value):
+            if not _is_a(item, self.items):
+                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be of type "
+                                 f"{self.items.__name__}, got {_short(item)}", option=self.name, index=index)
+            if self.item_choices and item not in self.item_choices:
+                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be one of "
+                                 f"{list(self.item_choices)}, got {_short(item)}", option=self.name, index=index)
+        if self.unique and len(set(value)) != len(value):
+            twice = next(item for index, item in enumerate(value) if item in value[:index])
+            raise BadOptions("bad_option_value", f"option {self.name!r} lists {_short(twice)} more than once",
+                             option=self.name)
+
     def describe(self) -> dict:
         out = {"name": self.name, "type": self.kind.__name__, "default": self.default, "doc": self.doc}
         if self.choices:
@@ -168,7 +190,23 @@ class Option:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.kind is list:
+            out["items"] = {"type": self.items.__name__, "max_items": self.max_items, "unique": self.unique}
+            if self.item_choices:
+                out["items"]["choices"] = list(self.item_choices)
         return out
+
+
+def _is_a(value: Any, kind: type) -> bool:
+    """``isinstance``, where a bool is not an int (JSON's true is not 1)."""
+    if kind is bool:
+        return isinstance(value, bool)
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # --------------------------------------------------------------------------
