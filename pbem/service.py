@@ -444,6 +444,10 @@ class Service:
             return None
         version, state, meta = hot
         seat = self._seats.get((game_id, envelope["player"]))
+        # A game not in play (or not at the signed version) goes to the read
+        # path, which looks for a record of this move id before the status:
+        # a resent envelope is nonce_reused, whatever the game's status. At
+        # the signed version, queue_if_current finds the record (duplicate).
         if (version != envelope["expected_version"] or meta.get("status") != "active" or seat is None
                 or seat.get("mail_only") or not seat.get("public_key")):
             return None
@@ -539,14 +543,17 @@ class Service:
             self._remember(self._seats, {(game_id, seat): data for seat, data in seats.items()}, self.SEATS_KEPT)
         if envelope["game"] != game_id:
             raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
+        if existing is not None:
+            # Before the status checks: a client resending an envelope (after
+            # a 503, a timeout) learns that the first try was recorded, even
+            # when that move ended the game.
+            raise self._nonce_reused(move_id)
         if meta["status"] == "open":
             raise Conflict("game_not_started", "the game waits for players to join")
         if meta["status"] == "finished":
             raise Conflict("game_over", "the game is over")
         if player not in seats:
             raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
-        if existing is not None:
-            raise self._nonce_reused(move_id)
         return meta, seats[player], move_id, tail
 
     @staticmethod
