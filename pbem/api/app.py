@@ -315,7 +315,16 @@ class MovesView(MethodView):
         Either way nothing was applied: read the game, and sign the move again
         at the new version with a new nonce. (A game may let a move signed at
         an older version stand when the seat's situation has not changed,
-        e.g. several seats answering one reaction window.)"""
+        e.g. several seats answering one reaction window.)
+
+        **Retrying** after a timeout or a 503: send the same envelope (the
+        same nonce), never a newly signed one. A `503 store_unavailable` or a
+        timeout can come back for a move that was recorded just before the
+        store went away, and is applied when it returns. A resent envelope
+        whose move is known is `409 nonce_reused` with its `move_id` in
+        `details`, whatever the game's status (even if that move ended the
+        game): the first try was recorded, and its outcome is at
+        `GET /games/{id}/moves/{move_id}`."""
         wait = prefer_wait()
         record = service().submit(game_id, envelope, wait=wait)
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
