@@ -7,6 +7,8 @@ from __future__ import annotations
 class ServiceError(Exception):
     status = 400
     code = "bad_request"
+    #: HTTP headers to answer with (a 429's Retry-After).
+    headers: dict | None = None
 
     def __init__(self, code: str | None = None, message: str = "", **details):
         self.code = code or self.code
@@ -37,6 +39,14 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status, code = 422, "unprocessable"
+
+
+class TooManyRequests(ServiceError):
+    status, code = 429, "too_many_requests"
+
+    def __init__(self, message: str, retry_after: int, **details):
+        super().__init__(self.code, message, retry_after=retry_after, **details)
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 class Unavailable(ServiceError):

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import error_docs, games
 from ..config import Settings, settings as load_settings
-from ..errors import ServiceError, Unprocessable
+from ..errors import ServiceError, Unauthorized, Unprocessable
 from ..games.base import GameError
 from ..pipeline import MoveQueue
 from ..service import Service, StateCache
@@ -48,7 +48,8 @@ class PbemApi(Api):
     def _register_error_handlers(self):
         app = self._app
         app.register_error_handler(HTTPException, self.handle_http_exception)
-        app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details))
+        app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details,
+                                                                          e.headers))
         app.register_error_handler(GameError, lambda e: error_response(422, e.code, e.message, e.details))
         app.register_error_handler(redis.ConnectionError, self._store_down)
         app.register_error_handler(redis.TimeoutError, self._store_down)
@@ -101,10 +102,16 @@ def create_game(body: dict) -> dict:
         invites.check_email(item["email"])
     if body["deadline"]:
         notify_views.check_deadline(body["deadline"])
+    if body["invite"]:
+        # The caller is the creator: no credential, but the client address's
+        # hourly allowance (counted last, when nothing else can refuse).
+        service().check_new_game(body["game"], body["players"], body["options"])
+        inbound_views.take_invitation_slots(None, len(body["invite"]))
     game = service().create_game(body["game"], body["players"], body["options"], body["title"])
     if body["deadline"]:
         notify_views.set_deadline_at_creation(game["id"], body["deadline"])
     if body["invite"]:
+        inbound_views.count_invitations_at_creation(game["id"], len(body["invite"]))
         invites.invite(service(), game["id"], body["invite"])
     return game
 
@@ -115,7 +122,7 @@ def bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError("bad_token", "use 'Authorization: Bearer <token>'")
+        raise Unauthorized("bad_token", "use 'Authorization: Bearer <token>'")
     return token.strip()
 
 
@@ -180,9 +187,11 @@ class GamesView(MethodView):
 
     @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.CreateGame())
-    @games_bp.response(201, s.GameSummary)
+    @games_bp.response(201, s.CreatedGame)
     def post(self, body):
-        """Create a game. Its seed stays secret; sha256(seed) is published now."""
+        """Create a game. Its seed stays secret; sha256(seed) is published now.
+        The answer's `creator_token` (shown once) is the creator's credential:
+        invitations, pausing the clock."""
         game = create_game(body)
         return game, 201, {"Location": f"/games/{game['id']}"}
 

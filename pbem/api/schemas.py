@@ -166,6 +166,11 @@ class GameSummary(GameMeta):
                                                   "the game is over: sha256 of its bytes is `seed_sha256`"})
 
 
+class CreatedGame(GameSummary):
+    creator_token = fields.String(metadata={
+        "description": "the creator's bearer token (invitations, the clock): shown once, keep it"})
+
+
 class JoinSeat(Strict):
     public_key = Line(required=True, validate=validate.Length(40, 48),
                       metadata={"description": "Ed25519 public key, unpadded base64url"})
