@@ -214,7 +214,8 @@ class Envelope(Strict):
             "`game + \"\\0\" + str(player) + \"\\0\" + nonce` (a NUL between the three), e.g. game "
             "`abc`, player 1, nonce `n0nce-123` give sha256 of `abc\\x001\\x00n0nce-123`, whose first 24 "
             "hex digits are `3e107641d2088259b31a0e0b`. "
-            "A nonce is used once per seat and game: after a network error, read GET "
+            "A nonce is used once per seat and game: after a network error or a 503 (the move may have "
+            "been recorded just before the store went away, and is applied when it returns), read GET "
             "/games/{id}/moves/{move_id} with the id computed so (sending the envelope again answers 409 "
             "`nonce_reused`, naming the move in `details.move_id`). docs/record.md has more.")
 
@@ -226,7 +227,8 @@ class Envelope(Strict):
     move = fields.Dict(keys=fields.String(), required=True, metadata={
         "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
     nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
-        "description": "unique per seat and game; names the move (see the schema's description)"})
+        "description": "unique per seat and game; names the move (see the schema's description); to retry "
+                       "after a timeout or a 503, resend the same envelope"})
     signature = Line(required=True, validate=validate.Length(1, 200), metadata={
         "description": "Ed25519 over the RFC 8785 JSON of the other fields, unpadded base64url"})
 
