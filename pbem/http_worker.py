@@ -27,13 +27,13 @@ from gunicorn.workers.gthread import ThreadWorker
 DRAIN_LIMIT = 64 * 1024
 
 #: Codes for the statuses gunicorn answers by itself.
-CODES = {400: "bad_request", 403: "forbidden", 414: "request_line_too_long", 417: "expectation_failed",
-         431: "headers_too_large", 500: "internal_error", 501: "not_implemented"}
+GUNICORN_CODES = {400: "bad_request", 403: "forbidden", 414: "request_line_too_long", 417: "expectation_failed",
+                  431: "headers_too_large", 500: "internal_error", 501: "not_implemented"}
 
 
 def error_bytes(status: int, reason: str, message: str) -> bytes:
     """A whole HTTP response in the one error format."""
-    code = CODES.get(status, "bad_request" if 400 <= status < 500 else "internal_error")
+    code = GUNICORN_CODES.get(status, "bad_request" if 400 <= status < 500 else "internal_error")
     text = f"{reason}: {message}" if message else reason
     body = json.dumps({"error": {"code": code, "message": text, "status": status}}, separators=(",", ":")).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"

@@ -424,7 +424,8 @@ joined. Reads of a seat's private view use the bearer token returned by the join
 A move's id is known before it is sent: the first 24 hex digits of sha256 over the UTF-8
 of `game NUL player NUL nonce` (see the Envelope schema). Each operation declares its
 `security`: `seatToken` (required), `[{}, seatToken]` (optional: anonymous allowed, a
-token shows that seat's view), none, `operatorToken` or `inboundSecret`.
+token shows that seat's view), none, `creatorToken` (the `creator_token` that POST /games
+answers with, for invitations and the clock), `operatorToken` or `inboundSecret`.
 
 The record (GET /games/{id}/record) is JSON lines: RecordHeader, RecordStep..., RecordEnd;
 docs/record.md says how to verify it offline. Events share the Event frame; each game's

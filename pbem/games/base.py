@@ -109,7 +109,8 @@ PROTOCOL_ERROR_CODES = {
     "bad_player_count": "the game does not take this number of players",
     "unknown_option": "the game has no option with this name",
     "bad_option_type": "the option's value has the wrong type (`details.option` names it)",
-    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does)",
+    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does; "
+                        "for a list, each element's type and choices, duplicates and count too, `details.index`)",
     "unknown_game": "no game type with this name (and version)",
 }
 
