@@ -14,7 +14,8 @@
     pbem run                                 the server with embedded defaults (make run)
 
 The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000).
-Your key and seat tokens live in $PBEM_HOME (default ~/.pbem), readable only by you.
+Your key, seat tokens and the creator tokens of your games live in $PBEM_HOME
+(default ~/.pbem), readable only by you.
 """
 from __future__ import annotations
 
@@ -55,11 +56,13 @@ def load_key() -> str:
 
 
 class Profile:
-    """Seat tokens by server and game, so later commands know who you are."""
+    """Seat tokens, and the creator tokens of games you created, by server
+    and game, so later commands know who you are."""
 
     def __init__(self, server: str):
         self.server = server.rstrip("/")
         self.data = _read("seats.json", {})
+        self.created = _read("created.json", {})
 
     def seats(self, game_id: str) -> dict:
         return self.data.get(self.server, {}).get(game_id, {})
@@ -68,11 +71,20 @@ class Profile:
         self.data.setdefault(self.server, {}).setdefault(game_id, {})[str(seat)] = token
         _write_private("seats.json", self.data)
 
+    def creator_token(self, game_id: str) -> str | None:
+        return self.created.get(self.server, {}).get(game_id)
+
+    def remember_creator(self, game_id: str, token: str) -> None:
+        self.created.setdefault(self.server, {})[game_id] = token
+        _write_private("created.json", self.created)
+
     def client(self, game_id: str | None = None) -> Client:
         client = Client(self.server)
         if game_id:
             for seat, token in self.seats(game_id).items():
                 client.tokens[(game_id, int(seat))] = token
+            if self.creator_token(game_id):
+                client.creator_tokens[game_id] = self.creator_token(game_id)
         return client
 
     def my_seat(self, game_id: str, seat: int | None) -> int:
@@ -123,11 +135,13 @@ def cmd_games(args, out) -> int:
 
 
 def cmd_create(args, out) -> int:
-    game = Profile(args.server).client().create_game(args.game, args.players, dict(args.option or []), args.title or "")
+    profile = Profile(args.server)
+    client = profile.client()
+    game = client.create_game(args.game, args.players, dict(args.option or []), args.title or "")
+    profile.remember_creator(game["id"], game["creator_token"])  # invitations and the clock, later too
     print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
     if args.invite:  # play by email: each invited address gets a mail; its reply "join" takes the seat
-        done = Profile(args.server).client()._call("POST", f"/games/{game['id']}/invitations",
-                                                   json={"invites": [{"email": e} for e in args.invite]})
+        done = client.invite(game["id"], [{"email": e} for e in args.invite])
         for item in done["invitations"]:
             print(f"invited {item['email']} to seat {item['seat']}", file=out)
     return 0

@@ -28,6 +28,7 @@ class ApiError(Exception):
 class Client:
     base_url: str
     tokens: dict = field(default_factory=dict)  # (game, seat) -> bearer token
+    creator_tokens: dict = field(default_factory=dict)  # game -> the creator's token
     timeout: float = 30.0
     session: requests.Session = field(default_factory=requests.Session)
 
@@ -53,9 +54,24 @@ class Client:
     def game_types(self) -> list[dict]:
         return self._call("GET", "/game-types")["games"]
 
-    def create_game(self, game: str, players: int, options: dict | None = None, title: str = "") -> dict:
-        return self._call("POST", "/games", json={"game": game, "players": players,
-                                                   "options": options or {}, "title": title})
+    def create_game(self, game: str, players: int, options: dict | None = None, title: str = "",
+                    invite: list[dict] | None = None) -> dict:
+        """Create a game (keeps its creator token), optionally inviting
+        ``[{"email", "seat"?, "name"?}]`` in the same call."""
+        body = {"game": game, "players": players, "options": options or {}, "title": title}
+        if invite:
+            body["invite"] = invite
+        out = self._call("POST", "/games", json=body)
+        if out.get("creator_token"):
+            self.creator_tokens[out["id"]] = out["creator_token"]
+        return out
+
+    def invite(self, game_id: str, invites: list[dict], token: str | None = None) -> dict:
+        """Invite seats by email, as the game's creator (or with ``token``,
+        any seat's token)."""
+        token = token or self.creator_tokens.get(game_id) or next(
+            (t for (g, _), t in self.tokens.items() if g == game_id), None)
+        return self._call("POST", f"/games/{game_id}/invitations", token=token, json={"invites": invites})
 
     def list_games(self, status: str | None = None) -> list[dict]:
         return self._call("GET", "/games", params={"status": status} if status else None)["games"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 class ServiceError(Exception):
     status = 400
     code = "bad_request"
+    #: HTTP headers to answer with (a 429's Retry-After).
+    headers: dict | None = None
 
     def __init__(self, code: str | None = None, message: str = "", **details):
         self.code = code or self.code
@@ -37,6 +39,14 @@ class Conflict(ServiceError):
 
 class Unprocessable(ServiceError):
     status, code = 422, "unprocessable"
+
+
+class TooManyRequests(ServiceError):
+    status, code = 429, "too_many_requests"
+
+    def __init__(self, message: str, retry_after: int, **details):
+        super().__init__(self.code, message, retry_after=retry_after, **details)
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 class Unavailable(ServiceError):
@@ -71,26 +81,35 @@ def _codes(*items: Code) -> dict[str, Code]:
 
 CODES: dict[str, Code] = _codes(
     # -- the request itself
-    Code("malformed_json", (400,), "the body is not valid JSON"),
-    Code("invalid_request", (422,), "the request does not match the schema (`details.fields` says where)"),
+    Code("malformed_json", (400,), "the body is not valid JSON, or nests deeper than 64 levels "
+         "(`details.max_depth`)"),
+    Code("invalid_request", (422,), "the request does not match the schema (`details.fields` says where): "
+         "a lone surrogate in any string, a control character in a one-line field..."),
     Code("body_too_large", (413,), "the body is larger than `PBEM_MAX_BODY` bytes"),
     Code("unsupported_media_type", (415,), "the body's Content-Type is not one this operation reads"),
     Code("method_not_allowed", (405,), "the path exists, the method does not (see the `Allow` header)"),
     Code("not_found", (404,), "no such path"),
-    Code("bad_request", (400,), "a request the server cannot read otherwise"),
+    Code("bad_request", (400,), "a request the server cannot read otherwise (gunicorn's own: a NUL in a "
+         "header, a bad HTTP version, conflicting lengths)"),
+    Code("request_line_too_long", (414,), "(gunicorn) the request line is longer than 4 KB"),
+    Code("headers_too_large", (431,), "(gunicorn) too many header fields, or one too large"),
+    Code("expectation_failed", (417,), "(gunicorn) an `Expect` header it cannot meet"),
+    Code("not_implemented", (501,), "(gunicorn) a transfer coding it does not support"),
     Code("unauthorized", (401,), "authentication failed (generic)"),
     Code("forbidden", (403,), "not allowed (generic)"),
     Code("conflict", (409,), "the request conflicts with the game's state (generic)"),
     Code("unprocessable", (422,), "the request is well formed but cannot be done (generic)"),
-    Code("too_many_requests", (429,), "too many requests; see `Retry-After`"),
+    Code("too_many_requests", (429,), "too many requests (invitations: `PBEM_INVITES_PER_HOUR` a game and "
+         "a client address); see `Retry-After` and `details.retry_after`"),
     Code("http_error", (), "any other HTTP error, with its status"),
     Code("internal_error", (500,), "a bug in the server; nothing was changed"),
     Code("unavailable", (503,), "the service is unavailable; try again"),
     Code("store_unavailable", (503,), "the game store (Redis) is unreachable; try again after `Retry-After`"),
     # -- who is asking
-    Code("missing_token", (401,), "this operation needs a seat's bearer token (or the operator's)"),
-    Code("bad_token", (400, 401), "the Authorization header is not `Bearer <token>` (400), or the token "
-         "belongs to no seat of this game (401)"),
+    Code("missing_token", (401,), "this operation needs a bearer token: a seat's (or, where it says so, "
+         "the game's creator token or the operator's)"),
+    Code("bad_token", (401,), "the Authorization header is not `Bearer <token>`, or the token belongs to "
+         "no seat (nor the creator) of this game"),
     Code("not_your_seat", (403,), "the token belongs to another seat of this game"),
     Code("bad_signature", (401,), "the envelope's signature is not base64url, not 64 bytes, or does not "
          "match the seat's key"),
@@ -125,7 +144,7 @@ CODES: dict[str, Code] = _codes(
     Code("webhook_url_invalid", (422,), "a webhook URL is http(s) with a host, no credentials, a valid port"),
     Code("webhook_url_unresolvable", (422,), "the webhook's host does not resolve"),
     Code("webhook_url_refused", (422,), "the webhook's host resolves to a loopback, private, link-local or "
-         "metadata address"),
+         "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo)"),
     # -- mail
     Code("inbound_disabled", (403,), "inbound mail over HTTP is off (`PBEM_INBOUND_SECRET` is not set)"),
     Code("bad_inbound_secret", (401,), "send `Authorization: Bearer <PBEM_INBOUND_SECRET>`"),

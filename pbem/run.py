@@ -45,9 +45,11 @@ def main() -> int:
     # No access log unless asked for: gunicorn then skips formatting one per request.
     access_log = ["--access-logfile", "-"] if os.environ.get("PBEM_ACCESS_LOG") else []
     # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
-    # until a worker has applied it, and 8 capped the moves in flight.
+    # until a worker has applied it, and 8 capped the moves in flight. The
+    # worker is gthread answering gunicorn's own errors as JSON, closing after
+    # an answer given before the body was read (pbem/http_worker.py).
     spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
-                  "--workers", api_workers, "--worker-class", "gthread",
+                  "--workers", api_workers, "--worker-class", "pbem.http_worker.Worker",
                   "--threads", os.environ.get("PBEM_API_THREADS", "16"),
                   *access_log, "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):

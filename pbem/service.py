@@ -24,6 +24,8 @@ from .store import Read, Store, Tail, dumps, key
 log = logging.getLogger(__name__)
 
 SETUP_MOVE = "setup"
+#: What ``Service.actor`` answers for the game's creator token.
+CREATOR = "creator"
 #: The first wait for an outcome, in the round trip that queues the move:
 #: long enough for a busy server, short enough that a drainer that had just
 #: gone costs little (a move then waits again, see ``MoveQueue.push_and_wait``).
@@ -141,13 +143,12 @@ class Service:
         """Open a game. ``seed`` is for tests and scripted scenarios that need
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends."""
-        try:
-            game = games.get(name)
-            options = game.check_options(players, options)
-        except GameError as err:
-            raise Unprocessable(err.code, err.message, **err.details) from None
+        game, options = self.check_new_game(name, players, options)
         game_id = new_game_id()
         seed = secrets.token_bytes(32) if seed is None else seed
+        # The creator's credential (invitations, the clock): shown once in the
+        # answer, stored hashed like a seat's token.
+        creator_token = secrets.token_urlsafe(32)
         meta = {
             "id": game_id,
             "game": game.name,
@@ -159,9 +160,19 @@ class Service:
             "version": 0,
             "created": time.time(),
             "seed_sha256": seed_commitment(seed),
+            "creator_token_sha256": token_hash(creator_token),
         }
         self.store.create_game(game_id, meta, seed.hex())
-        return self.summary(self.load(game_id), SPECTATOR)
+        return {**self.summary(self.load(game_id), SPECTATOR), "creator_token": creator_token}
+
+    @staticmethod
+    def check_new_game(name: str, players: int, options: dict | None) -> tuple[games.Game, dict]:
+        """The game and its options with defaults, or 422 (nothing stored)."""
+        try:
+            game = games.get(name)
+            return game, game.check_options(players, options)
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
 
     def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50) -> list[dict]:
         ids = self.store.list_games(0, 10_000) if status else self.store.list_games(offset, limit)
@@ -292,6 +303,17 @@ class Service:
             if secrets.compare_digest(data["token_sha256"], wanted):
                 return seat
         raise Unauthorized("bad_token", "this token belongs to no seat of this game")
+
+    def actor(self, game_id: str, token: str | None) -> str | int:
+        """Whom a bearer token speaks for in a game: ``CREATOR`` (the token
+        ``create_game`` gave) or a seat; 401 without a token or with another."""
+        meta = self._meta(game_id)
+        if token is None:
+            raise Unauthorized("missing_token", "send the game's creator token or a seat's bearer token")
+        creator = meta.get("creator_token_sha256")
+        if creator and secrets.compare_digest(creator, token_hash(token)):
+            return CREATOR
+        return self.viewer(game_id, token)
 
     def seat_viewer(self, game_id: str, seat: int, token: str | None) -> int:
         """The viewer for a seat's private view: only that seat's token opens it."""
@@ -458,6 +480,10 @@ class Service:
             return None
         version, state, meta = hot
         seat = self._seats.get((game_id, envelope["player"]))
+        # A game not in play (or not at the signed version) goes to the read
+        # path, which looks for a record of this move id before the status:
+        # a resent envelope is nonce_reused, whatever the game's status. At
+        # the signed version, queue_if_current finds the record (duplicate).
         if (version != envelope["expected_version"] or meta.get("status") != "active" or seat is None
                 or seat.get("mail_only") or not seat.get("public_key")):
             return None
@@ -553,14 +579,17 @@ class Service:
             self._remember(self._seats, {(game_id, seat): data for seat, data in seats.items()}, self.SEATS_KEPT)
         if envelope["game"] != game_id:
             raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
+        if existing is not None:
+            # Before the status checks: a client resending an envelope (after
+            # a 503, a timeout) learns that the first try was recorded, even
+            # when that move ended the game.
+            raise self._nonce_reused(move_id)
         if meta["status"] == "open":
             raise Conflict("game_not_started", "the game waits for players to join")
         if meta["status"] == "finished":
             raise Conflict("game_over", "the game is over")
         if player not in seats:
             raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
-        if existing is not None:
-            raise self._nonce_reused(move_id)
         return meta, seats[player], move_id, tail
 
     @staticmethod

@@ -80,8 +80,11 @@ def test_pause_resume_then_forfeit(notify_env, api_server, service, http, smtp, 
     base = api_server.url
     wait_until(lambda: http.get(f"{base}/games/{game_id}/deadline").json()["deadlines"], timeout=10)
     assert http.post(f"{base}/games/{game_id}/pause").status_code == 401
+    # a seat's pause is a request; the clock stops once every seat has asked
     r = http.post(f"{base}/games/{game_id}/pause", headers={"Authorization": f"Bearer {tokens[1]}"})
-    assert r.status_code == 200 and r.json()["paused"]["by"] == "seat 1" and r.json()["deadlines"] == []
+    assert r.status_code == 200 and r.json()["paused"] is None and r.json()["pause_requests"] == [1]
+    r = http.post(f"{base}/games/{game_id}/pause", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 200 and r.json()["paused"]["by"] == "every seat" and r.json()["deadlines"] == []
     left = r.json()["paused"]["remaining"][str(s)]["seconds"]
     assert 0 < left <= 2
     time.sleep(2.5)

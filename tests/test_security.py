@@ -40,15 +40,17 @@ def kind(security: list) -> str:
 def world(api_server, http, monkeypatch):
     monkeypatch.setenv("PBEM_INBOUND_SECRET", "a-secret")  # read when the first mail comes
     url = api_server.url
-    active = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
+    created = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()
+    active = created["id"]
     keys, tokens = [], []
     for seat in range(2):
         private, public = signing.generate_key()
         joined = http.post(f"{url}/games/{active}/seats/{seat}", json={"public_key": public, "name": f"p{seat}"})
         keys.append(private)
         tokens.append(joined.json()["token"])
-    opened = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
-    return {"url": url, "active": active, "open": opened, "keys": keys, "tokens": tokens}
+    opening = http.post(f"{url}/games", json={"game": "wakanda", "players": 2}).json()
+    return {"url": url, "active": active, "open": opening["id"], "keys": keys, "tokens": tokens,
+            "creators": {"active": created["creator_token"], "open": opening["creator_token"]}}
 
 
 def request(http, world, method: str, path: str, token: str | None = None):
@@ -75,7 +77,7 @@ def request(http, world, method: str, path: str, token: str | None = None):
 
 def test_every_operation_declares_security_with_known_schemes():
     schemes = set(SPEC["components"]["securitySchemes"])
-    assert {"seatToken", "operatorToken", "inboundSecret"} <= schemes
+    assert {"seatToken", "creatorToken", "operatorToken", "inboundSecret"} <= schemes
     missing = [f"{m.upper()} {p}" for m, p, op in OPERATIONS if "security" not in op]
     assert missing == []
     for m, p, op in OPERATIONS:
@@ -92,6 +94,10 @@ def test_the_declarations_are_the_expected_ones():
     assert declared[("get", "/games/{game_id}/legal-moves")] == "required"
     assert declared[("get", "/games/{game_id}/seats/{seat}/view")] == "required"
     assert declared[("post", "/games/{game_id}/moves")] == "none"  # the envelope's signature is the credential
+    assert SPEC["paths"]["/games/{game_id}/invitations"]["post"]["security"] == [{"creatorToken": []},
+                                                                                 {"seatToken": []}]
+    for clock in ("/games/{game_id}/pause", "/games/{game_id}/resume"):
+        assert {"creatorToken": []} in SPEC["paths"][clock]["post"]["security"]
     assert SPEC["paths"]["/inbound/email"]["post"]["security"] == [{"inboundSecret": []}]
 
 
@@ -104,9 +110,25 @@ def test_a_required_token_is_required(world, http, method, path):
         # ...before anything else is read: a body that does not fit is still 401 without a token
         bad = http.request(method.upper(), answer.url, json={"not": ["a", "field"]}, timeout=10)
         assert bad.status_code == 401 and bad.json()["error"]["code"] == "missing_token", bad.text
-        # ...and a seat's token opens it (seat 0's, the seat in the path).
-        answer = request(http, world, method, path, world["tokens"][0])
+        # ...and a seat's token opens it (seat 0's, the seat in the path), or
+        # the creator's where it is declared (the only one an open game has).
+        if (method, path) in ON_OPEN_GAME:
+            token = world["creators"]["open"]
+        else:
+            token = world["tokens"][0]
+        answer = request(http, world, method, path, token)
         assert answer.status_code not in (401, 403), answer.text
+
+
+@pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS
+                                         if {"creatorToken": []} in op["security"]])
+def test_the_creator_token_opens_what_declares_it(world, http, method, path):
+    game = "open" if (method, path) in ON_OPEN_GAME else "active"
+    answer = request(http, world, method, path, world["creators"][game])
+    assert answer.status_code not in (401, 403), answer.text
+    other = "active" if game == "open" else "open"  # another game's creator is nobody here
+    answer = request(http, world, method, path, world["creators"][other])
+    assert answer.status_code == 401 and answer.json()["error"]["code"] == "bad_token", answer.text
 
 
 @pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "optional"])

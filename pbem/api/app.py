@@ -12,18 +12,19 @@ import os
 import redis
 from flask import Flask, Response, current_app, request, send_from_directory
 from flask.views import MethodView
-from flask_smorest import Api, Blueprint
+from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from .. import error_docs, games
 from ..config import Settings, settings as load_settings
-from ..errors import ServiceError, Unprocessable
+from ..errors import ServiceError, Unauthorized, Unprocessable
 from ..games.base import GameError
 from ..pipeline import MoveQueue
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views, record_schemas
+from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
 
@@ -47,7 +48,8 @@ class PbemApi(Api):
     def _register_error_handlers(self):
         app = self._app
         app.register_error_handler(HTTPException, self.handle_http_exception)
-        app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details))
+        app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details,
+                                                                          e.headers))
         app.register_error_handler(GameError, lambda e: error_response(422, e.code, e.message, e.details))
         app.register_error_handler(redis.ConnectionError, self._store_down)
         app.register_error_handler(redis.TimeoutError, self._store_down)
@@ -100,10 +102,16 @@ def create_game(body: dict) -> dict:
         invites.check_email(item["email"])
     if body["deadline"]:
         notify_views.check_deadline(body["deadline"])
+    if body["invite"]:
+        # The caller is the creator: no credential, but the client address's
+        # hourly allowance (counted last, when nothing else can refuse).
+        service().check_new_game(body["game"], body["players"], body["options"])
+        inbound_views.take_invitation_slots(None, len(body["invite"]))
     game = service().create_game(body["game"], body["players"], body["options"], body["title"])
     if body["deadline"]:
         notify_views.set_deadline_at_creation(game["id"], body["deadline"])
     if body["invite"]:
+        inbound_views.count_invitations_at_creation(game["id"], len(body["invite"]))
         invites.invite(service(), game["id"], body["invite"])
     return game
 
@@ -114,7 +122,7 @@ def bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ServiceError("bad_token", "use 'Authorization: Bearer <token>'")
+        raise Unauthorized("bad_token", "use 'Authorization: Bearer <token>'")
     return token.strip()
 
 
@@ -180,9 +188,11 @@ class GamesView(MethodView):
 
     @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.CreateGame())
-    @games_bp.response(201, s.GameSummary)
+    @games_bp.response(201, s.CreatedGame)
     def post(self, body):
-        """Create a game. Its seed stays secret; sha256(seed) is published now."""
+        """Create a game. Its seed stays secret; sha256(seed) is published now.
+        The answer's `creator_token` (shown once) is the creator's credential:
+        invitations, pausing the clock."""
         game = create_game(body)
         return game, 201, {"Location": f"/games/{game['id']}"}
 
@@ -316,7 +326,16 @@ class MovesView(MethodView):
         at the new version with a new nonce. (A game whose `concurrency` is
         `window`, see GET /game-types, lets a move signed at an older version
         stand while its seat still answers the window open since then:
-        several seats answering one reaction window, or Kachina's redraw.)"""
+        several seats answering one reaction window, or Kachina's redraw.)
+
+        **Retrying** after a timeout or a 503: send the same envelope (the
+        same nonce), never a newly signed one. A `503 store_unavailable` or a
+        timeout can come back for a move that was recorded just before the
+        store went away, and is applied when it returns. A resent envelope
+        whose move is known is `409 nonce_reused` with its `move_id` in
+        `details`, whatever the game's status (even if that move ended the
+        game): the first try was recorded, and its outcome is at
+        `GET /games/{id}/moves/{move_id}`."""
         wait = prefer_wait()
         record = service().submit(game_id, envelope, wait=wait)
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
@@ -407,7 +426,8 @@ joined. Reads of a seat's private view use the bearer token returned by the join
 A move's id is known before it is sent: the first 24 hex digits of sha256 over the UTF-8
 of `game NUL player NUL nonce` (see the Envelope schema). Each operation declares its
 `security`: `seatToken` (required), `[{}, seatToken]` (optional: anonymous allowed, a
-token shows that seat's view), none, `operatorToken` or `inboundSecret`.
+token shows that seat's view), none, `creatorToken` (the `creator_token` that POST /games
+answers with, for invitations and the clock), `operatorToken` or `inboundSecret`.
 
 The record (GET /games/{id}/record) is JSON lines: RecordHeader, RecordStep..., RecordEnd;
 docs/record.md says how to verify it offline. Events share the Event frame; each game's

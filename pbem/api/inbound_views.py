@@ -15,19 +15,20 @@ import secrets
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..errors import Forbidden, ServiceError, Unauthorized, Unprocessable
+from ..errors import Forbidden, ServiceError, TooManyRequests, Unauthorized, Unprocessable
 from ..mail_in import invites
 from ..mail_in.addresses import read_recipient
 from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
 from ..mail_in.store import MailStore
 from ..notify.config import NotifySettings
+from ..service import CREATOR
 from . import security as sec
-from .schemas import Invite, Strict
+from .parsing import Blueprint
+from .schemas import Invite, Line, Strict
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"
@@ -44,7 +45,7 @@ class Inbound(Strict):
 
 
 class InboundQuery(Strict):
-    to = fields.List(fields.String(validate=validate.Length(1, 320)), load_default=list,
+    to = fields.List(Line(validate=validate.Length(1, 320)), load_default=list,
                      metadata={"description": "envelope recipient(s); else the message's "
                                               "Delivered-To, X-Original-To, To and Cc headers"})
 
@@ -141,16 +142,44 @@ class InboundEmailView(MethodView):
         return {"accepted": accepted, "id": raw_id}
 
 
+def take_invitation_slots(game_id: str | None, count: int) -> None:
+    """Count invitations against the game's and the client address's hourly
+    allowance (``PBEM_INVITES_PER_HOUR``), or 429 too_many_requests."""
+    conf, _ = _conf()
+    mail = MailStore(current_app.extensions["pbem"].store.redis)
+    wait = mail.take_invitations(game_id, request.remote_addr or "unknown", count, conf.invites_per_hour)
+    if wait is not None:
+        raise TooManyRequests(f"at most {conf.invites_per_hour} invitations an hour for a game and from an "
+                              f"address; try again in {wait} s", retry_after=wait)
+
+
+def count_invitations_at_creation(game_id: str, count: int) -> None:
+    MailStore(current_app.extensions["pbem"].store.redis).count_invitations(game_id, count)
+
+
 @inbound_bp.route("/games/<game_id>/invitations")
 class InvitationsView(MethodView):
-    @sec.declare(inbound_bp, sec.NONE)
+    @sec.declare(inbound_bp, sec.CREATOR_OR_SEAT)
     @inbound_bp.arguments(InviteRequest)
     @inbound_bp.response(201, Invitations)
     def post(self, body, game_id):
         """Invite seats of an open game by email (one invitation per seat,
         free seats in order unless `seat` is given). The invitation's reply
-        `join` takes the seat; the game starts when every seat is taken."""
-        done = invites.invite(current_app.extensions["pbem"], game_id, body["invites"])
+        `join` takes the seat; the game starts when every seat is taken.
+
+        Only the game's creator (`Authorization: Bearer` the `creator_token`
+        of `POST /games`) or a seated player (a seat's token) may invite:
+        401 `missing_token` / `bad_token` otherwise. A game, and a client
+        address, may have `PBEM_INVITES_PER_HOUR` (20) invitations sent an
+        hour: 429 `too_many_requests` with `Retry-After` beyond. The mail's
+        subject is fixed words, the game's name and id; the title appears
+        in its text only, as the creator's words."""
+        service = current_app.extensions["pbem"]
+        from .app import bearer  # not at import time: app imports this module
+        actor = service.actor(game_id, bearer())
+        planned = invites.plan(service, game_id, body["invites"])  # checked before anything is counted
+        take_invitation_slots(game_id, len(planned))
+        done = invites.record(service, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
         return {"game": game_id, "invitations": done}, 201
 
 

@@ -11,7 +11,6 @@ import time
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from ..errors import Conflict, Unauthorized, Unprocessable
@@ -20,8 +19,10 @@ from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
 from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
+from ..service import CREATOR
 from . import security as sec
-from .schemas import DeadlineSettings, Int, Strict
+from .parsing import Blueprint
+from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
                       description="Turn notifications: email, webhooks, deadlines")
@@ -49,12 +50,12 @@ class Channels(Strict):
 
 
 class ChannelsUpdate(Strict):
-    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
-    preference = fields.String(validate=validate.OneOf(PREFERENCES))
+    email = fields.Email(allow_none=True, validate=[validate.Length(max=254), one_line])
+    preference = Line(validate=validate.OneOf(PREFERENCES))
 
 
 class WebhookRegister(Strict):
-    url = fields.Url(schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000),
+    url = fields.Url(schemes={"http", "https"}, require_tld=False, validate=[validate.Length(max=2000), one_line],
                      metadata={"description": "omit to register the URL given at join"})
 
 
@@ -63,7 +64,7 @@ class WebhookRegistered(WebhookInfo):
 
 
 class DeliveriesQuery(Strict):
-    limit = Int(load_default=100, validate=validate.Range(1, 500))
+    limit = QueryInt(load_default=100, validate=validate.Range(1, 500))
 
 
 class DeliveryAttempt(Strict):
@@ -94,6 +95,8 @@ class SeatDeadline(Strict):
 class GameDeadlines(Strict):
     settings = fields.Nested(DeadlineSettings, allow_none=True)
     paused = fields.Dict(allow_none=True)
+    pause_requests = fields.List(Int(), metadata={
+        "description": "seats that asked for a pause: the clock pauses once every seat has"})
     deadlines = fields.List(fields.Nested(SeatDeadline))
 
 
@@ -151,16 +154,23 @@ def _seat(game_id: str, seat: int) -> int:
     return _app_api().service().seat_viewer(game_id, seat, _app_api().bearer())
 
 
-def _actor(game_id: str) -> str:
-    """Who may change a game's settings: the operator (PBEM_ADMIN_TOKEN) or a seat's owner."""
+def _caller(game_id: str) -> tuple[str, int | None]:
+    """Who asks: ("operator", None) for PBEM_ADMIN_TOKEN, ("creator", None)
+    for the game's creator token, ("seat N", N) for a seat's token."""
     token = _app_api().bearer()
     admin = current_app.extensions["pbem_notify_settings"].admin_token
     if token and admin and secrets.compare_digest(token, admin):
-        return "operator"
+        return "operator", None
     if token is None:
-        raise Unauthorized("missing_token", "send a seat's bearer token (or the operator's)")
-    viewer = _app_api().service().viewer(game_id, token)
-    return f"seat {viewer}"
+        raise Unauthorized("missing_token", "send a seat's bearer token, the game's creator token "
+                                            "(or the operator's)")
+    who = _app_api().service().actor(game_id, token)
+    return (CREATOR, None) if who == CREATOR else (f"seat {who}", who)
+
+
+def _actor(game_id: str) -> str:
+    """Who may change a game's settings: the operator, the creator or a seat's owner."""
+    return _caller(game_id)[0]
 
 
 def _public_channels(ch: dict) -> dict:
@@ -274,6 +284,7 @@ def set_deadline_at_creation(game_id: str, body: dict) -> None:
 
 def _deadlines_out(n: Notifier, game_id: str) -> dict:
     return {"settings": n.store.game_settings(game_id), "paused": n.store.paused(game_id),
+            "pause_requests": n.store.pause_votes(game_id),
             "deadlines": [{"seat": s, "at": r["at"], "reminder_at": r.get("reminder_at"),
                            "since_version": r["since_version"]} for s, r in sorted(n.store.deadlines(game_id).items())]}
 
@@ -287,7 +298,7 @@ class DeadlineView(MethodView):
         _app_api().service()._meta(game_id)
         return _deadlines_out(notifier(), game_id)
 
-    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.CREATOR_SEAT_OR_OPERATOR)
     @notify_bp.arguments(DeadlineSettings)
     @notify_bp.response(200, GameDeadlines)
     def put(self, body, game_id):
@@ -311,29 +322,42 @@ class DeadlineView(MethodView):
 
 @notify_bp.route("/<game_id>/pause")
 class PauseView(MethodView):
-    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.CREATOR_SEAT_OR_OPERATOR)
     @notify_bp.response(200, GameDeadlines)
     def post(self, game_id):
         """Stop the deadline clock (moves are still accepted); resume restarts
-        each running deadline with the time it had left."""
+        each running deadline with the time it had left.
+
+        The game's creator (its `creator_token`) or the operator pauses at
+        once. A seat's token asks for a pause: the clock stops once every
+        seat has asked (`pause_requests` lists who has), so no seat can stop
+        its opponent's clock alone."""
         meta = _app_api().service()._meta(game_id)
         if meta.get("status") == "finished":
             raise Conflict("game_over", "the game is over")
+        who, seat = _caller(game_id)
         n = notifier()
-        n.pause(game_id, _actor(game_id))
+        if seat is None:
+            n.pause(game_id, who)
+        elif len(n.store.add_pause_vote(game_id, seat)) >= int(meta["players"]) and not n.store.paused(game_id):
+            n.pause(game_id, "every seat")
         return _deadlines_out(n, game_id)
 
 
 @notify_bp.route("/<game_id>/resume")
 class ResumeView(MethodView):
-    @sec.declare(notify_bp, sec.SEAT_OR_OPERATOR)
+    @sec.declare(notify_bp, sec.CREATOR_SEAT_OR_OPERATOR)
     @notify_bp.response(200, GameDeadlines)
     def post(self, game_id):
-        """Restart the deadline clock after a pause."""
+        """Restart the deadline clock after a pause: any seat, the creator or
+        the operator. While the clock runs, a seat's resume withdraws its
+        own request for a pause (409 not_paused if it had none)."""
         _app_api().service()._meta(game_id)
-        _actor(game_id)
+        _, seat = _caller(game_id)
         n = notifier()
         if not n.store.paused(game_id):
+            if seat is not None and n.store.remove_pause_vote(game_id, seat):
+                return _deadlines_out(n, game_id)
             raise Conflict("not_paused", "the game is not paused")
         n.resume(game_id)
         return _deadlines_out(n, game_id)

@@ -1,6 +1,9 @@
 """Request and response schemas. Strict: unknown fields are refused and
-numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either)."""
+numbers are never coerced (``2.5`` is not an integer, ``"2"`` is not either);
+every string field of a request is one line (``one_line``)."""
 from __future__ import annotations
+
+import re
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -24,9 +27,46 @@ def ref(name: str, **metadata) -> dict:
     return {"allOf": [{"$ref": f"#/components/schemas/{name}"}], **metadata}
 
 
+class QueryInteger(fields.Integer):
+    """An integer in a query string, which is always text: "12" is read as
+    12; "2.5", "1e3", " 12" and non-ASCII digits are refused. (JSON bodies
+    use ``Int``: strict, a JSON number that is an integer.)"""
+
+    _DIGITS = re.compile(r"-?[0-9]{1,15}")
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not self._DIGITS.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def QueryInt(**kw):
-    """Query strings are text: "12" is read as 12, "2.5" and "x" are refused."""
-    return fields.Integer(**kw)
+    """Every integer of a query schema (never ``Int``, which would refuse "12")."""
+    return QueryInteger(**kw)
+
+
+#: What a one-line field may not hold: C0 and C1 controls (CR, LF, NUL, TAB,
+#: ESC...), Unicode's line and paragraph separators, and lone surrogates.
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def one_line(value: str) -> None:
+    """A validator for names, titles, addresses, nonces: text that may end
+    up in a mail header (a Subject, a From display name) or a log line, so a
+    line break there could start a header or a line of its own."""
+    bad = _NOT_ONE_LINE.search(value) if isinstance(value, str) else None
+    if bad:
+        raise ma.ValidationError(f"U+{ord(bad.group()):04X} (a control character, line break or lone "
+                                 "surrogate) is not allowed in this field")
+
+
+def Line(*, validate=(), **kw):
+    """A one-line string field (``one_line`` and the given validators)."""
+    return fields.String(validate=[one_line, *_listed(validate)], **kw)
+
+
+def _listed(validators) -> list:
+    return list(validators) if isinstance(validators, (list, tuple)) else [validators]
 
 
 # -- errors ----------------------------------------------------------------
@@ -53,22 +93,23 @@ class DeadlineSettings(Strict):
                        metadata={"description": "time for each turn; null: no deadline"})
     reminder_seconds = Int(load_default=0, validate=validate.Range(0, 90 * 86400),
                            metadata={"description": "remind this long before the deadline (0: no reminder)"})
-    default_action = fields.String(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
+    default_action = Line(load_default="pass", validate=validate.OneOf(DEFAULT_ACTIONS),
                                    metadata={"description": "what happens at the deadline"})
 
 
 class Invite(Strict):
-    email = fields.String(required=True, validate=validate.Length(3, 254))
+    email = Line(required=True, validate=validate.Length(3, 254))
     seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
-    name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64))
+    name = Line(load_default=None, allow_none=True, validate=validate.Length(1, 64))
 
 
 class CreateGame(Strict):
-    game = fields.String(required=True, validate=validate.Length(1, 64),
-                         metadata={"description": "a name from GET /game-types"})
+    game = Line(required=True, validate=validate.Length(1, 64),
+                metadata={"description": "a name from GET /game-types"})
     players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    title = fields.String(load_default="", validate=validate.Length(0, 120))
+    options = fields.Dict(keys=Line(), load_default=dict)
+    title = Line(load_default="", validate=validate.Length(0, 120),
+                 metadata={"description": "one line, no control characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
     invite = fields.List(fields.Nested(Invite), load_default=list, validate=validate.Length(0, 16),
@@ -125,12 +166,18 @@ class GameSummary(GameMeta):
                                                   "the game is over: sha256 of its bytes is `seed_sha256`"})
 
 
+class CreatedGame(GameSummary):
+    creator_token = fields.String(metadata={
+        "description": "the creator's bearer token (invitations, the clock): shown once, keep it"})
+
+
 class JoinSeat(Strict):
-    public_key = fields.String(required=True, validate=validate.Length(40, 48),
-                               metadata={"description": "Ed25519 public key, unpadded base64url"})
-    name = fields.String(required=True, validate=validate.Length(1, 64))
-    email = fields.Email(load_default=None, allow_none=True)
-    webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"})
+    public_key = Line(required=True, validate=validate.Length(40, 48),
+                      metadata={"description": "Ed25519 public key, unpadded base64url"})
+    name = Line(required=True, validate=validate.Length(1, 64),
+                metadata={"description": "one line, no control characters"})
+    email = fields.Email(load_default=None, allow_none=True, validate=one_line)
+    webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, validate=one_line)
 
 
 class Joined(Strict):
@@ -171,20 +218,22 @@ class Envelope(Strict):
             "`game + \"\\0\" + str(player) + \"\\0\" + nonce` (a NUL between the three), e.g. game "
             "`abc`, player 1, nonce `n0nce-123` give sha256 of `abc\\x001\\x00n0nce-123`, whose first 24 "
             "hex digits are `3e107641d2088259b31a0e0b`. "
-            "A nonce is used once per seat and game: after a network error, read GET "
+            "A nonce is used once per seat and game: after a network error or a 503 (the move may have "
+            "been recorded just before the store went away, and is applied when it returns), read GET "
             "/games/{id}/moves/{move_id} with the id computed so (sending the envelope again answers 409 "
             "`nonce_reused`, naming the move in `details.move_id`). docs/record.md has more.")
 
-    game = fields.String(required=True, validate=validate.Length(1, 64), metadata={
+    game = Line(required=True, validate=validate.Length(1, 64), metadata={
         "description": "the game id of the URL; signed, so a move cannot be replayed into another game"})
     player = Int(required=True, validate=validate.Range(0, 15), metadata={"description": "the seat that moves"})
     expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
         "description": "the game's version this move was made at (GET /games/{id} `version`)"})
     move = fields.Dict(keys=fields.String(), required=True, metadata={
         "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
-    nonce = fields.String(required=True, validate=validate.Length(8, 128), metadata={
-        "description": "unique per seat and game; names the move (see the schema's description)"})
-    signature = fields.String(required=True, validate=validate.Length(1, 200), metadata={
+    nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
+        "description": "unique per seat and game; names the move (see the schema's description); to retry "
+                       "after a timeout or a 503, resend the same envelope"})
+    signature = Line(required=True, validate=validate.Length(1, 200), metadata={
         "description": "Ed25519 over the RFC 8785 JSON of the other fields, unpadded base64url"})
 
 
@@ -229,7 +278,7 @@ class LegalMoves(Strict):
 
 
 class ParseRequest(Strict):
-    text = fields.String(required=True, validate=validate.Length(1, 500))
+    text = Line(required=True, validate=validate.Length(1, 500), metadata={"description": "one move, one line"})
 
 
 class Parsed(Strict):

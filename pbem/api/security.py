@@ -7,6 +7,9 @@ and checks each declaration against what the server does).
   bearer token shows that seat's view. A token that belongs to no seat is 401.
 * ``SEAT``: a seat's bearer token (from the join), else 401 ``missing_token``.
 * ``SEAT_OR_OPERATOR``: a seat's token or the operator's ``PBEM_ADMIN_TOKEN``.
+* ``CREATOR_OR_SEAT``: the game's creator token (``POST /games`` answers it) or
+  a seat's token.
+* ``CREATOR_SEAT_OR_OPERATOR``: any of the three.
 * ``INBOUND``: the operator's ``PBEM_INBOUND_SECRET``.
 """
 from __future__ import annotations
@@ -18,6 +21,8 @@ from ..errors import Unauthorized
 SCHEMES = {
     "seatToken": {"type": "http", "scheme": "bearer",
                   "description": "the bearer token a join answers with (shown once), one per seat and game"},
+    "creatorToken": {"type": "http", "scheme": "bearer",
+                     "description": "the creator_token POST /games answers with (shown once), one per game"},
     "operatorToken": {"type": "http", "scheme": "bearer",
                       "description": "the operator's PBEM_ADMIN_TOKEN"},
     "inboundSecret": {"type": "http", "scheme": "bearer",
@@ -28,7 +33,11 @@ NONE: list = []
 OPTIONAL_SEAT = [{}, {"seatToken": []}]
 SEAT = [{"seatToken": []}]
 SEAT_OR_OPERATOR = [{"seatToken": []}, {"operatorToken": []}]
+CREATOR_OR_SEAT = [{"creatorToken": []}, {"seatToken": []}]
+CREATOR_SEAT_OR_OPERATOR = [{"creatorToken": []}, {"seatToken": []}, {"operatorToken": []}]
 INBOUND = [{"inboundSecret": []}]
+#: What needs some bearer token, checked before the body (``check_first``).
+NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR)
 
 
 def declare(bp, security: list):
@@ -48,6 +57,12 @@ def check_first() -> None:
     view = current_app.view_functions.get(request.endpoint)
     method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
     security = getattr(method, "_pbem_security", None)
-    if security in (SEAT, SEAT_OR_OPERATOR) and not request.headers.get("Authorization"):
-        raise Unauthorized("missing_token", "this operation needs a seat's bearer token"
-                           + (" (or the operator's)" if security == SEAT_OR_OPERATOR else ""))
+    if security in NEEDS_TOKEN and not request.headers.get("Authorization"):
+        raise Unauthorized("missing_token", "this operation needs " + _needed(security))
+
+
+def _needed(security: list) -> str:
+    names = {"seatToken": "a seat's bearer token", "creatorToken": "the game's creator token",
+             "operatorToken": "the operator's"}
+    wanted = [names[next(iter(alternative))] for alternative in security]
+    return wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]

@@ -66,7 +66,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 Event = dict
 Move = dict
@@ -134,7 +134,8 @@ PROTOCOL_ERROR_CODES = {
     "bad_player_count": "the game does not take this number of players",
     "unknown_option": "the game has no option with this name",
     "bad_option_type": "the option's value has the wrong type (`details.option` names it)",
-    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does)",
+    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does; "
+                        "for a list, each element's type and choices, duplicates and count too, `details.index`)",
     "unknown_game": "no game type with this name (and version)",
 }
 
@@ -151,7 +152,9 @@ def require(condition: Any, code: str, message: str, **details: Any) -> None:
 
 @dataclass(frozen=True)
 class Option:
-    """One named rules option. ``kind`` is bool, int, str or list."""
+    """One named rules option. ``kind`` is bool, int, str or list. A list's
+    elements are each of type ``items`` (one of ``item_choices``, if given),
+    at most ``max_items`` of them, and distinct if ``unique``."""
 
     name: str
     default: Any
@@ -160,20 +163,22 @@ class Option:
     choices: tuple = ()
     minimum: int | None = None
     maximum: int | None = None
+    items: type = str
+    #: Any collection: a registry (a dict that grows) is read when checked.
+    item_choices: Collection = ()
+    unique: bool = False
+    max_items: int = 1000
 
     def check(self, value: Any) -> Any:
-        kind_ok = (
-            isinstance(value, bool)
-            if self.kind is bool
-            else isinstance(value, self.kind) and not isinstance(value, bool)
-        )
-        if not kind_ok:
+        if not _is_a(value, self.kind):
             raise BadOptions(
                 "bad_option_type",
-                f"option {self.name!r} must be of type {self.kind.__name__}, got {value!r}",
+                f"option {self.name!r} must be of type {self.kind.__name__}, got {_short(value)}",
                 option=self.name,
             )
-        if self.choices and value not in self.choices:
+        if self.kind is list:
+            self._check_items(value)
+        elif self.choices and value not in self.choices:
             raise BadOptions(
                 "bad_option_value",
                 f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}",
@@ -185,6 +190,24 @@ class Option:
             raise BadOptions("bad_option_value", f"option {self.name!r} must be <= {self.maximum}", option=self.name)
         return value
 
+    def _check_items(self, value: list) -> None:
+        """Each element checked before any rules module sees the list: one
+        that is not even hashable (``[[]]``) must not reach a set or a dict."""
+        if len(value) > self.max_items:
+            raise BadOptions("bad_option_value", f"option {self.name!r} takes at most {self.max_items} elements",
+                             option=self.name)
+        for index, item in enumerate(value):
+            if not _is_a(item, self.items):
+                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be of type "
+                                 f"{self.items.__name__}, got {_short(item)}", option=self.name, index=index)
+            if self.item_choices and item not in self.item_choices:
+                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be one of "
+                                 f"{list(self.item_choices)}, got {_short(item)}", option=self.name, index=index)
+        if self.unique and len(set(value)) != len(value):
+            twice = next(item for index, item in enumerate(value) if item in value[:index])
+            raise BadOptions("bad_option_value", f"option {self.name!r} lists {_short(twice)} more than once",
+                             option=self.name)
+
     def describe(self) -> dict:
         out = {"name": self.name, "type": self.kind.__name__, "default": self.default, "doc": self.doc}
         if self.choices:
@@ -193,7 +216,23 @@ class Option:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.kind is list:
+            out["items"] = {"type": self.items.__name__, "max_items": self.max_items, "unique": self.unique}
+            if self.item_choices:
+                out["items"]["choices"] = list(self.item_choices)
         return out
+
+
+def _is_a(value: Any, kind: type) -> bool:
+    """``isinstance``, where a bool is not an int (JSON's true is not 1)."""
+    if kind is bool:
+        return isinstance(value, bool)
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # --------------------------------------------------------------------------

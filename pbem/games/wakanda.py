@@ -168,7 +168,7 @@ class Wakanda(Game):
         Option("fixed_villages", [],
                "Scripted setups: 6 village names in row order (the other 2 are removed), or 8 "
                "(row order, then the 2 removed). Empty = shuffled. Makes the setup public.",
-               kind=list),
+               kind=list, unique=True),
         Option("fixed_bag", [],
                "Scripted setups: the first pieces drawn, in order (a part of the 21 pieces); "
                "later draws are random. Empty = all random. Makes the draws public.",

@@ -22,6 +22,10 @@ class MailInSettings:
     #: temporary refusal (SMTP 450, HTTP 429), so a flood of replies cannot
     #: flood the workers.
     per_hour: int = field(default_factory=lambda: _int("PBEM_MAIL_PER_HOUR", 120))
+    #: Invitation mails one game, and one client address, may have sent an
+    #: hour (``POST /games/{id}/invitations``, ``POST /games`` with
+    #: ``invite``); more are 429 too_many_requests with Retry-After.
+    invites_per_hour: int = field(default_factory=lambda: _int("PBEM_INVITES_PER_HOUR", 20))
     #: How long a Message-ID is remembered (seconds).
     dedupe_ttl: int = field(default_factory=lambda: _int("PBEM_MAIL_DEDUPE_TTL", 30 * 86400))
     #: How long a raw message waits for its job (seconds).

@@ -34,10 +34,15 @@ def check_email(address: str) -> str:
     return address
 
 
-def invite(service, game_id: str, invites: list[dict], queue: Queue | None = None) -> list[dict]:
+def invite(service, game_id: str, invites: list[dict], queue: Queue | None = None, by: str = "creator") -> list[dict]:
     """Invite seats by address: ``[{"email", "seat"?, "name"?}]`` (seats in
     order of the free ones when not given). Only while the game is open; one
-    invitation per seat."""
+    invitation per seat. ``by`` is who asked ("creator", "seat N")."""
+    return record(service, game_id, plan(service, game_id, invites), queue, by)
+
+
+def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str]]:
+    """Check invitations without storing anything: (seat, address, name) each."""
     meta = service.store.meta(game_id)
     if meta is None:
         raise NotFound("unknown_game", f"no game {game_id!r}")
@@ -64,14 +69,41 @@ def invite(service, game_id: str, invites: list[dict], queue: Queue | None = Non
                 free.remove(seat)
         name = header_text(item.get("name") or email.split("@")[0], 64) or f"seat {seat}"
         planned.append((seat, email, name))
+    return planned
+
+
+def record(service, game_id: str, planned: list[tuple[int, str, str]], queue: Queue | None = None,
+           by: str = "creator") -> list[dict]:
+    """Store planned invitations and enqueue their mails."""
+    store = MailStore(service.store.redis)
     queue = queue or Queue(QUEUE, connection=service.store.redis)
     out = []
     for seat, email, name in planned:
-        if not store.save_invitation(game_id, seat, {"email": email, "name": name, "invited": time.time()}):
+        if not store.save_invitation(game_id, seat, {"email": email, "name": name, "invited": time.time(),
+                                                     "by": by}):
             raise Conflict("seat_taken", f"seat {seat} was invited already")
         queue.enqueue("workers.mail_jobs.send_invitation", game_id, seat, **JOB_OPTS)
         out.append({"seat": seat, "email": email, "name": name})
     return out
+
+
+def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str) -> tuple[str, str]:
+    """Subject and text of an invitation. The subject is fixed words, the
+    game's name and id: nothing a person typed, so an invitation cannot
+    carry someone's words into a stranger's inbox as its headline. The
+    title is in the text, quoted as the inviter's words."""
+    name = game.title or game.name
+    inviter = "the game's creator" if by == "creator" else f"the player at {by}"
+    subject = f"[pbem] Invitation to play {name} (game {game_id}, seat {seat})"
+    lines = [f"You are invited by {inviter} to play {name} (game {game_id}), seat {seat},",
+             f"with {players - 1} other player(s).", "",
+             f"The game's title, in its creator's words: \"{title}\"", "",
+             "To take the seat, reply to this mail with the word 'join' on the first line",
+             "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
+             "mail when it is your turn, and you play by replying to it.", "",
+             "How moves are written:", "", game.notation_help or "", "",
+             "If you do not want to play, or do not know who invited you, ignore this mail."]
+    return subject, "\n".join(lines)
 
 
 def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
@@ -80,17 +112,10 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
     if invitation is None or seat in service.store.seats(game_id):
         return False
     loaded = service.load(game_id)
-    title = header_text(loaded.meta.get("title") or game_id)
-    game = loaded.game
-    lines = [f"You are invited to play {game.title or game.name} in the game {title} ({game_id}), seat {seat},",
-             f"with {int(loaded.meta['players']) - 1} other player(s).", "",
-             "To take the seat, reply to this mail with the word 'join' on the first line",
-             "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
-             "mail when it is your turn, and you play by replying to it.", "",
-             "How moves are written:", "", game.notation_help or "", "",
-             "If you do not want to play, ignore this mail."]
+    subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
+                                    header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"))
     msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
-                          subject=f"[pbem] {title}: invitation to seat {seat}", text="\n".join(lines),
+                          subject=subject, text=text,
                           domain=conf.mail_domain, game_id=game_id, seat=seat,
                           reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat))
     try:

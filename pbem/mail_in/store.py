@@ -6,6 +6,8 @@
     pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, invited)
     pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
     pbem:{g:ID}:mail:rl:SEAT         string  mails taken for a seat's token this hour (TTL)
+    pbem:{g:ID}:mail:invites:rl      string  invitations sent for a game this hour (TTL)
+    pbem:invites:rl:ADDRESS          string  invitations asked for by a client address this hour (TTL)
 """
 from __future__ import annotations
 
@@ -36,6 +38,39 @@ class MailStore:
         pipe.set(k, 0, ex=3600, nx=True)
         pipe.incr(k)
         return pipe.execute()[1] <= per_hour
+
+    # -- how many invitations a game, and a client address, may send ---------
+
+    def take_invitations(self, game_id: str | None, client: str, count: int, per_hour: int) -> int | None:
+        """Count ``count`` invitations for a game (None: not created yet) and
+        a client address; the seconds until one of them may ask again when
+        that would pass ``per_hour`` (then nothing is counted). Fixed windows
+        of an hour from the first invitation, as ``take_slot``. (Two keys in
+        two hash slots: counted, then given back if over, not in one script.)"""
+        keys = [f"pbem:invites:rl:{client}"] + ([key(game_id, "mail:invites:rl")] if game_id else [])
+        pipe = self.redis.pipeline(transaction=False)
+        for k in keys:
+            pipe.set(k, 0, ex=3600, nx=True)
+            pipe.incrby(k, count)
+            pipe.pttl(k)
+        out = pipe.execute()
+        counts, ttls = out[1::3], out[2::3]
+        over = [ttl for n, ttl in zip(counts, ttls) if n > per_hour]
+        if not over:
+            return None
+        pipe = self.redis.pipeline(transaction=False)
+        for k in keys:
+            pipe.decrby(k, count)
+        pipe.execute()
+        return max(1, -(-max(over) // 1000))
+
+    def count_invitations(self, game_id: str, count: int) -> None:
+        """Count invitations sent at a game's creation (its client was counted)."""
+        k = key(game_id, "mail:invites:rl")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(k, 0, ex=3600, nx=True)
+        pipe.incrby(k, count)
+        pipe.execute()
 
     # -- messages kept for a while: inbound ones waiting for their job, answers
     #    the relay refused waiting to be sent again

@@ -19,13 +19,18 @@ from email.utils import formatdate
 from .kinds import DEADLINE_PASSED, DIGEST, GAME_OVER, MOVE_REJECTED, REMINDER, SUBJECTS, YOUR_TURN, Notice
 from .tokens import reply_address
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def header_text(value: str, limit: int = 120) -> str:
     """User text made safe for a header: control characters (CR, LF, ...)
-    become a space; long text is cut."""
-    return _CONTROL.sub(" ", str(value or "")).strip()[:limit]
+    become a space, lone surrogates (which no charset can encode, so the
+    mail could never be sent) become U+FFFD; long text is cut. The API
+    refuses both in names and titles; this guards what was stored before
+    it did, and text from elsewhere (mail replies)."""
+    text = _CONTROL.sub(" ", str(value or ""))
+    return _SURROGATE.sub("\ufffd", text).strip()[:limit]
 
 
 def when(ts: float | None) -> str:

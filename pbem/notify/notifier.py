@@ -371,6 +371,7 @@ class Notifier:
         if not paused:
             return {}
         self.store.set_paused(game_id, None)
+        self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         out = {}
         for seat, left in paused.get("remaining", {}).items():
             out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))

@@ -2,6 +2,7 @@
 
     pbem:{g:ID}:notify:seats      hash   seat -> JSON channels (email, preference, webhook)
     pbem:{g:ID}:notify:game       hash   settings (deadline), paused, deadline:SEAT records
+    pbem:{g:ID}:notify:pause_votes set   seats that asked for a pause (until a resume)
     pbem:{g:ID}:notify:log:SEAT   list   webhook delivery attempts, newest first (capped)
     pbem:{g:ID}:notify:wh:ID      string a webhook delivery's fixed message (for retries)
     pbem:{g:ID}:notify:rl:SEAT    string set for PBEM_MAIL_INTERVAL after a turn mail
@@ -58,6 +59,23 @@ class NotifyStore:
             self.redis.hdel(key(game_id, "notify:game"), "paused")
         else:
             self.redis.hset(key(game_id, "notify:game"), "paused", dumps(value))
+
+    def add_pause_vote(self, game_id: str, seat: int) -> list[int]:
+        """A seat asks for a pause; every seat that has asked."""
+        k = key(game_id, "notify:pause_votes")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.sadd(k, str(seat))
+        pipe.smembers(k)
+        return sorted(int(x) for x in pipe.execute()[1])
+
+    def remove_pause_vote(self, game_id: str, seat: int) -> bool:
+        return bool(self.redis.srem(key(game_id, "notify:pause_votes"), str(seat)))
+
+    def pause_votes(self, game_id: str) -> list[int]:
+        return sorted(int(x) for x in self.redis.smembers(key(game_id, "notify:pause_votes")))
+
+    def clear_pause_votes(self, game_id: str) -> None:
+        self.redis.delete(key(game_id, "notify:pause_votes"))
 
     def deadline(self, game_id: str, seat: int) -> dict | None:
         raw = self.redis.hget(key(game_id, "notify:game"), f"deadline:{seat}")

@@ -37,9 +37,55 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
+#: IPv6 prefixes that carry an IPv4 address a packet ends up at.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")          # RFC 6052, the well-known prefix
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215, local-use: any RFC 6052 length
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")       # deprecated ::a.b.c.d
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address stands for: mapped (::ffff:a.b.c.d)
+    and compatible (::a.b.c.d), NAT64 (64:ff9b::/96, and 64:ff9b:1::/48 at
+    each RFC 6052 prefix length that fits in it), 6to4 (2002::/16) and
+    Teredo (2001::/32: the server, and the client as the inverted last 32
+    bits). A translator or relay would carry a request to any of them."""
+    out = []
+    if ip.ipv4_mapped:
+        out.append(ip.ipv4_mapped)
+    if ip in IPV4_COMPATIBLE and int(ip) > 1:  # not :: nor ::1, which are IPv6's own
+        out.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip in NAT64:
+        out.append(ipaddress.IPv4Address(ip.packed[12:]))
+    if ip in NAT64_LOCAL:
+        # The prefix length in use is the local network's choice: every one
+        # that fits (/48, /56, /64, /96; RFC 6052 2.2 skips bits 64-71). A
+        # position holding only zero bits is not the one in use.
+        b = ip.packed
+        out += [v4 for v4 in (ipaddress.IPv4Address(x) for x in
+                              (b[6:8] + b[9:11], b[7:8] + b[9:12], b[9:13], b[12:16])) if int(v4)]
+    if ip.sixtofour:
+        out.append(ip.sixtofour)
+    if ip.teredo:
+        out += list(ip.teredo)  # (server, client); ipaddress un-inverts the client
+    return out
+
+
 def _refused_address(ip, allow_private: bool) -> str | None:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
+    """Why the server must not call ``ip`` (None: it may). An IPv6 address
+    that stands for IPv4 addresses is judged by them: a translator or relay
+    would deliver to them (Python calls the IPv6 forms global or reserved,
+    which says nothing about where they lead)."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip in NAT64_LOCAL and not allow_private:
+        return "a local-use NAT64 address (64:ff9b:1::/48), private to its network"
+    inner = embedded_ipv4(ip) if isinstance(ip, ipaddress.IPv6Address) else []
+    for v4 in inner:
+        why = _refused_ip(v4, allow_private)
+        if why:
+            return f"{why} ({v4}, inside {ip})"
+    return None if inner else _refused_ip(ip, allow_private)
+
+
+def _refused_ip(ip, allow_private: bool) -> str | None:
     if ip in METADATA:
         return "a cloud metadata address"
     if ip.is_global and not ip.is_multicast:

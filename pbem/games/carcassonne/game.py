@@ -121,7 +121,8 @@ class Carcassonne(Game):
                        "must be signed at the game's current version.")
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
-               "cult, siege, abbey_mayor (any combination; the others are still to come)", list),
+               "cult, siege, abbey_mayor (any combination; the others are still to come)", list,
+               item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
         Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
