@@ -62,18 +62,6 @@ def art_of(letter: str) -> Art:
 # -- cities ---------------------------------------------------------------------------
 
 
-def _canonical_turn(kind: str, ports: tuple, missing=None) -> int:
-    if kind == "cap":
-        return ports[0]
-    if kind == "corner":  # canonical corner: W + N
-        return next(p for p in ports if (p - 1) % 4 in ports)
-    if kind == "band":    # canonical band: E + W
-        return (min(ports) - 1) % 4 if min(ports) == 1 else 1
-    if kind == "three":   # canonical: all but S
-        return (missing - 2) % 4
-    return 0
-
-
 def city_part(ports: tuple, crowded_edges: set, several: bool, crossing: bool = False) -> Part:
     """The shape of a city segment touching ``ports``; ``crowded_edges``: other
     cities' edges (a band keeps clear of them), ``several``: the tile has more
@@ -90,21 +78,19 @@ def city_part(ports: tuple, crowded_edges: set, several: bool, crossing: bool = 
         return Part("city", shape, turn_path(walls, k), turn(anchor, k), [turn(p, k) for p in marks],
                     region=outline(shape))
     if n == 1:
-        kind, k = "cap", ports[0]
+        k = ports[0]                                        # the shape below is the N cap
         c = 0.36 if several else 0.55
         shape = [("M", [(0, 0)]), ("L", [(1, 0)]), ("Q", [(0.5, c), (0, 0)]), ("Z", [])]
         walls = [("M", [(1, 0)]), ("Q", [(0.5, c), (0, 0)])]
         anchor, marks = (0.5, c * 0.3), [(0.25, 0.065), (0.75, 0.065), (0.5, 0.05)]
     elif n == 2 and (ports[1] - ports[0]) % 2:
-        kind = "corner"
-        k = _canonical_turn(kind, ports)
+        k = next(p for p in ports if (p - 1) % 4 in ports)   # the shape below is the W + N corner
         c = 0.36 if several else 0.42
         shape = [("M", [(0, 0)]), ("L", [(1, 0)]), ("Q", [(c, c), (0, 1)]), ("Z", [])]
         walls = [("M", [(1, 0)]), ("Q", [(c, c), (0, 1)])]
         anchor, marks = (0.27 if not several else 0.23,) * 2, [(0.12, 0.12), (0.45, 0.09), (0.09, 0.45)]
     elif n == 2:
-        kind = "band"
-        k = 0 if ports == (1, 3) else 1
+        k = 0 if ports == (1, 3) else 1                     # the shape below is the E + W band
         north, south = (0 + k) % 4, (2 + k) % 4   # the edges on the band's two sides
         # a side facing another city's edge keeps a field's width from it
         cu = 0.62 if north in crowded_edges else 0.3
@@ -113,14 +99,13 @@ def city_part(ports: tuple, crowded_edges: set, several: bool, crossing: bool = 
         walls = [("M", [(0, 0)]), ("Q", [(0.5, cu), (1, 0)]), ("M", [(1, 1)]), ("Q", [(0.5, cl), (0, 1)])]
         anchor, marks = (0.5, 0.5), [(0.2, 0.5), (0.8, 0.5), (0.35, 0.5)]
     elif n == 3:
-        kind = "three"
         missing = next(d for d in range(4) if d not in ports)
-        k = _canonical_turn(kind, ports, missing)
+        k = (missing - 2) % 4                               # the shape below lacks S
         shape = [("M", [(0, 0)]), ("L", [(1, 0)]), ("L", [(1, 1)]), ("Q", [(0.5, 0.45), (0, 1)]), ("Z", [])]
         walls = [("M", [(1, 1)]), ("Q", [(0.5, 0.45), (0, 1)])]
         anchor, marks = (0.5, 0.33), [(0.14, 0.14), (0.86, 0.14), (0.5, 0.1)]
     else:
-        kind, k = "four", 0
+        k = 0
         shape = [("M", [(0, 0)]), ("L", [(1, 0)]), ("L", [(1, 1)]), ("L", [(0, 1)]), ("Z", [])]
         walls = []
         anchor, marks = (0.5, 0.5), [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
@@ -132,7 +117,7 @@ def city_part(ports: tuple, crowded_edges: set, several: bool, crossing: bool = 
 # -- roads ----------------------------------------------------------------------------
 
 
-def road_part(ports: tuple, tile, city_parts: list, ends_centre: bool) -> Part:
+def road_part(ports: tuple, city_parts: list, ends_centre: bool) -> Part:
     """A road segment's centre line. ``ends_centre``: a road ending on this
     tile runs to the centre (a cloister or junction is drawn there)."""
     mids = [EDGE_MID[p] for p in ports]
@@ -206,10 +191,10 @@ def build(tile) -> Art:
             city_parts.append(parts[k])
     for k, s in enumerate(segs):
         if s.kind == "road":
-            parts[k] = road_part(s.ports, tile, city_parts, has_cloister or junction)
+            parts[k] = road_part(s.ports, city_parts, has_cloister or junction)
         elif s.kind == "river" and s.ports:
             # a river runs between its edges like a road (River: a spring or a lake where it ends)
-            part = road_part(s.ports, tile, [], False)
+            part = road_part(s.ports, [], False)
             parts[k] = Part("river", part.shape, anchor=part.anchor, mark_points=part.mark_points, end=part.end)
         elif s.kind == "cloister":
             parts[k] = Part("cloister", anchor=CENTRE, mark_points=[CENTRE])
