@@ -11,7 +11,7 @@ from .figures import ROLES, figure_svg
 from .terrain import tile_group
 from .tile_art import art_of
 
-TILE = 44                 # board pixels per tile on a big board...
+TILE = 40                 # board pixels per tile on a big board...
 BIG_TILE = 64             # ... and on a small one (up to 620 px of board)
 BOARD_PIXELS = 620
 MARGIN = 22               # room for the coordinates

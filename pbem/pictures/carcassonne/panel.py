@@ -14,7 +14,7 @@ from .figures import figure_svg
 from .terrain import tile_body
 from .tile_art import art_of
 
-WIDTH = 272
+WIDTH = 260
 PAD = 14
 PREVIEW = 56
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
