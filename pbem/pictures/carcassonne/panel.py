@@ -153,7 +153,16 @@ class Panel:
         """A finished game: the seat's points by category, on lines that fit."""
         parts = [f"{CATEGORY.get(k, k.replace('_', ' '))} {pts[seat]}"
                  for k, pts in (self.view.get("by_category") or {}).items() if pts[seat]]
-        return _wrap(" · ".join(parts), 10.5, WIDTH - 2 * PAD - 30) if parts else ["no points"]
+        if not parts:
+            return ["no points"]
+        lines, line = [], ""
+        for part in parts:          # break between categories, never inside one
+            joined = f"{line} · {part}" if line else part
+            if line and m.text_width(joined, 10.5) > WIDTH - 2 * PAD - 30:
+                lines.append(line)
+                joined = part
+            line = joined
+        return lines + [line]
 
     def _abbey_icon(self, x, y) -> str:
         return (m.rect(x - 5.5, y - 5.5, 11, 11, fill="#b9b3a6", stroke="#111", stroke_width=0.8)
