@@ -30,8 +30,9 @@ from .raster import png
 
 __all__ = ["svg", "png", "draw_function", "has_picture", "games_with_pictures", "NoPicture"]
 
-#: modules of this package that are not a game's picture
-SHARED = frozenset({"markup", "palette", "raster", "fonts"})
+#: modules of this package that are not a game's picture (a shared helper added
+#: here is named here too)
+SHARED = frozenset({"markup", "palette", "raster", "metrics", "fonts"})
 
 
 class NoPicture(LookupError):
@@ -47,7 +48,9 @@ def draw_function(game_name: str):
     if fn is None:
         if not has_picture(game_name):
             raise NoPicture(f"no picture for game {game_name!r}")
-        fn = importlib.import_module(f"{__name__}.{game_name}").draw
+        fn = getattr(importlib.import_module(f"{__name__}.{game_name}"), "draw", None)
+        if fn is None:
+            raise NoPicture(f"pbem/pictures/{game_name} has no draw()")
         _DRAW[game_name] = fn
     return fn
 

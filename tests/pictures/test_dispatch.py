@@ -7,7 +7,7 @@ from pbem import pictures
 
 
 def test_shared_modules_and_unknown_names_are_not_pictures():
-    for name in ("markup", "palette", "raster", "fonts", "no_such_game", "../etc", "", None):
+    for name in ("markup", "palette", "raster", "metrics", "fonts", "no_such_game", "../etc", "", None):
         assert not pictures.has_picture(name)
     with pytest.raises(pictures.NoPicture):
         pictures.svg("no_such_game", {})
