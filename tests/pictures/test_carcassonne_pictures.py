@@ -260,3 +260,22 @@ def test_names_are_escaped_and_long_ones_cut():
     assert any('<b>&"Zoë"</b>' in t for t in texts)
     longest = max((t for t in texts if t.startswith("A")), key=len)
     assert longest.endswith("…") and len(longest) < 40
+
+
+def key_words(root) -> set:
+    """The key's words: the labels after the one that says Key."""
+    texts = ["".join(t.itertext()) for t in root.iter(SVG + "tspan")]
+    return set(texts[texts.index("Key") + 1:]) if "Key" in texts else set()
+
+
+def test_the_key_explains_what_the_picture_shows():
+    start = scripted(["E", "U"])                # the start tile: a city, a road, fields, no pennant
+    words = key_words(parse(picture(start, 0, GAME.legal_moves(start, 0))))
+    assert {"knight thief monk", "farmer (lying)", "tile fits here"} <= words
+    assert not words & {"pennant", "monastery", "last tile", "inn", "big follower"}
+    later = scripted(["B", "C", "U"], ["place 0,1 r0", "place 0,-1 r0"])   # a monastery, a pennant
+    words = key_words(parse(picture(later, SPECTATOR)))
+    assert {"pennant", "monastery", "last tile"} <= words and "tile fits here" not in words
+    played = play_random(GAME, 2, {"expansions": ["inns_cathedrals"]}, seed=4)
+    words = key_words(parse(picture(played.state, SPECTATOR)))
+    assert "big follower" in words and "inn" in words

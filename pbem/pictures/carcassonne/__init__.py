@@ -42,9 +42,10 @@ def last_cells(view: dict, last) -> list:
 
 def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
     board = Board(view, legal)
-    panel_svg, panel_height = Panel(view, names, viewer, legal).svg(board.width + 6)
+    framed = last_cells(view, last)
+    panel_svg, panel_height = Panel(view, names, viewer, legal, board.shown(framed)).svg(board.width + 6)
     height = math.ceil(max(board.height, panel_height))
-    board.oy = (height - board.height) / 2 if board.height < height else 0
-    body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(last_cells(view, last)), panel_svg]
+    board.oy = (height - board.height) / 2      # centred beside a taller panel
+    body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(framed), panel_svg]
     return m.document(board.width + 6 + WIDTH, height, body, defs=board.defs(), background="#ffffff",
                       title="Carcassonne")

@@ -58,9 +58,12 @@ class Board:
         self.height = (self.y1 - self.y0 + 1) * t + 2 * MARGIN
         self.ox = 0.0
         self.oy = 0.0
-        self.marks: list = []          # what LEGAL hooks add, drawn over the figures
         self.legal_cells: dict = {}    # cell -> rotations (quarter turns) legal there (None: a cell move)
         self.rings: list = []          # (x, y, label) of segments a legal move names
+        for mv in self.legal:          # the LEGAL hooks note what to mark; svg() draws it
+            fn = hooks.LEGAL.get(mv.get("type"))
+            if fn is not None:
+                fn(self, mv)
 
     # -- geometry -------------------------------------------------------------------
 
@@ -97,6 +100,23 @@ class Board:
                 return (px + cx * self.tile, py + cy * self.tile)
         return self.segment_point(x, y, label)
 
+    def shown(self, last_cells: list) -> set:
+        """What the board shows that the key may explain: the tiles' marks and
+        buildings, the last tile's frame, the legal spots' frames."""
+        out = set()
+        for letter, _ in set(self.cells.values()):
+            tile = TILES[letter]
+            for s in tile.segments:
+                out.update(name for name, _ in s.marks)
+                if s.kind == "cloister" and not s.mark("shrine"):
+                    out.add("monastery")
+            out.update(tile.tags)
+        if any(c in self.cells for c in last_cells):
+            out.add("last")
+        if self.legal_cells:
+            out.add("legal")
+        return out
+
     # -- drawing ----------------------------------------------------------------------
 
     def defs(self) -> str:
@@ -117,13 +137,9 @@ class Board:
                                   stroke_width=4))
                 out.append(m.rect(px + 1.5, py + 1.5, self.tile - 3, self.tile - 3, fill="none", stroke=LAST,
                                   stroke_width=2.2, cls="last", data_x=cell[0], data_y=cell[1]))
-        for mv in self.legal:
-            fn = hooks.LEGAL.get(mv.get("type"))
-            if fn is not None:
-                fn(self, mv)
         out.append(self._legal_cells())
         out.append(self._figures())
-        out.extend(self.marks)
+        out.append(self._rings())
         out.append(self._coordinates())
         return "".join(out)
 
@@ -156,6 +172,15 @@ class Board:
                                   data=f'data-x="{x}" data-y="{y}" data-on="{label}" data-figure="{figure}"',
                                   labels=numbers))
         return "".join(out) + numbers.svg()
+
+    def _rings(self) -> str:
+        out = []
+        for x, y, label in self.rings:
+            cx, cy = self.segment_point(x, y, label)
+            out.append(m.circle(cx, cy, self.tile * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
+            out.append(m.circle(cx, cy, self.tile * 0.22, fill="none", stroke=LEGAL_LINE, stroke_width=2,
+                                stroke_dasharray="4 2", cls="legal-segment", data_x=x, data_y=y, data_on=label))
+        return "".join(out)
 
     def _is_shrine(self, x: int, y: int) -> bool:
         letter, _ = self.cells[(x, y)]
@@ -217,13 +242,8 @@ def legal_abbey(board: Board, move: dict) -> None:
 
 
 def ring(board: Board, move: dict) -> None:
-    """A segment the move names (a wagon's target, a knight that may escape): a ring round its spot."""
-    where = board.segment_point(move["x"], move["y"], move["on"])
-    if where is not None:
-        board.marks.append(m.circle(where[0], where[1], board.tile * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
-        board.marks.append(m.circle(where[0], where[1], board.tile * 0.22, fill="none", stroke=LEGAL_LINE,
-                                    stroke_width=2, stroke_dasharray="4 2", cls="legal-segment",
-                                    data_x=move["x"], data_y=move["y"], data_on=move["on"]))
+    """A segment the move names (a wagon's target, a knight that may escape): ringed on the board."""
+    if board.segment_point(move["x"], move["y"], move["on"]) is not None:
         board.rings.append((move["x"], move["y"], move["on"]))
 
 

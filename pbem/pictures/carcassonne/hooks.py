@@ -18,8 +18,10 @@
   the expansions add to the view (``big_followers``, ``builders``...).
 * ``PANEL_LINES``: ``fn(view, names) -> [str]`` lines of public state under
   the seats (King & Robber, besieged cities...).
-* ``LEGAL[move type]``: marks a legal move on the board, ``fn(board, move)``
-  (place_tile, abbey, wagon, escape); ``board`` is a ``board.Board``;
+* ``LEGAL[move type]``: notes a legal move for the board to mark, ``fn(board,
+  move)`` (place_tile, abbey, wagon, escape), in ``board.legal_cells`` (cells,
+  with the rotations that fit) or ``board.rings`` (segments); ``board`` is a
+  ``board.Board``;
   ``DECISIONS[move type]`` says in the panel what the marks offer.
 
 A kind, mark, tag or figure with no entry is still shown (a segment as its

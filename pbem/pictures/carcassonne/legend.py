@@ -1,5 +1,6 @@
 """The key beside the board: one small drawing and a word for each figure
-and mark, the base game's first, then those of the expansions in play."""
+of the game and expansions in play, and for each mark, building or frame
+the picture shows (a key of what is on the board, not of everything)."""
 from __future__ import annotations
 
 from .. import markup as m
@@ -28,13 +29,14 @@ def _frame(colour: str, dash: str):
                                stroke_dasharray=dash)
 
 
+#: (what must be on the picture for the entry to show, or None: always; drawing; word)
 BASE = [
-    (_figure("follower"), "knight thief monk"),
-    (_figure("follower", "farmer"), "farmer (lying)"),
-    (_mark(pennant, None, 0, (0.5, 0.5), 40, 1, 0), "pennant"),
-    (lambda x, y: monastery(x, y + 2, 7), "monastery"),
-    (_frame("#d4145a", ""), "last tile"),
-    (_frame("#1f4fbf", "3 2"), "tile fits here"),
+    (None, _figure("follower"), "knight thief monk"),
+    (None, _figure("follower", "farmer"), "farmer (lying)"),
+    ("pennant", _mark(pennant, None, 0, (0.5, 0.5), 40, 1, 0), "pennant"),
+    ("monastery", lambda x, y: monastery(x, y + 2, 7), "monastery"),
+    ("last", _frame("#d4145a", ""), "last tile"),
+    ("legal", _frame("#1f4fbf", "3 2"), "tile fits here"),
 ]
 
 
@@ -43,20 +45,23 @@ def _abbey(x, y) -> str:
             + monastery(x, y + 2, 6))
 
 BY_EXPANSION = {
-    "inns_cathedrals": [(_figure("big", size=12), "big follower"),
-                        (lambda x, y: inn_icon(x, y, 40), "inn"),
-                        (_mark(cathedral, None, 0, (0.5, 0.5), 30, 1, 0), "cathedral")],
-    "traders_builders": [(_figure("builder"), "builder"), (_figure("pig"), "pig"),
-                         *[(_good(k), k) for k in GOODS]],
-    "cult": [(_mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
-    "siege": [(_mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
-    "abbey_mayor": [(_figure("mayor"), "mayor"), (_figure("wagon"), "wagon"), (_figure("barn"), "barn"),
-                    (_abbey, "abbey")],
+    "inns_cathedrals": [(None, _figure("big", size=12), "big follower"),
+                        ("inn", lambda x, y: inn_icon(x, y, 40), "inn"),
+                        ("cathedral", _mark(cathedral, None, 0, (0.5, 0.5), 30, 1, 0), "cathedral")],
+    "traders_builders": [(None, _figure("builder"), "builder"), (None, _figure("pig"), "pig"),
+                         *[(None, _good(k), k) for k in GOODS]],       # goods are counted in the panel too
+    "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
+    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
+    "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
+                    (None, _figure("barn"), "barn"), ("abbey", _abbey, "abbey")],
 }
 
 
-def entries(expansions) -> list:
-    out = list(BASE)
-    for name in expansions:
-        out.extend(BY_EXPANSION.get(name, ()))
+def entries(expansions, shown: set) -> list:
+    """(drawing, word) for the figures of these expansions and the things in ``shown``."""
+    out = []
+    for name in ("base", *expansions):
+        for needs, draw, word in BASE if name == "base" else BY_EXPANSION.get(name, ()):
+            if needs is None or needs in shown:
+                out.append((draw, word))
     return out

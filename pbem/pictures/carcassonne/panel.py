@@ -32,11 +32,12 @@ def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
 
 
 class Panel:
-    def __init__(self, view: dict, names, viewer, legal):
+    def __init__(self, view: dict, names, viewer, legal, shown: set = frozenset()):
         self.view = view
         self.names = names
         self.viewer = viewer
         self.legal = legal or []
+        self.shown = shown              # what the board shows (for the key)
         self.parts: list = []
         self.labels = m.Labels()
         self.y = 0.0
@@ -213,7 +214,7 @@ class Panel:
     def legend(self) -> None:
         """What the figures and marks mean (the ones these expansions use)."""
         from .legend import entries
-        items = entries(self.view.get("options", {}).get("expansions", []))
+        items = entries(self.view.get("options", {}).get("expansions", []), self.shown)
         self.y += 24
         self.label(self.x + PAD, self.y, "Key", size=12, weight="bold", fill="#333")
         col = (WIDTH - 2 * PAD) / 2
