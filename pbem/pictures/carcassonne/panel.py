@@ -188,7 +188,8 @@ class Panel:
             shown = [0]
         fitting = {mv["rotation"] // 90 for mv in places}
         self.y += 8
-        gap = (WIDTH - 2 * PAD - 4 * PREVIEW) / 3
+        # four rotations fill the width; fewer stand apart, so "r0=r180" labels do not touch
+        gap = min(24.0, (WIDTH - 2 * PAD - 4 * PREVIEW) / 3) if len(shown) == 4 else 24.0
         for i, r in enumerate(shown):
             px = x + PAD + i * (PREVIEW + gap)
             py = self.y
