@@ -53,7 +53,7 @@ BY_EXPANSION = {
     "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
     "siege": [("siege", _mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
     "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
-                    (None, _figure("barn"), "barn"), (None, _abbey, "abbey")]   # abbeys are in hand too,
+                    (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
 }
 
 
