@@ -1,0 +1,67 @@
+"""The key beside the board: one small drawing and a word for each figure
+of the game and expansions in play, and for each mark, building or frame
+the picture shows (a key of what is on the board, not of everything)."""
+from __future__ import annotations
+
+from .. import markup as m
+from .expansion_marks import GOODS, cathedral, good_icon, inn_icon, shrine, siege
+from .figures import figure_svg
+from .terrain import monastery, pennant
+
+NEUTRAL = None   # figures in the key have no seat: drawn grey with a "?"
+
+
+def _figure(name: str, role: str = "knight", size: float = 15):
+    return lambda x, y: figure_svg(name, NEUTRAL, role, x, y, size)
+
+
+def _mark(fn, *args):
+    # marks draw in tile units: give them a 30-pixel tile whose point (0.5, 0.5) is (x, y)
+    return lambda x, y: f'<g transform="translate({x - 15:.1f},{y - 15:.1f})">{fn(*args)}</g>'
+
+
+def _good(kind: str):
+    return lambda x, y: good_icon(kind, x, y, 5.5)
+
+
+def _frame(colour: str, dash: str):
+    return lambda x, y: m.rect(x - 8, y - 8, 16, 16, rx=2, fill="none", stroke=colour, stroke_width=2,
+                               stroke_dasharray=dash)
+
+
+#: (what must be on the picture for the entry to show, or None: always; drawing; word)
+BASE = [
+    (None, _figure("follower"), "knight thief monk"),
+    (None, _figure("follower", "farmer"), "farmer (lying)"),
+    ("pennant", _mark(pennant, None, 0, (0.5, 0.5), 40, 1, 0), "pennant"),
+    ("monastery", lambda x, y: monastery(x, y + 2, 7), "monastery"),
+    ("last", _frame("#d4145a", ""), "last tile"),
+    ("legal", _frame("#1f4fbf", "3 2"), "tile fits here"),
+]
+
+
+def _abbey(x, y) -> str:
+    return (m.rect(x - 8, y - 8, 16, 16, fill="#b9b3a6", stroke="#8a8376", stroke_width=1)
+            + monastery(x, y + 2, 6))
+
+BY_EXPANSION = {
+    "inns_cathedrals": [(None, _figure("big", size=12), "big follower"),
+                        ("inn", lambda x, y: inn_icon(x, y, 40), "inn"),
+                        ("cathedral", _mark(cathedral, None, 0, (0.5, 0.5), 30, 1, 0), "cathedral")],
+    "traders_builders": [(None, _figure("builder"), "builder"), (None, _figure("pig"), "pig"),
+                         *[(None, _good(k), k) for k in GOODS]],       # goods are counted in the panel too
+    "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
+    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
+    "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
+                    (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
+}
+
+
+def entries(expansions, shown: set) -> list:
+    """(drawing, word) for the figures of these expansions and the things in ``shown``."""
+    out = []
+    for name in ("base", *expansions):
+        for needs, draw, word in BASE if name == "base" else BY_EXPANSION.get(name, ()):
+            if needs is None or needs in shown:
+                out.append((draw, word))
+    return out
