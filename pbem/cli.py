@@ -5,6 +5,7 @@
     pbem create wakanda --players 2 [-o hidden_future_villages=true]
     pbem join GAME SEAT --name Ann           take a seat with your key
     pbem show GAME                           the board as you see it, and whose turn
+    pbem show GAME --svg board.svg           ... and its picture (--png board.png for a PNG)
     pbem moves GAME                          your legal moves, in text notation
     pbem move GAME "claim 2"                 sign and send a move; wait for the outcome
     pbem log GAME                            what happened, in words
@@ -156,7 +157,36 @@ def cmd_show(args, out) -> int:
     profile = Profile(args.server)
     seats = profile.seats(args.game_id)
     seat = profile.my_seat(args.game_id, args.seat) if seats else None
-    _board(profile.client(args.game_id).game(args.game_id, seat), out)
+    client = profile.client(args.game_id)
+    summary = client.game(args.game_id, seat)
+    _board(summary, out)
+    if args.svg or args.png:
+        return _picture(client, summary, seat, args, out)
+    return 0
+
+
+def _picture(client, summary: dict, seat, args, out) -> int:
+    """The picture of the caller's view, with the caller's legal moves marked
+    when it is their turn."""
+    from . import pictures
+
+    if not summary.get("view"):
+        print("no picture: the game has not started", file=out)
+        return 1
+    if not pictures.has_picture(summary["game"]):
+        print(f"no picture for {summary['game']}", file=out)
+        return 1
+    legal = None
+    if seat is not None and summary["status"] == "active" and seat in summary["to_act"]:
+        legal = [m["move"] for m in client.legal_moves(args.game_id, seat)["moves"]]
+    names = [s["name"] for s in summary["seats"]]
+    text = pictures.svg(summary["game"], summary["view"], names=names, viewer=summary.get("viewer"), legal=legal)
+    if args.svg:
+        Path(args.svg).write_text(text, encoding="utf-8")
+        print(f"wrote {args.svg}", file=out)
+    if args.png:
+        Path(args.png).write_bytes(pictures.png(text, scale=args.scale))
+        print(f"wrote {args.png}", file=out)
     return 0
 
 
@@ -284,6 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_)
         p.add_argument("game_id")
         p.add_argument("--seat", type=int)
+        if name == "show":
+            p.add_argument("--svg", metavar="FILE", help="also write the picture of your view as SVG")
+            p.add_argument("--png", metavar="FILE", help="also write the picture of your view as PNG")
+            p.add_argument("--scale", type=float, default=1.0, help="PNG size multiplier (default 1)")
         p.set_defaults(fn=fn)
     p = sub.add_parser("move", help="sign and send a move in text notation")
     p.add_argument("game_id")

@@ -1,0 +1,94 @@
+"""Pictures: time to draw the SVG and to rasterise the PNG, and the PNG's
+size, for every registered game that has a picture module
+(``pbem/pictures/<game>.py``). One command:
+
+    python bench/pictures.py [--repeat N] [name ...]
+
+Per game and setup it plays a seeded random game with
+``pbem.games.playout.play_random`` and pictures two moments: the finished
+game (the spectator's view) and the middle of the game, as the seat to act
+sees it with its legal moves marked. A picture module may name its setups in
+``BENCH_SETUPS`` (the first is the headline figure), else the game's first
+2-player sample setup is used. The last line is one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pbem import pictures  # noqa: E402
+from pbem.games.base import SPECTATOR, canonical  # noqa: E402
+from pbem.games.playout import play_random  # noqa: E402
+
+
+def setups(game) -> list:
+    module = sys.modules.get(pictures.draw_function(game.name).__module__)
+    named = getattr(module, "BENCH_SETUPS", None)
+    if named:
+        return list(named)
+    two = [s for s in game.sample_setups if s[0] == 2]
+    return [(two or list(game.sample_setups))[0]]
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times) * 1000, 3)
+
+
+def moments(game, players, options, seed):
+    """(label, view, viewer, legal) for the finished game and its middle."""
+    played = play_random(game, players, options, seed=seed)
+    final = played.state
+    yield "finished", game.view(final, SPECTATOR), SPECTATOR, None
+    version, player, _ = played.moves[len(played.moves) // 2]
+    middle = game.replay(players, played.options, played.events[:version])
+    yield "middle", game.view(middle, player), player, game.legal_moves(middle, player)
+
+
+def measure(game, players, options, repeat: int, seed: int = 1) -> list:
+    rows = []
+    for label, view, viewer, legal in moments(game, players, options, seed):
+        names = [f"Player {chr(65 + i)}" for i in range(players)]
+        text = pictures.svg(game.name, view, names=names, viewer=viewer, legal=legal)
+        image = pictures.png(text)
+        rows.append({
+            "game": game.key, "players": players, "options": canonical(options), "moment": label,
+            "svg_ms": median_ms(lambda: pictures.svg(game.name, view, names=names, viewer=viewer,
+                                                     legal=legal), repeat),
+            "png_ms": median_ms(lambda: pictures.png(text), max(3, repeat // 10)),
+            "svg_bytes": len(text.encode()), "png_bytes": len(image),
+            "legal_moves": len(legal or ()),
+        })
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="games to measure (default: every game with a picture)")
+    parser.add_argument("--repeat", type=int, default=50, help="SVG draws per picture (PNG: a tenth, at least 3)")
+    args = parser.parse_args()
+    rows = []
+    for game in pictures.games_with_pictures():
+        if args.names and game.name not in args.names:
+            continue
+        for players, options in setups(game):
+            for row in measure(game, players, options, args.repeat):
+                rows.append(row)
+                print(f"{row['game']:16} {players}p {row['options'][:44]:44} {row['moment']:8}"
+                      f" svg {row['svg_ms']:7.2f} ms {row['svg_bytes'] / 1000:6.1f} KB"
+                      f"  png {row['png_ms']:7.2f} ms {row['png_bytes'] / 1000:6.1f} KB", flush=True)
+    print(json.dumps({"results": rows}))
+
+
+if __name__ == "__main__":
+    main()

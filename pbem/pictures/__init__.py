@@ -1,0 +1,77 @@
+"""Pictures of games: SVG drawn from a viewer's view, PNG rasterised from it.
+
+    svg(game_name, view, *, names=None, viewer=None, legal=None, last=None) -> str
+    png(svg_text, *, scale=1.0) -> bytes
+
+A game has a picture when ``pbem/pictures/<game name>.py`` (or a package of
+that name) exists and exposes
+
+    draw(view, *, names=None, viewer=None, legal=None) -> str
+
+``view`` is ``game.view(state, viewer)``, never the state, so a picture cannot
+show what the view hides; ``names`` are the players' names by seat (None:
+"seat N"); ``viewer`` is who looks (a seat, None for a spectator, ``"*"`` for
+everything); ``legal`` is the viewer's own legal moves (None or empty: nothing
+to mark). ``last`` is what the viewer last saw happen (the step's events as
+redacted for them); a module that can mark it takes a ``last`` keyword, the
+others are called without it.
+
+SVG is written as text (no drawing library), with the helpers of ``markup``;
+seat colours are in ``palette``; ``raster`` makes the PNG with the fonts
+shipped in ``fonts/`` and never a system font.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+
+from .raster import png
+
+__all__ = ["svg", "png", "draw_function", "has_picture", "games_with_pictures", "NoPicture"]
+
+#: modules of this package that are not a game's picture
+SHARED = frozenset({"markup", "palette", "raster", "fonts"})
+
+
+class NoPicture(LookupError):
+    """The game has no picture module."""
+
+
+_DRAW: dict = {}
+
+
+def draw_function(game_name: str):
+    """The ``draw`` of ``pbem/pictures/<game_name>``; raises NoPicture."""
+    fn = _DRAW.get(game_name)
+    if fn is None:
+        if not has_picture(game_name):
+            raise NoPicture(f"no picture for game {game_name!r}")
+        fn = importlib.import_module(f"{__name__}.{game_name}").draw
+        _DRAW[game_name] = fn
+    return fn
+
+
+def has_picture(game_name: str) -> bool:
+    if not isinstance(game_name, str) or not game_name.isidentifier() or game_name in SHARED:
+        return False
+    return importlib.util.find_spec(f"{__name__}.{game_name}") is not None
+
+
+def games_with_pictures() -> list:
+    """The registered games (``pbem.games.all_games()``) that have a picture."""
+    from .. import games
+    return [g for g in games.all_games() if has_picture(g.name)]
+
+
+def _takes_last(fn) -> bool:
+    return "last" in inspect.signature(fn).parameters
+
+
+def svg(game_name: str, view: dict, *, names: list | None = None, viewer=None,
+        legal: list | None = None, last=None) -> str:
+    """The picture of ``view`` (a viewer's filtered view) as SVG text."""
+    fn = draw_function(game_name)
+    if last is not None and _takes_last(fn):
+        return fn(view, names=names, viewer=viewer, legal=legal, last=last)
+    return fn(view, names=names, viewer=viewer, legal=legal)

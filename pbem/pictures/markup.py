@@ -1,0 +1,96 @@
+"""Writing SVG as text: escaping, compact numbers, a few element helpers.
+
+Pictures are strings built by appending parts to a list (no drawing
+library, no DOM), which keeps a whole board in a few milliseconds. Keyword
+attributes are written with ``_`` turned into ``-`` (``stroke_width=2`` ->
+``stroke-width="2"``); ``None`` values are left out; ``cls`` is ``class``.
+"""
+from __future__ import annotations
+
+from html import escape
+
+#: the font stack of every picture: the shipped font first (``raster.FAMILY``),
+#: so the PNG and a browser showing the SVG agree as far as they can
+FONT = "'DejaVu Sans',Verdana,Arial,sans-serif"
+
+
+def esc(text) -> str:
+    """Text or an attribute value, escaped for XML."""
+    return escape(str(text), quote=True)
+
+
+def num(value) -> str:
+    """A coordinate, short: integers as such, else at most 2 decimals."""
+    if isinstance(value, int):
+        return str(value)
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def attrs(**kw) -> str:
+    out = []
+    for key, value in kw.items():
+        if value is None:
+            continue
+        if key == "cls":
+            key = "class"
+        out.append(f' {key.rstrip("_").replace("_", "-")}="{num(value) if isinstance(value, float) else esc(value)}"')
+    return "".join(out)
+
+
+def element(tag: str, **kw) -> str:
+    return f"<{tag}{attrs(**kw)}/>"
+
+
+def rect(x, y, w, h, **kw) -> str:
+    return f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"{attrs(**kw)}/>'
+
+
+def circle(cx, cy, r, **kw) -> str:
+    return f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"{attrs(**kw)}/>'
+
+
+def line(x1, y1, x2, y2, **kw) -> str:
+    return f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"{attrs(**kw)}/>'
+
+
+def path(d: str, **kw) -> str:
+    return f'<path d="{d}"{attrs(**kw)}/>'
+
+
+def polygon(points, **kw) -> str:
+    return f'<polygon points="{" ".join(f"{num(x)},{num(y)}" for x, y in points)}"{attrs(**kw)}/>'
+
+
+def text(x, y, content, *, size=12, anchor=None, weight=None, fill="#222", **kw) -> str:
+    """A label; ``anchor`` start|middle|end, ``weight`` e.g. "bold"."""
+    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}"'
+            f'{attrs(text_anchor=anchor, font_weight=weight, fill=fill, **kw)}>{esc(content)}</text>')
+
+
+def document(width, height, body, *, defs: str = "", background: str | None = "#ffffff",
+             title: str | None = None) -> str:
+    """A whole SVG document of ``width`` x ``height`` user units (= PNG pixels
+    at scale 1), ``body`` a string or a list of strings."""
+    if not isinstance(body, str):
+        body = "".join(body)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{num(width)}" height="{num(height)}" viewBox="0 0 {num(width)} {num(height)}" '
+            f'font-family="{FONT}">')
+    parts = [head]
+    if title:
+        parts.append(f"<title>{esc(title)}</title>")
+    if defs:
+        parts.append(f"<defs>{defs}</defs>")
+    if background:
+        parts.append(rect(0, 0, width, height, fill=background))
+    parts.append(body)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def text_width(content: str, size: float, bold: bool = False) -> float:
+    """A rough width of a label in DejaVu Sans (for laying out panels; the
+    average advance is about 0.6 em, 0.66 em bold)."""
+    return len(str(content)) * size * (0.66 if bold else 0.6)
