@@ -69,3 +69,8 @@ def test_the_shipped_fonts_are_there_and_small():
         assert data[:4] in (b"\x00\x01\x00\x00", b"true"), f"{name} is not a TrueType font"
         assert len(data) < 100_000
     assert (Path(FONT_FILES[0]).parent / "LICENSE-DejaVu.txt").read_text().startswith("Fonts are (c) Bitstream")
+
+
+def test_the_renderer_knows_only_the_shipped_font():
+    from pbem.pictures.raster import options
+    assert options().list_fonts() == ["DejaVu Sans"]
