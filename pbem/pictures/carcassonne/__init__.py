@@ -1,0 +1,48 @@
+"""The picture of a Carcassonne view: the board on the left, the players and
+the drawn tile on the right.
+
+    draw(view, *, names=None, viewer=None, legal=None, last=None) -> str
+
+Drawn from the view alone (``game.view(state, viewer)``) and the tile
+geometry of the rules; ``legal`` (the viewer's own legal moves) marks where
+the drawn tile fits, the abbey's holes, a wagon's targets or an escape.
+``last`` (the last step's events, as the viewer saw them) frames the tiles
+they placed; without it the last tile of the board is framed.
+
+Expansions draw through ``hooks`` (segment kinds, marks, tags, figures,
+supplies, panel lines, legal moves), so a new one adds entries there.
+"""
+from __future__ import annotations
+
+from ... import games
+from .. import markup as m
+from . import expansion_marks, expansion_panel, figures, terrain  # noqa: F401  (register their hooks)
+from .board import Board
+from .panel import WIDTH, Panel
+
+#: what bench/pictures.py measures: the base game first (the headline), then every expansion
+BENCH_SETUPS = (
+    (2, {}),
+    (2, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor"]}),
+)
+
+games.get("carcassonne")   # the rules register every tile type
+
+
+def last_cells(view: dict, last) -> list:
+    if last:
+        cells = [(e["x"], e["y"]) for e in last if isinstance(e, dict) and e.get("type") == "TilePlaced"]
+        if cells:
+            return cells
+    board = view.get("board") or []
+    return [(board[-1]["x"], board[-1]["y"])] if len(board) > 1 else []
+
+
+def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
+    board = Board(view, legal)
+    panel_svg, panel_height = Panel(view, names, viewer, legal).svg(board.width + 6)
+    height = max(board.height, panel_height)
+    board.oy = (height - board.height) / 2 if board.height < height else 0
+    body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(last_cells(view, last)), panel_svg]
+    return m.document(board.width + 6 + WIDTH, height, body, defs=board.defs(), background="#ffffff",
+                      title="Carcassonne")

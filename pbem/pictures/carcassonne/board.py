@@ -1,0 +1,225 @@
+"""The board: placed tiles (cropped to their extent and the legal spots),
+coordinates on all four margins so the text notation (``place X,Y rR``) can be
+read off, the last tile framed, figures on their segments, and the viewer's
+legal moves marked (through ``hooks.LEGAL``, by move type)."""
+from __future__ import annotations
+
+from ...games.carcassonne.orient import TILES, oriented
+from .. import markup as m
+from . import hooks
+from .figures import ROLES, figure_svg
+from .terrain import tile_group
+from .tile_art import art_of
+
+TILE = 50                 # board pixels per tile
+MARGIN = 22               # room for the coordinates
+EMPTY = "#eee8d8"
+GRID = "#d9d0bb"
+LAST = "#d4145a"
+LEGAL_LINE = "#1f4fbf"
+FIGURE = 20               # a follower's height
+
+
+def tile_id(letter: str, rot: int) -> str:
+    return f"c-{letter}-{rot}"
+
+
+def distinct_rotations(letter: str) -> dict:
+    """Rotation (quarter turns) -> the first rotation that looks the same
+    (a cloister tile has 1 distinct rotation, a straight road 2, a crossing 1)."""
+    seen: dict = {}
+    out = {}
+    marks = [s.marks for s in TILES[letter].segments]
+    for r in range(4):
+        o = oriented(letter, r)
+        sig = tuple(sorted(zip(o.kinds, o.ports, marks)))
+        out[r] = seen.setdefault(sig, r)
+    return out
+
+
+class Board:
+    def __init__(self, view: dict, legal: list | None):
+        self.view = view
+        self.cells = {(t["x"], t["y"]): (t["tile"], t["rotation"] // 90) for t in view["board"]}
+        self.order = [(t["x"], t["y"]) for t in view["board"]]
+        self.legal = [mv for mv in (legal or []) if isinstance(mv, dict)]
+        spots = {(mv["x"], mv["y"]) for mv in self.legal if isinstance(mv.get("x"), int) and isinstance(mv.get("y"), int)}
+        cells = set(self.cells) | spots
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        self.x0, self.x1, self.y0, self.y1 = min(xs), max(xs), min(ys), max(ys)
+        self.width = (self.x1 - self.x0 + 1) * TILE + 2 * MARGIN
+        self.height = (self.y1 - self.y0 + 1) * TILE + 2 * MARGIN
+        self.ox = 0.0
+        self.oy = 0.0
+        self.marks: list = []          # what LEGAL hooks add, drawn over the figures
+        self.legal_cells: dict = {}    # cell -> rotations (quarter turns) legal there (None: a cell move)
+        self.rings: list = []          # (x, y, label) of segments a legal move names
+
+    # -- geometry -------------------------------------------------------------------
+
+    def origin(self, x: int, y: int) -> tuple:
+        return (self.ox + MARGIN + (x - self.x0) * TILE, self.oy + MARGIN + (y - self.y0) * TILE)
+
+    def segment_point(self, x: int, y: int, label: str):
+        """Board pixels of the spot a figure on segment ``label`` of the tile at x,y stands on."""
+        placed = self.cells.get((x, y))
+        if placed is None:
+            return None
+        letter, rot = placed
+        k = oriented(letter, rot).label_index.get(label)
+        if k is None:
+            return None
+        ux, uy = art_of(letter).anchor(k, rot)
+        px, py = self.origin(x, y)
+        return (px + ux * TILE, py + uy * TILE)
+
+    def barn_point(self, x: int, y: int, label: str):
+        """A barn stands on a tile corner; the view names only its field, so it
+        goes to a corner of that field where four tiles meet."""
+        placed = self.cells.get((x, y))
+        if placed is None:
+            return None
+        o = oriented(*placed)
+        k = o.label_index.get(label)
+        corners = (("NE", (1, 2), (1, -1), (1, 0)), ("SE", (3, 4), (1, 1), (1, 1)),
+                   ("SW", (5, 6), (-1, 1), (0, 1)), ("NW", (7, 0), (-1, -1), (0, 0)))
+        px, py = self.origin(x, y)
+        for _name, halves, (dx, dy), (cx, cy) in corners:
+            if all(o.half_seg[h] == k for h in halves) and all(
+                    c in self.cells for c in ((x + dx, y), (x, y + dy), (x + dx, y + dy))):
+                return (px + cx * TILE, py + cy * TILE)
+        return self.segment_point(x, y, label)
+
+    # -- drawing ----------------------------------------------------------------------
+
+    def defs(self) -> str:
+        kinds = sorted(set(self.cells.values()))
+        return "".join(tile_group(letter, rot, TILE, tile_id(letter, rot)) for letter, rot in kinds)
+
+    def svg(self, last_cells: list) -> str:
+        out = [m.rect(self.ox + MARGIN, self.oy + MARGIN, self.width - 2 * MARGIN, self.height - 2 * MARGIN,
+                      fill=EMPTY)]
+        for (x, y), (letter, rot) in self.cells.items():
+            px, py = self.origin(x, y)
+            out.append(f'<use xlink:href="#{tile_id(letter, rot)}" x="{px:.0f}" y="{py:.0f}"/>')
+        out.append(self._grid())
+        for cell in last_cells:
+            if cell in self.cells:
+                px, py = self.origin(*cell)
+                out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke="#ffffff",
+                                  stroke_width=4))
+                out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke=LAST,
+                                  stroke_width=2.2))
+        for mv in self.legal:
+            fn = hooks.LEGAL.get(mv.get("type"))
+            if fn is not None:
+                fn(self, mv)
+        out.append(self._legal_cells())
+        out.append(self._figures())
+        out.extend(self.marks)
+        out.append(self._coordinates())
+        return "".join(out)
+
+    def _grid(self) -> str:
+        d = []
+        for (x, y) in self.cells:
+            px, py = self.origin(x, y)
+            d.append(f"M{px:.0f},{py:.0f}h{TILE}v{TILE}h-{TILE}z")
+        return m.path("".join(d), fill="none", stroke="#000000", stroke_opacity="0.28", stroke_width=0.8)
+
+    def _figures(self) -> str:
+        out = []
+        spots: dict = {}
+        for f in self.view.get("followers", ()):
+            x, y, label, figure = f["x"], f["y"], f["on"], f.get("figure", "follower")
+            where = self.barn_point(x, y, label) if figure == "barn" else self.segment_point(x, y, label)
+            if where is None:
+                continue
+            # two figures on one spot (a farmer and its pig): the later one steps aside
+            key = (round(where[0]), round(where[1]))
+            n = spots.get(key, 0)
+            spots[key] = n + 1
+            px, py = where[0] + n * TILE * 0.2, where[1] - n * TILE * 0.08
+            kind = label.split(" ")[0]
+            role = ROLES.get(kind, kind)
+            if kind == "cloister" and self._is_shrine(x, y):
+                role = "heretic"
+            out.append(figure_svg(figure, f["player"], role, px, py, FIGURE))
+        return "".join(out)
+
+    def _is_shrine(self, x: int, y: int) -> bool:
+        letter, _ = self.cells[(x, y)]
+        return any(s.kind == "cloister" and s.mark("shrine") for s in TILES[letter].segments)
+
+    def _legal_cells(self) -> str:
+        if not self.legal_cells:
+            return ""
+        letter = self.view.get("tile")
+        same = distinct_rotations(letter) if letter in TILES else {r: r for r in range(4)}
+        out = []
+        for (x, y), rots in sorted(self.legal_cells.items(), key=lambda c: (c[0][1], c[0][0])):
+            px, py = self.origin(x, y)
+            out.append(m.rect(px + 3, py + 3, TILE - 6, TILE - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
+                              stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3"))
+            if rots is None:
+                continue
+            lines = [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
+            step = 10.5 if len(lines) > 3 else 12
+            for i, text in enumerate(lines):
+                ty = py + TILE / 2 + 4 + (i - (len(lines) - 1) / 2) * step
+                out.append(m.text(px + TILE / 2, ty, text, size=10.5, anchor="middle", weight="bold",
+                                  fill=LEGAL_LINE))
+        return "".join(out)
+
+    def _coordinates(self) -> str:
+        out = []
+        top, bottom = self.oy + MARGIN - 7, self.oy + self.height - MARGIN + 15
+        left, right = self.ox + MARGIN - 5, self.ox + self.width - MARGIN + 5
+        for x in range(self.x0, self.x1 + 1):
+            cx = self.origin(x, self.y0)[0] + TILE / 2
+            out.append(m.text(cx, top, x, size=11, anchor="middle", fill="#444"))
+            out.append(m.text(cx, bottom, x, size=11, anchor="middle", fill="#444"))
+        for y in range(self.y0, self.y1 + 1):
+            cy = self.origin(self.x0, y)[1] + TILE / 2 + 4
+            out.append(m.text(left, cy, y, size=11, anchor="end", fill="#444"))
+            out.append(m.text(right, cy, y, size=11, anchor="start", fill="#444"))
+        return "".join(out)
+
+
+# -- the viewer's legal moves ------------------------------------------------------------------
+
+
+@hooks.legal("place_tile")
+def legal_place(board: Board, move: dict) -> None:
+    rots = board.legal_cells.setdefault((move["x"], move["y"]), set())
+    if rots is not None:
+        rots.add(move["rotation"] // 90)
+
+
+@hooks.legal("abbey")
+def legal_abbey(board: Board, move: dict) -> None:
+    if "x" in move:
+        board.legal_cells.setdefault((move["x"], move["y"]), None)
+
+
+def ring(board: Board, move: dict) -> None:
+    """A segment the move names (a wagon's target, a knight that may escape): a ring round its spot."""
+    where = board.segment_point(move["x"], move["y"], move["on"])
+    if where is not None:
+        board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
+        board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke=LEGAL_LINE,
+                                    stroke_width=2, stroke_dasharray="4 2"))
+        board.rings.append((move["x"], move["y"], move["on"]))
+
+
+@hooks.legal("wagon")
+def legal_wagon(board: Board, move: dict) -> None:
+    if "x" in move:
+        ring(board, move)
+
+
+@hooks.legal("escape")
+def legal_escape(board: Board, move: dict) -> None:
+    if "x" in move:
+        ring(board, move)

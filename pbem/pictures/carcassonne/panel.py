@@ -1,0 +1,245 @@
+"""Beside the board: the players (name, colour, score, what is left in their
+supply), public state the expansions add (``hooks.SUPPLIES``,
+``hooks.PANEL_LINES``), and the drawn tile in each of its distinct rotations,
+labelled with the notation (``r90``), the ones that fit nowhere greyed."""
+from __future__ import annotations
+
+from ...games.carcassonne.orient import TILES, oriented
+from .. import markup as m
+from ..palette import seat_name
+from . import hooks
+from .board import distinct_rotations
+from .expansion_marks import GOODS, good_icon
+from .figures import figure_svg
+from .terrain import tile_body
+from .tile_art import art_of
+
+WIDTH = 300
+PAD = 14
+PREVIEW = 62
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+#: what the expansions' by-category tallies are called (the rest keep their key)
+CATEGORY = {"city": "cities", "road": "roads", "cloister": "cloisters", "field": "fields"}
+EXPANSION_NAMES = {"inns_cathedrals": "Inns & Cathedrals", "traders_builders": "Traders & Builders",
+                   "king_robber": "King & Robber", "cult": "Cult", "siege": "Siege",
+                   "abbey_mayor": "Abbey & Mayor"}
+
+
+def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
+    while len(text) > 1 and m.text_width(text, size, bold) > width:
+        text = text[:-2] + "…"
+    return text
+
+
+class Panel:
+    def __init__(self, view: dict, names, viewer, legal):
+        self.view = view
+        self.names = names
+        self.viewer = viewer
+        self.legal = legal or []
+        self.parts: list = []
+        self.y = 0.0
+        self.x = 0.0
+
+    def add(self, svg: str) -> None:
+        self.parts.append(svg)
+
+    def svg(self, x: float) -> tuple:
+        """(SVG, height) of the panel with its left side at x."""
+        self.x = x
+        v = self.view
+        self.y = PAD + 16
+        self.add(m.text(x + PAD, self.y, "Carcassonne", size=17, weight="bold"))
+        expansions = [EXPANSION_NAMES.get(e, e) for e in v.get("options", {}).get("expansions", [])]
+        if expansions:
+            for line in _wrap(", ".join(expansions), 48):
+                self.y += 14
+                self.add(m.text(x + PAD, self.y, line, size=10.5, fill="#555"))
+        self.y += 18
+        if v.get("over"):
+            status = "Game over: final scores"
+        else:
+            status = f"Turn {v.get('turn', 0) + 1} · {v.get('tiles_left', 0)} tiles left in the pile"
+        self.add(m.text(x + PAD, self.y, status, size=12, fill="#333"))
+        self.y += 10
+        for seat in range(v["players"]):
+            self.seat_block(seat)
+        for line_fn in hooks.PANEL_LINES:
+            for text in line_fn(v, self.names):
+                for line in _wrap(text, 46):
+                    self.y += 15
+                    self.add(m.text(x + PAD, self.y, line, size=11.5, fill="#333"))
+        board = v.get("board") or []
+        if len(board) > 1:
+            t = board[-1]
+            self.y += 18
+            self.add(m.text(x + PAD, self.y, f"Last tile: {t['tile']} at {t['x']},{t['y']} r{t['rotation']}",
+                            size=11.5, fill="#333"))
+        if v.get("tile") and not v.get("over"):
+            self.drawn_tile()
+        self.legend()
+        return "".join(self.parts), self.y + PAD
+
+    # -- players ------------------------------------------------------------------
+
+    def seat_block(self, seat: int) -> None:
+        v, x = self.view, self.x
+        to_act = seat in v.get("to_act", ())
+        top = self.y + 8
+        items = self._supplies(seat)
+        rows = _rows(items, WIDTH - 2 * PAD - 30)
+        totals = self._categories(seat) if v.get("over") else []
+        height = 26 + 18 * len(rows) + 14 * len(totals) + 4
+        fill = "#fff4c2" if to_act else "#f6f3ec"
+        self.add(m.rect(x + PAD - 4, top, WIDTH - 2 * PAD + 8, height, rx=6, fill=fill,
+                        stroke="#c9a227" if to_act else "#ddd6c6", stroke_width=1.5 if to_act else 1))
+        self.add(figure_svg("follower", seat, "knight", x + PAD + 10, top + 15, 20))
+        name = seat_name(seat, self.names) + (" (you)" if seat == self.viewer else "")
+        if to_act:
+            name = "▶ " + name
+        placing = ""
+        if v.get("over"):
+            scores = v.get("scores", [])
+            rank = 1 + sum(1 for s in scores if s > scores[seat])
+            placing = ORDINAL.get(rank, f"{rank}th") + "  "
+        score = f"{placing}{v['scores'][seat]}"
+        self.add(m.text(x + WIDTH - PAD, top + 19, score, size=16, weight="bold", anchor="end"))
+        room = WIDTH - 2 * PAD - 30 - m.text_width(score, 16, True) - 8
+        self.add(m.text(x + PAD + 26, top + 18, _fit(name, 13.5, room, True), size=13.5, weight="bold"))
+        cy = top + 38
+        for row in rows:
+            cx = x + PAD + 26
+            for draw, count, width in row:
+                self.add(draw(cx + 6, cy - 4))
+                self.add(m.text(cx + 15, cy, count, size=11.5, fill="#222"))
+                cx += width
+            cy += 18
+        for line in totals:
+            self.add(m.text(x + PAD + 26, cy - 2, line, size=10.5, fill="#444"))
+            cy += 14
+        self.y = top + height
+
+    def _supplies(self, seat: int) -> list:
+        """(draw(x, y), count text, width) for each piece the seat has in hand:
+        followers, each expansion's pieces, goods."""
+        v = self.view
+        items = [("follower", v["supply"][seat])]
+        for key, figure, _label in hooks.SUPPLIES:
+            if key in v:
+                items.append((figure, v[key][seat]))
+        out = []
+        for figure, count in items:
+            if figure == "abbey":
+                draw = self._abbey_icon
+            else:
+                draw = (lambda f: lambda px, py: figure_svg(f, seat, "knight", px, py, 12.5))(figure)
+            out.append((draw, str(count), 22 + 7 * len(str(count))))
+        for kind in GOODS:
+            if kind in (v.get("goods") or {}):
+                n = str(v["goods"][kind][seat])
+                out.append(((lambda k: lambda px, py: good_icon(k, px, py, 5.5))(kind), n, 22 + 7 * len(n)))
+        return out
+
+    def _categories(self, seat: int) -> list:
+        """A finished game: the seat's points by category, on lines that fit."""
+        parts = [f"{CATEGORY.get(k, k.replace('_', ' '))} {pts[seat]}"
+                 for k, pts in (self.view.get("by_category") or {}).items() if pts[seat]]
+        return _wrap(" · ".join(parts), 40) if parts else ["no points"]
+
+    def _abbey_icon(self, x, y) -> str:
+        return (m.rect(x - 5.5, y - 5.5, 11, 11, fill="#b9b3a6", stroke="#111", stroke_width=0.8)
+                + m.polygon([(x - 3.5, y), (x, y - 4), (x + 3.5, y)], fill="#b8432f")
+                + m.rect(x - 2.5, y, 5, 3.5, fill="#efe3c4"))
+
+    # -- the drawn tile -----------------------------------------------------------------
+
+    def drawn_tile(self) -> None:
+        v, x = self.view, self.x
+        letter = v["tile"]
+        if letter not in TILES:
+            return
+        seat = v.get("active")
+        places = [mv for mv in self.legal if mv.get("type") == "place_tile"]
+        self.y += 22
+        who = "You draw" if seat == self.viewer and places else f"{seat_name(seat, self.names)} draws"
+        self.add(m.text(x + PAD, self.y, f"{who} tile {letter}", size=13, weight="bold"))
+        same = distinct_rotations(letter)
+        shown = sorted(set(same.values()))
+        if not places:
+            shown = [0]
+        fitting = {mv["rotation"] // 90 for mv in places}
+        self.y += 8
+        gap = (WIDTH - 2 * PAD - 4 * PREVIEW) / 3
+        for i, r in enumerate(shown):
+            px = x + PAD + i * (PREVIEW + gap)
+            py = self.y
+            art = art_of(letter)
+            scale = PREVIEW / 60
+            fits = not places or any(same[q] == r for q in fitting)
+            opacity = "" if fits else ' opacity="0.35"'
+            self.add(f'<g transform="translate({px:.1f},{py:.1f}) scale({scale:.3f})"{opacity}>'
+                     f'{tile_body(art, 60, r)}</g>')
+            self.add(m.rect(px, py, PREVIEW, PREVIEW, fill="none", stroke="#333", stroke_width=1))
+            if places:
+                self.add(self._segment_labels(letter, r, px, py))
+            twins = [q for q in range(4) if same[q] == r and q != r]
+            label = f"r{r * 90}" + (" (any)" if len(twins) == 3 else "".join(f"=r{q * 90}" for q in twins))
+            self.add(m.text(px + PREVIEW / 2, py + PREVIEW + 13, label, size=11, anchor="middle",
+                            weight="bold" if fits else None, fill="#222" if fits else "#888"))
+        self.y += PREVIEW + 18
+        if places:
+            self.y += 14
+            self.add(m.text(x + PAD, self.y, "Blue frames on the board: where it fits.", size=10.5, fill="#1f4fbf"))
+
+    def legend(self) -> None:
+        """What the figures and marks mean (the ones these expansions use)."""
+        from .legend import entries
+        items = entries(self.view.get("options", {}).get("expansions", []))
+        self.y += 24
+        self.add(m.text(self.x + PAD, self.y, "Key", size=12, weight="bold", fill="#333"))
+        col = (WIDTH - 2 * PAD) / 2
+        for i, (draw, label) in enumerate(items):
+            cx = self.x + PAD + (i % 2) * col
+            cy = self.y + 20 + (i // 2) * 21
+            self.add(draw(cx + 9, cy - 4))
+            self.add(m.text(cx + 22, cy, _fit(label, 10.5, col - 24), size=10.5, fill="#333"))
+        self.y += 20 + ((len(items) + 1) // 2) * 21 - 10
+
+    def _segment_labels(self, letter: str, r: int, px: float, py: float) -> str:
+        """The notation's name of each segment (N, EL, cloister...) where a figure would stand."""
+        o = oriented(letter, r)
+        art = art_of(letter)
+        out = []
+        for k, label in enumerate(o.labels):
+            ux, uy = art.anchor(k, r)
+            short = "C" if label == "cloister" else label.split(" ")[-1]
+            tx, ty = px + ux * PREVIEW, py + uy * PREVIEW + 3
+            out.append(m.text(tx, ty, short, size=8.5, anchor="middle", weight="bold", fill="#111",
+                              stroke="#ffffff", stroke_width=2.2, paint_order="stroke"))
+        return "".join(out)
+
+
+def _rows(items: list, width: float) -> list:
+    rows, row, used = [], [], 0.0
+    for item in items:
+        if row and used + item[2] > width:
+            rows.append(row)
+            row, used = [], 0.0
+        row.append(item)
+        used += item[2]
+    if row:
+        rows.append(row)
+    return rows
+
+
+def _wrap(text: str, width: int) -> list:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        lines.append(line)
+    return lines
