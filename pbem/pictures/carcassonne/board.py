@@ -110,7 +110,7 @@ class Board:
                 out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke="#ffffff",
                                   stroke_width=4))
                 out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke=LAST,
-                                  stroke_width=2.2))
+                                  stroke_width=2.2, cls="last", data_x=cell[0], data_y=cell[1]))
         for mv in self.legal:
             fn = hooks.LEGAL.get(mv.get("type"))
             if fn is not None:
@@ -145,7 +145,8 @@ class Board:
             role = ROLES.get(kind, kind)
             if kind == "cloister" and self._is_shrine(x, y):
                 role = "heretic"
-            out.append(figure_svg(figure, f["player"], role, px, py, FIGURE))
+            out.append(figure_svg(figure, f["player"], role, px, py, FIGURE,
+                                  data=f'data-x="{x}" data-y="{y}" data-on="{label}" data-figure="{figure}"'))
         return "".join(out)
 
     def _is_shrine(self, x: int, y: int) -> bool:
@@ -160,11 +161,10 @@ class Board:
         out = []
         for (x, y), rots in sorted(self.legal_cells.items(), key=lambda c: (c[0][1], c[0][0])):
             px, py = self.origin(x, y)
+            lines = [] if rots is None else [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
             out.append(m.rect(px + 3, py + 3, TILE - 6, TILE - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
-                              stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3"))
-            if rots is None:
-                continue
-            lines = [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
+                              stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="legal",
+                              data_x=x, data_y=y, data_rotations=" ".join(lines)))
             step = 10.5 if len(lines) > 3 else 12
             for i, text in enumerate(lines):
                 ty = py + TILE / 2 + 4 + (i - (len(lines) - 1) / 2) * step
@@ -178,11 +178,11 @@ class Board:
         left, right = self.ox + MARGIN - 5, self.ox + self.width - MARGIN + 5
         for x in range(self.x0, self.x1 + 1):
             cx = self.origin(x, self.y0)[0] + TILE / 2
-            out.append(m.text(cx, top, x, size=11, anchor="middle", fill="#444"))
+            out.append(m.text(cx, top, x, size=11, anchor="middle", fill="#444", cls="coord-x"))
             out.append(m.text(cx, bottom, x, size=11, anchor="middle", fill="#444"))
         for y in range(self.y0, self.y1 + 1):
             cy = self.origin(self.x0, y)[1] + TILE / 2 + 4
-            out.append(m.text(left, cy, y, size=11, anchor="end", fill="#444"))
+            out.append(m.text(left, cy, y, size=11, anchor="end", fill="#444", cls="coord-y"))
             out.append(m.text(right, cy, y, size=11, anchor="start", fill="#444"))
         return "".join(out)
 
@@ -209,7 +209,8 @@ def ring(board: Board, move: dict) -> None:
     if where is not None:
         board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
         board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke=LEGAL_LINE,
-                                    stroke_width=2, stroke_dasharray="4 2"))
+                                    stroke_width=2, stroke_dasharray="4 2", cls="legal-segment",
+                                    data_x=move["x"], data_y=move["y"], data_on=move["on"]))
         board.rings.append((move["x"], move["y"], move["on"]))
 
 

@@ -106,9 +106,11 @@ def generic(figure: str):
     return draw
 
 
-def figure_svg(figure: str, seat, role: str, x: float, y: float, size: float) -> str:
+def figure_svg(figure: str, seat, role: str, x: float, y: float, size: float, data: str = "") -> str:
+    """A figure at (x, y); ``data``: attributes naming what it stands for (on the board)."""
     fn = hooks.FIGURES.get(figure) or generic(figure)
-    return f'<g transform="translate({x:.1f},{y:.1f})">{fn(seat, role, size)}</g>'
+    extra = f' class="figure" {data}' if data else ""
+    return f'<g transform="translate({x:.1f},{y:.1f})"{extra}>{fn(seat, role, size)}</g>'
 
 
 #: what each role is called, by the kind of segment a follower stands on

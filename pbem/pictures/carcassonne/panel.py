@@ -179,7 +179,8 @@ class Panel:
             opacity = "" if fits else ' opacity="0.35"'
             self.add(f'<g transform="translate({px:.1f},{py:.1f}) scale({scale:.3f})"{opacity}>'
                      f'{tile_body(art, 60, r)}</g>')
-            self.add(m.rect(px, py, PREVIEW, PREVIEW, fill="none", stroke="#333", stroke_width=1))
+            self.add(m.rect(px, py, PREVIEW, PREVIEW, fill="none", stroke="#333", stroke_width=1, cls="preview",
+                            data_rotation=r * 90, data_fits="yes" if fits else "no"))
             if places:
                 self.add(self._segment_labels(letter, r, px, py))
             twins = [q for q in range(4) if same[q] == r and q != r]

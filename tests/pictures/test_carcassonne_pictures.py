@@ -1,0 +1,228 @@
+"""The Carcassonne picture: valid SVG for every sample setup and viewer at
+several points of seeded random games, drawn from the view alone, the legal
+spots it marks equal to the legal moves, coordinates that name the cells,
+figures where the view puts them, the drawn tile's distinct rotations."""
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from pbem import games, pictures
+from pbem.games.base import OMNISCIENT, SPECTATOR, canonical, rng_for
+from pbem.games.carcassonne.orient import oriented
+from pbem.games.playout import play_random
+
+GAME = games.get("carcassonne")
+SVG = "{http://www.w3.org/2000/svg}"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ALL = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor"]
+NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
+
+
+def states_of(players, options, seed, points=(0.0, 0.35, 0.7)):
+    """(state, label) at the start, at fractions of a seeded random game, and its end."""
+    played = play_random(GAME, players, options, seed=seed)
+    for frac in points:
+        version = played.moves[int(len(played.moves) * frac)][0]
+        yield GAME.replay(players, played.options, played.events[:version]), f"{frac:.2f}"
+    yield played.state, "end"
+
+
+def picture(state, viewer, legal=None):
+    view = GAME.view(state, viewer)
+    return pictures.svg("carcassonne", view, names=NAMES[:state.players], viewer=viewer, legal=legal)
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    return root
+
+
+def elements(root, cls: str) -> list:
+    return [e for e in root.iter() if e.get("class") == cls]
+
+
+@pytest.mark.parametrize("players,options", [pytest.param(p, o, id=f"{p}p-{canonical(o)}")
+                                             for p, o in GAME.sample_setups])
+def test_every_setup_and_viewer_gives_valid_svg(players, options):
+    for state, _ in states_of(players, options, seed=7):
+        viewers = [SPECTATOR, *range(players)] + ([OMNISCIENT] if state.over else [])
+        for viewer in viewers:
+            legal = GAME.legal_moves(state, viewer) if isinstance(viewer, int) else None
+            root = parse(picture(state, viewer, legal))
+            view = GAME.view(state, viewer)
+            # every figure of the view is drawn, as what it is, where it is
+            drawn = sorted((int(e.get("data-x")), int(e.get("data-y")), e.get("data-on"), e.get("data-figure"))
+                           for e in elements(root, "figure"))
+            wanted = sorted((f["x"], f["y"], f["on"], f["figure"]) for f in view["followers"])
+            assert drawn == wanted
+            names = " ".join(t.text or "" for t in root.iter(SVG + "text"))
+            for seat in range(players):
+                assert NAMES[seat] in names
+
+
+def test_the_picture_is_drawn_from_the_view_alone():
+    """The API's JSON view (a round trip through JSON) draws the same picture
+    as the view made in process: nothing but the view is read."""
+    for state, _ in states_of(2, {"expansions": ALL}, seed=3):
+        for viewer in (SPECTATOR, 0):
+            view = GAME.view(state, viewer)
+            legal = GAME.legal_moves(state, 0) if viewer == 0 else None
+            again = json.loads(json.dumps(view))
+            assert pictures.svg("carcassonne", again, viewer=viewer, legal=legal) == \
+                pictures.svg("carcassonne", view, viewer=viewer, legal=legal)
+
+
+def cell_of_column_and_row(root, rect):
+    """Read a marker's cell off the picture as a player would: the coordinate
+    labels above its column and left of its row."""
+    x = float(rect.get("x")) + float(rect.get("width")) / 2
+    y = float(rect.get("y")) + float(rect.get("height")) / 2
+    col = min(elements(root, "coord-x"), key=lambda t: abs(float(t.get("x")) - x))
+    row = min(elements(root, "coord-y"), key=lambda t: abs(float(t.get("y")) - 4 - y))
+    return int(col.text), int(row.text)
+
+
+def looks_same(letter, r1, r2) -> bool:
+    a, b = oriented(letter, r1), oriented(letter, r2)
+    return sorted(zip(a.kinds, a.ports)) == sorted(zip(b.kinds, b.ports))
+
+
+@pytest.mark.parametrize("options", [{}, {"expansions": ALL}])
+def test_legal_spots_drawn_match_the_legal_moves(options):
+    checked = 0
+    for seed in range(3):
+        for state, _ in states_of(2, options, seed, points=(0.0, 0.2, 0.5, 0.8)):
+            for seat in sorted(GAME.to_act(state)):
+                legal = GAME.legal_moves(state, seat)
+                root = parse(picture(state, seat, legal))
+                spots = {(int(e.get("data-x")), int(e.get("data-y"))): e.get("data-rotations").split()
+                         for e in elements(root, "legal")}
+                places = [mv for mv in legal if mv["type"] == "place_tile"]
+                holes = [mv for mv in legal if mv["type"] == "abbey" and "x" in mv]
+                assert set(spots) == {(mv["x"], mv["y"]) for mv in places + holes}
+                for rect in elements(root, "legal"):
+                    assert cell_of_column_and_row(root, rect) == (int(rect.get("data-x")), int(rect.get("data-y")))
+                for (x, y), labels in spots.items():
+                    here = {mv["rotation"] // 90 for mv in places if (mv["x"], mv["y"]) == (x, y)}
+                    shown = {int(t[1:]) // 90 for t in labels}
+                    assert shown <= here
+                    assert all(any(looks_same(state.tile, r, s) for s in shown) for r in here)
+                rings = {(int(e.get("data-x")), int(e.get("data-y")), e.get("data-on"))
+                         for e in elements(root, "legal-segment")}
+                assert rings == {(mv["x"], mv["y"], mv["on"]) for mv in legal
+                                 if mv["type"] in ("wagon", "escape") and "x" in mv}
+                checked += 1
+    assert checked > 10
+
+
+def test_a_spectator_is_shown_no_legal_spot():
+    state = next(states_of(2, {}, seed=1))[0]
+    root = parse(picture(state, SPECTATOR))
+    assert not elements(root, "legal")
+
+
+def scripted(order, moves=()):
+    opts = GAME.check_options(2, {"draw_order": order, "start_player": 0})
+    state = GAME.start(2, opts)
+    state = GAME.apply(state, GAME.setup(state, random.Random(1)))
+    for text in moves:
+        player = next(iter(GAME.to_act(state)))
+        move = GAME.parse(text, state, player)
+        state = GAME.apply(state, GAME.decide(state, player, move, rng_for(b"s", 0)))
+    return state
+
+
+@pytest.mark.parametrize("letter,distinct", [("B", 1), ("C", 1), ("X", 1), ("U", 2), ("H", 2), ("V", 4), ("D", 4)])
+def test_the_drawn_tile_is_shown_in_its_distinct_rotations(letter, distinct):
+    state = scripted([letter, "E"])
+    root = parse(picture(state, 0, GAME.legal_moves(state, 0)))
+    previews = elements(root, "preview")
+    assert len(previews) == distinct
+    rots = [int(p.get("data-rotation")) // 90 for p in previews]
+    for i, a in enumerate(rots):
+        assert not any(looks_same(letter, a, b) for b in rots[i + 1:])
+    # a spectator sees the tile, not its rotations to choose from
+    assert len(elements(parse(picture(state, SPECTATOR)), "preview")) == 1
+
+
+def test_the_last_tile_placed_is_framed():
+    state = scripted(["E", "U", "V"], ["place 0,-1 r180", "place 1,0 r0"])
+    root = parse(picture(state, SPECTATOR))
+    assert [(int(e.get("data-x")), int(e.get("data-y"))) for e in elements(root, "last")] == [(1, 0)]
+    start = scripted(["E"])
+    assert not elements(parse(picture(start, SPECTATOR)), "last")
+
+
+def test_the_board_is_cropped_to_its_tiles():
+    small = parse(picture(scripted(["E", "U"]), SPECTATOR))
+    big = parse(picture(scripted(["E", "U", "V"], ["place 0,-1 r180", "place 1,0 r0"]), SPECTATOR))
+    cols = lambda root: sorted(int(t.text) for t in elements(root, "coord-x"))  # noqa: E731
+    rows = lambda root: sorted(int(t.text) for t in elements(root, "coord-y"))  # noqa: E731
+    assert set(cols(small)) == {0} and set(rows(small)) == {0}
+    assert set(cols(big)) == {0, 1} and set(rows(big)) == {-1, 0}
+
+
+def test_png_of_a_finished_game_with_every_expansion(tmp_path):
+    """Saved for a person to look at (test-artifacts/, git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    played = play_random(GAME, 2, {"expansions": ALL}, seed=5)
+    svg = pictures.svg("carcassonne", GAME.view(played.state, SPECTATOR), names=NAMES[:2])
+    image = pictures.png(svg)
+    assert image[:8] == b"\x89PNG\r\n\x1a\n"
+    (ARTIFACTS / "carcassonne-all-expansions-finished.png").write_bytes(image)
+    middle = played.moves[len(played.moves) // 2]
+    state = GAME.replay(2, played.options, played.events[:middle[0]])
+    seat = middle[1]
+    svg = pictures.svg("carcassonne", GAME.view(state, seat), names=NAMES[:2], viewer=seat,
+                       legal=GAME.legal_moves(state, seat))
+    (ARTIFACTS / "carcassonne-all-expansions-middle.png").write_bytes(pictures.png(svg))
+    base = play_random(GAME, 2, {}, seed=1)
+    (ARTIFACTS / "carcassonne-base-finished.png").write_bytes(
+        pictures.png(pictures.svg("carcassonne", GAME.view(base.state, SPECTATOR), names=NAMES[:2])))
+    start = GAME.replay(2, base.options, base.events[:base.moves[0][0]])
+    seat = base.moves[0][1]
+    (ARTIFACTS / "carcassonne-base-start.png").write_bytes(pictures.png(pictures.svg(
+        "carcassonne", GAME.view(start, seat), names=NAMES[:2], viewer=seat, legal=GAME.legal_moves(start, seat))))
+
+
+#: in a child with no font known to fontconfig: a finished board as PNG, with
+#: and without its coordinate labels
+NO_FONT_CHILD = """
+import json, re, sys
+from pbem import games, pictures
+from pbem.games.playout import play_random
+game = games.get("carcassonne")
+played = play_random(game, 2, {}, seed=1)
+svg = pictures.svg("carcassonne", game.view(played.state, None), names=["Ann", "Bob"])
+bare = re.sub(r'<text[^>]*class="coord-[xy]"[^>]*>[^<]*</text>', "", svg)
+assert bare != svg
+json.dump({"with": pictures.png(svg).hex(), "without": pictures.png(bare).hex()}, sys.stdout)
+"""
+
+
+def test_coordinates_are_drawn_with_no_system_font(tmp_path):
+    import subprocess
+    import sys
+
+    from pbem.pictures.carcassonne.board import MARGIN
+
+    from .png_pixels import decode, differing, region
+    from .test_raster import no_font_env
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", NO_FONT_CHILD], cwd=root, env=no_font_env(tmp_path),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    w, h, labelled = decode(bytes.fromhex(out["with"]))
+    _, _, bare = decode(bytes.fromhex(out["without"]))
+    # the top margin above the board holds the column numbers
+    band = (MARGIN, 0, w // 2, MARGIN - 2)
+    changed = differing(region(labelled, *band), region(bare, *band))
+    assert changed > 100, f"only {changed} pixels of the column numbers were drawn"
