@@ -91,6 +91,6 @@ def document(width, height, body, *, defs: str = "", background: str | None = "#
 
 
 def text_width(content: str, size: float, bold: bool = False) -> float:
-    """A rough width of a label in DejaVu Sans (for laying out panels; the
-    average advance is about 0.6 em, 0.66 em bold)."""
-    return len(str(content)) * size * (0.66 if bold else 0.6)
+    """The width of a label in pixels, from the shipped font's advances (``metrics``)."""
+    from .metrics import text_width as width
+    return width(content, size, bold)

@@ -74,3 +74,14 @@ def test_the_shipped_fonts_are_there_and_small():
 def test_the_renderer_knows_only_the_shipped_font():
     from pbem.pictures.raster import options
     assert options().list_fonts() == ["DejaVu Sans"]
+
+
+def test_text_width_matches_what_is_drawn():
+    from pbem.pictures.markup import text_width
+    for label, size, bold in (("knight thief monk", 20, False), ("Player Name 42", 24, True), ("WWWiii", 30, False)):
+        svg = markup.document(600, 60, [markup.text(10, 40, label, size=size, weight="bold" if bold else None)])
+        w, h, rows = decode(png(svg))
+        inked = [x for x in range(w) if any(rows[y][x][0] < 128 for y in range(h))]
+        drawn = inked[-1] + 1 - 10
+        # the ink ends a little before the advance of the last glyph
+        assert text_width(label, size, bold) - size * 0.25 <= drawn <= text_width(label, size, bold) + 1, (label, drawn)

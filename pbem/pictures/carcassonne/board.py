@@ -11,13 +11,13 @@ from .figures import ROLES, figure_svg
 from .terrain import tile_group
 from .tile_art import art_of
 
-TILE = 50                 # board pixels per tile
+TILE = 44                 # board pixels per tile
 MARGIN = 22               # room for the coordinates
 EMPTY = "#eee8d8"
 GRID = "#d9d0bb"
 LAST = "#d4145a"
 LEGAL_LINE = "#1f4fbf"
-FIGURE = 20               # a follower's height
+FIGURE = 19               # a follower's height
 
 
 def tile_id(letter: str, rot: int) -> str:

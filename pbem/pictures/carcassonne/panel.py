@@ -14,9 +14,9 @@ from .figures import figure_svg
 from .terrain import tile_body
 from .tile_art import art_of
 
-WIDTH = 300
+WIDTH = 272
 PAD = 14
-PREVIEW = 62
+PREVIEW = 56
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 #: what the expansions' by-category tallies are called (the rest keep their key)
 CATEGORY = {"city": "cities", "road": "roads", "cloister": "cloisters", "field": "fields"}
@@ -203,7 +203,7 @@ class Panel:
             cx = self.x + PAD + (i % 2) * col
             cy = self.y + 20 + (i // 2) * 21
             self.add(draw(cx + 9, cy - 4))
-            self.add(m.text(cx + 22, cy, _fit(label, 10.5, col - 24), size=10.5, fill="#333"))
+            self.add(m.text(cx + 21, cy, _fit(label, 10, col - 21), size=10, fill="#333"))
         self.y += 20 + ((len(items) + 1) // 2) * 21 - 10
 
     def _segment_labels(self, letter: str, r: int, px: float, py: float) -> str:
