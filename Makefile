@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage install clean
+.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -32,7 +32,7 @@ spec: $(STAMP)
 PIPELINE_ARGS ?= --seconds 60
 
 bench: $(STAMP)
-	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pipeline.py $(PIPELINE_ARGS)"
+	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pictures.py" "pipeline.py $(PIPELINE_ARGS)"
 
 bench-engines: $(STAMP)
 	$(BIN)/python bench/engines.py
@@ -45,6 +45,9 @@ bench-replay: $(STAMP)
 
 bench-storage: $(STAMP)
 	$(BIN)/python bench/storage.py
+
+bench-pictures: $(STAMP)
+	$(BIN)/python bench/pictures.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

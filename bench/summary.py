@@ -53,6 +53,11 @@ def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
             out.append((f"storage {r['game']} {r['players']}p ({r['events']} events)",
                         f"Redis {r['redis_bytes']:,} B/game; record {r['record_raw_bytes']:,} B, "
                         f"gzip {r['record_gzip_bytes']:,} B"))
+    elif name == "pictures":
+        for r in figures.get("results", []):
+            out.append((f"pictures {r['game']} {r['players']}p {r['options'][:20]} {r['moment']}",
+                        f"SVG {r['svg_ms']} ms, PNG {r['png_ms']} ms (CPU {r['png_cpu_ms']} ms), "
+                        f"{r['png_bytes'] // 1000} KB"))
     elif name == "pipeline":
         for label, run_ in figures.items():
             if isinstance(run_, dict) and "applied_moves_per_s" in run_:

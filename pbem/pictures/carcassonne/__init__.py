@@ -14,6 +14,8 @@ supplies, panel lines, legal moves), so a new one adds entries there.
 """
 from __future__ import annotations
 
+import math
+
 from ... import games
 from .. import markup as m
 from . import expansion_marks, expansion_panel, figures, terrain  # noqa: F401  (register their hooks)
@@ -41,7 +43,7 @@ def last_cells(view: dict, last) -> list:
 def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
     board = Board(view, legal)
     panel_svg, panel_height = Panel(view, names, viewer, legal).svg(board.width + 6)
-    height = max(board.height, panel_height)
+    height = math.ceil(max(board.height, panel_height))
     board.oy = (height - board.height) / 2 if board.height < height else 0
     body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(last_cells(view, last)), panel_svg]
     return m.document(board.width + 6 + WIDTH, height, body, defs=board.defs(), background="#ffffff",

@@ -11,13 +11,15 @@ from .figures import ROLES, figure_svg
 from .terrain import tile_group
 from .tile_art import art_of
 
-TILE = 44                 # board pixels per tile
+TILE = 44                 # board pixels per tile on a big board...
+BIG_TILE = 64             # ... and on a small one (up to 620 px of board)
+BOARD_PIXELS = 620
 MARGIN = 22               # room for the coordinates
 EMPTY = "#eee8d8"
 GRID = "#d9d0bb"
 LAST = "#d4145a"
 LEGAL_LINE = "#1f4fbf"
-FIGURE = 19               # a follower's height
+FIGURE = 0.43             # a follower's height, in tiles
 
 
 def tile_id(letter: str, rot: int) -> str:
@@ -48,8 +50,12 @@ class Board:
         xs = [c[0] for c in cells]
         ys = [c[1] for c in cells]
         self.x0, self.x1, self.y0, self.y1 = min(xs), max(xs), min(ys), max(ys)
-        self.width = (self.x1 - self.x0 + 1) * TILE + 2 * MARGIN
-        self.height = (self.y1 - self.y0 + 1) * TILE + 2 * MARGIN
+        span = max(self.x1 - self.x0, self.y1 - self.y0) + 1
+        # tiles as big as fit in BOARD_PIXELS, within [TILE, BIG_TILE]: a young board is
+        # drawn large, a finished one stays small enough for mail
+        self.tile = t = max(TILE, min(BIG_TILE, BOARD_PIXELS // span // 2 * 2))
+        self.width = (self.x1 - self.x0 + 1) * t + 2 * MARGIN
+        self.height = (self.y1 - self.y0 + 1) * t + 2 * MARGIN
         self.ox = 0.0
         self.oy = 0.0
         self.marks: list = []          # what LEGAL hooks add, drawn over the figures
@@ -59,7 +65,7 @@ class Board:
     # -- geometry -------------------------------------------------------------------
 
     def origin(self, x: int, y: int) -> tuple:
-        return (self.ox + MARGIN + (x - self.x0) * TILE, self.oy + MARGIN + (y - self.y0) * TILE)
+        return (self.ox + MARGIN + (x - self.x0) * self.tile, self.oy + MARGIN + (y - self.y0) * self.tile)
 
     def segment_point(self, x: int, y: int, label: str):
         """Board pixels of the spot a figure on segment ``label`` of the tile at x,y stands on."""
@@ -72,7 +78,7 @@ class Board:
             return None
         ux, uy = art_of(letter).anchor(k, rot)
         px, py = self.origin(x, y)
-        return (px + ux * TILE, py + uy * TILE)
+        return (px + ux * self.tile, py + uy * self.tile)
 
     def barn_point(self, x: int, y: int, label: str):
         """A barn stands on a tile corner; the view names only its field, so it
@@ -88,14 +94,14 @@ class Board:
         for _name, halves, (dx, dy), (cx, cy) in corners:
             if all(o.half_seg[h] == k for h in halves) and all(
                     c in self.cells for c in ((x + dx, y), (x, y + dy), (x + dx, y + dy))):
-                return (px + cx * TILE, py + cy * TILE)
+                return (px + cx * self.tile, py + cy * self.tile)
         return self.segment_point(x, y, label)
 
     # -- drawing ----------------------------------------------------------------------
 
     def defs(self) -> str:
         kinds = sorted(set(self.cells.values()))
-        return "".join(tile_group(letter, rot, TILE, tile_id(letter, rot)) for letter, rot in kinds)
+        return "".join(tile_group(letter, rot, self.tile, tile_id(letter, rot)) for letter, rot in kinds)
 
     def svg(self, last_cells: list) -> str:
         out = [m.rect(self.ox + MARGIN, self.oy + MARGIN, self.width - 2 * MARGIN, self.height - 2 * MARGIN,
@@ -107,9 +113,9 @@ class Board:
         for cell in last_cells:
             if cell in self.cells:
                 px, py = self.origin(*cell)
-                out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke="#ffffff",
+                out.append(m.rect(px + 1.5, py + 1.5, self.tile - 3, self.tile - 3, fill="none", stroke="#ffffff",
                                   stroke_width=4))
-                out.append(m.rect(px + 1.5, py + 1.5, TILE - 3, TILE - 3, fill="none", stroke=LAST,
+                out.append(m.rect(px + 1.5, py + 1.5, self.tile - 3, self.tile - 3, fill="none", stroke=LAST,
                                   stroke_width=2.2, cls="last", data_x=cell[0], data_y=cell[1]))
         for mv in self.legal:
             fn = hooks.LEGAL.get(mv.get("type"))
@@ -125,7 +131,7 @@ class Board:
         d = []
         for (x, y) in self.cells:
             px, py = self.origin(x, y)
-            d.append(f"M{px:.0f},{py:.0f}h{TILE}v{TILE}h-{TILE}z")
+            d.append(f"M{px:.0f},{py:.0f}h{self.tile}v{self.tile}h-{self.tile}z")
         return m.path("".join(d), fill="none", stroke="#000000", stroke_opacity="0.28", stroke_width=0.8)
 
     def _figures(self) -> str:
@@ -140,12 +146,12 @@ class Board:
             key = (round(where[0]), round(where[1]))
             n = spots.get(key, 0)
             spots[key] = n + 1
-            px, py = where[0] + n * TILE * 0.2, where[1] - n * TILE * 0.08
+            px, py = where[0] + n * self.tile * 0.2, where[1] - n * self.tile * 0.08
             kind = label.split(" ")[0]
             role = ROLES.get(kind, kind)
             if kind == "cloister" and self._is_shrine(x, y):
                 role = "heretic"
-            out.append(figure_svg(figure, f["player"], role, px, py, FIGURE,
+            out.append(figure_svg(figure, f["player"], role, px, py, FIGURE * self.tile,
                                   data=f'data-x="{x}" data-y="{y}" data-on="{label}" data-figure="{figure}"'))
         return "".join(out)
 
@@ -162,13 +168,13 @@ class Board:
         for (x, y), rots in sorted(self.legal_cells.items(), key=lambda c: (c[0][1], c[0][0])):
             px, py = self.origin(x, y)
             lines = [] if rots is None else [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
-            out.append(m.rect(px + 3, py + 3, TILE - 6, TILE - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
+            out.append(m.rect(px + 3, py + 3, self.tile - 6, self.tile - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
                               stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="legal",
                               data_x=x, data_y=y, data_rotations=" ".join(lines)))
             step = 10.5 if len(lines) > 3 else 12
             for i, text in enumerate(lines):
-                ty = py + TILE / 2 + 4 + (i - (len(lines) - 1) / 2) * step
-                out.append(m.text(px + TILE / 2, ty, text, size=10.5, anchor="middle", weight="bold",
+                ty = py + self.tile / 2 + 4 + (i - (len(lines) - 1) / 2) * step
+                out.append(m.text(px + self.tile / 2, ty, text, size=10.5, anchor="middle", weight="bold",
                                   fill=LEGAL_LINE))
         return "".join(out)
 
@@ -177,11 +183,11 @@ class Board:
         top, bottom = self.oy + MARGIN - 7, self.oy + self.height - MARGIN + 15
         left, right = self.ox + MARGIN - 5, self.ox + self.width - MARGIN + 5
         for x in range(self.x0, self.x1 + 1):
-            cx = self.origin(x, self.y0)[0] + TILE / 2
+            cx = self.origin(x, self.y0)[0] + self.tile / 2
             out.append(m.text(cx, top, x, size=11, anchor="middle", fill="#444", cls="coord-x"))
             out.append(m.text(cx, bottom, x, size=11, anchor="middle", fill="#444"))
         for y in range(self.y0, self.y1 + 1):
-            cy = self.origin(self.x0, y)[1] + TILE / 2 + 4
+            cy = self.origin(self.x0, y)[1] + self.tile / 2 + 4
             out.append(m.text(left, cy, y, size=11, anchor="end", fill="#444", cls="coord-y"))
             out.append(m.text(right, cy, y, size=11, anchor="start", fill="#444"))
         return "".join(out)
@@ -207,8 +213,8 @@ def ring(board: Board, move: dict) -> None:
     """A segment the move names (a wagon's target, a knight that may escape): a ring round its spot."""
     where = board.segment_point(move["x"], move["y"], move["on"])
     if where is not None:
-        board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
-        board.marks.append(m.circle(where[0], where[1], TILE * 0.22, fill="none", stroke=LEGAL_LINE,
+        board.marks.append(m.circle(where[0], where[1], board.tile * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
+        board.marks.append(m.circle(where[0], where[1], board.tile * 0.22, fill="none", stroke=LEGAL_LINE,
                                     stroke_width=2, stroke_dasharray="4 2", cls="legal-segment",
                                     data_x=move["x"], data_y=move["y"], data_on=move["on"]))
         board.rings.append((move["x"], move["y"], move["on"]))

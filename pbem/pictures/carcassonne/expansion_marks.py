@@ -72,7 +72,7 @@ def good_icon(kind: str, x: float, y: float, r: float) -> str:
 @hooks.mark(*GOODS)
 def goods(art, k, at, size, count, rot) -> str:
     name = next(n for n, _ in art.tile.segments[k].marks if n in GOODS)
-    return "".join(good_icon(name, at[0] * size + i * size * 0.14, at[1] * size, size * 0.07)
+    return "".join(good_icon(name, at[0] * size + i * size * 0.17, at[1] * size, size * 0.085)
                    for i in range(count))
 
 

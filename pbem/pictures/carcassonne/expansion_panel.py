@@ -55,3 +55,10 @@ def abbey_round(view, names) -> list:
 
 
 hooks.PANEL_LINES.extend([king_robber, besieged, extra_tile, wagon, abbey_round])
+
+
+hooks.DECISIONS.update(
+    abbey="Framed: the holes where your abbey may go (or draw a tile: 'draw')",
+    wagon="Ringed: where your wagon may go (or 'wagon home')",
+    escape="Ringed: your knights that may escape the siege (or 'no escape')",
+)

@@ -19,7 +19,8 @@
 * ``PANEL_LINES``: ``fn(view, names) -> [str]`` lines of public state under
   the seats (King & Robber, besieged cities...).
 * ``LEGAL[move type]``: marks a legal move on the board, ``fn(board, move)``
-  (place_tile, abbey, wagon, escape); ``board`` is a ``board.Board``.
+  (place_tile, abbey, wagon, escape); ``board`` is a ``board.Board``;
+  ``DECISIONS[move type]`` says in the panel what the marks offer.
 
 A kind, mark, tag or figure with no entry is still shown (a segment as its
 base kind's colour, a figure as a generic pawn with its name's initial), so
@@ -37,6 +38,7 @@ FIGURES: dict = {}
 SUPPLIES: list = []
 PANEL_LINES: list = []
 LEGAL: dict = {}
+DECISIONS: dict = {}
 #: marks drawn nowhere (flags of other expansions' rules, no picture)
 SILENT_MARKS = {"no-castle", "underpass"}
 

@@ -52,7 +52,7 @@ class Panel:
         self.add(m.text(x + PAD, self.y, "Carcassonne", size=17, weight="bold"))
         expansions = [EXPANSION_NAMES.get(e, e) for e in v.get("options", {}).get("expansions", [])]
         if expansions:
-            for line in _wrap(", ".join(expansions), 48):
+            for line in _wrap(", ".join(expansions), 10.5):
                 self.y += 14
                 self.add(m.text(x + PAD, self.y, line, size=10.5, fill="#555"))
         self.y += 18
@@ -66,9 +66,14 @@ class Panel:
             self.seat_block(seat)
         for line_fn in hooks.PANEL_LINES:
             for text in line_fn(v, self.names):
-                for line in _wrap(text, 46):
+                for line in _wrap(text, 11.5):
                     self.y += 15
                     self.add(m.text(x + PAD, self.y, line, size=11.5, fill="#333"))
+        for kind in dict.fromkeys(mv.get("type") for mv in self.legal):
+            if kind in hooks.DECISIONS:
+                for line in _wrap(hooks.DECISIONS[kind], 11.5, bold=True):
+                    self.y += 15
+                    self.add(m.text(x + PAD, self.y, line, size=11.5, fill="#1f4fbf", weight="bold"))
         board = v.get("board") or []
         if len(board) > 1:
             t = board[-1]
@@ -144,7 +149,7 @@ class Panel:
         """A finished game: the seat's points by category, on lines that fit."""
         parts = [f"{CATEGORY.get(k, k.replace('_', ' '))} {pts[seat]}"
                  for k, pts in (self.view.get("by_category") or {}).items() if pts[seat]]
-        return _wrap(" · ".join(parts), 40) if parts else ["no points"]
+        return _wrap(" · ".join(parts), 10.5, WIDTH - 2 * PAD - 30) if parts else ["no points"]
 
     def _abbey_icon(self, x, y) -> str:
         return (m.rect(x - 5.5, y - 5.5, 11, 11, fill="#b9b3a6", stroke="#111", stroke_width=0.8)
@@ -233,10 +238,11 @@ def _rows(items: list, width: float) -> list:
     return rows
 
 
-def _wrap(text: str, width: int) -> list:
+def _wrap(text: str, size: float, width: float = WIDTH - 2 * PAD, bold: bool = False) -> list:
+    """The text in lines no wider than ``width`` pixels at font size ``size``."""
     lines, line = [], ""
     for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
+        if line and m.text_width(f"{line} {word}", size, bold) > width:
             lines.append(line)
             line = word
         else:
