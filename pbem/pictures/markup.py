@@ -69,6 +69,26 @@ def text(x, y, content, *, size=12, anchor=None, weight=None, fill="#222", **kw)
             f'{attrs(text_anchor=anchor, font_weight=weight, fill=fill, **kw)}>{esc(content)}</text>')
 
 
+class Labels:
+    """Labels gathered by style and written as one ``<text>`` per style with a
+    ``<tspan>`` per label: resvg lays out each text element on its own, so a
+    panel of forty labels renders several times faster this way."""
+
+    def __init__(self):
+        self.styles: dict = {}
+
+    def add(self, x, y, content, *, size=12, anchor=None, weight=None, fill="#222", **kw) -> None:
+        key = (num(size), anchor, weight, fill, tuple(sorted(kw.items())))
+        self.styles.setdefault(key, []).append(f'<tspan x="{num(x)}" y="{num(y)}">{esc(content)}</tspan>')
+
+    def svg(self) -> str:
+        out = []
+        for (size, anchor, weight, fill, extra), spans in self.styles.items():
+            out.append(f'<text font-size="{size}"{attrs(text_anchor=anchor, font_weight=weight, fill=fill, **dict(extra))}>'
+                       f'{"".join(spans)}</text>')
+        return "".join(out)
+
+
 def document(width, height, body, *, defs: str = "", background: str | None = "#ffffff",
              title: str | None = None) -> str:
     """A whole SVG document of ``width`` x ``height`` user units (= PNG pixels

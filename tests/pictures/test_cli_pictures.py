@@ -27,7 +27,7 @@ def test_show_writes_the_picture_of_the_callers_view(api_server, start_worker, t
     assert f"wrote {svg}" in out and f"wrote {image}" in out
     assert "Ann" in out or "seat 0" in out          # the text board is still printed
     root = ET.fromstring(svg.read_text())
-    texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}tspan"))
     assert "Ann (you)" in texts and "Bob" in texts
     legal = [e for e in root.iter() if e.get("class") == "legal"]
     code, moves = run(ann, url, "moves", game_id)

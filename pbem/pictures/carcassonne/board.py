@@ -136,6 +136,7 @@ class Board:
 
     def _figures(self) -> str:
         out = []
+        numbers = m.Labels()
         spots: dict = {}
         for f in self.view.get("followers", ()):
             x, y, label, figure = f["x"], f["y"], f["on"], f.get("figure", "follower")
@@ -152,8 +153,9 @@ class Board:
             if kind == "cloister" and self._is_shrine(x, y):
                 role = "heretic"
             out.append(figure_svg(figure, f["player"], role, px, py, FIGURE * self.tile,
-                                  data=f'data-x="{x}" data-y="{y}" data-on="{label}" data-figure="{figure}"'))
-        return "".join(out)
+                                  data=f'data-x="{x}" data-y="{y}" data-on="{label}" data-figure="{figure}"',
+                                  labels=numbers))
+        return "".join(out) + numbers.svg()
 
     def _is_shrine(self, x: int, y: int) -> bool:
         letter, _ = self.cells[(x, y)]
@@ -179,18 +181,23 @@ class Board:
         return "".join(out)
 
     def _coordinates(self) -> str:
-        out = []
+        """The columns' x above and below the board, the rows' y left and right of
+        it: one text element per margin (one label per span), which renders faster
+        than a text element per label."""
         top, bottom = self.oy + MARGIN - 7, self.oy + self.height - MARGIN + 15
         left, right = self.ox + MARGIN - 5, self.ox + self.width - MARGIN + 5
-        for x in range(self.x0, self.x1 + 1):
-            cx = self.origin(x, self.y0)[0] + self.tile / 2
-            out.append(m.text(cx, top, x, size=11, anchor="middle", fill="#444", cls="coord-x"))
-            out.append(m.text(cx, bottom, x, size=11, anchor="middle", fill="#444"))
-        for y in range(self.y0, self.y1 + 1):
-            cy = self.origin(self.x0, y)[1] + self.tile / 2 + 4
-            out.append(m.text(left, cy, y, size=11, anchor="end", fill="#444", cls="coord-y"))
-            out.append(m.text(right, cy, y, size=11, anchor="start", fill="#444"))
-        return "".join(out)
+        half = self.tile / 2
+        cols = [(x, self.origin(x, self.y0)[0] + half) for x in range(self.x0, self.x1 + 1)]
+        rows = [(y, self.origin(self.x0, y)[1] + half + 4) for y in range(self.y0, self.y1 + 1)]
+
+        def margin(cls, anchor, spans) -> str:
+            inner = "".join(f'<tspan x="{px:.0f}" y="{py:.0f}">{value}</tspan>' for value, px, py in spans)
+            return f'<text class="{cls}" font-size="11" text-anchor="{anchor}" fill="#444">{inner}</text>'
+
+        return (margin("coord-x", "middle", [(x, px, top) for x, px in cols])
+                + margin("coords", "middle", [(x, px, bottom) for x, px in cols])
+                + margin("coord-y", "end", [(y, left, py) for y, py in rows])
+                + margin("coords", "start", [(y, right, py) for y, py in rows]))
 
 
 # -- the viewer's legal moves ------------------------------------------------------------------

@@ -10,6 +10,8 @@ in pixels) and returns SVG.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from .. import markup as m
 from ..palette import OUTLINE, seat_fill, seat_ink
 from . import hooks
@@ -20,9 +22,20 @@ MEEPLE = ("M-3,-3.3L3,-3.3L8.5,-1.2L8.8,1.6L4.2,1.2L7,9.3L1.6,9.3L0,5.6L-1.6,9.3
 UNIT = 20.0
 
 
+#: where a board gathers the figures' numbers ((Labels, dx, dy) while one figure is
+#: drawn at (dx, dy)): written as a few text elements rather than one per figure
+_SINK: ContextVar = ContextVar("figure_labels", default=None)
+
+
 def _label(seat, x, y, size, scale=1.0) -> str:
-    return m.text(x, y, seat if isinstance(seat, int) else "?", size=round(size * 0.36 * scale, 1), anchor="middle",
-                  weight="bold", fill=seat_ink(seat))
+    text = seat if isinstance(seat, int) else "?"
+    style = dict(size=round(size * 0.36 * scale, 1), anchor="middle", weight="bold", fill=seat_ink(seat))
+    sink = _SINK.get()
+    if sink is not None:
+        labels, dx, dy = sink
+        labels.add(dx + x, dy + y, text, **style)
+        return ""
+    return m.text(x, y, text, **style)
 
 
 def _shape(d: str, seat, size: float, transform: str = "", width: float = 1.3, extra: str = "") -> str:
@@ -103,14 +116,22 @@ def generic(figure: str):
         return (m.circle(0, 0, size * 0.35, fill=seat_fill(seat), stroke=OUTLINE, stroke_width=1.3)
                 + m.text(0, size * 0.13, (figure[:1] or "?").upper(), size=round(size * 0.36, 1), anchor="middle",
                          weight="bold", fill=seat_ink(seat)))
+    # (its initial stays inside the figure: it is not the seat's number)
     return draw
 
 
-def figure_svg(figure: str, seat, role: str, x: float, y: float, size: float, data: str = "") -> str:
-    """A figure at (x, y); ``data``: attributes naming what it stands for (on the board)."""
+def figure_svg(figure: str, seat, role: str, x: float, y: float, size: float, data: str = "",
+               labels: "m.Labels | None" = None) -> str:
+    """A figure at (x, y); ``data``: attributes naming what it stands for (on the
+    board); ``labels``: where its seat number goes (else into the figure)."""
     fn = hooks.FIGURES.get(figure) or generic(figure)
     extra = f' class="figure" {data}' if data else ""
-    return f'<g transform="translate({x:.1f},{y:.1f})"{extra}>{fn(seat, role, size)}</g>'
+    token = _SINK.set((labels, round(x, 1), round(y, 1)) if labels is not None else None)
+    try:
+        body = fn(seat, role, size)
+    finally:
+        _SINK.reset(token)
+    return f'<g transform="translate({x:.1f},{y:.1f})"{extra}>{body}</g>'
 
 
 #: what each role is called, by the kind of segment a follower stands on

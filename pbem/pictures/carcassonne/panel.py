@@ -38,29 +38,33 @@ class Panel:
         self.viewer = viewer
         self.legal = legal or []
         self.parts: list = []
+        self.labels = m.Labels()
         self.y = 0.0
         self.x = 0.0
 
     def add(self, svg: str) -> None:
         self.parts.append(svg)
 
+    def label(self, x, y, content, **style) -> None:
+        self.labels.add(x, y, content, **style)
+
     def svg(self, x: float) -> tuple:
         """(SVG, height) of the panel with its left side at x."""
         self.x = x
         v = self.view
         self.y = PAD + 16
-        self.add(m.text(x + PAD, self.y, "Carcassonne", size=17, weight="bold"))
+        self.label(x + PAD, self.y, "Carcassonne", size=17, weight="bold")
         expansions = [EXPANSION_NAMES.get(e, e) for e in v.get("options", {}).get("expansions", [])]
         if expansions:
             for line in _wrap(", ".join(expansions), 10.5):
                 self.y += 14
-                self.add(m.text(x + PAD, self.y, line, size=10.5, fill="#555"))
+                self.label(x + PAD, self.y, line, size=10.5, fill="#555")
         self.y += 18
         if v.get("over"):
             status = "Game over: final scores"
         else:
             status = f"Turn {v.get('turn', 0) + 1} · {v.get('tiles_left', 0)} tiles left in the pile"
-        self.add(m.text(x + PAD, self.y, status, size=12, fill="#333"))
+        self.label(x + PAD, self.y, status, size=12, fill="#333")
         self.y += 10
         for seat in range(v["players"]):
             self.seat_block(seat)
@@ -68,22 +72,22 @@ class Panel:
             for text in line_fn(v, self.names):
                 for line in _wrap(text, 11.5):
                     self.y += 15
-                    self.add(m.text(x + PAD, self.y, line, size=11.5, fill="#333"))
+                    self.label(x + PAD, self.y, line, size=11.5, fill="#333")
         for kind in dict.fromkeys(mv.get("type") for mv in self.legal):
             if kind in hooks.DECISIONS:
                 for line in _wrap(hooks.DECISIONS[kind], 11.5, bold=True):
                     self.y += 15
-                    self.add(m.text(x + PAD, self.y, line, size=11.5, fill="#1f4fbf", weight="bold"))
+                    self.label(x + PAD, self.y, line, size=11.5, fill="#1f4fbf", weight="bold")
         board = v.get("board") or []
         if len(board) > 1:
             t = board[-1]
             self.y += 18
-            self.add(m.text(x + PAD, self.y, f"Last tile: {t['tile']} at {t['x']},{t['y']} r{t['rotation']}",
-                            size=11.5, fill="#333"))
+            self.label(x + PAD, self.y, f"Last tile: {t['tile']} at {t['x']},{t['y']} r{t['rotation']}",
+                            size=11.5, fill="#333")
         if v.get("tile") and not v.get("over"):
             self.drawn_tile()
         self.legend()
-        return "".join(self.parts), self.y + PAD
+        return "".join(self.parts) + self.labels.svg(), self.y + PAD
 
     # -- players ------------------------------------------------------------------
 
@@ -108,19 +112,19 @@ class Panel:
             rank = 1 + sum(1 for s in scores if s > scores[seat])
             placing = ORDINAL.get(rank, f"{rank}th") + "  "
         score = f"{placing}{v['scores'][seat]}"
-        self.add(m.text(x + WIDTH - PAD, top + 19, score, size=16, weight="bold", anchor="end"))
+        self.label(x + WIDTH - PAD, top + 19, score, size=16, weight="bold", anchor="end")
         room = WIDTH - 2 * PAD - 30 - m.text_width(score, 16, True) - 8
-        self.add(m.text(x + PAD + 26, top + 18, _fit(name, 13.5, room, True), size=13.5, weight="bold"))
+        self.label(x + PAD + 26, top + 18, _fit(name, 13.5, room, True), size=13.5, weight="bold")
         cy = top + 38
         for row in rows:
             cx = x + PAD + 26
             for draw, count, width in row:
                 self.add(draw(cx + 6, cy - 4))
-                self.add(m.text(cx + 15, cy, count, size=11.5, fill="#222"))
+                self.label(cx + 15, cy, count, size=11.5, fill="#222")
                 cx += width
             cy += 18
         for line in totals:
-            self.add(m.text(x + PAD + 26, cy - 2, line, size=10.5, fill="#444"))
+            self.label(x + PAD + 26, cy - 2, line, size=10.5, fill="#444")
             cy += 14
         self.y = top + height
 
@@ -167,7 +171,7 @@ class Panel:
         places = [mv for mv in self.legal if mv.get("type") == "place_tile"]
         self.y += 22
         who = "You draw" if seat == self.viewer and places else f"{seat_name(seat, self.names)} draws"
-        self.add(m.text(x + PAD, self.y, f"{who} tile {letter}", size=13, weight="bold"))
+        self.label(x + PAD, self.y, f"{who} tile {letter}", size=13, weight="bold")
         same = distinct_rotations(letter)
         shown = sorted(set(same.values()))
         if not places:
@@ -190,25 +194,25 @@ class Panel:
                 self.add(self._segment_labels(letter, r, px, py))
             twins = [q for q in range(4) if same[q] == r and q != r]
             label = f"r{r * 90}" + (" (any)" if len(twins) == 3 else "".join(f"=r{q * 90}" for q in twins))
-            self.add(m.text(px + PREVIEW / 2, py + PREVIEW + 13, label, size=11, anchor="middle",
-                            weight="bold" if fits else None, fill="#222" if fits else "#888"))
+            self.label(px + PREVIEW / 2, py + PREVIEW + 13, label, size=11, anchor="middle",
+                            weight="bold" if fits else None, fill="#222" if fits else "#888")
         self.y += PREVIEW + 18
         if places:
             self.y += 14
-            self.add(m.text(x + PAD, self.y, "Blue frames on the board: where it fits.", size=10.5, fill="#1f4fbf"))
+            self.label(x + PAD, self.y, "Blue frames on the board: where it fits.", size=10.5, fill="#1f4fbf")
 
     def legend(self) -> None:
         """What the figures and marks mean (the ones these expansions use)."""
         from .legend import entries
         items = entries(self.view.get("options", {}).get("expansions", []))
         self.y += 24
-        self.add(m.text(self.x + PAD, self.y, "Key", size=12, weight="bold", fill="#333"))
+        self.label(self.x + PAD, self.y, "Key", size=12, weight="bold", fill="#333")
         col = (WIDTH - 2 * PAD) / 2
         for i, (draw, label) in enumerate(items):
             cx = self.x + PAD + (i % 2) * col
             cy = self.y + 20 + (i // 2) * 21
             self.add(draw(cx + 9, cy - 4))
-            self.add(m.text(cx + 21, cy, _fit(label, 10, col - 21), size=10, fill="#333"))
+            self.label(cx + 21, cy, _fit(label, 10, col - 21), size=10, fill="#333")
         self.y += 20 + ((len(items) + 1) // 2) * 21 - 10
 
     def _segment_labels(self, letter: str, r: int, px: float, py: float) -> str:
