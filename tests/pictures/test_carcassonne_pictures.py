@@ -232,3 +232,31 @@ def test_coordinates_are_drawn_with_no_system_font(tmp_path):
     band = (MARGIN, 0, w // 2, MARGIN - 2)
     changed = differing(region(labelled, *band), region(bare, *band))
     assert changed > 100, f"only {changed} pixels of the column numbers were drawn"
+
+
+def test_a_later_expansion_draws_through_the_hooks():
+    """A river segment (the River is not in the rules yet) is drawn as water
+    by its hook; an unknown mark and an unknown figure are still shown."""
+    from pbem.pictures.carcassonne import hooks, terrain
+    from pbem.pictures.carcassonne.figures import figure_svg
+    from pbem.pictures.carcassonne.tile_art import build
+    from pbem.games.carcassonne.segments import Segment, TileType
+
+    tile = TileType("RV1", 1, "FFFF", (Segment("river", (1, 3)), Segment("field", (0, 1, 2, 7)),
+                                       Segment("field", (3, 4, 5, 6), marks=(("volcano", 1),))))
+    body = terrain.tile_body(build(tile), 60, 1)
+    assert terrain.WATER in body and terrain.WATER_EDGE in body
+    assert "volcano" not in hooks.MARKS and 'fill="#ffffff"' in body     # the unknown mark's diamond
+    dragon = figure_svg("dragon", None, "", 10, 10, 20)
+    assert "<circle" in dragon and ">D<" in dragon
+
+
+def test_names_are_escaped_and_long_ones_cut():
+    state = scripted(["E", "U"])
+    names = ['<b>&"Zoë"</b>', "A" * 80]
+    svg = pictures.svg("carcassonne", GAME.view(state, 0), names=names, viewer=0, legal=GAME.legal_moves(state, 0))
+    root = parse(svg)
+    texts = ["".join(t.itertext()) for t in root.iter(SVG + "tspan")]
+    assert any('<b>&"Zoë"</b>' in t for t in texts)
+    longest = max((t for t in texts if t.startswith("A")), key=len)
+    assert longest.endswith("…") and len(longest) < 40

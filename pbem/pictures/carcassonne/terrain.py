@@ -96,6 +96,24 @@ def road(art: Art, k: int, size: float, rot: int) -> str:
     return out
 
 
+WATER = "#4f93d6"
+WATER_EDGE = "#2f6aa8"
+
+
+@hooks.segment("river", "river")
+def river(art: Art, k: int, size: float, rot: int) -> str:
+    """Water between green banks, wider than a road; a spring or lake where it ends on the tile."""
+    part = art.parts[k]
+    shape = turn_path(part.shape, rot)
+    path = d(shape, size)
+    out = (m.path(path, fill="none", stroke=WATER_EDGE, stroke_width=f"{size * 0.2:.1f}", stroke_linecap="round")
+           + m.path(path, fill="none", stroke=WATER, stroke_width=f"{size * 0.14:.1f}", stroke_linecap="round"))
+    if part.end:
+        x, y = shape[-1][1][-1]
+        out += m.circle(x * size, y * size, size * 0.13, fill=WATER, stroke=WATER_EDGE, stroke_width=1)
+    return out
+
+
 @hooks.segment("city", "city")
 def city(art: Art, k: int, size: float, rot: int) -> str:
     part = art.parts[k]

@@ -207,6 +207,10 @@ def build(tile) -> Art:
     for k, s in enumerate(segs):
         if s.kind == "road":
             parts[k] = road_part(s.ports, tile, city_parts, has_cloister or junction)
+        elif s.kind == "river" and s.ports:
+            # a river runs between its edges like a road (River: a spring or a lake where it ends)
+            part = road_part(s.ports, tile, [], False)
+            parts[k] = Part("river", part.shape, anchor=part.anchor, mark_points=part.mark_points, end=part.end)
         elif s.kind == "cloister":
             parts[k] = Part("cloister", anchor=CENTRE, mark_points=[CENTRE])
         elif s.kind not in ("city", "field"):
