@@ -806,6 +806,7 @@ class Kachina(Game):
             out["redraw_answered"] = [c is not None for c in s.choices]
         if s.phase == "over":
             out["reason"] = s.reason
+            out["placings"] = list(self.result(s).placings)
         if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.n:
             out["hand"] = [NAMES[k] for k in s.hands[viewer]]
             if s.phase == "redraw" and s.choices[viewer] is not None:

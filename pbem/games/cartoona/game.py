@@ -347,6 +347,8 @@ class Cartoona(Game):
             "creatures": [self._creature_view(s, s["cre"][k]) for k in sorted(s["cre"], key=int)],
             "end": s["end"],
         }
+        if s["end"] is not None:
+            v["placings"] = list(self.result(s).placings)
         if team_game(s):
             v["teams"] = list(s["team"])
             v["team_scores"] = [sum(s["scores"][q] for q in range(s["n"]) if s["team"][q] == t)
