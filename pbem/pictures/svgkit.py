@@ -41,13 +41,28 @@ def num(x) -> str:
     return str(int(r)) if r == int(r) else str(r)
 
 
+_NARROW = frozenset("ijl'.,:;!|")
+_SEMI = frozenset("frt ()-[]I")
+_WIDE = frozenset("mwMW@%")
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """A rough width of ``text`` in DejaVu Sans: enough to lay out and to cut
-    names that would run into their neighbours."""
-    narrow = sum(1 for ch in text if ch in "iljtfI.,:;'!|() ")
-    wide = sum(1 for ch in text if ch in "mwMW@")
-    em = (len(text) - narrow - wide) * 0.62 + narrow * 0.34 + wide * 0.9
-    return em * size * (1.07 if bold else 1.0)
+    """The width of ``text`` in DejaVu Sans, from rough classes of glyph
+    advances: enough to lay out and to cut names before they run into
+    their neighbours."""
+    em = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            em += 0.29
+        elif ch in _SEMI:
+            em += 0.38
+        elif ch in _WIDE:
+            em += 0.96
+        elif ch.isupper():
+            em += 0.72
+        else:
+            em += 0.61
+    return em * size * (1.1 if bold else 1.0)
 
 
 def fit(text: str, size: float, width: float, bold: bool = False) -> str:
@@ -158,31 +173,39 @@ def header(svg: Svg, width, title: str, status: str, detail: str = "") -> float:
     return 68
 
 
+def name_column(labels: list[str], width) -> float:
+    """The width of the name column of player rows: the longest name (bold,
+    16px) and a gap, at most half the row so notes keep room."""
+    return min(max((text_width(x, 16, True) for x in labels), default=0) + 14, width * 0.5)
+
+
 def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, acting=False,
-               you=False, note: str = "", place: int | None = None) -> None:
+               you=False, note: str = "", place: int | None = None, name_w: float | None = None) -> None:
     """One player's line: a turn marker when they are to act, a seat-coloured
-    dot, the name (and "you"), a note (hand count and the like) and the score
-    at the right. ``y`` is the text baseline."""
+    dot, the name (and "you"), a note (hand count and the like) in a column
+    ``name_w`` after the name's start, and the score at the right. ``y`` is
+    the text baseline."""
     if acting:
         svg.rect(x, y - 20, width, 28, fill=HIGHLIGHT, rx=6)
         turn_marker(svg, x + 6, y - 1, size=12)
     svg.circle(x + 30, y - 6, 7, fill=seat_colour(seat))
     label = name + (" (you)" if you else "")
     score_txt = "" if score is None else str(score)
-    score_w = text_width(score_txt, 17, True) + 8
+    score_w = text_width(score_txt, 17, True) + (34 if place == 1 else 10)
     room = width - 44 - score_w
-    note_w = text_width(note, 14) + 12 if note else 0
-    name_room = max(room - note_w, room * 0.55)
-    shown = fit(label, 16, name_room, bold=True)
+    if name_w is None:
+        name_w = name_column([label], room)
+    you_txt = " (you)" if you else ""
+    shown = fit(name, 16, ((name_w - 12) if note else room) - text_width(you_txt, 16, True), bold=True) + you_txt
     svg.text(x + 44, y, shown, size=16, bold=True)
     if note:
-        nx = x + 44 + text_width(shown, 16, True) + 12
+        nx = x + 44 + name_w
         svg.text(nx, y, fit(note, 14, max(x + width - score_w - nx, 10)), size=14, fill=MUTED)
     if score is not None:
         svg.text(x + width - 4, y, score_txt, size=17, bold=True, anchor="end")
     if place == 1:
         # a small crown left of the score for the winner(s)
-        cx = x + width - score_w - 16
+        cx = x + width - score_w + 14
         svg.polygon(((cx - 9, y), (cx - 10, y - 12), (cx - 5, y - 6), (cx, y - 14), (cx + 5, y - 6),
                      (cx + 10, y - 12), (cx + 9, y)), fill="#e0a800", stroke="#8a6500", sw=1)
 
