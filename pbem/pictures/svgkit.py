@@ -135,10 +135,15 @@ class Svg:
             a += f' stroke="{stroke}" stroke-width="{num(sw)}" stroke-linecap="round" stroke-linejoin="round"'
         self.parts.append(a + "/>")
 
-    def text(self, x, y, content, size=14, fill=INK, anchor="start", bold=False, italic=False) -> None:
+    def text(self, x, y, content, size=14, fill=INK, anchor="start", bold=False, italic=False,
+             halo=None) -> None:
+        """``halo``: a colour drawn around the glyphs, so text stays readable
+        across a two-coloured background."""
         a = f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}"'
         if fill != INK:
             a += f' fill="{fill}"'
+        if halo:
+            a += f' stroke="{halo}" stroke-width="{num(max(2, size * 0.16))}" paint-order="stroke" stroke-linejoin="round"'
         if anchor != "start":
             a += f' text-anchor="{anchor}"'
         if bold:

@@ -362,6 +362,7 @@ class Cartoona(Game):
         if full:
             v.update({
                 "deck": len(s["deck"]), "card_counts": [len(h) for h in s["chands"]],
+                "target_score": s["opts"]["target_score"],
                 "card_discard": list(s["cdisc"]), "face_down_cards": len(s["cdown"]),
                 "placed": s["placed"], "played": s["played"], "out_of_turn_used": list(s["used"]),
                 "out_of_turn_passed": list(s["passed"]), "called": list(s["called"]),
