@@ -395,13 +395,19 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     acting = not over and (p in (window.get("pending") or ()) if window else p == view.get("active"))
     show_score = mode not in ("kids",)
     label = seat_name(names, p) + (" (you)" if p == viewer else "")
-    score_room = 40 if show_score else 0
     note = " · ".join(notes)
-    note_w = text_width(note, 14) + 8 if note else 0
+    # a half-width panel gives the name the whole line and puts the note under it
+    below = width < 400
+    score_room = 40 if show_score else 0
+    note_w = text_width(note, 14) + 8 if note and not below else 0
     name_w = min(text_width(label, 16, True) + 14, max(width - 44 - score_room - note_w, (width - 44) * 0.45))
     player_row(svg, x, y, width, p, seat_name(names, p),
                score=view["scores"][p] if show_score else None, acting=acting, you=p == viewer,
-               note=note, place=placings[p] if placings and mode != "solo" else None, name_w=name_w)
+               note="" if below else note, place=placings[p] if placings and mode != "solo" else None,
+               name_w=name_w)
+    if below and note:
+        y += 20
+        svg.text(x + 44, y, fit(note, 13, width - 48), size=13, fill=MUTED)
     y += 14
     x0 = x + 30
     inner = width - 30

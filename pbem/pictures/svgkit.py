@@ -197,7 +197,7 @@ def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, actin
     label = name + (" (you)" if you else "")
     score_txt = "" if score is None else str(score)
     score_w = text_width(score_txt, 17, True) + (34 if place == 1 else 10)
-    room = width - 44 - score_w
+    room = width - 44 - score_w - 8
     if name_w is None:
         name_w = name_column([label], room)
     you_txt = " (you)" if you else ""
