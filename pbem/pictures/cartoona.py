@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from ..games.cartoona.data import C_KIND, C_VALUE, CARD_LABEL, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
 from .svgkit import (
-    HIGHLIGHT, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
-    seat_colour, seat_name, text_width, winners_text,
+    INK, MUTED, PANEL, Svg, and_list, fit, header, is_seat, player_row, seat_name, text_width,
+    winners_text,
 )
 
 WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure):
+#: each way to play, and the largest table
+BENCH_SETUPS = ((3, {}), (2, {"mode": "basic"}), (8, {"mode": "basic_team", "teams": "2x4"}),
+                (8, {"teams": "2x4", "target_score": 30}), (1, {"mode": "solo"}), (4, {"mode": "kids"}))
 MARGIN = 16
 CELL = 40
 HAND = 44

@@ -7,11 +7,14 @@ coordinates (the notation's), and a key to the eight kinds.
 from __future__ import annotations
 
 from .svgkit import (
-    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row, seat_colour, seat_name,
-    text_width, winners_text,
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
+    seat_colour, seat_frame, seat_name, text_width, winners_text,
 )
 
 WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure)
+BENCH_SETUPS = ((2, {}), (5, {}))
 MARGIN = 16
 
 #: kind -> (code, value, fill, text colour, what its power does, in a few words)
@@ -28,7 +31,7 @@ KINDS = {
 ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari")
 
 
-def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline=None) -> None:
+def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None) -> None:
     code, value, fill, ink, _ = KINDS[kind]
     svg.rect(x, y, s, s, fill=fill, stroke="#00000055", sw=1, rx=s * 0.14)
     if kind == "koshari":
@@ -45,8 +48,8 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline=N
     if zeroed:
         # worth 0 next to a Koshari: the value struck through
         svg.line(x + s * 0.28, y + s * 0.6, x + s * 0.72, y + s * 0.2, stroke="#e01a1a", sw=max(2, s * 0.07))
-    if outline:
-        svg.rect(x - 2, y - 2, s + 4, s + 4, stroke=outline, sw=3.5, rx=s * 0.18)
+    if outline is not None:
+        seat_frame(svg, x - 2, y - 2, s + 4, s + 4, outline, rx=s * 0.18)
 
 
 def _zeroed(board: dict, x: int, y: int) -> bool:
@@ -174,14 +177,14 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
             svg.rect(gx + i * s + 1, gy + j * s + 1, s - 2, s - 2, fill="#ffffff", stroke=LINE, sw=0.8, rx=3)
     last = view.get("last")
     last_cell = (last[3], last[4]) if last and len(last) >= 5 else None
-    last_colour = seat_colour(last[0]) if last_cell and isinstance(last[0], int) else None
+    last_seat = last[0] if last_cell and isinstance(last[0], int) else None
     pad = max(1.5, s * 0.06)
     for (cx, cy), c in sorted(board.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if c["tile"] not in KINDS:
             continue
         _tile(svg, gx + (cx - x0) * s + pad, gy + (cy - y0) * s + pad, s - 2 * pad, c["tile"],
               zeroed=_zeroed(board, cx, cy), covered=c.get("covered") if c.get("covered") in KINDS else None,
-              outline=last_colour if (cx, cy) == last_cell else None)
+              outline=last_seat if (cx, cy) == last_cell else None)
     mine = seat_colour(viewer) if free else None
     for cx, cy in sorted(free - set(board), key=lambda c: (c[1], c[0])):
         svg.rect(gx + (cx - x0) * s + 3, gy + (cy - y0) * s + 3, s - 6, s - 6, stroke=mine, sw=2, dash="5,3", rx=4)

@@ -1,5 +1,7 @@
-"""Small building blocks for the board pictures: escaping, an SVG element
-buffer, seat colours, names, and the header and player rows the games share.
+"""Building blocks of the Kachina, Wakanda and Cartoona pictures: an SVG
+element buffer, names, and the header and player rows the three share. Escaping,
+numbers, the font, seat colours and label widths come from the shared
+``markup``, ``palette`` and ``metrics``.
 
 Everything here writes plain SVG 1.1 text that resvg and mail clients'
 rasterisers both read: no CSS, no filters, no external references, so a
@@ -9,8 +11,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-#: The shipped font's family first; the generic fallback for other viewers.
-FONT = "DejaVu Sans, sans-serif"
+from . import markup, palette
+from .markup import FONT, esc, num  # noqa: F401  (re-exported for the three pictures)
+from .metrics import text_width
 
 INK = "#222222"
 MUTED = "#6b6b6b"
@@ -19,50 +22,10 @@ PANEL = "#f0ebe0"
 LINE = "#cfc6b4"
 HIGHLIGHT = "#fff1b8"
 
-#: Seat colours (Okabe-Ito, readable by most colour-blind players), seat 0 first.
-SEAT_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7a5c00", "#555555")
-
 
 def seat_colour(seat: int) -> str:
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-
-
-def esc(text) -> str:
-    """Text for an SVG text node or attribute value."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
-
-
-def num(x) -> str:
-    """A coordinate: integers as integers, others to one decimal."""
-    if isinstance(x, int):
-        return str(x)
-    r = round(x, 1)
-    return str(int(r)) if r == int(r) else str(r)
-
-
-_NARROW = frozenset("ijl'.,:;!|")
-_SEMI = frozenset("frt ()-[]I")
-_WIDE = frozenset("mwMW@%")
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """The width of ``text`` in DejaVu Sans, from rough classes of glyph
-    advances: enough to lay out and to cut names before they run into
-    their neighbours."""
-    em = 0.0
-    for ch in text:
-        if ch in _NARROW:
-            em += 0.29
-        elif ch in _SEMI:
-            em += 0.38
-        elif ch in _WIDE:
-            em += 0.96
-        elif ch.isupper():
-            em += 0.72
-        else:
-            em += 0.61
-    return em * size * (1.1 if bold else 1.0)
+    """The seat's colour, the same in every game's picture (``palette``)."""
+    return palette.seat_fill(seat)
 
 
 def fit(text: str, size: float, width: float, bold: bool = False) -> str:
@@ -153,12 +116,14 @@ class Svg:
         self.parts.append(f"{a}>{esc(content)}</text>")
 
     def document(self, width, height, title: str = "") -> str:
-        w, h = num(width), num(height)
-        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                f'viewBox="0 0 {w} {h}" font-family="{FONT}">')
-        label = f"<title>{esc(title)}</title>" if title else ""
-        back = f'<rect width="{w}" height="{h}" fill="{PAPER}"/>'
-        return head + label + back + "".join(self.parts) + "</svg>"
+        return markup.document(width, height, self.parts, background=PAPER, title=title or None)
+
+
+def seat_frame(svg: Svg, x, y, w, h, seat: int, rx=6, sw=3.5) -> None:
+    """A frame in a seat's colour, edged in dark so a light seat colour
+    (yellow) still shows on a light ground."""
+    svg.rect(x, y, w, h, stroke=seat_colour(seat), sw=sw, rx=rx)
+    svg.rect(x - sw / 2, y - sw / 2, w + sw, h + sw, stroke=palette.OUTLINE, sw=0.8, rx=rx + sw / 2)
 
 
 def turn_marker(svg: Svg, x, y, size=10, fill=INK) -> None:
@@ -193,7 +158,7 @@ def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, actin
     if acting:
         svg.rect(x, y - 20, width, 28, fill=HIGHLIGHT, rx=6)
         turn_marker(svg, x + 6, y - 1, size=12)
-    svg.circle(x + 30, y - 6, 7, fill=seat_colour(seat))
+    svg.circle(x + 30, y - 6, 7, fill=seat_colour(seat), stroke=palette.OUTLINE, sw=1)
     label = name + (" (you)" if you else "")
     score_txt = "" if score is None else str(score)
     score_w = text_width(score_txt, 17, True) + (34 if place == 1 else 10)

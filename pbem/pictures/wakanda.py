@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from ..games.wakanda import score_breakdown
 from .svgkit import (
-    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour, seat_name,
-    text_width, winners_text,
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
+    seat_frame, seat_name, text_width, winners_text,
 )
 
 WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure)
+BENCH_SETUPS = ((2, {}), (2, {"hidden_held_pieces": True, "hidden_future_villages": True}))
 MARGIN = 16
 
 #: piece -> (fill, text colour)
@@ -175,8 +178,9 @@ def _card(svg: Svg, x, y, w, v: dict, names, opens_next: bool) -> None:
         svg.text(x + w / 2, y + 52, "?", size=30, fill="#e8d9b8", anchor="middle", bold=True)
     else:
         fill = "#ffffff" if state != "closed" else "#e4e0d8"
-        border, sw = (seat_colour(owner), 3.5) if state == "claimed" and isinstance(owner, int) else (LINE, 1.5)
-        svg.rect(x, y, w, CARD_H, fill=fill, stroke=border, sw=sw, rx=7)
+        svg.rect(x, y, w, CARD_H, fill=fill, stroke=LINE, sw=1.5, rx=7)
+        if state == "claimed" and isinstance(owner, int):
+            seat_frame(svg, x, y, w, CARD_H, owner, rx=7)
         ink = INK if state != "closed" else MUTED
         title = name.capitalize()
         size = max(11.0, min(15.0, (w - 10) / text_width(title, 1, True)))
@@ -192,7 +196,12 @@ def _card(svg: Svg, x, y, w, v: dict, names, opens_next: bool) -> None:
     svg.circle(x + 15, y + 15, 11, fill=INK if state != "closed" else "#9a948a")
     svg.text(x + 15, y + 20, str(v["position"]), size=13, fill="#ffffff", anchor="middle", bold=True)
     if state == "claimed" and isinstance(owner, int):
-        label, colour = seat_name(names, owner), seat_colour(owner)
+        # the owner's name in ink, after a dot of their colour
+        label = fit(seat_name(names, owner), 13, w - 14, bold=True)
+        lw = text_width(label, 13, True)
+        svg.circle(x + w / 2 - lw / 2 - 2, y + CARD_H + 13.5, 5, fill=seat_colour(owner), stroke="#111111", sw=0.8)
+        svg.text(x + w / 2 + 6, y + CARD_H + 18, label, size=13, anchor="middle", bold=True)
+        return
     elif state == "closed":
         label, colour = ("opens next" if opens_next else "closed"), MUTED
     else:
