@@ -31,8 +31,12 @@ KINDS = {
 ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari")
 
 
-def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None) -> None:
-    code, value, fill, ink, _ = KINDS[kind]
+def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None,
+          code=True) -> None:
+    """A tile: its kind's colour and value, and (``code``) its two-letter
+    code. Values name kinds one to one, so the board's tiles go without
+    the code: every label costs the rasteriser more than all the shapes."""
+    _code, value, fill, ink, _ = KINDS[kind]
     svg.rect(x, y, s, s, fill=fill, stroke="#00000055", sw=1, rx=s * 0.14)
     if kind == "koshari":
         # the Koshari clown's black-and-white bands
@@ -43,11 +47,14 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: 
         c = s * 0.4
         svg.polygon(((x + s, y + s - c), (x + s, y + s - s * 0.14), (x + s - s * 0.14, y + s), (x + s - c, y + s)),
                     fill=KINDS[covered][2], stroke="#ffffff", sw=1.2)
-    svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
-    svg.text(x + s / 2, y + s * 0.84, code, size=s * 0.22, fill=ink, anchor="middle", bold=True)
+    if code:
+        svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
+        svg.text(x + s / 2, y + s * 0.84, _code, size=s * 0.22, fill=ink, anchor="middle", bold=True)
+    else:
+        svg.text(x + s / 2, y + s * 0.68, str(value), size=s * 0.52, fill=ink, anchor="middle", bold=True)
     if zeroed:
         # worth 0 next to a Koshari: the value struck through
-        svg.line(x + s * 0.28, y + s * 0.6, x + s * 0.72, y + s * 0.2, stroke="#e01a1a", sw=max(2, s * 0.07))
+        svg.line(x + s * 0.3, y + s * 0.72, x + s * 0.7, y + s * 0.28, stroke="#e01a1a", sw=max(2, s * 0.07))
     if outline is not None:
         seat_frame(svg, x - 2, y - 2, s + 4, s + 4, outline, rx=s * 0.18)
 
@@ -172,9 +179,12 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
         svg.text(gx + i * s + s / 2, gy - 7, str(x0 + i), size=fs, fill=MUTED, anchor="middle")
     for j in range(rows):
         svg.text(gx - 6, gy + j * s + s / 2 + fs * 0.35, str(y0 + j), size=fs, fill=MUTED, anchor="end")
-    for j in range(rows):
-        for i in range(cols):
-            svg.rect(gx + i * s + 1, gy + j * s + 1, s - 2, s - 2, fill="#ffffff", stroke=LINE, sw=0.8, rx=3)
+    # the cells: one white area and one path of grid lines (a rect per cell
+    # costs the rasteriser more than the whole rest of the board)
+    svg.rect(gx, gy, cols * s, rows * s, fill="#ffffff", stroke=LINE, sw=1)
+    d = "".join(f"M{gx + i * s:.1f},{gy:.1f}v{rows * s:.1f}" for i in range(1, cols))
+    d += "".join(f"M{gx:.1f},{gy + j * s:.1f}h{cols * s:.1f}" for j in range(1, rows))
+    svg.path(d, stroke=LINE, sw=1)
     last = view.get("last")
     last_cell = (last[3], last[4]) if last and len(last) >= 5 else None
     last_seat = last[0] if last_cell and isinstance(last[0], int) else None
@@ -184,7 +194,7 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
             continue
         _tile(svg, gx + (cx - x0) * s + pad, gy + (cy - y0) * s + pad, s - 2 * pad, c["tile"],
               zeroed=_zeroed(board, cx, cy), covered=c.get("covered") if c.get("covered") in KINDS else None,
-              outline=last_seat if (cx, cy) == last_cell else None)
+              outline=last_seat if (cx, cy) == last_cell else None, code=False)
     mine = seat_colour(viewer) if free else None
     for cx, cy in sorted(free - set(board), key=lambda c: (c[1], c[0])):
         svg.rect(gx + (cx - x0) * s + 3, gy + (cy - y0) * s + 3, s - 6, s - 6, stroke=mine, sw=2, dash="5,3", rx=4)
