@@ -163,10 +163,12 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     board = {(c["x"], c["y"]): c for c in view["board"]}
     free = _legal_cells(view, viewer, legal)
     cells = set(board) | free | {(0, 0)}
-    x0 = min(x for x, _ in cells) - 1
-    x1 = max(x for x, _ in cells) + 1
-    y0 = min(v for _, v in cells) - 1
-    y1 = max(v for _, v in cells) + 1
+    # in play, a ring of empty cells shows where tiles can go; at the end it would be blank paper
+    m = 0 if view["phase"] == "over" else 1
+    x0 = min(x for x, _ in cells) - m
+    x1 = max(x for x, _ in cells) + m
+    y0 = min(v for _, v in cells) - m
+    y1 = max(v for _, v in cells) + m
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     label_w = 30
     s = min(48.0, (WIDTH - 2 * MARGIN - label_w) / cols)
