@@ -27,8 +27,8 @@ WIDTH = 640
 BENCH_SETUPS = ((3, {}), (2, {"mode": "basic"}), (8, {"mode": "basic_team", "teams": "2x4"}),
                 (8, {"teams": "2x4", "target_score": 30}), (1, {"mode": "solo"}), (4, {"mode": "kids"}))
 MARGIN = 16
-CELL = 40
-HAND = 44
+CELL = 44
+HAND = 50
 
 COLOURS = {"Y": ("#f2c230", INK), "B": ("#3b7dd8", "#ffffff"), "M": ("#d6338a", "#ffffff"),
            "P": ("#6f46a8", "#ffffff")}
@@ -93,11 +93,11 @@ def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
     # white text with a dark halo reads on yellow and on the darker half alike
     halo = INK if ink is None else None
     ink = ink or "#ffffff"
-    svg.text(x + 4, y + s * 0.28 + 1, f"t{t}", size=s * 0.25, fill=ink, halo=halo)
+    svg.text(x + 3, y + s * 0.28 + 1, f"t{t}", size=s * 0.27, fill=ink, halo=halo)
     svg.text(x + s / 2, y + s * (0.66 if not label else 0.62), str(T_VALUE[t]), size=s * 0.36, fill=ink,
              anchor="middle", bold=True, halo=halo)
     if label:
-        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part], size=s * 0.2, fill=ink, anchor="middle", halo=halo)
+        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part], size=s * 0.21, fill=ink, anchor="middle", halo=halo)
     if cards:
         _badge(svg, x + s, y, cards)
 
