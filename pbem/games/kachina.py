@@ -224,6 +224,7 @@ class Kachina(Game):
         "bad_notation": "the text could not be read as a move",
     }
     view_fields = {
+        "placings": "once the game is over: each seat's placing (1 = first; tied seats share one)",
         "phase": "`redraw` (the opening redraw decisions), `play` or `over`",
         "start_player": "the seat that starts",
         "to_act": "the seats to act now",
@@ -816,6 +817,7 @@ class Kachina(Game):
             out["redraw_answered"] = [c is not None for c in s.choices]
         if s.phase == "over":
             out["reason"] = s.reason
+            out["placings"] = list(self.result(s).placings)
         if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.n:
             out["hand"] = [NAMES[k] for k in s.hands[viewer]]
             if s.phase == "redraw" and s.choices[viewer] is not None:

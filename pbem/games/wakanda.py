@@ -137,6 +137,8 @@ class Wakanda(Game):
         "bad_notation": "the text could not be read as a move",
     }
     view_fields = {
+        "scores": "what each seat would score if the game ended now (the villages it has claimed, as they stand)",
+        "placings": "once the game is over: each seat's placing (1 = first; tied seats share one)",
         "game": "the rules' key, `wakanda@1`",
         "options": "the game's options, defaults filled in",
         "turn": "the number of moves played so far",
@@ -513,6 +515,11 @@ class Wakanda(Game):
                 "owner": owner,
                 "pole": list(state["poles"][v - 1]),
             })
+        scores = []
+        for seat in (0, 1):
+            mine = [v for v in range(1, ROW + 1) if state["owner"][v - 1] == seat]
+            scores.append(score_breakdown([state["row"][v - 1] for v in mine],
+                                          [state["poles"][v - 1] for v in mine])["total"])
         out = {
             "game": self.key,
             "options": {k: (list(x) if isinstance(x, list) else x) for k, x in state["options"].items()},
@@ -530,7 +537,12 @@ class Wakanda(Game):
             "end_reason": state["end_reason"],
             "removed_villages": (list(state["removed"])
                                  if viewer == OMNISCIENT or state["finished"] else None),
+            # what each seat would score if the game ended now (claimed villages
+            # are face up and poles are public): the final score once finished
+            "scores": scores,
         }
+        if state["finished"]:
+            out["placings"] = list(self.result(state).placings)
         if viewer == OMNISCIENT:
             out["bag"] = {p: n for p, n in zip(PIECES, state["bag"]) if n}
         return out

@@ -67,6 +67,8 @@ class Cartoona(Game):
         "bad_order": "the standing order is not one of the orders",
     }
     view_fields = {
+        "target_score": "full game: the score that wins at once",
+        "placings": "once the game is over: each seat's placing (1 = first; tied seats share one)",
         "mode": "the game mode: full, basic, basic_team, solo or kids",
         "players": "the number of seats",
         "turn": "turns played so far",
@@ -354,6 +356,8 @@ class Cartoona(Game):
             "creatures": [self._creature_view(s, s["cre"][k]) for k in sorted(s["cre"], key=int)],
             "end": s["end"],
         }
+        if s["end"] is not None:
+            v["placings"] = list(self.result(s).placings)
         if team_game(s):
             v["teams"] = list(s["team"])
             v["team_scores"] = [sum(s["scores"][q] for q in range(s["n"]) if s["team"][q] == t)
@@ -367,6 +371,7 @@ class Cartoona(Game):
         if full:
             v.update({
                 "deck": len(s["deck"]), "card_counts": [len(h) for h in s["chands"]],
+                "target_score": s["opts"]["target_score"],
                 "card_discard": list(s["cdisc"]), "face_down_cards": len(s["cdown"]),
                 "placed": s["placed"], "played": s["played"], "out_of_turn_used": list(s["used"]),
                 "out_of_turn_passed": list(s["passed"]), "called": list(s["called"]),

@@ -1,0 +1,479 @@
+"""The Cartoona table as a picture, drawn from one viewer's view.
+
+Top to bottom: what happens now (a reaction window, an Instant, the last
+turn), then each player (grouped by team in team games) with their score,
+their hand as a count, and their creatures drawn part by part, facing left
+as on the table: ears above the head, the nose left of it, body front and
+back to the right, feet below, the tail at the right. Each tile shows its
+id (the notation's tN), its colour (two halves for a two-colour tile), its
+value and its sockets as black bars on its edges; an open socket shows the
+missing part's place dashed; attached cards are a badge with their total
+and a star for Special. The viewer's own tiles and cards follow their row;
+the centre pool (kids), the drawn tile (solo) and the piles close the
+picture.
+"""
+from __future__ import annotations
+
+from ..games.cartoona.data import C_KIND, C_VALUE, CARD_LABEL, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
+from .svgkit import (
+    INK, MUTED, PANEL, Svg, and_list, fit, header, is_seat, player_row, seat_name, text_width,
+    winners_text,
+)
+
+WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure):
+#: each way to play, and the largest table
+BENCH_SETUPS = ((3, {}), (2, {"mode": "basic"}), (8, {"mode": "basic_team", "teams": "2x4"}),
+                (8, {"teams": "2x4", "target_score": 30}), (1, {"mode": "solo"}), (4, {"mode": "kids"}))
+MARGIN = 16
+CELL = 44
+HAND = 50
+
+COLOURS = {"Y": ("#f2c230", INK), "B": ("#3b7dd8", "#ffffff"), "M": ("#d6338a", "#ffffff"),
+           "P": ("#6f46a8", "#ffffff")}
+COLOUR_WORDS = {"Y": "yellow", "B": "blue", "M": "magenta", "P": "purple"}
+SINGLE_FILL = "#e9e2cf"
+
+#: where each part sits in a creature (column, row): all creatures face left
+POS = {"ears": (1, 0), "nose": (0, 1), "head": (1, 1), "body_front": (2, 1), "front_feet": (2, 2),
+       "body_back": (3, 1), "back_feet": (3, 2), "tail": (4, 1), "single": (0, 0)}
+#: on which edge of a part each of its sockets lies
+EDGE = {("head", "EAR"): "top", ("head", "NOSE"): "left", ("head", "NECK"): "right",
+        ("ears", "EAR"): "bottom", ("nose", "NOSE"): "right",
+        ("body_front", "NECK"): "left", ("body_front", "FFEET"): "bottom", ("body_front", "REAR"): "right",
+        ("front_feet", "FFEET"): "top", ("body_back", "REAR"): "left", ("body_back", "BFEET"): "bottom",
+        ("body_back", "TAIL"): "right", ("back_feet", "BFEET"): "top", ("tail", "TAIL"): "left"}
+PART_LABEL = {"ears": "ears", "nose": "nose", "head": "head", "body_front": "body F", "body_back": "body B",
+              "front_feet": "feet F", "back_feet": "feet B", "tail": "tail", "single": "single"}
+PART_ORDER = tuple(POS)
+
+
+def _known(t) -> bool:
+    return isinstance(t, int) and not isinstance(t, bool) and 0 <= t < len(T_PART)
+
+
+def _card_known(k) -> bool:
+    return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(C_KIND)
+
+
+def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
+    """One tile: fill by colour, the id, the value, its sockets as edge bars;
+    ``label`` adds the part's name (for tiles shown outside a creature)."""
+    colours = T_COLOURS[t]
+    if not colours:
+        fill, ink = SINGLE_FILL, INK
+        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
+    elif len(colours) == 1:
+        fill, ink = COLOURS[colours[0]]
+        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
+    else:
+        # a two-colour tile: the second colour below the diagonal; dark text
+        # with a light halo reads on both halves
+        a, b = COLOURS[colours[0]], COLOURS[colours[1]]
+        r = 5
+        svg.rect(x, y, s, s, fill=a[0], rx=r)
+        svg.path(f"M{x + s - r:.1f},{y:.1f} Q{x + s:.1f},{y:.1f} {x + s:.1f},{y + r:.1f} "
+                 f"L{x + s:.1f},{y + s - r:.1f} Q{x + s:.1f},{y + s:.1f} {x + s - r:.1f},{y + s:.1f} "
+                 f"L{x + r:.1f},{y + s:.1f} Q{x:.1f},{y + s:.1f} {x:.1f},{y + s - r:.1f} Z", fill=b[0])
+        svg.rect(x, y, s, s, stroke="#00000066", sw=1, rx=r)
+        ink = None if "Y" in colours else "#ffffff"
+    part = T_PART[t]
+    bar = max(2.5, s * 0.08)
+    for socket in T_SOCKETS[t]:
+        edge = EDGE.get((part, socket))
+        if edge == "top":
+            svg.rect(x + s * 0.3, y, s * 0.4, bar, fill=INK)
+        elif edge == "bottom":
+            svg.rect(x + s * 0.3, y + s - bar, s * 0.4, bar, fill=INK)
+        elif edge == "left":
+            svg.rect(x, y + s * 0.3, bar, s * 0.4, fill=INK)
+        elif edge == "right":
+            svg.rect(x + s - bar, y + s * 0.3, bar, s * 0.4, fill=INK)
+    # white text with a dark halo reads on yellow and on the darker half alike
+    halo = INK if ink is None else None
+    ink = ink or "#ffffff"
+    svg.text(x + 3, y + s * 0.28 + 1, f"t{t}", size=s * 0.27, fill=ink, halo=halo)
+    svg.text(x + s / 2, y + s * (0.66 if not label else 0.62), str(T_VALUE[t]), size=s * 0.36, fill=ink,
+             anchor="middle", bold=True, halo=halo)
+    if label:
+        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part], size=s * 0.21, fill=ink, anchor="middle", halo=halo)
+    if cards:
+        _badge(svg, x + s, y, cards)
+
+
+def _star(svg: Svg, cx, cy, r, fill="#ffd23f") -> None:
+    import math
+    pts = []
+    for i in range(10):
+        a = -math.pi / 2 + i * math.pi / 5
+        rr = r if i % 2 == 0 else r * 0.45
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    svg.polygon(pts, fill=fill, stroke=INK, sw=1)
+
+
+def _badge(svg: Svg, right, top, cards) -> None:
+    """The cards on a tile: their point total in a pill at the tile's top
+    right corner, and a star when a Special makes it every colour."""
+    known = [k for k in cards if _card_known(k)]
+    net = sum(C_VALUE[k] for k in known)
+    special = any(C_KIND[k] == "special" for k in known)
+    x = right + 5
+    if net or not special:
+        txt = f"{net:+d}" if net else "±0"
+        w = text_width(txt, 10.5, True) + 7
+        x -= w
+        svg.rect(x, top - 9, w, 14, fill="#ffffff", stroke=INK, sw=1, rx=7)
+        svg.text(x + w / 2, top + 1.5, txt, size=10.5, anchor="middle", bold=True,
+                 fill="#1b7a1b" if net > 0 else ("#b3261e" if net < 0 else INK))
+    if special:
+        _star(svg, x - 6, top - 2, 6.5)
+
+
+def _creature_box(c: dict) -> tuple[dict, int, int, int, int]:
+    """Parts of a creature (present and missing behind an open socket) with
+    their grid cells, and the bounding box (c0, r0, cols, rows)."""
+    tiles = c.get("tiles") or {}
+    cells = {}
+    for part in PART_ORDER:
+        if part in tiles:
+            cells[part] = ("tile", tiles[part])
+    for socket in sorted(set(c.get("open") or ())):
+        for part in SOCKETS.get(socket, ()):
+            if part not in tiles and part not in cells:
+                cells[part] = ("open", socket)
+    if not cells:
+        return {}, 0, 0, 1, 1
+    cs = [POS[p][0] for p in cells]
+    rs = [POS[p][1] for p in cells]
+    return cells, min(cs), min(rs), max(cs) - min(cs) + 1, max(rs) - min(rs) + 1
+
+
+def _caption(c: dict) -> str:
+    bits = [f"c{c['id']}"]
+    if c.get("colour") in COLOUR_WORDS:
+        bits.append(COLOUR_WORDS[c["colour"]])
+    if c.get("complete"):
+        bits.append(f"{c['points']} pts" if "points" in c else "complete")
+    return " · ".join(bits)
+
+
+def _creature_size(c: dict) -> tuple[float, float]:
+    _, _, _, cols, rows = _creature_box(c)
+    w = max(cols * CELL, text_width(_caption(c), 12.5, True) + 4, 2 * CELL)
+    return w, rows * CELL + 28
+
+
+def _creature(svg: Svg, x, y, c: dict) -> None:
+    cells, c0, r0, cols, rows = _creature_box(c)
+    complete = c.get("complete")
+    svg.text(x, y + 13, _caption(c), size=12.5, bold=True, fill="#1b7a1b" if complete else INK)
+    if complete:
+        svg.rect(x - 4, y - 2, max(cols * CELL, text_width(_caption(c), 12.5, True) + 4) + 8,
+                 rows * CELL + 32, stroke="#1b7a1b", sw=1.5, rx=6)
+    cards = c.get("cards") or {}
+    gy = y + 24
+    # open places first, so the tiles' badges lie over them
+    for part, (kind, what) in cells.items():
+        if kind == "open":
+            px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
+            svg.rect(px + 3, py + 3, CELL - 6, CELL - 6, fill="#ffffff", stroke="#8a8a8a", sw=1.2,
+                     dash="4,3", rx=4)
+    for part, (kind, what) in cells.items():
+        if kind == "tile" and _known(what):
+            px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
+            _tile(svg, px + 1, py + 1, CELL - 2, what, cards=cards.get(str(what), ()))
+
+
+def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
+    """Lay ``items`` out left to right, wrapping; returns the y below them."""
+    x, row_h = x0, 0.0
+    for item in items:
+        w, h = size(item)
+        if x > x0 and x + w > x0 + width:
+            x, y, row_h = x0, y + row_h + 10, 0.0
+        draw_one(svg, x, y, item)
+        x += w + gap
+        row_h = max(row_h, h)
+    return y + row_h
+
+
+def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
+    svg.text(x0, y + 14, caption, size=13.5, bold=True)
+    y += 22
+    known = [t for t in tiles if _known(t)]
+    if not known:
+        svg.text(x0, y + 12, "none", size=13, fill=MUTED)
+        return y + 20
+    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND),
+                 lambda s, x, yy, t: _tile(s, x, yy, HAND, t, label=True), gap=6) + 8
+
+
+def _card_chip(svg: Svg, x, y, k: int) -> float:
+    label = CARD_LABEL[C_KIND[k]].replace("-", "−")
+    txt = f"k{k} {label.capitalize() if label[0].isalpha() else label}"
+    w = text_width(txt, 13, True) + 16
+    kind = C_KIND[k]
+    fill = "#e3f2e3" if C_VALUE[k] > 0 else "#f8e1df" if C_VALUE[k] < 0 else "#e8e6f4"
+    svg.rect(x, y, w, 24, fill=fill, stroke="#00000055", sw=1, rx=5)
+    svg.text(x + 8, y + 17, txt, size=13, bold=True)
+    if kind == "special":
+        _star(svg, x + w - 2, y + 2, 6)
+    return w
+
+
+def _cards(svg: Svg, x0, y, width, cards) -> float:
+    svg.text(x0, y + 14, "Your cards", size=13.5, bold=True)
+    y += 22
+    known = [k for k in cards if _card_known(k)]
+    if not known:
+        svg.text(x0, y + 12, "none", size=13, fill=MUTED)
+        return y + 20
+
+    def size(k):
+        label = CARD_LABEL[C_KIND[k]]
+        return text_width(f"k{k} {label}", 13, True) + 16, 24
+
+    return _flow(svg, known, x0, y, width, size, lambda s, x, yy, k: _card_chip(s, x, yy, k), gap=6) + 8
+
+
+# ---------------------------------------------------------------- status
+
+
+def _card_words(k) -> str:
+    if not _card_known(k):
+        return "a card"
+    label = CARD_LABEL[C_KIND[k]].replace("-", "−")
+    return f"{label.capitalize() if label[0].isalpha() else label} (k{k})"
+
+
+def _status(view: dict, names) -> tuple[str, str]:
+    mode = view["mode"]
+    end = view.get("end")
+    active = view.get("active", 0)
+    who = seat_name(names, active)
+    if end is not None:
+        reason = end.get("reason")
+        if mode == "solo":
+            won = end.get("won")
+            return ("Game over: won, four single-colour creatures" if won else "Game over: the stack ran out",
+                    f"{view['scores'][0]} points from completed creatures")
+        if mode == "kids":
+            w = end.get("winner")
+            if isinstance(w, int):
+                return f"Game over: {seat_name(names, w)} wins", "The first creature to meet the target."
+            return "Game over: time is up, nobody wins", ""
+        why = {"target": "A score reached the target.", "tiles_ran_out": "The tiles ran out.",
+               "last_tile_drawn": "The last tile was drawn."}.get(reason, str(reason or ""))
+        teams = view.get("teams")
+        if teams and view.get("placings"):
+            won = sorted({teams[p] + 1 for p, place in enumerate(view["placings"]) if place == 1})
+            text = f"Team {won[0]} wins" if len(won) == 1 else "Teams " + and_list([str(t) for t in won]) + " share the win"
+            return f"Game over: {text}", why
+        return f"Game over: {winners_text(names, view.get('placings'))}", why
+    piles = f"Turn {view['turn']} · stack {view['stack']}"
+    if "deck" in view:
+        piles += f" · deck {view['deck']}"
+    if mode == "full" and view.get("target_score"):
+        piles += f" · first to {view['target_score']} wins"
+    window = view.get("window")
+    if window:
+        waiting = and_list([seat_name(names, p) for p in window.get("pending") or ()])
+        target = f" on t{window['tile']}" if "tile" in window else ""
+        if "with" in window:
+            target += f" for t{window['with']}"
+        return (f"{seat_name(names, window['player'])} played {_card_words(window.get('card'))}{target}",
+                f"Block or pass: waiting for {waiting}" if waiting else "Block or pass")
+    inst = view.get("instant")
+    if inst:
+        return f"{seat_name(names, inst['player'])} drew a tile with an Instant", "Place it or keep it · " + piles
+    phase = view.get("phase")
+    if mode == "solo":
+        return "Place or discard the drawn tile", piles
+    if mode == "kids":
+        if phase == "hold":
+            return f"{who} places the tile or puts it in the centre", piles
+        return f"{who}: draw, take from the centre, or remove a tile", piles
+    if phase == "discard":
+        return f"{who} to discard a tile", piles
+    if phase == "finish":
+        return f"{who} may score", piles
+    return f"{who} to play", piles + (" · tiles run out soon" if view.get("last_turn") else "")
+
+
+# ---------------------------------------------------------------- the picture
+
+
+def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
+    svg = Svg()
+    n = view["players"]
+    mode = view["mode"]
+    status, detail = _status(view, names)
+    title = {"full": "CARTOONA", "basic": "CARTOONA · basic game", "basic_team": "CARTOONA · basic team game",
+             "solo": "CARTOONA · solo", "kids": "CARTOONA · kids' game"}.get(mode, "CARTOONA")
+    y = header(svg, WIDTH, title, status, detail)
+    y += 6
+    by_owner: dict = {}
+    for c in view.get("creatures") or ():
+        by_owner.setdefault(c.get("owner"), []).append(c)
+    teams = view.get("teams")
+    placings = view.get("placings")
+    end = view.get("end") or {}
+    if mode == "kids":
+        # the kids' game has a winner or nobody: equal zero scores are no shared win
+        placings = [1 if end.get("winner") == p else 2 for p in range(n)] if placings else None
+    if teams:
+        groups = [[p for p in range(n) if teams[p] == t] for t in range(max(teams) + 1)]
+    else:
+        groups = [list(range(n))]
+    for t, group in enumerate(groups):
+        if teams:
+            y = _team_header(svg, view, t, group, y + 8, names, placings)
+        y = _group(svg, view, group, y, names, viewer, None if teams else placings, by_owner)
+    y = _centre(svg, view, y, names, viewer)
+    return svg.document(WIDTH, y + 8, title="Cartoona")
+
+
+def _team_header(svg: Svg, view: dict, t: int, group, y, names, placings) -> float:
+    svg.rect(MARGIN - 6, y, WIDTH - 2 * MARGIN + 12, 28, fill=PANEL, rx=6)
+    members = and_list([seat_name(names, q) for q in group])
+    svg.text(MARGIN + 4, y + 19, fit(f"Team {t + 1}: {members}", 14, WIDTH - 190, bold=True), size=14, bold=True)
+    team_score = (view.get("team_scores") or [None] * (t + 1))[t]
+    label = f"team {team_score}"
+    svg.text(WIDTH - MARGIN - 4, y + 19, label, size=15, bold=True, anchor="end")
+    if placings and group and placings[group[0]] == 1:
+        cx = WIDTH - MARGIN - 4 - text_width(label, 15, True) - 16
+        svg.polygon(((cx - 9, y + 20), (cx - 10, y + 8), (cx - 5, y + 14), (cx, y + 6), (cx + 5, y + 14),
+                     (cx + 10, y + 8), (cx + 9, y + 20)), fill="#e0a800", stroke="#8a6500", sw=1)
+    return y + 30
+
+
+def _group(svg: Svg, view: dict, group, y, names, viewer, placings, by_owner) -> float:
+    """The players of a group (a team, or everyone): the viewer's own panel
+    (with their hand) across the whole width, the others two to a row so a
+    many-player table stays short enough for a phone."""
+    full_w = WIDTH - 2 * MARGIN
+    half_w = (full_w - 16) / 2
+    others = [p for p in group if p != viewer]
+    two_up = len(others) >= 2
+    pending: list = []
+
+    def flush(y):
+        if not pending:
+            return y
+        bottoms = []
+        for i, p in enumerate(pending):
+            x = MARGIN + i * (half_w + 16)
+            bottoms.append(_player(svg, view, p, x, y, half_w, names, viewer, placings, by_owner.get(p, [])))
+        pending.clear()
+        return max(bottoms)
+
+    for p in sorted(group, key=lambda q: q != viewer):
+        if p == viewer or not two_up:
+            y = flush(y)
+            y = _player(svg, view, p, MARGIN, y, full_w, names, viewer, placings, by_owner.get(p, []))
+        else:
+            pending.append(p)
+            if len(pending) == 2:
+                y = flush(y)
+    return flush(y)
+
+
+def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, creatures) -> float:
+    mode = view["mode"]
+    n = view["players"]
+    over = view.get("end") is not None
+    notes = []
+    if mode in ("full", "basic", "basic_team"):
+        size = view["hand_sizes"][p]
+        notes.append(f"{size} tile{'s' if size != 1 else ''}")
+    if "card_counts" in view:
+        k = view["card_counts"][p]
+        notes.append(f"{k} card{'s' if k != 1 else ''}")
+    window = view.get("window")
+    if window and p in (window.get("pending") or ()):
+        notes.append("may block")
+    elif window and p in (window.get("answered") or ()):
+        notes.append("answered")
+    y += 30
+    # the seats the table waits for: the reaction window's, else the active player
+    acting = not over and (p in (window.get("pending") or ()) if window else p == view.get("active"))
+    show_score = mode not in ("kids",)
+    label = seat_name(names, p) + (" (you)" if p == viewer else "")
+    note = " · ".join(notes)
+    # a half-width panel gives the name the whole line and puts the note under it
+    below = width < 400
+    score_room = 40 if show_score else 0
+    note_w = text_width(note, 14) + 8 if note and not below else 0
+    name_w = min(text_width(label, 16, True) + 14, max(width - 44 - score_room - note_w, (width - 44) * 0.45))
+    player_row(svg, x, y, width, p, seat_name(names, p),
+               score=view["scores"][p] if show_score else None, acting=acting, you=p == viewer,
+               note="" if below else note, place=placings[p] if placings and mode != "solo" else None,
+               name_w=name_w)
+    if below and note:
+        y += 20
+        svg.text(x + 44, y, fit(note, 13, width - 48), size=13, fill=MUTED)
+    y += 14
+    x0 = x + 30
+    inner = width - 30
+    if creatures:
+        y = _flow(svg, creatures, x0, y, inner, _creature_size, _creature) + 6
+    elif mode != "solo":
+        svg.text(x0, y + 10, "no creature on the table", size=12.5, fill=MUTED, italic=True)
+        y += 18
+    if is_seat(viewer, n) and p == viewer and not over:
+        if "hand" in view and mode in ("full", "basic", "basic_team"):
+            y = _hand_tiles(svg, x0, y + 4, inner, view["hand"], "Your tiles")
+        if "cards" in view:
+            y = _cards(svg, x0, y + 2, inner, view["cards"])
+        inst = view.get("instant")
+        if inst and inst.get("player") == viewer and _known(inst.get("tile")):
+            y = _hand_tiles(svg, x0, y + 2, inner, [inst["tile"]], "Drawn with your Instant: place it or keep it")
+        theft = view.get("my_theft")
+        if theft and _known(theft.get("tile")):
+            y = _hand_tiles(svg, x0, y + 2, inner, [theft["tile"]],
+                            "Taken by your secret theft (yours at the start of your next turn)")
+    return y + 4
+
+
+def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
+    mode = view["mode"]
+    width = WIDTH - 2 * MARGIN
+    y += 8
+    if mode == "solo" and _known(view.get("drawn")) and view.get("end") is None:
+        y = _hand_tiles(svg, MARGIN, y, width, [view["drawn"]], "Drawn tile")
+    if mode == "kids":
+        target = str(view.get("target") or "")
+        kind, _, arg = target.partition(":")
+        words = {"min_tiles": f"a complete creature of at least {arg} tiles",
+                 "single_colour": "a complete creature of one colour",
+                 "parts": "a complete creature with " + and_list([PART_LABEL.get(x, x) for x in arg.split(",") if x])}
+        svg.text(MARGIN, y + 14, fit("Target: " + words.get(kind, target), 14, width, bold=True), size=14, bold=True)
+        y += 24
+        if _known(view.get("held")):
+            y = _hand_tiles(svg, MARGIN, y, width, [view["held"]],
+                            f"{seat_name(names, view.get('active', 0))} holds")
+        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], "In the centre")
+    lines = []
+    for th in view.get("thefts") or ():
+        if isinstance(th, dict) and "tile" in th:
+            lines.append(f"t{th['tile']} vanished from {seat_name(names, th.get('victim'))}'s c{th.get('creature')}:"
+                         " call cheat on the thief before their next turn")
+    if "deck" in view:
+        discard = [k for k in view.get("card_discard") or () if _card_known(k)]
+        top = f", the last {_card_words(discard[-1])}" if discard else ""
+        lines.append(f"Tile stack {view['stack']} · tile discard {view.get('tile_discard', 0)} · "
+                     f"card deck {view['deck']} · card discard {len(discard)}{top}")
+    elif mode in ("basic", "basic_team"):
+        lines.append(f"Tile stack {view['stack']} · set aside {view.get('set_aside', 0)}")
+    elif mode == "solo":
+        lines.append(f"Tile stack {view['stack']} · discarded {len(view.get('discarded') or ())} · "
+                     "goal: a complete single-colour creature in each colour")
+    elif mode == "kids":
+        lines.append(f"Tile stack {view['stack']}")
+    lines.append("Black bars: sockets · dashed: an open socket's missing part · badge: cards on a tile"
+                 if mode == "full" else "Black bars: sockets · dashed: an open socket's missing part")
+    for line in lines:
+        svg.text(MARGIN, y + 14, fit(line, 12.5, width), size=12.5, fill=MUTED)
+        y += 19
+    return y + 4

@@ -1,0 +1,240 @@
+"""The Kachina board as a picture, drawn from one viewer's view.
+
+Top to bottom: what happens now (and the last move), the players with their
+scores and hand sizes, the viewer's own tiles, the grid with its x,y
+coordinates (the notation's), and a key to the eight kinds.
+"""
+from __future__ import annotations
+
+from .svgkit import (
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
+    seat_colour, seat_frame, seat_name, text_width, winners_text,
+)
+
+WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure)
+BENCH_SETUPS = ((2, {}), (5, {}))
+MARGIN = 16
+
+#: kind -> (code, value, fill, text colour, what its power does, in a few words)
+KINDS = {
+    "chief": ("CH", 8, "#8e2424", "#ffffff", "no power"),
+    "sun": ("SU", 7, "#f2b705", "#222222", "no power"),
+    "ogre": ("OG", 6, "#4b5a23", "#ffffff", "only Ogres beside it"),
+    "eagle": ("EA", 5, "#8a5a2b", "#ffffff", "may cover a tile"),
+    "wolf": ("WO", 4, "#6c7a8c", "#ffffff", "4 × Wolves in its line"),
+    "warrior": ("WA", 3, "#d0643c", "#ffffff", "may swap for a tile"),
+    "hummingbird": ("HU", 2, "#1f8f84", "#ffffff", "wins bookended lines"),
+    "koshari": ("KO", 1, "#ece6d6", "#222222", "zeroes its neighbours"),
+}
+ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari")
+
+
+def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None,
+          code=True) -> None:
+    """A tile: its kind's colour and value, and (``code``) its two-letter
+    code. Values name kinds one to one, so the board's tiles go without
+    the code: every label costs the rasteriser more than all the shapes."""
+    _code, value, fill, ink, _ = KINDS[kind]
+    svg.rect(x, y, s, s, fill=fill, stroke="#00000055", sw=1, rx=s * 0.14)
+    if kind == "koshari":
+        # the Koshari clown's black-and-white bands
+        svg.rect(x + s * 0.1, y + s * 0.08, s * 0.8, s * 0.07, fill=INK)
+        svg.rect(x + s * 0.1, y + s * 0.85, s * 0.8, s * 0.07, fill=INK)
+    if covered:
+        # a corner in the colour of the tile under this Eagle
+        c = s * 0.4
+        svg.polygon(((x + s, y + s - c), (x + s, y + s - s * 0.14), (x + s - s * 0.14, y + s), (x + s - c, y + s)),
+                    fill=KINDS[covered][2], stroke="#ffffff", sw=1.2)
+    if code:
+        svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
+        svg.text(x + s / 2, y + s * 0.84, _code, size=s * 0.22, fill=ink, anchor="middle", bold=True)
+    else:
+        svg.text(x + s / 2, y + s * 0.68, str(value), size=s * 0.52, fill=ink, anchor="middle", bold=True)
+    if zeroed:
+        # worth 0 next to a Koshari: the value struck through
+        svg.line(x + s * 0.3, y + s * 0.72, x + s * 0.7, y + s * 0.28, stroke="#e01a1a", sw=max(2, s * 0.07))
+    if outline is not None:
+        seat_frame(svg, x - 2, y - 2, s + 4, s + 4, outline, rx=s * 0.18)
+
+
+def _zeroed(board: dict, x: int, y: int) -> bool:
+    """A visible non-Koshari next to a visible Koshari is worth 0 (rules §2)."""
+    if board[(x, y)]["tile"] == "koshari":
+        return False
+    return any(board.get(n, {}).get("tile") == "koshari" for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+
+
+def _status(view: dict, names) -> tuple[str, str]:
+    phase = view["phase"]
+    acting = view.get("to_act") or []
+    if phase == "over":
+        status = "Game over: " + winners_text(names, view.get("placings"))
+        reason = str(view.get("reason") or "")
+        return status, (reason[:1].upper() + reason[1:] + ".") if reason else ""
+    if phase == "redraw":
+        waiting = and_list([seat_name(names, p) for p in acting])
+        return "Before play: redraw or keep", f"Waiting for {waiting}" if waiting else ""
+    if not acting:
+        return "Dealing", ""
+    who = seat_name(names, acting[0])
+    if not view["board"]:
+        return f"{who} opens at 0,0", f"Draw pile: {view['pile_size']} tiles"
+    return f"{who} to play", _last_move(view, names)
+
+
+def _last_move(view: dict, names) -> str:
+    last = view.get("last")
+    if not last or len(last) < 6:
+        return f"Draw pile: {view['pile_size']} tiles"
+    player, mode, tile, x, y, points = last[:6]
+    who = seat_name(names, player) if isinstance(player, int) else "?"
+    title = str(tile).capitalize()
+    if mode == "cover":
+        did = f"covered {x},{y} with an Eagle"
+    elif mode == "swap":
+        did = f"swapped a Warrior in at {x},{y}"
+    elif mode == "place":
+        did = f"placed {'an' if title[:1] in 'AEIOU' else 'a'} {title} at {x},{y}"
+    else:
+        did = str(mode)
+    scored = f", +{points}" if points else ", no points"
+    return f"Last: {who} {did}{scored} · pile {view['pile_size']}"
+
+
+def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
+    svg = Svg()
+    n = len(view["scores"])
+    status, detail = _status(view, names)
+    y = header(svg, WIDTH, "KACHINA", status, detail)
+
+    # -- players
+    acting = set(view.get("to_act") or [])
+    placings = view.get("placings")
+    scores = view["scores"]
+    y += 8
+    over = view["phase"] == "over"
+    labels = [seat_name(names, p) + (" (you)" if p == viewer else "") for p in range(n)]
+    name_w = name_column(labels, WIDTH - 2 * MARGIN - 80)
+    for p in range(n):
+        size = view["hand_sizes"][p]
+        notes = [] if over else [f"{size} tile{'s' if size != 1 else ''} in hand"]
+        if view["phase"] == "redraw" and "redraw_answered" in view:
+            notes.append("answered" if view["redraw_answered"][p] else "deciding")
+        if placings and scores[p] and scores.count(scores[p]) > 1:
+            notes.append(f"reached {scores[p]} at move {view['reached_at_move'][p]}")
+        y += 30
+        player_row(svg, MARGIN, y, WIDTH - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
+                   acting=p in acting and not over, you=p == viewer, note=" · ".join(notes),
+                   place=placings[p] if placings else None, name_w=name_w)
+    y += 14
+
+    # -- the viewer's own tiles
+    hand = view.get("hand")
+    if is_seat(viewer, n) and hand is not None and not over:
+        s = 40
+        svg.text(MARGIN, y + 26, "Your tiles", size=15, bold=True)
+        x = MARGIN + 92
+        if not hand:
+            svg.text(x, y + 26, "none", size=15, fill=MUTED)
+        for kind in hand:
+            if kind in KINDS:
+                _tile(svg, x, y + 2, s, kind)
+                x += s + 6
+        if view["phase"] == "redraw" and "redraw_choice" in view:
+            svg.text(x + 8, y + 26, "you chose to " + ("redraw" if view["redraw_choice"] else "keep"),
+                     size=14, fill=MUTED)
+        y += s + 14
+
+    y = _grid(svg, view, y, viewer, legal)
+    y = _key(svg, view, y, legal_shown=bool(_legal_cells(view, viewer, legal)))
+    return svg.document(WIDTH, y, title="Kachina")
+
+
+def _legal_cells(view, viewer, legal) -> set:
+    if not legal or not is_seat(viewer, len(view["scores"])) or viewer not in (view.get("to_act") or ()):
+        return set()
+    return {(m["x"], m["y"]) for m in legal if isinstance(m, dict) and m.get("type") == "place"
+            and isinstance(m.get("x"), int) and isinstance(m.get("y"), int)}
+
+
+def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
+    board = {(c["x"], c["y"]): c for c in view["board"]}
+    free = _legal_cells(view, viewer, legal)
+    cells = set(board) | free | {(0, 0)}
+    # in play, a ring of empty cells shows where tiles can go; at the end it would be blank paper
+    m = 0 if view["phase"] == "over" else 1
+    x0 = min(x for x, _ in cells) - m
+    x1 = max(x for x, _ in cells) + m
+    y0 = min(v for _, v in cells) - m
+    y1 = max(v for _, v in cells) + m
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    label_w = 30
+    s = min(48.0, (WIDTH - 2 * MARGIN - label_w) / cols)
+    gx = MARGIN + label_w + (WIDTH - 2 * MARGIN - label_w - cols * s) / 2
+    gy = y + 22
+    fs = max(10.0, min(13.0, s * 0.3))
+    svg.rect(gx - label_w - 6, y, cols * s + label_w + 12, rows * s + 30, fill=PANEL, rx=8)
+    svg.text(gx - label_w + 2, gy - 8, "y\\x", size=fs, fill=MUTED)
+    for i in range(cols):
+        svg.text(gx + i * s + s / 2, gy - 7, str(x0 + i), size=fs, fill=MUTED, anchor="middle")
+    for j in range(rows):
+        svg.text(gx - 6, gy + j * s + s / 2 + fs * 0.35, str(y0 + j), size=fs, fill=MUTED, anchor="end")
+    # the cells: one white area and one path of grid lines (a rect per cell
+    # costs the rasteriser more than the whole rest of the board)
+    svg.rect(gx, gy, cols * s, rows * s, fill="#ffffff", stroke=LINE, sw=1)
+    d = "".join(f"M{gx + i * s:.1f},{gy:.1f}v{rows * s:.1f}" for i in range(1, cols))
+    d += "".join(f"M{gx:.1f},{gy + j * s:.1f}h{cols * s:.1f}" for j in range(1, rows))
+    svg.path(d, stroke=LINE, sw=1)
+    last = view.get("last")
+    last_cell = (last[3], last[4]) if last and len(last) >= 5 else None
+    last_seat = last[0] if last_cell and isinstance(last[0], int) else None
+    pad = max(1.5, s * 0.06)
+    for (cx, cy), c in sorted(board.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if c["tile"] not in KINDS:
+            continue
+        _tile(svg, gx + (cx - x0) * s + pad, gy + (cy - y0) * s + pad, s - 2 * pad, c["tile"],
+              zeroed=_zeroed(board, cx, cy), covered=c.get("covered") if c.get("covered") in KINDS else None,
+              outline=last_seat if (cx, cy) == last_cell else None, code=False)
+    mine = seat_colour(viewer) if free else None
+    for cx, cy in sorted(free - set(board), key=lambda c: (c[1], c[0])):
+        svg.rect(gx + (cx - x0) * s + 3, gy + (cy - y0) * s + 3, s - 6, s - 6, stroke=mine, sw=2, dash="5,3", rx=4)
+    return gy + rows * s + 18
+
+
+def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
+    col = (WIDTH - 2 * MARGIN) / 2
+    s = 26
+    for i, kind in enumerate(ORDER):
+        kx = MARGIN + (i % 2) * col
+        ky = y + (i // 2) * (s + 6)
+        _tile(svg, kx, ky, s, kind)
+        code, value, _, _, power = KINDS[kind]
+        head = f"{kind.capitalize()} {value}"
+        svg.text(kx + s + 8, ky + 18, head, size=13.5, bold=True)
+        px = kx + s + 8 + text_width(head, 13.5, True) + 8
+        svg.text(px, ky + 18, fit(power, 12.5, kx + col - px - 4), size=12.5, fill=MUTED)
+    y += 4 * (s + 6) + 4
+    notes = []
+    board = {(c["x"], c["y"]): c for c in view["board"]}
+    if any(_zeroed(board, x, v) for x, v in board):
+        notes.append("red stroke: worth 0, next to a Koshari")
+    if any("covered" in c for c in view["board"]):
+        notes.append("corner: the tile under an Eagle")
+    if view.get("last") and view["board"]:
+        notes.append("outlined: the last tile played")
+    if legal_shown:
+        notes.append("dashed: where you may place")
+    line = ""
+    for note in notes:
+        cand = f"{line} · {note}" if line else note
+        if text_width(cand, 12) > WIDTH - 2 * MARGIN:
+            svg.text(MARGIN, y + 12, line, size=12, fill=MUTED)
+            y += 17
+            cand = note
+        line = cand
+    if line:
+        svg.text(MARGIN, y + 12, line, size=12, fill=MUTED)
+        y += 17
+    return y + 10

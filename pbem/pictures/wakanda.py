@@ -1,0 +1,242 @@
+"""The Wakanda table as a picture, drawn from one viewer's view.
+
+Top to bottom: what happens now, the two players (headdresses left, the
+pieces they hold or how many, points so far), then the row of six villages,
+each with its pole built bottom to top, its owner's headdress on a claimed
+pole, and closed or face-down villages shown as such; then the bag.
+"""
+from __future__ import annotations
+
+from ..games.wakanda import score_breakdown
+from .svgkit import (
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
+    seat_frame, seat_name, text_width, winners_text,
+)
+
+WIDTH = 640
+
+#: the setups ``bench/pictures.py`` measures (the first is the headline figure)
+BENCH_SETUPS = ((2, {}), (2, {"hidden_held_pieces": True, "hidden_future_villages": True}))
+MARGIN = 16
+
+#: piece -> (fill, text colour)
+PIECES = {
+    "eagle": ("#34558b", "#ffffff"),
+    "chief": ("#9b2226", "#ffffff"),
+    "tomahawk": ("#5f6b73", "#ffffff"),
+    "fur": ("#7b5436", "#ffffff"),
+    "tipi": ("#e3d3ad", "#222222"),
+    "sun": ("#f5c518", "#222222"),
+}
+
+#: village -> its scoring rule, in two short lines
+RULES = {
+    "eagle": ("8 per Eagle", ""),
+    "chief": ("5 per Chief", ""),
+    "tomahawk": ("4 per", "Tomahawk"),
+    "fur": ("3 per Fur", ""),
+    "tipi": ("2 per Tipi", ""),
+    "sun": ("+1 per Sun", "(not −1)"),
+    "variety": ("2 per kind", "of piece"),
+    "height": ("2 per piece", "tallest pole"),
+}
+
+PIECE_H = 24
+CARD_H = 92
+
+
+def _piece(svg: Svg, x, y, w, h, piece: str) -> None:
+    fill, ink = PIECES.get(piece, ("#999999", "#ffffff"))
+    svg.rect(x, y, w, h, fill=fill, stroke="#00000066", sw=1, rx=5)
+    label = piece.capitalize()
+    size = max(9.0, min(13.0, h * 0.56, (w - 8) / max(text_width(label, 1, True), 0.1)))
+    svg.text(x + w / 2, y + h / 2 + size * 0.36, fit(label, size, w - 4, bold=True),
+             size=size, fill=ink, anchor="middle", bold=True)
+
+
+def _chip_width(piece: str) -> float:
+    return text_width(piece.capitalize(), 12, True) + 14
+
+
+def _headdress(svg: Svg, cx, base, w, colour: str, hollow=False) -> None:
+    """A feathered headdress: a band and five feathers fanned above it."""
+    h = w * 0.62
+    # a placed headdress (hollow) is pale, so the ones left stand out
+    fill = "#ffffff" if hollow else colour
+    stroke = "#c4bcad" if hollow else "#00000088"
+    for i in range(5):
+        fx = cx + (i - 2) * w * 0.17
+        top = base - h + abs(i - 2) * h * 0.16
+        svg.polygon(((fx - w * 0.085, base - h * 0.2), (fx, top), (fx + w * 0.085, base - h * 0.2)),
+                    fill=fill, stroke=stroke, sw=1.2)
+    svg.rect(cx - w / 2, base - h * 0.24, w, h * 0.24, fill=fill, stroke=stroke, sw=1.2, rx=2)
+
+
+def _status(view: dict, names) -> tuple[str, str]:
+    if view.get("finished"):
+        scores = view.get("scores") or []
+        tally = "-".join(str(x) for x in sorted(scores, reverse=True))
+        reason = {"all_claimed": "All six poles are claimed.",
+                  "both_passed": "Both players passed in a row."}.get(view.get("end_reason"), "")
+        return f"Game over: {winners_text(names, view.get('placings'))} {tally}", reason
+    current = view.get("current")
+    who = seat_name(names, current) if isinstance(current, int) else "?"
+    return f"{who} to play", f"Turn {view['turn']} · bag: {view['bag_count']} piece{'s' if view['bag_count'] != 1 else ''}"
+
+
+def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
+    svg = Svg()
+    status, detail = _status(view, names)
+    y = header(svg, WIDTH, "WAKANDA", status, detail)
+    y = _players(svg, view, y, names, viewer)
+    y = _villages(svg, view, y + 6, names)
+    y = _footer(svg, view, y, names)
+    return svg.document(WIDTH, y, title="Wakanda")
+
+
+def _players(svg: Svg, view: dict, y, names, viewer) -> float:
+    finished = view.get("finished")
+    scores = view.get("scores") or [None, None]
+    placings = view.get("placings")
+    svg.text(WIDTH - MARGIN - 4, y + 8, "points" if finished else "points so far", size=12, fill=MUTED,
+             anchor="end")
+    labels = [seat_name(names, p) + (" (you)" if p == viewer else "") for p in (0, 1)]
+    name_w = name_column(labels, WIDTH - 2 * MARGIN - 120)
+    for pl in view["players"]:
+        p = pl["seat"]
+        y += 32
+        acting = not finished and view.get("current") == p
+        if acting:
+            svg.rect(MARGIN, y - 20, WIDTH - 2 * MARGIN, 54, fill="#fff1b8", rx=6)
+        player_row(svg, MARGIN, y, WIDTH - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
+                   acting=acting, you=p == viewer, place=placings[p] if placings else None, name_w=name_w)
+        # headdresses left (filled) and placed (outlined)
+        hx = MARGIN + 44 + name_w + 12
+        left = pl["headdresses"]
+        for i in range(3):
+            _headdress(svg, hx + i * 30, y + 1, 24, seat_colour(p), hollow=i >= left)
+        svg.text(hx + 84, y, f"{left} headdress{'es' if left != 1 else ''} left", size=13, fill=MUTED)
+        # held pieces: shown when the view shows them, else only their number
+        y += 24
+        x = MARGIN + 44
+        svg.text(x, y + 1, "holds", size=13, fill=MUTED)
+        x += 44
+        held = pl.get("held")
+        if held is None:
+            count = pl.get("held_count", 0)
+            for i in range(min(count, 8)):
+                svg.rect(x + i * 16, y - 13, 14, 18, fill="#8a8a8a", stroke="#555555", sw=1, rx=3)
+            svg.text(x + min(count, 8) * 16 + 6, y + 1, f"{count} hidden piece{'s' if count != 1 else ''}",
+                     size=13, fill=MUTED)
+        elif not held:
+            svg.text(x, y + 1, "nothing", size=13, fill=MUTED)
+        else:
+            for piece in held:
+                w = _chip_width(piece)
+                if x + w > WIDTH - MARGIN:
+                    svg.text(x, y + 1, "…", size=13, fill=MUTED)
+                    break
+                _piece(svg, x, y - 14, w, 19, piece)
+                x += w + 5
+        y += 10
+    return y + 8
+
+
+def _villages(svg: Svg, view: dict, y, names) -> float:
+    villages = view["villages"]
+    col = (WIDTH - 2 * MARGIN) / len(villages)
+    tallest = max((len(v["pole"]) for v in villages), default=0)
+    claimed = any(v["state"] == "claimed" for v in villages)
+    pole_h = max(tallest, 3) * PIECE_H + (40 if claimed else 12)
+    svg.rect(MARGIN - 6, y, WIDTH - 2 * MARGIN + 12, pole_h + CARD_H + 40, fill=PANEL, rx=8)
+    base = y + 10 + pole_h  # the top of the village cards; poles stand on it
+    closed_next = min((v["position"] for v in villages if v["state"] == "closed"), default=None)
+    for i, v in enumerate(villages):
+        x = MARGIN + i * col
+        cx = x + col / 2
+        pw = col - 16
+        # the pole, bottom to top
+        for k, piece in enumerate(v["pole"]):
+            _piece(svg, cx - pw / 2, base - (k + 1) * PIECE_H, pw, PIECE_H - 2, piece)
+        top = base - len(v["pole"]) * PIECE_H
+        if v["state"] == "claimed" and isinstance(v.get("owner"), int):
+            _headdress(svg, cx, top - 2, 44, seat_colour(v["owner"]))
+        elif not v["pole"] and v["state"] == "open":
+            svg.text(cx, base - 10, "empty", size=12, fill=MUTED, anchor="middle", italic=True)
+        _card(svg, x + 4, base + 4, col - 8, v, names, v["position"] == closed_next)
+    return base + CARD_H + 44
+
+
+def _card(svg: Svg, x, y, w, v: dict, names, opens_next: bool) -> None:
+    name = v.get("village")
+    state = v["state"]
+    owner = v.get("owner")
+    if name is None:
+        # face down: the card's back
+        svg.rect(x, y, w, CARD_H, fill="#4a3b2a", stroke="#2e241a", sw=1.5, rx=7)
+        svg.rect(x + 5, y + 5, w - 10, CARD_H - 10, stroke="#a08660", sw=1, rx=5, dash="3,3")
+        svg.text(x + w / 2, y + 52, "?", size=30, fill="#e8d9b8", anchor="middle", bold=True)
+    else:
+        fill = "#ffffff" if state != "closed" else "#e4e0d8"
+        svg.rect(x, y, w, CARD_H, fill=fill, stroke=LINE, sw=1.5, rx=7)
+        if state == "claimed" and isinstance(owner, int):
+            seat_frame(svg, x, y, w, CARD_H, owner, rx=7)
+        ink = INK if state != "closed" else MUTED
+        title = name.capitalize()
+        size = max(11.0, min(15.0, (w - 10) / text_width(title, 1, True)))
+        svg.text(x + w / 2, y + 44, fit(title, size, w - 6, bold=True), size=size, fill=ink,
+                 anchor="middle", bold=True)
+        line1, line2 = RULES.get(name, ("", ""))
+        svg.text(x + w / 2, y + 61, fit(line1, 11.5, w - 6), size=11.5, fill=MUTED, anchor="middle")
+        if line2:
+            svg.text(x + w / 2, y + 75, fit(line2, 11.5, w - 6), size=11.5, fill=MUTED, anchor="middle")
+        if state == "closed":
+            svg.line(x + 6, y + CARD_H - 6, x + w - 6, y + 22, stroke="#b9b2a5", sw=1.2)
+    # the number, the notation's name for the village
+    svg.circle(x + 15, y + 15, 11, fill=INK if state != "closed" else "#9a948a")
+    svg.text(x + 15, y + 20, str(v["position"]), size=13, fill="#ffffff", anchor="middle", bold=True)
+    if state == "claimed" and isinstance(owner, int):
+        # the owner's name in ink, after a dot of their colour
+        label = fit(seat_name(names, owner), 13, w - 14, bold=True)
+        lw = text_width(label, 13, True)
+        svg.circle(x + w / 2 - lw / 2 - 2, y + CARD_H + 13.5, 5, fill=seat_colour(owner), stroke="#111111", sw=0.8)
+        svg.text(x + w / 2 + 6, y + CARD_H + 18, label, size=13, anchor="middle", bold=True)
+        return
+    elif state == "closed":
+        label, colour = ("opens next" if opens_next else "closed"), MUTED
+    else:
+        label, colour = "open", "#2a7a2a"
+    svg.text(x + w / 2, y + CARD_H + 18, fit(label, 13, w + 4, bold=True), size=13, fill=colour,
+             anchor="middle", bold=True)
+
+
+def _tally(view: dict, seat: int, names) -> str:
+    """How a seat's points add up: each owned village's line, the Sun penalty."""
+    owned = [v for v in view["villages"] if v["state"] == "claimed" and v.get("owner") == seat and v.get("village")]
+    b = score_breakdown([v["village"] for v in owned], [v["pole"] for v in owned])
+    parts = [f"{name.capitalize()} {pts}" for name, pts in b["villages"].items()]
+    if b["sun_penalty"]:
+        parts.append(f"Suns {b['sun_penalty']}")
+    return f"{seat_name(names, seat)}: " + (" + ".join(parts).replace("+ Suns -", "− Suns ") or "no village yet") \
+        + (f" = {b['total']}" if parts else "")
+
+
+def _footer(svg: Svg, view: dict, y, names) -> float:
+    lines = [_tally(view, p, names) for p in (0, 1)]
+    unseen = view.get("unseen") or {}
+    if not view.get("finished"):
+        if unseen:
+            lines.append("Not in sight (bag" + (" and hidden hands" if any(
+                p.get("held") is None for p in view["players"]) else "") + "): "
+                + ", ".join(f"{n} {p.capitalize()}" for p, n in unseen.items()))
+        else:
+            lines.append("The bag is empty.")
+    removed = view.get("removed_villages")
+    if removed:
+        lines.append("Back in the box: " + and_list([r.capitalize() for r in removed]))
+    lines.append("A player without the Sun village loses 1 for each Sun on their poles.")
+    y += 12
+    for line in lines:
+        svg.text(MARGIN, y + 4, fit(line, 13, WIDTH - 2 * MARGIN), size=13, fill=MUTED)
+        y += 19
+    return y + 8
