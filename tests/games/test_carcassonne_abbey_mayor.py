@@ -11,7 +11,7 @@ import random
 import pytest
 
 from pbem.games.base import IllegalMove
-from pbem.games.carcassonne.am_tiles import ABBEY, ABBEY_TILES, AM_TILES, am_pile
+from pbem.games.carcassonne.expansions.abbey_mayor.tiles import ABBEY, ABBEY_TILES, AM_TILES, am_pile
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.tiles import base_pile

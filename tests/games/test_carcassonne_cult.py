@@ -9,8 +9,8 @@ import pytest
 
 from pbem.games.base import BadOptions, canonical
 from pbem.games.carcassonne.base_rules import placeable, rules_for
-from pbem.games.carcassonne.cult import cloister_kind
-from pbem.games.carcassonne.cult_tiles import CU_TILES, cult_pile
+from pbem.games.carcassonne.expansions.cult import cloister_kind
+from pbem.games.carcassonne.expansions.cult_tiles import CU_TILES, cult_pile
 from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random

@@ -11,8 +11,8 @@ from pbem.games.base import BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.features import sid_at
 from pbem.games.carcassonne.geometry import EDGE_INDEX, HALF_INDEX
-from pbem.games.carcassonne.ic_tiles import IC_TILES, ic_pile
-from pbem.games.carcassonne.inns_cathedrals import big_left
+from pbem.games.carcassonne.expansions.inns_cathedrals_tiles import IC_TILES, ic_pile
+from pbem.games.carcassonne.expansions.inns_cathedrals import big_left
 from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.scoring import majority
 from pbem.games.carcassonne.state import Feature

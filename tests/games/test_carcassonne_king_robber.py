@@ -9,8 +9,8 @@ import pytest
 
 from pbem.games.base import BadOptions, canonical
 from pbem.games.carcassonne.base_rules import rules_for
-from pbem.games.carcassonne.king_robber import holder, record
-from pbem.games.carcassonne.kr_tiles import KR_TILES, kr_pile
+from pbem.games.carcassonne.expansions.king_robber import holder, record
+from pbem.games.carcassonne.expansions.king_robber_tiles import KR_TILES, kr_pile
 from pbem.games.carcassonne.orient import TILES, oriented
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random

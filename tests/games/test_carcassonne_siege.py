@@ -12,7 +12,7 @@ import pytest
 from pbem.games.base import IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.orient import TILES, oriented
-from pbem.games.carcassonne.siege_tiles import SI_TILES, siege_pile
+from pbem.games.carcassonne.expansions.siege_tiles import SI_TILES, siege_pile
 from pbem.games.carcassonne.state import Feature
 from pbem.games.carcassonne.tiles import base_pile
 from pbem.games.playout import play_random

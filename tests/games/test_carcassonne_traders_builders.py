@@ -12,11 +12,11 @@ from pbem.games.base import BadOptions, IllegalMove, ParseError, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.features import sid_at
 from pbem.games.carcassonne.geometry import EDGE_INDEX, HALF_INDEX
-from pbem.games.carcassonne.ic_tiles import ic_pile
+from pbem.games.carcassonne.expansions.inns_cathedrals_tiles import ic_pile
 from pbem.games.carcassonne.orient import TILES, oriented
-from pbem.games.carcassonne.tb_tiles import GOODS, TB_TILES, tb_pile
+from pbem.games.carcassonne.expansions.traders_builders_tiles import GOODS, TB_TILES, tb_pile
 from pbem.games.carcassonne.tiles import base_pile
-from pbem.games.carcassonne.traders_builders import figure_left, goods_of
+from pbem.games.carcassonne.expansions.traders_builders import figure_left, goods_of
 from pbem.games.playout import play_random
 
 from . import carcassonne_support as support

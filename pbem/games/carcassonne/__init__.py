@@ -1,23 +1,22 @@
-"""Carcassonne (base game), built to take the expansions; Inns & Cathedrals
-(``inns_cathedrals.py``, tiles in ``ic_tiles.py``; 2 to 6 players then),
-Traders & Builders (``traders_builders.py``, tiles in ``tb_tiles.py``: goods,
-builder, pig), King & Robber (``king_robber.py``, ``kr_tiles.py``), Cult
-(``cult.py``, ``cult_tiles.py``: shrines) and Siege (``siege.py``,
-``siege_tiles.py``: besieged cities, the escape) are implemented, enabled with
-``options={"expansions": ["inns_cathedrals", "traders_builders", "king_robber",
-"cult", "siege"]}`` (any combination).
+"""Carcassonne (base game), built to take the expansions, which live in
+``expansions/``, one module each with its tiles as data beside it:
+Inns & Cathedrals (``expansions/inns_cathedrals.py``, ``inns_cathedrals_tiles.py``;
+2 to 6 players then), Traders & Builders (``traders_builders.py``,
+``traders_builders_tiles.py``: goods, builder, pig), King & Robber
+(``king_robber.py``, ``king_robber_tiles.py``), Cult (``cult.py``,
+``cult_tiles.py``: shrines), Siege (``siege.py``, ``siege_tiles.py``: besieged
+cities, the escape) and Abbey & Mayor (the subpackage ``abbey_mayor/``: abbey,
+mayor, wagon, barn), enabled with ``options={"expansions": ["inns_cathedrals",
+"traders_builders", "king_robber", "cult", "siege", "abbey_mayor"]}`` (any
+combination).
 
-Rules: ``docs/rules/carcassonne.md``. Modules: ``geometry`` (edges, halves,
-rotation), ``segments`` / ``tiles`` (tiles as segments, the 72 base tiles as
-data), ``orient`` (precomputed rotated tiles and fits), ``state`` /
-``features`` (state, incremental feature tracking), ``rules`` (the turn's
-named steps with hooks, expansion registry), ``base_rules`` (the base game's
-handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal moves,
-validation, grouping), ``notation``, ``render`` and ``game``; the
-expansions: ``inns_cathedrals`` (big follower, inns, cathedrals, 6th player),
-``traders_builders`` (goods, builder with its extra tile, pig), ``king_robber``
-(record cities and roads), ``cult`` (shrines, the challenge) and ``siege``
-(besieged cities, the escape decision).
+Rules: ``docs/rules/carcassonne.md``. Modules of the base game: ``geometry``
+(edges, halves, rotation), ``segments`` / ``tiles`` (tiles as segments, the 72
+base tiles as data), ``orient`` (precomputed rotated tiles and fits),
+``state`` / ``features`` (state, incremental feature tracking), ``rules`` (the
+turn's named steps with hooks, expansion registry), ``base_rules`` (the base
+game's handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal
+moves, validation, grouping), ``notation``, ``render`` and ``game``.
 
 Driving a game from Python without the server (a scripted draw order, a
 fixed start player, moves in notation, then the scores)::

@@ -16,13 +16,9 @@ from .tiles import BASE_TILES, START_TILE
 
 add_tiles(BASE_TILES)
 
-from . import inns_cathedrals  # noqa: F401  (registers the expansion)
-from . import traders_builders  # noqa: F401  (registers the expansion)
-from . import king_robber  # noqa: F401  (registers the expansion)
-from . import cult  # noqa: F401  (registers the expansion)
-from . import siege  # noqa: F401  (registers the expansion)
-from . import abbey_mayor  # noqa: F401  (registers the expansion)
-from .cult_tiles import SETS as CULT_SETS
+# importing an expansion registers it; this order is the option's order
+from .expansions import inns_cathedrals, traders_builders, king_robber, cult, siege, abbey_mayor  # noqa: F401,E501
+from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
 #: Version of ``dump``'s format (2: followers in the order their features hold them).

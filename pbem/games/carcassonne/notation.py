@@ -35,7 +35,7 @@ import re
 from ..base import ParseError
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
-from .tb_tiles import GOODS
+from .expansions.traders_builders_tiles import GOODS
 
 HELP = "\n".join(line[2:] if line.startswith("    ") else line
                  for line in __doc__.split("\n", 2)[2].splitlines()).strip("\n")

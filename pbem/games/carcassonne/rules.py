@@ -101,10 +101,8 @@ class Expansion:
         raise NotImplementedError
 
 
-#: Expansions known to the engine, by option name (``inns_cathedrals.py`` adds
-#: Inns & Cathedrals, ``traders_builders.py`` Traders & Builders,
-#: ``king_robber.py`` King & Robber, ``cult.py`` Cult, ``siege.py`` Siege,
-#: ``abbey_mayor.py`` Abbey & Mayor; later issues add the others).
+#: Expansions known to the engine, by option name: each module (or subpackage)
+#: of ``expansions/`` registers one when ``expansions/__init__.py`` imports it.
 EXPANSIONS: dict[str, Expansion] = {}
 
 

@@ -20,7 +20,7 @@ keywords the engine reads (``monastery``) are kept.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ..segments import parse_table
 
 EXPANSION = "traders_builders"
 #: the three goods, in the order they are listed and scored

@@ -30,16 +30,16 @@ from __future__ import annotations
 
 import re
 
-from ..base import IllegalMove, ParseError
-from .evolve import EVOLVERS
-from .features import label_of, sid_at
-from .geometry import EDGE_INDEX
-from .notation import EVENT_TEXTS, MOVE_TEXTS
-from .orient import add_tiles, oriented
-from .rules import Expansion, Rules, Turn, register_expansion
-from .scoring import completed_by_last_tile
+from ...base import IllegalMove, ParseError
+from ..evolve import EVOLVERS
+from ..features import label_of, sid_at
+from ..geometry import EDGE_INDEX
+from ..notation import EVENT_TEXTS, MOVE_TEXTS
+from ..orient import add_tiles, oriented
+from ..rules import Expansion, Rules, Turn, register_expansion
+from ..scoring import completed_by_last_tile
 from .siege_tiles import EXPANSION, SI_TILES, siege_pile
-from .state import SEG_BITS
+from ..state import SEG_BITS
 
 add_tiles(SI_TILES)
 

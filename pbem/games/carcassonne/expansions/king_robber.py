@@ -3,7 +3,7 @@
 Installed into a :class:`~.rules.Rules` like every expansion, without editing
 the base rules:
 
-* **Tiles.** The 5 tiles KR1-KR5 (``kr_tiles.py``) join the draw pile.
+* **Tiles.** The 5 tiles KR1-KR5 (``king_robber_tiles.py``) join the draw pile.
 * **The King (step 8.4).** When the *active* player's tile completes a city
   with more tiles than any city completed before, the active player takes the
   King (event ``KingTaken``: player, previous holder, size, where). The first
@@ -25,11 +25,11 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
-from .features import label_of
-from .kr_tiles import EXPANSION, KR_TILES, kr_pile
-from .notation import EVENT_TEXTS
-from .orient import add_tiles
-from .rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
+from ..features import label_of
+from .king_robber_tiles import EXPANSION, KR_TILES, kr_pile
+from ..notation import EVENT_TEXTS
+from ..orient import add_tiles
+from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
 
 add_tiles(KR_TILES)
 

@@ -19,7 +19,7 @@ keywords the engine reads (``monastery``, ``junction``) are kept.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ..segments import parse_table
 
 EXPANSION = "inns_cathedrals"
 

@@ -16,7 +16,7 @@ table's free-text remarks are left out.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ..segments import parse_table
 
 EXPANSION = "king_robber"
 

@@ -10,7 +10,7 @@ The table's free-text remarks are left out.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ..segments import parse_table
 
 EXPANSION = "cult"
 

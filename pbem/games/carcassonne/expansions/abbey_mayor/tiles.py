@@ -13,7 +13,7 @@ would be wrong: ``MEETS``.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ...segments import parse_table
 
 EXPANSION = "abbey_mayor"
 ABBEY = "AB"

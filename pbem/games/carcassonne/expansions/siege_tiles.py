@@ -6,7 +6,7 @@ summed over a city like pennants). The 6-tile "Besiegers" appendix is not used.
 """
 from __future__ import annotations
 
-from .segments import parse_table
+from ..segments import parse_table
 
 EXPANSION = "siege"
 

@@ -26,13 +26,13 @@ The module imports only the standard library and the engine.
 from __future__ import annotations
 
 from .cult_tiles import CU_TILES, EXPANSION
-from .evolve import EVOLVERS
-from .features import label_of, neighbours_filled
-from .geometry import RING
-from .notation import EVENT_TEXTS
-from .orient import TILES, add_tiles, oriented
-from .rules import Expansion, Rules, Turn, register_expansion
-from .state import SEG_BITS
+from ..evolve import EVOLVERS
+from ..features import label_of, neighbours_filled
+from ..geometry import RING
+from ..notation import EVENT_TEXTS
+from ..orient import TILES, add_tiles, oriented
+from ..rules import Expansion, Rules, Turn, register_expansion
+from ..state import SEG_BITS
 
 add_tiles(CU_TILES)
 

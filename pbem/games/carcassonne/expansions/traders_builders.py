@@ -3,7 +3,7 @@
 Installed into a :class:`~.rules.Rules` like every expansion, without editing
 the base rules:
 
-* **Tiles.** The 24 tiles TB1-TB24 (``tb_tiles.py``) join the draw pile; 20
+* **Tiles.** The 24 tiles TB1-TB24 (``traders_builders_tiles.py``) join the draw pile; 20
   of their city segments carry a goods symbol (``(wine)``, ``(grain)``,
   ``(cloth)`` marks, summed over a city like pennants).
 * **Goods (step 7.1).** When a city is completed, the *active* player takes
@@ -39,14 +39,14 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
-from ..base import IllegalMove
-from .features import label_of
-from .geometry import DELTA, opposite_half
-from .orient import add_tiles, oriented
-from .rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
-from .scoring import completed_by_last_tile, majority
-from .state import SEG_BITS
-from .tb_tiles import EXPANSION, GOODS, TB_TILES, tb_pile
+from ...base import IllegalMove
+from ..features import label_of
+from ..geometry import DELTA, opposite_half
+from ..orient import add_tiles, oriented
+from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
+from ..scoring import completed_by_last_tile, majority
+from ..state import SEG_BITS
+from .traders_builders_tiles import EXPANSION, GOODS, TB_TILES, tb_pile
 
 BUILDER = "builder"
 PIG = "pig"

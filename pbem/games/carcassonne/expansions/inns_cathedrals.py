@@ -3,7 +3,7 @@
 Installed into a :class:`~.rules.Rules` like every expansion, without editing
 the base rules:
 
-* **Tiles.** The 18 tiles IC1-IC17 (``ic_tiles.py``) join the draw pile.
+* **Tiles.** The 18 tiles IC1-IC17 (``inns_cathedrals_tiles.py``) join the draw pile.
 * **Big follower.** One per player (``state.ext["inns_cathedrals"]["big"]``,
   a count per seat). Deployed in step 4 instead of a follower, wherever a
   follower may go (road, city, cloister, field; the feature must hold no
@@ -24,11 +24,11 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
-from ..base import IllegalMove
-from .features import occupancy_mask
-from .ic_tiles import EXPANSION, IC_TILES, ic_pile
-from .orient import DEPLOYABLE, add_tiles
-from .rules import Expansion, Rules, Turn, register_expansion
+from ...base import IllegalMove
+from ..features import occupancy_mask
+from .inns_cathedrals_tiles import EXPANSION, IC_TILES, ic_pile
+from ..orient import DEPLOYABLE, add_tiles
+from ..rules import Expansion, Rules, Turn, register_expansion
 
 BIG = "big"
 #: big followers per player

@@ -1,0 +1,133 @@
+"""Abbey & Mayor: the mayor, wagon and barn as choices of the placement move (steps 4 and 5)."""
+from __future__ import annotations
+
+from ....base import IllegalMove
+from ...geometry import DELTA, opposite_half
+from ...orient import oriented
+from ...rules import Turn
+from ...state import SEG_BITS
+from .common import BARN, CORNERS, FARMERS, MAYOR, WAGON, _CORNER_DELTA, left
+from .tiles import ABBEY
+
+
+def _touching(state, cell, o, k) -> set:
+    """Feature ids of neighbour segments that segment k joins."""
+    out = set()
+    x, y = cell
+    board = state.board
+    if o.kinds[k] == "field":
+        for h in o.ports[k]:
+            dx, dy = DELTA[h // 2]
+            nb = board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            j = oriented(nb[0], nb[1]).half_seg[opposite_half(h)]
+            if j >= 0:
+                out.add(state.seg_feature[(nb[2] << SEG_BITS) + j])
+    else:
+        for d in o.ports[k]:
+            dx, dy = DELTA[d]
+            nb = board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            j = oriented(nb[0], nb[1]).edge_seg[(d + 2) % 4]
+            if j >= 0:
+                out.add(state.seg_feature[(nb[2] << SEG_BITS) + j])
+    return out
+
+
+def _joined(state, cell, o, k) -> set:
+    mine = _touching(state, cell, o, k)
+    others = [_touching(state, cell, o, j) for j in range(o.nseg) if j != k and o.kinds[j] == o.kinds[k]]
+    grown = bool(mine)
+    while grown:
+        grown = False
+        for s in others:
+            if s & mine and not s <= mine:
+                mine |= s
+                grown = True
+    return mine
+
+
+def _barn_corner(state, cell, o, corner):
+    """The field segment index of the new tile at ``corner`` if a barn may go there, else None."""
+    a, b = CORNERS[corner]
+    k = o.half_seg[a]
+    if k < 0 or o.half_seg[b] < 0:
+        return None
+    x, y = cell
+    dx, dy = _CORNER_DELTA[corner]
+    for cx, cy in ((x + dx, y), (x, y + dy), (x + dx, y + dy)):
+        t = state.board.get((cx, cy))
+        if t is None:
+            return None
+        # the corner of that tile touching the shared vertex
+        vert = "S" if (y + dy / 2) > cy else "N"
+        horiz = "E" if (x + dx / 2) > cx else "W"
+        ta, tb = CORNERS[vert + horiz]
+        no = oriented(t[0], t[1])
+        if no.half_seg[ta] < 0 or no.half_seg[tb] < 0:
+            return None
+    return k
+
+
+def _field_has(state, fids, figures) -> bool:
+    return any(fig in figures for fid in fids for _p, _s, fig in state.features[fid].meeples)
+
+
+def _options(state, player: int, cell, o, mask: int):
+    out = []
+    if left(state, player, MAYOR) > 0:
+        out += [(MAYOR, lab) for lab in o.free_labels(mask) if lab.startswith("city")]
+    if left(state, player, WAGON) > 0:
+        out += [(WAGON, lab) for lab in o.free_labels(mask) if not lab.startswith("field")]
+    if left(state, player, BARN) > 0 and o.letter != ABBEY:
+        for corner in CORNERS:
+            if _barn_ok(state, cell, o, corner):
+                out.append((BARN, f"corner {corner}"))
+    return out
+
+
+def _barn_ok(state, cell, o, corner) -> bool:
+    k = _barn_corner(state, cell, o, corner)
+    if k is None:
+        return False
+    fids = _joined(state, cell, o, k)
+    if _field_has(state, fids, (BARN,)):
+        return False
+    if state.options.get("barn_placement", "any") == "no_farmers" and _field_has(state, fids, FARMERS):
+        return False
+    return True
+
+
+def _figure_validator(figure: str):
+    def validate(state, player: int, cell, o, on: str) -> int:
+        if left(state, player, figure) <= 0:
+            raise IllegalMove(f"no_{figure}_left", f"your {figure} is not in your supply")
+        if figure == BARN:
+            corner = on[7:] if on.startswith("corner ") else ""
+            if corner not in CORNERS or not _barn_ok(state, cell, o, corner):
+                raise IllegalMove("bad_barn", "a barn goes on a corner (NE SE SW NW) of the new tile where "
+                                  "4 tiles meet, all 4 corners field, in a field without a barn")
+            return _barn_corner(state, cell, o, corner)
+        if (figure, on) not in _options(state, player, cell, o, _occupancy(state, cell)):
+            what = "an unoccupied city" if figure == MAYOR else "an unoccupied road, city or cloister"
+            raise IllegalMove("bad_segment", f"the {figure} goes on {what}, not on {on!r}")
+        return o.labels.index(on)
+    return validate
+
+
+def _occupancy(state, cell):
+    from ...features import occupancy_mask
+    return occupancy_mask(state, cell)
+
+
+def deploy(turn: Turn) -> None:
+    """Steps 4 (mayor, wagon) and 5 (barn: the farmers already there score and go home)."""
+    m = turn.move
+    if not m or m.get("figure") not in (MAYOR, WAGON, BARN):
+        return
+    if m["figure"] != BARN:
+        turn.emit({"type": "FollowerDeployed", "player": turn.player, "figure": m["figure"],
+                   "x": m["x"], "y": m["y"], "on": m["on"]})
+

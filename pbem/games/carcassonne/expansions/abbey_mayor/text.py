@@ -1,0 +1,120 @@
+"""Abbey & Mayor: text notation, event sentences, views and the text board."""
+from __future__ import annotations
+
+import re
+
+from ....base import ParseError
+from ...features import label_of, sid_at
+from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from .abbey import describe_abbey, holes
+from .common import BARN, FIGURES, WAGON, _mine, left
+from .wagon import describe_wagon, legal_wagon
+
+_XY = r"\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?"
+_ABBEY = re.compile(rf"^\s*(?:place\s+)?abbey\s+{_XY}\s*(.*?)\s*$", re.IGNORECASE)
+_DRAW = re.compile(r"^\s*(?:draw|no\s+abbey|abbey\s+(?:pass|no|none))\s*$", re.IGNORECASE)
+_WAGON = re.compile(rf"^\s*wagon\s+{_XY}\s*(.*?)\s*$", re.IGNORECASE)
+_HOME = re.compile(r"^\s*(?:wagon\s+(?:home|back|return|supply)|wagon\s+pass)\s*$", re.IGNORECASE)
+_BARN = re.compile(r"^(.*?)\s+barn\s+(?:corner\s+)?(NE|NW|SE|SW)\s*$", re.IGNORECASE)
+
+
+def _bad(game, state, player, code, msg, expected, fallback):
+    return ParseError(code, msg, expected=expected,
+                      examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or fallback)
+
+
+def parse(game, text: str, state, player):
+    t = text.replace("\u2212", "-")
+    if _DRAW.match(t):
+        return {"type": "abbey", "pass": True}
+    if _HOME.match(t):
+        return {"type": WAGON, "home": True}
+    m = _ABBEY.match(t)
+    if m:
+        move = {"type": "abbey", "x": int(m.group(1)), "y": int(m.group(2))}
+        words = [w.lower() for w in m.group(3).split()]
+        if words:
+            figure = {"monk": "follower", "follower": "follower", "big": "big", "wagon": WAGON}.get(words[0])
+            if figure is None or any(w not in ("cloister", "monastery", "abbey", "monk") for w in words[1:]):
+                raise _bad(game, state, player, "bad_abbey", f"could not read {text.strip()[:60]!r}",
+                           "abbey X,Y [monk | big | wagon] | draw", ["draw", "abbey 1,1 monk"])
+            move.update(figure=figure, on="cloister")
+        return move
+    m = _WAGON.match(t)
+    if m:
+        words = [w.lower() for w in m.group(3).split()]
+        kinds = {"road": "road", "city": "city", "cloister": "cloister", "monastery": "cloister",
+                 "abbey": "cloister", "shrine": "cloister"}
+        if not words or words[0] not in kinds or (kinds[words[0]] != "cloister" and len(words) != 2) \
+                or (kinds[words[0]] == "cloister" and len(words) != 1):
+            raise _bad(game, state, player, "bad_wagon", f"could not read {text.strip()[:60]!r}",
+                       "wagon X,Y road EDGE | wagon X,Y city EDGE | wagon X,Y cloister | wagon home",
+                       ["wagon home", "wagon 1,0 road E"])
+        label = "cloister" if kinds[words[0]] == "cloister" else f"{kinds[words[0]]} {words[1].upper()}"
+        x, y = int(m.group(1)), int(m.group(2))
+        if state is not None and (x, y) in state.board:
+            sid = sid_at(state, (x, y), label)
+            if sid is not None:
+                label = label_of(state, sid)[2]
+        return {"type": WAGON, "x": x, "y": y, "on": label}
+    m = _BARN.match(t)
+    if m and re.match(r"^\s*(?:place|play|put|tile)?\s*\(?\s*-?\d", m.group(1), re.IGNORECASE):
+        from ...notation import parse_move
+        move = parse_move(game, m.group(1), state, player)
+        if move.get("figure"):
+            raise _bad(game, state, player, "two_figures", "one figure per move", "place X,Y rR barn CORNER",
+                       ["place 1,1 r0 barn NE"])
+        move.update(figure=BARN, on=f"corner {m.group(2).upper()}")
+        return move
+    return None
+
+
+
+
+MOVE_TEXTS["abbey"] = describe_abbey
+MOVE_TEXTS[WAGON] = describe_wagon
+EVENT_TEXTS.update(
+    AbbeyOffered=lambda e: f"seat {e['player']} may place the abbey instead of drawing"
+                           + (" (end round)." if e.get("final") else "."),
+    AbbeyDeclined=lambda e: f"seat {e['player']} keeps the abbey.",
+    AbbeyTaken=lambda e: f"seat {e['player']} takes the abbey instead of drawing.",
+    AbbeyRoundStarted=lambda e: "The pile is empty: abbey end round for seat(s) "
+                                + ", ".join(str(p) for p in e["seats"]) + ".",
+    AbbeyRoundSkipped=lambda e: f"seat {e['player']} has no hole for the abbey.",
+    BarnFarmersScored=lambda e: (f"Barn field {e['on']} at {e['x']},{e['y']} ({e['cities']} completed "
+                                 f"cities): {e['points']} points to seat {e['winners'][0]}'s farmers."),
+    BarnScored=lambda e: (f"Barn in {e['on']} at {e['x']},{e['y']} ({e['cities']} completed cities): "
+                          + (f"{e['points']} points to " + ", ".join(f"seat {p}" for p in e["winners"])
+                             if e["winners"] else "nobody scores") + "."),
+    WagonOffered=lambda e: f"seat {e['player']} may move the wagon from {e['at'][3]} at "
+                           f"{e['at'][1]},{e['at'][2]}.",
+    WagonReturned=lambda e: f"seat {e['player']}'s wagon goes home.",
+    WagonMoved=lambda e: f"seat {e['player']}'s wagon moves to {e['on']} at {e['x']},{e['y']}.",
+)
+
+
+# -- views ----------------------------------------------------------------------------
+
+
+def _view(state, viewer, view: dict) -> None:
+    for f in FIGURES:
+        view[f"{f}s" if f != "abbey" else "abbeys"] = [left(state, p, f) for p in range(state.players)]
+    mine = _mine(state)
+    if mine.get("wagon_at"):
+        p, x, y, label = mine["wagon_at"]
+        view["wagon_decision"] = {"player": p, "x": x, "y": y, "on": label}
+    if mine.get("round") is not None:
+        view["abbey_round"] = list(mine["round"])
+
+
+def _render(state, viewer) -> list:
+    lines = ["Abbeys, mayors, wagons, barns in supply: " + ", ".join(
+        f"seat {p} {'/'.join(str(left(state, p, f)) for f in FIGURES)}" for p in range(state.players))]
+    for p, owed in sorted(state.pending.items()):
+        if owed == "abbey":
+            lines.append(f"Seat {p} may place the abbey at: "
+                         + ", ".join(f"{x},{y}" for x, y in holes(state)) + " (or draw).")
+        elif owed == WAGON:
+            lines.append(f"Seat {p} moves the wagon: " + ", ".join(describe_wagon(m) for m in legal_wagon(state, p)))
+    return lines
+
