@@ -135,7 +135,12 @@ class RecordEnd(Strict):
 class Result(Strict):
     scores = fields.List(fields.Raw(), metadata={"description": "one score per seat"})
     placings = fields.List(Int(), metadata={"description": "one placing per seat, 1 = first; tied seats share"})
-    winners = fields.List(Int(), metadata={"description": "the seats placed first"})
+    outcome = fields.String(metadata={"description": "`won` (somebody won: `winners`), `lost` (a solo game lost, "
+                                                     "or a solo forfeit) or `no_winner` (a kids' game out of time); "
+                                                     "absent in results stored before it existed, which read as `won`",
+                                      "enum": ["won", "lost", "no_winner"]})
+    winners = fields.List(Int(), metadata={"description": "the seats placed first, when the outcome is `won` "
+                                                          "(else empty)"})
     reason = fields.String(metadata={"description": "why the game ended (`forfeit`, or the game's own)"})
     detail = fields.Dict(metadata={"description": "the game's breakdown of the scores"})
 

@@ -14,9 +14,27 @@ Rules are pure functions:
     view(state, viewer)                -> dict            (the one place state is filtered)
     redact(event, viewer)              -> event           (the one place events are filtered)
     redact_move(move, mover, viewer, events) -> move | None (the one place moves are filtered)
-    parse(text, state, player)         -> move            (raises ParseError)
-    describe(item, viewer)             -> str             (a move or an event, in words)
+    parse(text, state, player, names)  -> move            (raises ParseError)
+    describe(item, viewer, names)      -> str             (a move or an event, in words)
+    render(state, viewer, names)       -> str             (the board as text)
     result(state)                      -> None | Result
+
+``names`` is the players' names, a list by seat (None, or a shorter list,
+where names are unknown). Every text names a seat through ``name_seat``:
+the player's name, or "seat N" where the name is missing, blank, looks like
+a seat number or is shared with another seat, so that two seats never read
+alike. Where a move names a seat, ``parse`` takes the name as well as the
+number (``seat_from_text``), and ``describe`` of such a move with names
+parses back with the same names.
+
+Words for people around the notation, each with a default here:
+``describe_setup(options, players)`` (the setup in a line or two),
+``notation_help_for(options)`` (the help with only the rules in play),
+``notation_examples(options)`` (the example moves that help shows, each
+parsing as it stands) and ``describe_result(result, names)`` (who won, in
+words). Every line a game's ``render`` offers as a move (a line that starts
+with a legal move's text) parses whole to a legal move; the contract suite
+checks it, and that every example of the help parses.
 
 Moves and events are plain JSON-able dicts with a ``type``: moves are named
 in the imperative (``place_tile``), events as past participles
@@ -65,8 +83,9 @@ import copy
 import hashlib
 import json
 import random
+import re
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterable
+from typing import Any, Collection, Iterable, Sequence
 
 Event = dict
 Move = dict
@@ -223,6 +242,19 @@ class Option:
         return out
 
 
+def _option_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
+
+
+def _join(words: list) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else "nobody"
+
+
 def _is_a(value: Any, kind: type) -> bool:
     """``isinstance``, where a bool is not an int (JSON's true is not 1)."""
     if kind is bool:
@@ -239,21 +271,43 @@ def _short(value: Any, limit: int = 60) -> str:
 # Results
 
 
+#: What a result's ``outcome`` may be: somebody won (``winners`` lists the
+#: seats placed first; several share a win on a tie), the player(s) lost
+#: against the game itself (a solo game, a forfeit with nobody left), or the
+#: game ended with no winner (a kids' game out of time). ``winners`` is
+#: empty unless the outcome is ``won``.
+OUTCOMES = ("won", "lost", "no_winner")
+
+
 @dataclass(frozen=True)
 class Result:
     """The end of a game: a score per seat and a placing per seat (1 = first;
-    tied seats share a placing). ``detail`` holds per-game breakdowns."""
+    tied seats share a placing), and the ``outcome`` (see ``OUTCOMES``):
+    placings rank the seats among themselves, the outcome says whether
+    anybody won at all. ``detail`` holds per-game breakdowns."""
 
     scores: tuple
     placings: tuple
     reason: str = ""
     detail: dict = field(default_factory=dict)
+    outcome: str = "won"
+
+    def __post_init__(self):
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, not {self.outcome!r}")
+
+    @property
+    def winners(self) -> list:
+        if self.outcome != "won":
+            return []
+        return [i for i, p in enumerate(self.placings) if p == 1]
 
     def as_dict(self) -> dict:
         return {
             "scores": list(self.scores),
             "placings": list(self.placings),
-            "winners": [i for i, p in enumerate(self.placings) if p == 1],
+            "outcome": self.outcome,
+            "winners": self.winners,
             "reason": self.reason,
             "detail": self.detail,
         }
@@ -270,12 +324,69 @@ def forfeit_result(players: int, seat: int, reason: str = "") -> Result:
     solo player who forfeits has lost (no seat placed first)."""
     placings = tuple(2 if players == 1 else (players if s == seat else 1) for s in range(players))
     return Result(scores=tuple(0 for _ in range(players)), placings=placings, reason="forfeit",
-                  detail={"forfeited": seat, "why": reason})
+                  detail={"forfeited": seat, "why": reason}, outcome="lost" if players == 1 else "won")
 
 
 def placings_from_keys(keys: list) -> tuple:
     """Placings from one sort key per seat (higher is better; equal keys tie)."""
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+
+
+# --------------------------------------------------------------------------
+# Naming seats: the one place every game's texts get a seat's name from
+
+
+_SEAT_LIKE = re.compile(r"^\s*(?:seat|player|p)?\s*#?\s*\d+\s*$", re.IGNORECASE)
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def seat_names(players: int, names: Sequence | None = None) -> list:
+    """How texts name each seat: the player's name (spaces tidied), or
+    "seat N" where the name is missing or blank, reads like a seat number
+    ("2", "seat 1") or is the name of another seat too (compared without
+    case): a text must never leave two seats looking alike, nor one seat
+    looking like another's number."""
+    given = [names[s] if names is not None and s < len(names) else None for s in range(players)]
+    tidy = [" ".join(n.split()) if isinstance(n, str) else "" for n in given]
+    counts: dict = {}
+    for n in tidy:
+        if n:
+            counts[_name_key(n)] = counts.get(_name_key(n), 0) + 1
+    return [n if n and counts[_name_key(n)] == 1 and not _SEAT_LIKE.match(n) else f"seat {s}"
+            for s, n in enumerate(tidy)]
+
+
+def name_seat(seat: Any, names: Sequence | None = None, capital: bool = False) -> str:
+    """One seat as a text names it (see ``seat_names``); ``capital`` for
+    the start of a sentence ("Seat 2 drew", where "Ann drew" stays as
+    written). A seat that is not a seat number reads "nobody" (None) or as
+    it is."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        text = "nobody" if seat is None else str(seat)
+    else:
+        players = max(seat + 1, len(names) if names is not None else 0)
+        text = seat_names(players, names)[seat]
+    return text[:1].upper() + text[1:] if capital and text.startswith(("seat ", "nobody")) else text
+
+
+def seat_from_text(text: str, players: int, names: Sequence | None = None) -> int | None:
+    """The seat a word or phrase of a move names: a number ("2", "seat 2",
+    "p2", "#2") or a seat's name as texts show it (``seat_names``, without
+    case). None when it names no seat of the game."""
+    if not isinstance(text, str):
+        return None
+    m = _SEAT_LIKE.match(text)
+    if m:
+        seat = int(re.sub(r"\D", "", text))
+        return seat if 0 <= seat < players else None
+    key = _name_key(text)
+    for seat, name in enumerate(seat_names(players, names)):
+        if _name_key(name) == key:
+            return seat
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -406,15 +517,69 @@ class Game:
     def result(self, state: State) -> Result | None:
         raise NotImplementedError
 
-    def parse(self, text: str, state: State, player: int) -> Move:
+    def parse(self, text: str, state: State, player: int, names: Sequence | None = None) -> Move:
+        """A line of text notation as a move of ``player``; ``names`` (by
+        seat) lets a move that names a seat name it by its player's name."""
         raise NotImplementedError
 
-    def describe(self, item: dict, viewer: Any = SPECTATOR) -> str:
+    def describe(self, item: dict, viewer: Any = SPECTATOR, names: Sequence | None = None) -> str:
+        """A move (in notation: it parses back, with the same ``names``) or
+        an event (a sentence), seats named by ``name_seat``."""
         return canonical(item)
 
-    def render(self, state: State, viewer: Any = SPECTATOR) -> str:
-        """The board as plain text for the terminal and email."""
+    def render(self, state: State, viewer: Any = SPECTATOR, names: Sequence | None = None) -> str:
+        """The board as plain text for the terminal and email, seats named
+        by ``name_seat``. A line that starts with a legal move's text is
+        offered as a move and parses, whole, to a legal move."""
         return json.dumps(self.view(state, viewer), indent=2, sort_keys=True)
+
+    # -- words around the notation (defaults a game may improve on) -----------
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        """The setup in a line or two a person reads: the game, the number
+        of players and every option not at its default, in words (default:
+        each option's doc)."""
+        parts = [self.title or self.name]
+        if players is not None:
+            parts.append(f"{players} player{'s' if players != 1 else ''}")
+        for opt in self.options:
+            if opt.name in options and options[opt.name] != opt.default:
+                parts.append(f"{opt.name} {_option_value(options[opt.name])}: {opt.doc.rstrip('.')}")
+        return "; ".join(parts) + "."
+
+    def notation_help_for(self, options: dict) -> str:
+        """The notation help with only the rules these options put in play
+        (default: all of ``notation_help``)."""
+        return self.notation_help
+
+    def notation_examples(self, options: dict) -> list[str]:
+        """The example moves ``notation_help_for(options)`` shows, each as
+        it stands there: every one parses in any position of such a game
+        (the contract suite checks both)."""
+        return []
+
+    def describe_result(self, result: Result | dict, names: Sequence | None = None) -> str:
+        """Who won, in words: "Ann won (17-16)", "Seat 0 lost",
+        "No winner". Takes a ``Result`` or its ``as_dict``."""
+        data = result.as_dict() if isinstance(result, Result) else dict(result or {})
+        scores = data.get("scores") or []
+        outcome = data.get("outcome", "won")
+        players = len(scores) or len(data.get("placings") or [])
+        score_text = "-".join(str(x) for x in scores)
+        if outcome == "won":
+            winners = data.get("winners") or []
+            if players > 1 and len(winners) == players:
+                head = "Draw"
+            else:
+                head = _join([name_seat(w, names) for w in winners]) + " won"
+                head = head[:1].upper() + head[1:]
+        elif outcome == "lost":
+            head = (name_seat(0, names, capital=True) + " lost") if players == 1 else "Everybody lost"
+        else:
+            head = "No winner"
+        text = head + (f" ({score_text})" if scores else "")
+        reason = data.get("reason")
+        return text + (f": {reason}" if reason else "") + "."
 
     # -- defaults ------------------------------------------------------------
 

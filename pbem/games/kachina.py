@@ -903,7 +903,7 @@ class Kachina(Game):
 
     # -- text --------------------------------------------------------------
 
-    def describe(self, item: dict, viewer: Any = SPECTATOR) -> str:
+    def describe(self, item: dict, viewer: Any = SPECTATOR, names=None) -> str:
         t = item.get("type")
         if t == "place":
             return f"{item['tile']} {item['x']},{item['y']}"
@@ -963,7 +963,7 @@ class Kachina(Game):
             return f"{who} redrew 5 tiles{why}."
         return super().describe(item, viewer)
 
-    def parse(self, text: str, state: KState, player: int) -> dict:
+    def parse(self, text: str, state: KState, player: int, names=None) -> dict:
         if not isinstance(text, str):
             raise self._parse_error(state, player, "text")
         t = " ".join(text.strip().lower().replace("(", " ").replace(")", " ").split())
@@ -1021,7 +1021,7 @@ class Kachina(Game):
         return ParseError("bad_notation", f"could not read {text!r}: expected {expected}",
                           expected=expected, examples=examples or ["keep"])
 
-    def render(self, state: KState, viewer: Any = SPECTATOR) -> str:
+    def render(self, state: KState, viewer: Any = SPECTATOR, names=None) -> str:
         s = state
         lines = []
         if s.board:

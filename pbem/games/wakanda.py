@@ -638,7 +638,7 @@ class Wakanda(Game):
 
     # -- notation --------------------------------------------------------------
 
-    def describe(self, item: dict, viewer=SPECTATOR) -> str:
+    def describe(self, item: dict, viewer=SPECTATOR, names=None) -> str:
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "build":
             return f"build {item.get('piece')} on {item.get('village')}"
@@ -670,7 +670,7 @@ class Wakanda(Game):
                     f"Villages removed at setup: {removed}.")
         return super().describe(item, viewer)
 
-    def parse(self, text: str, state: dict, player: int) -> dict:
+    def parse(self, text: str, state: dict, player: int, names=None) -> dict:
         if not isinstance(text, str):
             self._parse_error(state, player, "a move is a line of text")
         words = [w for w in re.split(r"[\s,.:;!]+", text.strip().lower()) if w and w not in FILLER]
@@ -718,7 +718,7 @@ class Wakanda(Game):
                          expected="'build <piece> on <village>', 'claim <village>' or 'pass'",
                          examples=examples)
 
-    def render(self, state: dict, viewer=SPECTATOR) -> str:
+    def render(self, state: dict, viewer=SPECTATOR, names=None) -> str:
         v = self.view(state, viewer)
         lines = [f"Wakanda - turn {v['turn']}" + (
             " - game over" if v["finished"] else f" - seat {v['current']} to act")]

@@ -376,17 +376,17 @@ class Carcassonne(Game):
 
     # -- text ----------------------------------------------------------------------
 
-    def describe(self, item: dict, viewer=None) -> str:
+    def describe(self, item: dict, viewer=None, names=None) -> str:
         if item.get("type") == "place_tile":
             return describe_move(item)
         if item.get("type") in MOVE_TEXTS:
             return MOVE_TEXTS[item["type"]](item)
         return describe_event(item)
 
-    def parse(self, text: str, state: State, player: int) -> dict:
+    def parse(self, text: str, state: State, player: int, names=None) -> dict:
         return parse_move(self, text, state, player)
 
-    def render(self, state: State, viewer=None) -> str:
+    def render(self, state: State, viewer=None, names=None) -> str:
         return render(state, viewer)
 
     # -- helpers for help messages and scripts -------------------------------------

@@ -530,13 +530,13 @@ class Cartoona(Game):
 
     # ---------------------------------------------------------------- text
 
-    def describe(self, item: dict, viewer: Any = SPECTATOR) -> str:
+    def describe(self, item: dict, viewer: Any = SPECTATOR, names=None) -> str:
         return text.describe(item, viewer)
 
-    def parse(self, text_in: str, state, player):
+    def parse(self, text_in: str, state, player, names=None):
         return text.parse(self, text_in, state, player)
 
-    def render(self, state, viewer: Any = SPECTATOR) -> str:
+    def render(self, state, viewer: Any = SPECTATOR, names=None) -> str:
         return text.render(self, state, viewer)
 
 
