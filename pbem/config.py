@@ -4,10 +4,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def _int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
+
+
+def _opt_int(name: str) -> int | None:
+    value = os.environ.get(name)
+    return int(value) if value else None
 
 
 @dataclass(frozen=True)
@@ -34,9 +40,31 @@ class Settings:
     #: Longest "Prefer: wait=N" honoured, in seconds.
     max_wait: int = field(default_factory=lambda: _int("PBEM_MAX_WAIT", 30))
     appendfsync: str = field(default_factory=lambda: os.environ.get("PBEM_APPENDFSYNC", "always"))
+    #: The event-stream process's port (None: PORT + 1) and its public base
+    #: URL (None: http://HOST:that port), which the API's links and 307 name.
+    stream_port: int | None = field(default_factory=lambda: _opt_int("PBEM_STREAM_PORT"))
+    stream_url: str | None = field(default_factory=lambda: os.environ.get("PBEM_STREAM_URL") or None)
+    #: Origins whose pages may open streams (CORS), comma-separated; None:
+    #: the API's own public origin. "*" allows any (tickets, not cookies,
+    #: carry the credential, so no page gains a credential it did not have).
+    stream_origins: str | None = field(default_factory=lambda: os.environ.get("PBEM_STREAM_ORIGINS") or None)
+    #: Seconds between keep-alive comments on an idle stream.
+    stream_keepalive_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_STREAM_KEEPALIVE_S", "15")))
 
     def base_url(self) -> str:
         return self.public_url or f"http://{self.host}:{self.port}"
+
+    def stream_bind_port(self) -> int:
+        return self.stream_port or self.port + 1
+
+    def stream_base_url(self) -> str:
+        return (self.stream_url or f"http://{self.host}:{self.stream_bind_port()}").rstrip("/")
+
+    def allowed_origins(self) -> set[str]:
+        if self.stream_origins:
+            return {o.strip().rstrip("/") for o in self.stream_origins.split(",") if o.strip()}
+        parts = urlsplit(self.base_url())
+        return {f"{parts.scheme}://{parts.netloc}"}
 
 
 def settings() -> Settings:

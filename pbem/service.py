@@ -102,6 +102,37 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def game_of(meta: dict) -> games.Game:
+    """The rules a game is played under (by name and version, from its meta)."""
+    return games.get(meta["game"], int(meta["rules_version"]))
+
+
+def seat_of_token(seats: dict[int, dict], token: str | None):
+    """The seat a bearer token belongs to, among a game's ``seats``; None
+    (spectator) without one. Shared by the API and the event-stream process."""
+    if token is None:
+        return SPECTATOR
+    wanted = token_hash(token)
+    for seat, data in seats.items():
+        if secrets.compare_digest(data["token_sha256"], wanted):
+            return seat
+    raise Unauthorized("bad_token", "this token belongs to no seat of this game")
+
+
+def shown_events(game: games.Game, viewer, finished: bool, rows) -> list[dict]:
+    """Log rows (version, event, move id) as ``viewer`` may see them, public
+    once the game is ``finished``: the items of ``GET /games/{id}/events``.
+    The event stream (pbem/stream) sends exactly these, so the game's
+    ``redact`` stays the one filter of events on every read path."""
+    seen = OMNISCIENT if finished else viewer
+    items = []
+    for version, event, move_id in rows:
+        shown = game.redact(event, seen)
+        items.append({"version": version, "move_id": move_id, "event": shown,
+                      "text": game.describe(shown, seen)})
+    return items
+
+
 def new_game_id() -> str:
     alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(10))
@@ -225,6 +256,10 @@ class Service:
 
     # ------------------------------------------------------------------ loading
 
+    def meta(self, game_id: str) -> dict:
+        """A game's meta; 404 ``unknown_game`` if there is none."""
+        return self._meta(game_id)
+
     def _meta(self, game_id: str) -> dict:
         meta = self.store.meta(game_id) if isinstance(game_id, str) else None
         if meta is None:
@@ -298,11 +333,7 @@ class Service:
         """The seat a bearer token belongs to; None (spectator) without one."""
         if token is None:
             return SPECTATOR
-        wanted = token_hash(token)
-        for seat, data in self.store.seats(game_id).items():
-            if secrets.compare_digest(data["token_sha256"], wanted):
-                return seat
-        raise Unauthorized("bad_token", "this token belongs to no seat of this game")
+        return seat_of_token(self.store.seats(game_id), token)
 
     def actor(self, game_id: str, token: str | None) -> str | int:
         """Whom a bearer token speaks for in a game: ``CREATOR`` (the token
@@ -398,14 +429,8 @@ class Service:
     def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
         meta = self._meta(game_id)
         viewer = self.viewer(game_id, token)
-        seen = OMNISCIENT if meta.get("status") == "finished" else viewer
         rows = self.store.events(game_id, after, None, limit)
-        game = games.get(meta["game"], int(meta["rules_version"]))
-        items = []
-        for version, event, move_id in rows:
-            shown = game.redact(event, seen)
-            items.append({"version": version, "move_id": move_id, "event": shown,
-                          "text": game.describe(shown, seen)})
+        items = shown_events(game_of(meta), viewer, meta.get("status") == "finished", rows)
         return {"version": meta["version"], "events": items,
                 "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
 

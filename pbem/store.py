@@ -167,6 +167,48 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+# The decoders are functions, not Store methods, because the event-stream
+# process (pbem/stream, on redis.asyncio) reads the same keys and must
+# decode them the same way.
+
+_META_JSON = {"players", "options", "created", "version", "result", "started", "finished"}
+# Numbers are parsed directly (every read decodes a meta: JSON for these
+# is most of the cost), anything else JSON-encoded by json.
+_META_NUMBERS = {"players": int, "version": int, "created": float, "started": float, "finished": float}
+
+
+def decode_meta(raw: dict) -> dict:
+    """A game's meta hash as Redis returns it (bytes) -> dict."""
+    out = {}
+    for k, v in raw.items():
+        k = k.decode()
+        v = v.decode()
+        number = _META_NUMBERS.get(k)
+        if number is not None:
+            try:
+                out[k] = number(v)
+                continue
+            except ValueError:
+                pass
+        out[k] = json.loads(v) if k in _META_JSON else v
+    out.setdefault("version", 0)
+    return out
+
+
+def decode_seats(raw: dict) -> dict[int, dict]:
+    return {int(k): json.loads(v) for k, v in raw.items()}
+
+
+def decode_log(rows) -> list[tuple[int, dict, str]]:
+    """``:log`` entries as XRANGE/XREAD return them -> (version, event, move id)."""
+    return [(int(rid.split(b"-")[0]), json.loads(f[b"e"]), f[b"m"].decode()) for rid, f in rows]
+
+
+def log_id(version: int) -> str:
+    """The stream id of event ``version`` (XREAD/XRANGE ``after`` it: entries after this version)."""
+    return f"{version}-1"
+
+
 class Store:
     def __init__(self, client: redis.Redis):
         self.redis = client
@@ -206,31 +248,9 @@ class Store:
         pipe.zadd(GAMES_INDEX, {game_id: created})
         pipe.execute()
 
-    _META_JSON = {"players", "options", "created", "version", "result", "started", "finished"}
-
     def meta(self, game_id: str) -> dict | None:
         raw = self.redis.hgetall(key(game_id, "meta"))
-        return self._decode_meta(raw) if raw else None
-
-    # Numbers are parsed directly (every read decodes a meta: JSON for these
-    # is most of the cost), anything else JSON-encoded by json.
-    _META_NUMBERS = {"players": int, "version": int, "created": float, "started": float, "finished": float}
-
-    def _decode_meta(self, raw: dict) -> dict:
-        out = {}
-        for k, v in raw.items():
-            k = k.decode()
-            v = v.decode()
-            number = self._META_NUMBERS.get(k)
-            if number is not None:
-                try:
-                    out[k] = number(v)
-                    continue
-                except ValueError:
-                    pass
-            out[k] = json.loads(v) if k in self._META_JSON else v
-        out.setdefault("version", 0)
-        return out
+        return decode_meta(raw) if raw else None
 
     def read(self, game_id: str, move_id: str | None = None, after: int | None = None,
              seats: bool = False, seed: bool = False, tail: bool = True) -> Read:
@@ -250,7 +270,7 @@ class Store:
 
     def _decode_read(self, reply) -> Read:
         raw_meta, raw_seats, raw_move, raw_seed, raw_snap, after, rows = reply
-        meta = self._decode_meta(dict(zip(raw_meta[::2], raw_meta[1::2]))) if raw_meta else None
+        meta = decode_meta(dict(zip(raw_meta[::2], raw_meta[1::2]))) if raw_meta else None
         seats = None if raw_seats is None else {int(k): json.loads(v) for k, v in zip(raw_seats[::2], raw_seats[1::2])}
         tail = None
         if rows is not None and len(rows) < TAIL_LIMIT:  # a longer tail: load reads it in pages
@@ -269,7 +289,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(key(game_id, "meta"))
-        return [self._decode_meta(raw) if raw else None for raw in pipe.execute()]
+        return [decode_meta(raw) if raw else None for raw in pipe.execute()]
 
     def list_games(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [g.decode() for g in self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)]
@@ -286,8 +306,7 @@ class Store:
         return bool(self.redis.hsetnx(key(game_id, "seats"), str(seat), dumps(data)))
 
     def seats(self, game_id: str) -> dict[int, dict]:
-        raw = self.redis.hgetall(key(game_id, "seats"))
-        return {int(k): json.loads(v) for k, v in raw.items()}
+        return decode_seats(self.redis.hgetall(key(game_id, "seats")))
 
     # -- the log -------------------------------------------------------------
 
@@ -338,8 +357,7 @@ class Store:
         end = f"{until}-1" if until is not None else "+"
         if until is not None and until <= after:
             return []
-        rows = self.redis.xrange(key(game_id, "log"), f"{after + 1}-0", end, count=limit)
-        return [(int(rid.split(b"-")[0]), json.loads(f[b"e"]), f[b"m"].decode()) for rid, f in rows]
+        return decode_log(self.redis.xrange(key(game_id, "log"), f"{after + 1}-0", end, count=limit))
 
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(key(game_id, "meta"), "version")

@@ -23,7 +23,7 @@ from ..pipeline import MoveQueue
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
-from . import inbound_views, notify_views, record_schemas
+from . import inbound_views, notify_views, record_schemas, stream_views
 from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
@@ -194,6 +194,7 @@ class GamesView(MethodView):
         The answer's `creator_token` (shown once) is the creator's credential:
         invitations, pausing the clock."""
         game = create_game(body)
+        game["links"] = stream_views.links(game["id"])
         return game, 201, {"Location": f"/games/{game['id']}"}
 
 
@@ -205,6 +206,7 @@ class GameView(MethodView):
         """Status, version, whose turn, and the caller's own view (bearer token
         optional: without one, the spectator's view)."""
         out = service().get_game(game_id, bearer())
+        out["links"] = stream_views.links(game_id)
         return out, 200, {"ETag": f'"{out["version"]}"'}
 
 
@@ -232,7 +234,7 @@ class SeatPrivateView(MethodView):
     @games_bp.response(200, s.GameSummary)
     def get(self, game_id, seat):
         """A seat's private view: only that seat's bearer token opens it."""
-        return service().seat_view(game_id, seat, bearer())
+        return {**service().seat_view(game_id, seat, bearer()), "links": stream_views.links(game_id)}
 
 
 @games_bp.route("/<game_id>/legal-moves")
@@ -400,6 +402,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         client = redis.Redis.from_url(conf.redis_url, socket_timeout=5, socket_connect_timeout=2,
                                       health_check_interval=10)
     queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
+    app.extensions["pbem_settings"] = conf
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                                      cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait,
                                      enqueue_checked=queue.push_checked)
@@ -412,6 +415,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
         api.register_blueprint(bp)
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
     inbound_views.register(api)  # play by email: inbound mail over HTTP, invitations
+    stream_views.register(api)  # the live event stream: its 307 to the stream process, tickets
     return app
 
 

@@ -150,7 +150,13 @@ class GameList(Strict):
     games = fields.List(fields.Nested(GameMeta))
 
 
+class Links(Strict):
+    events_stream = fields.String(metadata={"description": "the game's live event stream (server-sent events, "
+                                                           "GET /games/{id}/events/stream), on the stream process"})
+
+
 class GameSummary(GameMeta):
+    links = fields.Nested(Links)
     seats = fields.List(fields.Nested(SeatSummary))
     viewer = Int(allow_none=True, metadata={"description": "who the caller is: the seat whose bearer token was "
                                                            "sent, or null (a spectator, no token)"})
@@ -304,6 +310,27 @@ class EventPage(Strict):
     version = Int()
     events = fields.List(fields.Nested(EventItem))
     next_after = Int(allow_none=True)
+
+
+class StreamQuery(Strict):
+    after = QueryInt(validate=validate.Range(0, 10**9),
+                     metadata={"description": "start after this version (default 0); a Last-Event-ID header wins"})
+    ticket = fields.String(validate=validate.Length(1, 200),
+                           metadata={"description": "a seat's stream ticket (POST /games/{id}/seats/{seat}/ticket), "
+                                                    "for clients that cannot send a header (a browser's EventSource)"})
+
+
+class TicketRequest(Strict):
+    ttl_s = Int(load_default=300, validate=validate.Range(10, 3600),
+                metadata={"description": "how long the ticket opens streams, in seconds (default 300)"})
+
+
+class Ticket(Strict):
+    game = fields.String()
+    seat = Int()
+    ticket = fields.String(metadata={"description": "opens this seat's event stream as ?ticket= until it expires"})
+    expires = Int(metadata={"description": "Unix time (seconds) after which the ticket opens no stream"})
+    stream_url = fields.String(metadata={"description": "the seat's event stream URL, ticket included"})
 
 
 class StateAt(Strict):

@@ -1,0 +1,247 @@
+"""The hub: one reader per process for every stream it serves.
+
+One task keeps one ``XREAD BLOCK`` open over the ``:log`` of every game some
+stream of this process watches (plus a wake stream of its own), and hands
+each batch of new rows to every subscriber of that game. So a thousand open
+streams cost one blocked Redis call, not a thousand, and an event is read
+once, redacted once per distinct viewer (``Batch.frames``), and written to
+each socket.
+
+Ordering, with no gap and no double (the race between a new stream's
+catch-up read and the live read): per game the hub has a *cursor*, the last
+version it has handed out; it advances only when a batch is handed out, in
+the same step, and the reader reads "after the cursor". A subscriber joins
+in one synchronous step (no await), learning the cursor ``upto`` as it
+stands: every row after ``upto`` will reach its queue from the hub, and the
+stream reads ``(after, upto]`` itself from the log. Anything seen twice is
+dropped by version (``Subscriber.sent``). A game nobody watches yet starts
+its cursor at the new subscriber's ``after`` (no further than the version
+the stream read, so no row can be skipped), and the hub reads its catch-up
+too.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+
+import redis.asyncio as aredis
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
+from ..games.base import OMNISCIENT
+from ..service import game_of, shown_events
+from ..store import decode_log, key, log_id
+from . import sse
+
+log = logging.getLogger(__name__)
+
+#: What a subscriber's queue holds besides batches.
+KEEPALIVE = "keepalive"
+CLOSE = "close"
+
+
+class Batch:
+    """New rows of one game's log, read once. ``finished``: the game was over
+    when they were read (so they are public, as ``GET /events`` shows them);
+    ``end``: they include its last event."""
+
+    __slots__ = ("game", "rows", "finished", "end", "result", "last", "_frames")
+
+    def __init__(self, game, rows: list, finished: bool, end: bool, result=None):
+        self.game, self.rows, self.finished, self.end, self.result = game, rows, finished, end, result
+        self.last = rows[-1][0]
+        self._frames: dict = {}
+
+    def frames(self, viewer) -> list[tuple[int, bytes]]:
+        """(version, SSE frame) per row as ``viewer`` may see it, through the
+        one filter (``shown_events``); computed once per distinct viewer."""
+        seen = OMNISCIENT if self.finished else viewer
+        frames = self._frames.get(seen)
+        if frames is None:
+            frames = self._frames[seen] = [(item["version"], sse.event_frame(item))
+                                           for item in shown_events(self.game, viewer, self.finished, self.rows)]
+        return frames
+
+
+class Subscriber:
+    """One open stream: who it is for, what it has been sent, and its queue
+    of batches (plus keep-alives and a close)."""
+
+    __slots__ = ("viewer", "sent", "upto", "queue", "closed")
+
+    def __init__(self, viewer, after: int, upto: int):
+        self.viewer, self.sent, self.upto = viewer, after, upto
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.closed = False
+
+    def push(self, item, limit: int) -> bool:
+        """Queue ``item``; False (and closed) when the client has fallen
+        ``limit`` items behind: it reconnects with Last-Event-ID and catches
+        up from the log rather than the hub holding its backlog."""
+        if self.closed:
+            return False
+        if self.queue.qsize() >= limit:
+            self.close()
+            return False
+        self.queue.put_nowait(item)
+        return True
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(CLOSE)
+
+
+class Watched:
+    __slots__ = ("game", "cursor", "subs")
+
+    def __init__(self, game, cursor: int):
+        self.game, self.cursor, self.subs = game, cursor, set()
+
+
+class Hub:
+    def __init__(self, client: aredis.Redis, reader: aredis.Redis, *, block_ms: int = 10_000,
+                 count: int = 500, keepalive_s: float = 15.0, backlog: int = 256):
+        #: ``client`` for short commands; ``reader`` is a connection of its own,
+        #: held by the blocking XREAD.
+        self.client, self.reader = client, reader
+        self.block_ms, self.count, self.keepalive_s, self.backlog = block_ms, count, keepalive_s, backlog
+        self.games: dict[str, Watched] = {}
+        # A new game must join the XREAD that is blocked now: an entry on
+        # this process's own wake stream ends the block. (An XADD cannot be
+        # lost between two XREADs the way a CLIENT UNBLOCK can: the reader
+        # reads the wake stream after the last id it saw.)
+        self.wake_key = f"pbem:stream-wake:{secrets.token_hex(8)}"
+        self._wake_id = b"0-0"
+        self._waking = False
+        self._tasks: list[asyncio.Task] = []
+
+    @property
+    def subscribers(self) -> int:
+        return sum(len(w.subs) for w in self.games.values())
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._read_forever(), name="hub-reader"),
+                       asyncio.create_task(self._keepalive_forever(), name="hub-keepalive")]
+
+    async def close(self) -> None:
+        """End every stream (each handler sees CLOSE and returns) and stop."""
+        for w in list(self.games.values()):
+            for sub in list(w.subs):
+                sub.close()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        try:
+            await self.client.delete(self.wake_key)
+        except Exception:  # Redis gone: the key expires by itself
+            pass
+
+    # -- subscribers ---------------------------------------------------------
+
+    def subscribe(self, game_id: str, meta: dict, viewer, after: int) -> Subscriber:
+        """Join the stream of ``game_id`` for ``viewer``, after version
+        ``after``; ``meta`` was read just before. Synchronous on purpose: no
+        batch can be handed out between reading the cursor and joining."""
+        watched = self.games.get(game_id)
+        if watched is None:
+            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])))
+            self._wake()
+        sub = Subscriber(viewer, after, watched.cursor)
+        watched.subs.add(sub)
+        return sub
+
+    def unsubscribe(self, game_id: str, sub: Subscriber) -> None:
+        sub.closed = True
+        watched = self.games.get(game_id)
+        if watched is not None:
+            watched.subs.discard(sub)
+            if not watched.subs:
+                del self.games[game_id]  # the XREAD in flight may still name it: its rows are ignored
+
+    def _wake(self) -> None:
+        if not self._waking:
+            self._waking = True
+            asyncio.get_running_loop().create_task(self._send_wake())
+
+    async def _send_wake(self) -> None:
+        self._waking = False  # before the XADD: a game watched after this point sends its own
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.xadd(self.wake_key, {"w": "1"}, maxlen=1)
+            pipe.expire(self.wake_key, 86400)  # a process killed with -9 leaves it behind
+            await pipe.execute()
+        except Exception as err:  # the reader's next block ends within block_ms anyway
+            log.warning("stream hub: could not wake the reader: %s", err)
+
+    # -- the reader ----------------------------------------------------------
+
+    async def _read_forever(self) -> None:
+        backoff = 0.1
+        while True:
+            watched = dict(self.games)
+            streams = {self.wake_key: self._wake_id}
+            for game_id, w in watched.items():
+                streams[key(game_id, "log")] = log_id(w.cursor)
+            try:
+                reply = await self.reader.xread(streams, count=self.count, block=self.block_ms)
+                if reply:
+                    await self._hand_out(reply, watched)
+                backoff = 0.1
+            except asyncio.CancelledError:
+                raise
+            except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+                # Nothing is lost while Redis is away: the cursors stay where
+                # they were, and the next read takes up from them.
+                log.warning("stream hub: Redis unavailable (%s); retrying in %.1f s", err, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
+            except Exception:
+                log.exception("stream hub: read failed")
+                await asyncio.sleep(1.0)
+
+    async def _hand_out(self, reply, watched: dict[str, Watched]) -> None:
+        news = []
+        wake = self.wake_key.encode()
+        for name, entries in reply.items() if isinstance(reply, dict) else reply:
+            if name == wake:
+                self._wake_id = entries[-1][0]
+                continue
+            game_id = name.decode().split("{g:", 1)[1].split("}", 1)[0]
+            w = watched.get(game_id)
+            if w is None or self.games.get(game_id) is not w:
+                continue  # nobody watches it any more (or a newer watch reads it itself)
+            rows = [row for row in decode_log(entries) if row[0] > w.cursor]
+            if rows:
+                news.append((game_id, w, rows))
+        if not news:
+            return
+        # Is each game over? The append that ends a game sets its status in
+        # the same script as its events, so the status read now is at least
+        # as new as the rows; ``end`` only when the rows reach the version
+        # the game finished at (a later append may have landed meanwhile).
+        pipe = self.client.pipeline(transaction=False)
+        for game_id, _, _ in news:
+            pipe.hmget(key(game_id, "meta"), "status", "version", "result")
+        states = await pipe.execute()
+        for (game_id, w, rows), (status, version, result) in zip(news, states):
+            if self.games.get(game_id) is not w:
+                continue  # its last subscriber left while we asked
+            w.cursor = rows[-1][0]
+            finished = status == b"finished"
+            end = finished and version is not None and w.cursor >= int(version)
+            batch = Batch(w.game, rows, finished, end, json.loads(result) if end and result else None)
+            for sub in list(w.subs):
+                if not sub.push(batch, self.backlog):
+                    w.subs.discard(sub)
+            if end or not w.subs:
+                del self.games[game_id]  # nothing more will come: its streams end with this batch
+
+    async def _keepalive_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.keepalive_s)
+            for w in list(self.games.values()):
+                for sub in list(w.subs):
+                    if sub.queue.empty():  # a stream with something queued is not idle
+                        sub.push(KEEPALIVE, self.backlog)

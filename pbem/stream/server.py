@@ -1,0 +1,244 @@
+"""The event-stream process: ``GET /games/{id}/events/stream`` (server-sent
+events) on aiohttp's own server, one asyncio process for many idle
+connections. ``make run`` starts it (``python -m pbem.stream``) on
+``PBEM_STREAM_PORT`` (default PORT + 1).
+
+A stream: who is asking (no credential: a spectator; ``Authorization: Bearer
+<seat token>``; or ``?ticket=``, see pbem/tickets.py), where to start
+(``Last-Event-ID``, else ``?after=``, else 0), then every event after it,
+caught up from the log and then live from the hub, each shown as ``GET
+/games/{id}/events`` shows it to the same caller; ``end`` once the game is
+over. Errors before the stream starts are the API's one error format.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sys
+
+import redis.asyncio as aredis
+from aiohttp import web
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
+from ..config import Settings, settings as load_settings
+from ..errors import BadRequest, NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
+from ..notify.config import NotifySettings
+from ..service import game_of, seat_of_token, shown_events
+from ..store import decode_log, decode_meta, decode_seats, dumps, key
+from ..tickets import check_ticket
+from . import sse
+from .hub import CLOSE, KEEPALIVE, Hub
+
+log = logging.getLogger(__name__)
+
+HUB = web.AppKey("hub", Hub)
+REDIS = web.AppKey("redis", aredis.Redis)
+CONF = web.AppKey("conf", Settings)
+SECRET = web.AppKey("secret", bytes)
+ORIGINS = web.AppKey("origins", frozenset)
+
+_VERSION = re.compile(r"^\d{1,15}$")
+QUERY = {"after", "ticket"}
+#: Rows per catch-up read.
+PAGE = 500
+
+
+def error(err: ServiceError, headers: dict | None = None) -> web.Response:
+    body = {"error": {"code": err.code, "message": err.message, "status": err.status}}
+    if err.details:
+        body["error"]["details"] = err.details
+    return web.Response(status=err.status, text=dumps(body), content_type="application/json", headers=headers)
+
+
+def cors(request: web.Request) -> dict:
+    """CORS for a page on an allowed origin (``PBEM_STREAM_ORIGINS``, by
+    default the API's own): tickets in the URL, not cookies, carry the
+    credential, so no ``Allow-Credentials``."""
+    origin = request.headers.get("Origin")
+    if not origin:
+        return {}
+    allowed = request.app[ORIGINS]
+    if "*" in allowed:
+        return {"Access-Control-Allow-Origin": "*"}
+    if origin.rstrip("/") in allowed:
+        return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"}
+    return {"Vary": "Origin"}
+
+
+def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
+    """(after, bearer token, ticket) from the request, or a 4xx."""
+    unknown = sorted(set(request.query) - QUERY)
+    repeated = sorted(k for k in QUERY if len(request.query.getall(k, [])) > 1)
+    if unknown or repeated:
+        raise Unprocessable("invalid_request", "the request does not match the schema",
+                            fields={"query": {k: ["Unknown field."] for k in unknown}
+                                    | {k: ["Given more than once."] for k in repeated}})
+    # A browser's EventSource reconnects to the URL it opened (``?after=`` and
+    # all) with Last-Event-ID: that is where the stream really left off.
+    last = request.headers.get("Last-Event-ID", "").strip()
+    given, name = (last, "Last-Event-ID") if last else (request.query.get("after", "0"), "after")
+    if not _VERSION.match(given):
+        raise Unprocessable("invalid_request", "the request does not match the schema",
+                            fields={name: ["Must be a game version: a whole number, 0 or more."]})
+    header = request.headers.get("Authorization", "")
+    token = None
+    if header:
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise BadRequest("bad_token", "use 'Authorization: Bearer <token>'")
+    ticket = request.query.get("ticket")
+    return int(given), token, ticket
+
+
+async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int]:
+    """The game's meta, who the caller is, and where to start; else a 4xx."""
+    after, token, ticket = where_from(request)
+    ticket_seat = check_ticket(request.app[SECRET], ticket, game_id) if ticket is not None else None
+    pipe = request.app[REDIS].pipeline(transaction=False)
+    pipe.hgetall(key(game_id, "meta"))
+    pipe.hgetall(key(game_id, "seats"))
+    raw_meta, raw_seats = await pipe.execute()
+    if not raw_meta:
+        raise NotFound("unknown_game", f"no game {game_id!r}")
+    viewer = seat_of_token(decode_seats(raw_seats), token) if token is not None else ticket_seat
+    if token is not None and ticket is not None and viewer != ticket_seat:
+        # Clients that keep Authorization on the API's 307 send both: fine
+        # when they name one seat.
+        raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
+    return decode_meta(raw_meta), viewer, after
+
+
+async def options(request: web.Request) -> web.Response:
+    """CORS preflight (a page that sends Authorization or Last-Event-ID itself)."""
+    headers = cors(request)
+    if "Access-Control-Allow-Origin" in headers:
+        headers.update({"Access-Control-Allow-Methods": "GET, OPTIONS",
+                        "Access-Control-Allow-Headers": "Authorization, Last-Event-ID, Cache-Control",
+                        "Access-Control-Max-Age": "600"})
+    return web.Response(status=204, headers=headers)
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    game_id = request.match_info["game_id"]
+    headers = cors(request)
+    try:
+        meta, viewer, after = await identify(request, game_id)
+    except ServiceError as err:
+        return error(err, headers)
+    except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+        log.warning("redis unavailable: %s", err)
+        return error(Unavailable("store_unavailable", "the game store is unreachable; try again shortly"),
+                     {**headers, "Retry-After": "2"})
+    resp = web.StreamResponse(headers={**headers, "Content-Type": "text/event-stream; charset=utf-8",
+                                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    await resp.prepare(request)
+    await resp.write(sse.RETRY)
+    game = game_of(meta)
+    if meta.get("status") == "finished":
+        # Public now: everything missed, then the end.
+        await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]))
+        await resp.write(sse.end_frame(int(meta["version"]), meta.get("result")))
+        return resp
+    hub = request.app[HUB]
+    sub = hub.subscribe(game_id, meta, viewer, after)
+    try:
+        sub.sent = await catch_up(request, resp, game_id, game, viewer, False, after, sub.upto)
+        while True:
+            item = await sub.queue.get()
+            if item is CLOSE:
+                break
+            if item is KEEPALIVE:
+                await resp.write(sse.KEEPALIVE)
+                continue
+            data = b"".join(frame for version, frame in item.frames(viewer) if version > sub.sent)
+            if data:
+                await resp.write(data)
+            sub.sent = max(sub.sent, item.last)
+            if item.end:
+                await resp.write(sse.end_frame(item.last, item.result))
+                break
+    except (ConnectionResetError, RedisConnectionError, RedisTimeoutError) as err:
+        log.info("stream of %s ended: %s", game_id, err)  # the client reconnects with Last-Event-ID
+    finally:
+        hub.unsubscribe(game_id, sub)
+    return resp
+
+
+async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, after: int, upto: int) -> int:
+    """Send the log's events in ``(after, upto]`` (read in pages) as
+    ``viewer`` may see them; returns the last version sent (or ``after``)."""
+    client = request.app[REDIS]
+    sent = after
+    while sent < upto:
+        rows = decode_log(await client.xrange(key(game_id, "log"), f"{sent + 1}-0", f"{upto}-1", count=PAGE))
+        if not rows:
+            break
+        await resp.write(b"".join(sse.event_frame(item) for item in shown_events(game, viewer, finished, rows)))
+        sent = rows[-1][0]
+    return sent
+
+
+async def health(request: web.Request) -> web.Response:
+    hub = request.app[HUB]
+    try:
+        up = bool(await request.app[REDIS].ping())
+    except Exception:
+        up = False
+    return web.json_response({"status": "ok", "redis": up, "streams": hub.subscribers, "games": len(hub.games)})
+
+
+def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web.Application:
+    conf = conf or load_settings()
+    if not conf.redis_url:
+        raise RuntimeError("REDIS_URL is not set")
+    app = web.Application()
+    app[CONF] = conf
+    app[SECRET] = secret if secret is not None else NotifySettings().secret()
+    app[ORIGINS] = frozenset(conf.allowed_origins())
+
+    async def redis_and_hub(app):
+        # Short commands share a small pool (a thousand streams opening at
+        # once wait for a connection rather than open a thousand); the
+        # blocking XREAD has a connection of its own.
+        pool = aredis.BlockingConnectionPool.from_url(conf.redis_url, max_connections=16, timeout=10,
+                                                      socket_timeout=5, socket_connect_timeout=2)
+        app[REDIS] = client = aredis.Redis(connection_pool=pool)
+        block_ms = 10_000
+        reader = aredis.Redis.from_url(conf.redis_url, single_connection_client=True,
+                                       socket_timeout=block_ms / 1000 + 5, socket_connect_timeout=2)
+        app[HUB] = hub = Hub(client, reader, block_ms=block_ms, keepalive_s=conf.stream_keepalive_s)
+        await hub.start()
+        yield
+        await hub.close()
+        await reader.aclose()
+        await client.aclose()
+
+    async def end_streams(app):
+        # On shutdown every stream ends now rather than at the shutdown
+        # timeout; clients reconnect (with Last-Event-ID) to the next process.
+        for w in list(app[HUB].games.values()):
+            for sub in list(w.subs):
+                sub.close()
+        await asyncio.sleep(0)
+
+    app.cleanup_ctx.append(redis_and_hub)
+    app.on_shutdown.append(end_streams)
+    app.router.add_get("/games/{game_id}/events/stream", stream)
+    app.router.add_route("OPTIONS", "/games/{game_id}/events/stream", options)
+    app.router.add_get("/health", health)
+    return app
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="pbem-stream: %(levelname)s %(message)s")
+    conf = load_settings()
+    app = create_app(conf)
+    port = conf.stream_bind_port()
+    print(f"pbem: event streams on http://{conf.host}:{port} (public URL {conf.stream_base_url()})", flush=True)
+    # handler_cancellation: a client that goes away cancels its handler at
+    # once, so its subscription ends with it (not at the next keep-alive).
+    web.run_app(app, host=conf.host, port=port, handler_cancellation=True, shutdown_timeout=2,
+                backlog=2048, access_log=None, print=None)
+    sys.exit(0)
