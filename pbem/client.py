@@ -7,11 +7,15 @@ and the tests use.
     game = c.create_game("wakanda", players=2)
     seat = c.join(game["id"], 0, public, "Ann")          # keeps the seat's token
     c.move(game["id"], {"type": "claim", "village": 1}, private, seat=0, wait=5)
+    for ev in c.stream(game["id"], seat=0):               # the live event stream
+        if ev.event == "end":
+            break
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import requests
 
@@ -120,7 +124,94 @@ class Client:
         envelope = make_envelope(game_id, seat, expected_version, move, private_key)
         return self.submit(envelope, wait=wait)
 
+    def stream(self, game_id: str, seat: int | None = None, after: int | None = None,
+               last_event_id: str | int | None = None, timeout: float = 60, comments: bool = False) -> EventStream:
+        """The game's live event stream, as this seat (or a spectator) sees
+        it: events after ``after`` (or ``last_event_id``), then each new one,
+        then ``end``. ``timeout``: the longest silence tolerated (a stream
+        sends a keep-alive every 15 s)."""
+        return open_stream(self.session, f"{self.base_url.rstrip('/')}/games/{game_id}/events/stream",
+                           self.token(game_id, seat), after, last_event_id, timeout=timeout, comments=comments)
+
     def move_status(self, game_id: str, move_id: str, seat: int | None = None, wait: int = 0) -> dict:
         """A move's status; its envelope only if this seat (or anyone) may see it."""
         return self._call("GET", f"/games/{game_id}/moves/{move_id}", self.token(game_id, seat),
                           params={"wait": wait})
+
+
+@dataclass(frozen=True)
+class SseEvent:
+    """One server-sent event: ``event`` is ``event`` (``data`` an item of
+    ``GET /games/{id}/events``), ``end`` (the game is over), or ``comment``
+    (a keep-alive, with ``comments=True``)."""
+
+    event: str
+    id: str | None
+    data: Any
+    comment: str | None = None
+
+
+class EventStream:
+    """An open ``GET /games/{id}/events/stream``; iterate for its events."""
+
+    def __init__(self, resp: requests.Response, comments: bool = False):
+        self.resp, self.comments = resp, comments
+        self.last_id: str | None = None
+
+    def __iter__(self) -> Iterator[SseEvent]:
+        name, data, event_id = "", [], None
+        # chunk_size=None: each chunk as it arrives (an event is not held
+        # back waiting for a buffer to fill).
+        for raw in self.resp.iter_lines(chunk_size=None):
+            line = raw.decode("utf-8")
+            if not line:
+                if data:
+                    if event_id is not None:
+                        self.last_id = event_id
+                    yield SseEvent(name or "message", event_id, json.loads("\n".join(data)))
+                name, data, event_id = "", [], None
+                continue
+            field_name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field_name == "":
+                if self.comments:
+                    yield SseEvent("comment", None, None, value)
+            elif field_name == "event":
+                name = value
+            elif field_name == "data":
+                data.append(value)
+            elif field_name == "id":
+                event_id = value
+
+    def close(self) -> None:
+        self.resp.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open_stream(session: requests.Session, url: str, token: str | None = None, after: int | None = None,
+                last_event_id: str | int | None = None, ticket: str | None = None, timeout: float = 60,
+                comments: bool = False) -> EventStream:
+    """Open an event stream at ``url`` (the API's path, which answers 307 to
+    the stream process and turns a bearer token into a ticket, or the
+    stream process's own URL)."""
+    headers = {"Accept": "text/event-stream"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    params = {k: v for k, v in (("after", after), ("ticket", ticket)) if v is not None}
+    resp = session.get(url, headers=headers, params=params, stream=True, timeout=(5, timeout))
+    if resp.status_code >= 400:
+        try:
+            err = resp.json()["error"]
+        except Exception:
+            raise ApiError(resp.status_code, "http_error", resp.text[:200]) from None
+        finally:
+            resp.close()
+        raise ApiError(resp.status_code, err["code"], err["message"], err.get("details"))
+    return EventStream(resp, comments)

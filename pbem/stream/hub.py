@@ -87,6 +87,13 @@ class Subscriber:
         self.queue.put_nowait(item)
         return True
 
+    def take(self, batch: Batch) -> bytes:
+        """The frames of ``batch`` this stream has not been sent yet (a
+        stream that caught up past the hub's cursor drops what it has)."""
+        data = b"".join(frame for version, frame in batch.frames(self.viewer) if version > self.sent)
+        self.sent = max(self.sent, batch.last)
+        return data
+
     def close(self) -> None:
         if not self.closed:
             self.closed = True
@@ -117,6 +124,22 @@ class Hub:
         self._waking = False
         self._tasks: list[asyncio.Task] = []
 
+    @classmethod
+    def for_url(cls, url: str, block_ms: int = 10_000, **kw) -> "Hub":
+        """A hub with its own connections to the Redis at ``url`` (closed
+        with it). Short commands share a small pool: a thousand streams
+        opening at once wait for a connection rather than open a thousand.
+        The reader's timeout outlasts its block."""
+        pool = aredis.BlockingConnectionPool.from_url(url, max_connections=16, timeout=10, socket_timeout=5,
+                                                      socket_connect_timeout=2)
+        reader = aredis.Redis.from_url(url, single_connection_client=True, socket_timeout=block_ms / 1000 + 5,
+                                       socket_connect_timeout=2)
+        hub = cls(aredis.Redis(connection_pool=pool), reader, block_ms=block_ms, **kw)
+        hub._owned = True
+        return hub
+
+    _owned = False
+
     @property
     def subscribers(self) -> int:
         return sum(len(w.subs) for w in self.games.values())
@@ -137,6 +160,9 @@ class Hub:
             await self.client.delete(self.wake_key)
         except Exception:  # Redis gone: the key expires by itself
             pass
+        if self._owned:
+            await self.reader.aclose()
+            await self.client.aclose()
 
     # -- subscribers ---------------------------------------------------------
 
@@ -192,12 +218,18 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+                if asyncio.current_task().cancelling():
+                    # redis-py can turn a cancel that lands on its read into
+                    # its own timeout error: the hub is stopping, not retrying.
+                    raise asyncio.CancelledError from err
                 # Nothing is lost while Redis is away: the cursors stay where
                 # they were, and the next read takes up from them.
                 log.warning("stream hub: Redis unavailable (%s); retrying in %.1f s", err, backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
             except Exception:
+                if asyncio.current_task().cancelling():
+                    raise asyncio.CancelledError from None
                 log.exception("stream hub: read failed")
                 await asyncio.sleep(1.0)
 

@@ -152,10 +152,9 @@ async def stream(request: web.Request) -> web.StreamResponse:
             if item is KEEPALIVE:
                 await resp.write(sse.KEEPALIVE)
                 continue
-            data = b"".join(frame for version, frame in item.frames(viewer) if version > sub.sent)
+            data = sub.take(item)
             if data:
                 await resp.write(data)
-            sub.sent = max(sub.sent, item.last)
             if item.end:
                 await resp.write(sse.end_frame(item.last, item.result))
                 break
@@ -199,21 +198,11 @@ def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web
     app[ORIGINS] = frozenset(conf.allowed_origins())
 
     async def redis_and_hub(app):
-        # Short commands share a small pool (a thousand streams opening at
-        # once wait for a connection rather than open a thousand); the
-        # blocking XREAD has a connection of its own.
-        pool = aredis.BlockingConnectionPool.from_url(conf.redis_url, max_connections=16, timeout=10,
-                                                      socket_timeout=5, socket_connect_timeout=2)
-        app[REDIS] = client = aredis.Redis(connection_pool=pool)
-        block_ms = 10_000
-        reader = aredis.Redis.from_url(conf.redis_url, single_connection_client=True,
-                                       socket_timeout=block_ms / 1000 + 5, socket_connect_timeout=2)
-        app[HUB] = hub = Hub(client, reader, block_ms=block_ms, keepalive_s=conf.stream_keepalive_s)
+        app[HUB] = hub = Hub.for_url(conf.redis_url, keepalive_s=conf.stream_keepalive_s)
+        app[REDIS] = hub.client  # the stream handlers' short reads share the hub's pool
         await hub.start()
         yield
         await hub.close()
-        await reader.aclose()
-        await client.aclose()
 
     async def end_streams(app):
         # On shutdown every stream ends now rather than at the shutdown
