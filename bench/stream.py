@@ -295,12 +295,16 @@ def main() -> None:
                   f"machine: {(c1['others']) / result['elapsed']:.2f} cores)", flush=True)
         rate = {p: sum(r["requests"] for r in rs) / sum(r["elapsed"] for r in rs) for p, rs in phases.items()}
         ratio = rate["with"] / rate["without"]
+        # Each "with" phase against the "without" phase next to it (ABBA
+        # order: every phase has one): the spread shows this machine's drift.
+        pairs = [phases["with"][i]["req_per_s"] / phases["without"][i]["req_per_s"]
+                 for i in range(min(len(phases["with"]), len(phases["without"])))]
         per_request = {p: cpu_per({}, {r: v for r, v in cpu[p].items() if r != "others"},
                                   sum(r["requests"] for r in phases[p])) for p in phases}
         served = {p: sum(v for r, v in per_request[p].items() if r not in ("client", "holder")) for p in phases}
         others = {p: round(cpu[p].get("others", 0.0) / sum(r["elapsed"] for r in phases[p]), 2) for p in phases}
         print(f"noop req/s without streams {rate['without']:.1f}, with {args.streams} open {rate['with']:.1f}: "
-              f"ratio {ratio:.3f} (target >= 0.9)", flush=True)
+              f"ratio {ratio:.3f} (target >= 0.9); round by round {', '.join(f'{r:.3f}' for r in pairs)}", flush=True)
         for p in phases:
             print(f"  CPU ms per no-op request, {p} streams: {cpu_line(per_request[p])}", flush=True)
         print(f"server CPU per no-op request with streams open / without: {served['with'] / served['without']:.3f}; "
@@ -350,6 +354,7 @@ def main() -> None:
                    "seconds": args.seconds, "rounds": args.rounds, "opened": opened["open"] if opened else 0,
                    "noop_without_req_per_s": round(rate["without"], 1), "noop_with_req_per_s": round(rate["with"], 1),
                    "noop_ratio_with_to_without": round(ratio, 3),
+                   "noop_ratio_by_round": [round(r, 3) for r in pairs],
                    "noop_rounds": {p: [round(r["req_per_s"], 1) for r in rs] for p, rs in phases.items()},
                    "cpu_ms_per_noop": per_request,
                    "server_cpu_per_noop_ratio": round(served["with"] / served["without"], 3),

@@ -73,6 +73,14 @@ def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
         if "notify_throughput_drop" in figures:
             out.append(("pipeline notifications on",
                         f"applied moves/s {-figures['notify_throughput_drop']:+.1%} against off (same run)"))
+    elif name == "stream":
+        out.append((f"stream {figures['streams']} open, no-op req/s",
+                    f"{figures['noop_ratio_with_to_without']} of without ({figures['noop_with_req_per_s']} against "
+                    f"{figures['noop_without_req_per_s']})"))
+        for phase in ("paced", "burst"):
+            lat = figures[f"latency_{phase}"]
+            out.append((f"stream append-to-receive {phase}", f"p99 {lat['p99_ms']} ms over {lat['deliveries']} "
+                        f"deliveries, {lat['missed']} missed"))
     return out
 
 

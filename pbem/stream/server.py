@@ -38,7 +38,8 @@ CONF = web.AppKey("conf", Settings)
 SECRET = web.AppKey("secret", bytes)
 ORIGINS = web.AppKey("origins", frozenset)
 
-_VERSION = re.compile(r"^\d{1,15}$")
+_VERSION = re.compile(r"^\d{1,10}$")
+MAX_VERSION = 10**9  # as GET /games/{id}/events?after= allows
 QUERY = {"after", "ticket"}
 #: Rows per catch-up read.
 PAGE = 500
@@ -78,7 +79,7 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     # all) with Last-Event-ID: that is where the stream really left off.
     last = request.headers.get("Last-Event-ID", "").strip()
     given, name = (last, "Last-Event-ID") if last else (request.query.get("after", "0"), "after")
-    if not _VERSION.match(given):
+    if not _VERSION.match(given) or int(given) > MAX_VERSION:
         raise Unprocessable("invalid_request", "the request does not match the schema",
                             fields={name: ["Must be a game version: a whole number, 0 or more."]})
     header = request.headers.get("Authorization", "")
@@ -138,8 +139,11 @@ async def stream(request: web.Request) -> web.StreamResponse:
     game = game_of(meta)
     if meta.get("status") == "finished":
         # Public now: everything missed, then the end.
-        await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]))
-        await resp.write(sse.end_frame(int(meta["version"]), meta.get("result")))
+        try:
+            await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]))
+            await resp.write(sse.end_frame(int(meta["version"]), meta.get("result")))
+        except (ConnectionResetError, RedisConnectionError, RedisTimeoutError) as err:
+            log.info("stream of %s ended: %s", game_id, err)
         return resp
     hub = request.app[HUB]
     sub = hub.subscribe(game_id, meta, viewer, after)
@@ -214,7 +218,7 @@ def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web
 
     app.cleanup_ctx.append(redis_and_hub)
     app.on_shutdown.append(end_streams)
-    app.router.add_get("/games/{game_id}/events/stream", stream)
+    app.router.add_get("/games/{game_id}/events/stream", stream, allow_head=False)  # HEAD would hold a stream
     app.router.add_route("OPTIONS", "/games/{game_id}/events/stream", options)
     app.router.add_get("/health", health)
     return app
