@@ -111,6 +111,10 @@ CODES: dict[str, Code] = _codes(
     Code("bad_token", (401,), "the Authorization header is not `Bearer <token>`, or the token belongs to "
          "no seat (nor the creator) of this game"),
     Code("not_your_seat", (403,), "the token belongs to another seat of this game"),
+    Code("bad_ticket", (401,), "the event stream's `ticket` is not one this server signed for this game "
+         "(or names another seat than the bearer token sent with it)"),
+    Code("ticket_expired", (401,), "the event stream's `ticket` is genuine but out of date: ask "
+         "`POST /games/{id}/seats/{seat}/ticket` for another"),
     Code("bad_signature", (401,), "the envelope's signature is not base64url, not 64 bytes, or does not "
          "match the seat's key"),
     Code("bad_public_key", (401, 422), "the public key is not a 32-byte Ed25519 key in unpadded base64url "

@@ -191,7 +191,7 @@ def test_bad_credentials_and_bad_input_are_refused_before_the_stream_starts(stre
     assert get({"ticket": make_ticket(secret, game_id, 1, 60)[0]}, {"Authorization": f"Bearer {token0}"}) \
         == (401, "bad_ticket")  # two credentials for two seats
     assert get(headers={"Authorization": "Bearer nope"}) == (401, "bad_token")
-    assert get(headers={"Authorization": "Basic eDp5"}) == (400, "bad_token")
+    assert get(headers={"Authorization": "Basic eDp5"}) == (401, "bad_token")
     assert get(path=stream_world.stream_url("nosuchgame")) == (404, "unknown_game")
     assert get({"after": "x"}) == (422, "invalid_request")
     assert get({"after": "-1"}) == (422, "invalid_request")

@@ -9,12 +9,13 @@ from urllib.parse import urlencode
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ..errors import Unauthorized
 from ..games.base import SPECTATOR
 from ..tickets import check_ticket, make_ticket
 from . import schemas as s
+from . import security as sec
+from .parsing import Blueprint
 
 stream_bp = Blueprint("streams", __name__, url_prefix="/games", description="The live event stream")
 
@@ -78,6 +79,7 @@ def links(game_id: str) -> dict:
 
 @stream_bp.route("/<game_id>/events/stream")
 class EventStreamView(MethodView):
+    @sec.declare(stream_bp, sec.OPTIONAL_SEAT)
     @stream_bp.arguments(s.StreamQuery(), location="query")
     @stream_bp.response(307, description="to the same path on the stream process (`Location`), query kept; "
                                           "a bearer token sent here becomes a `ticket` in that query",
@@ -101,6 +103,7 @@ class EventStreamView(MethodView):
 
 @stream_bp.route("/<game_id>/seats/<int:seat>/ticket")
 class TicketView(MethodView):
+    @sec.declare(stream_bp, sec.SEAT)
     @stream_bp.arguments(s.TicketRequest(), required=False)
     @stream_bp.response(200, s.Ticket)
     def post(self, body, game_id, seat):

@@ -22,7 +22,7 @@ from aiohttp import web
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
 from ..config import Settings, settings as load_settings
-from ..errors import BadRequest, NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
+from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
 from ..service import game_of, seat_of_token, shown_events
 from ..store import decode_log, decode_meta, decode_seats, dumps, key
@@ -88,7 +88,7 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
         scheme, _, token = header.partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
-            raise BadRequest("bad_token", "use 'Authorization: Bearer <token>'")
+            raise Unauthorized("bad_token", "use 'Authorization: Bearer <token>'")
     ticket = request.query.get("ticket")
     return int(given), token, ticket
 
