@@ -82,10 +82,11 @@ def stream_world(redis_client, settings, monkeypatch):
 
     port = free_port()
     conf = dataclasses.replace(settings, stream_port=port)
-    stream = StreamProcess(settings.redis_url, port, keepalive_s=0.5).start()
+    live = LiveServer(create_app(conf, redis.Redis.from_url(settings.redis_url)))  # bound: its URL is known
+    # Pages on the API's origin may open streams (CORS), as by default.
+    stream = StreamProcess(settings.redis_url, port, keepalive_s=0.5, origins=live.url).start()
     try:
-        with LiveServer(create_app(conf, redis.Redis.from_url(settings.redis_url))) as live, \
-                requests.Session() as http:
+        with live, requests.Session() as http:
             yield World(live.url, stream, SECRET.encode(), http)
     finally:
         stream.stop()

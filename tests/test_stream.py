@@ -259,7 +259,7 @@ def test_the_api_answers_307_to_the_stream_process_and_links_to_it(stream_world)
 def test_cors_for_the_apis_origin_and_keep_alives(stream_world):
     c, game_id, _ = seated(stream_world.api, "wakanda")
     url, http = stream_world.stream_url(game_id), stream_world.http
-    origin = "http://127.0.0.1:8000"  # the API's public origin in these settings (HOST, PORT)
+    origin = stream_world.api  # the API's origin (PBEM_STREAM_ORIGINS in this world)
     with open_stream(http, url, timeout=10, comments=True) as plain:
         pass
     resp = http.get(url, headers={"Origin": origin}, stream=True, timeout=5)
