@@ -234,8 +234,8 @@ def latencies(appended: list[dict], received: dict, per_game: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each no-op phase")
-    parser.add_argument("--rounds", type=int, default=2, help="pairs of no-op phases (without/with streams)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each no-op phase")
+    parser.add_argument("--rounds", type=int, default=4, help="pairs of no-op phases (without/with streams)")
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--threads", type=int, default=32, help="no-op clients")
@@ -288,6 +288,10 @@ def main() -> None:
             c0["holder"], c1["holder"] = h0, h1
             ours = sum(c1[r] - c0.get(r, 0.0) for r in c1)
             c0["others"], c1["others"] = 0.0, max(0.0, (m1 - m0) - ours)
+            result["others_cores"] = c1["others"] / result["elapsed"]
+            # The no-op is CPU-bound: its rate per core that other processes
+            # left us is a figure the shared machine's load weighs on less.
+            result["per_free_core"] = result["req_per_s"] / max(0.2, (os.cpu_count() or 2) - result["others_cores"])
             phases[phase].append(result)
             for role, seconds in c1.items():
                 cpu[phase][role] = cpu[phase].get(role, 0.0) + seconds - c0.get(role, 0.0)
@@ -299,6 +303,8 @@ def main() -> None:
         # order: every phase has one): the spread shows this machine's drift.
         pairs = [phases["with"][i]["req_per_s"] / phases["without"][i]["req_per_s"]
                  for i in range(min(len(phases["with"]), len(phases["without"])))]
+        free = {p: sum(r["per_free_core"] * r["elapsed"] for r in rs) / sum(r["elapsed"] for r in rs)
+                for p, rs in phases.items()}
         per_request = {p: cpu_per({}, {r: v for r, v in cpu[p].items() if r != "others"},
                                   sum(r["requests"] for r in phases[p])) for p in phases}
         served = {p: sum(v for r, v in per_request[p].items() if r not in ("client", "holder")) for p in phases}
@@ -307,6 +313,8 @@ def main() -> None:
               f"ratio {ratio:.3f} (target >= 0.9); round by round {', '.join(f'{r:.3f}' for r in pairs)}", flush=True)
         for p in phases:
             print(f"  CPU ms per no-op request, {p} streams: {cpu_line(per_request[p])}", flush=True)
+        print(f"no-op req/s per core left by other processes: without {free['without']:.1f}, with "
+              f"{free['with']:.1f}: ratio {free['with'] / free['without']:.3f}", flush=True)
         print(f"server CPU per no-op request with streams open / without: {served['with'] / served['without']:.3f}; "
               f"other processes on the machine took {others['without']} cores without, {others['with']} with",
               flush=True)
@@ -355,6 +363,7 @@ def main() -> None:
                    "noop_without_req_per_s": round(rate["without"], 1), "noop_with_req_per_s": round(rate["with"], 1),
                    "noop_ratio_with_to_without": round(ratio, 3),
                    "noop_ratio_by_round": [round(r, 3) for r in pairs],
+                   "noop_ratio_per_free_core": round(free["with"] / free["without"], 3),
                    "noop_rounds": {p: [round(r["req_per_s"], 1) for r in rs] for p, rs in phases.items()},
                    "cpu_ms_per_noop": per_request,
                    "server_cpu_per_noop_ratio": round(served["with"] / served["without"], 3),
