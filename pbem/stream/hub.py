@@ -27,6 +27,8 @@ import logging
 import secrets
 
 import redis.asyncio as aredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
 from ..games.base import OMNISCIENT
@@ -123,6 +125,7 @@ class Hub:
         self._wake_id = b"0-0"
         self._waking = False
         self._tasks: list[asyncio.Task] = []
+        self._closing = False
 
     @classmethod
     def for_url(cls, url: str, block_ms: int = 10_000, **kw) -> "Hub":
@@ -132,8 +135,10 @@ class Hub:
         The reader's timeout outlasts its block."""
         pool = aredis.BlockingConnectionPool.from_url(url, max_connections=16, timeout=10, socket_timeout=5,
                                                       socket_connect_timeout=2)
+        # No retries inside redis-py for the reader: its loop retries, from
+        # the cursors, and a retried read could outlive a cancel.
         reader = aredis.Redis.from_url(url, single_connection_client=True, socket_timeout=block_ms / 1000 + 5,
-                                       socket_connect_timeout=2)
+                                       socket_connect_timeout=2, retry=Retry(NoBackoff(), 0))
         hub = cls(aredis.Redis(connection_pool=pool), reader, block_ms=block_ms, **kw)
         hub._owned = True
         return hub
@@ -150,12 +155,22 @@ class Hub:
 
     async def close(self) -> None:
         """End every stream (each handler sees CLOSE and returns) and stop."""
+        self._closing = True
         for w in list(self.games.values()):
             for sub in list(w.subs):
                 sub.close()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        _, pending = await asyncio.wait(self._tasks, timeout=1.0)
+        if pending:
+            # A cancel that lands as redis-py's own read times out can be
+            # lost (Python 3.11's timeouts turn it into a TimeoutError,
+            # which it retries): cut the reader's connection, and the read
+            # fails for good.
+            await self.reader.connection_pool.disconnect()
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=5.0)
         try:
             await self.client.delete(self.wake_key)
         except Exception:  # Redis gone: the key expires by itself
@@ -205,7 +220,7 @@ class Hub:
 
     async def _read_forever(self) -> None:
         backoff = 0.1
-        while True:
+        while not self._closing:
             watched = dict(self.games)
             streams = {self.wake_key: self._wake_id}
             for game_id, w in watched.items():
@@ -218,7 +233,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except (RedisConnectionError, RedisTimeoutError, OSError) as err:
-                if asyncio.current_task().cancelling():
+                if self._closing or asyncio.current_task().cancelling():
                     # redis-py can turn a cancel that lands on its read into
                     # its own timeout error: the hub is stopping, not retrying.
                     raise asyncio.CancelledError from err
@@ -228,7 +243,7 @@ class Hub:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
             except Exception:
-                if asyncio.current_task().cancelling():
+                if self._closing or asyncio.current_task().cancelling():
                     raise asyncio.CancelledError from None
                 log.exception("stream hub: read failed")
                 await asyncio.sleep(1.0)
