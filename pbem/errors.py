@@ -119,6 +119,10 @@ CODES: dict[str, Code] = _codes(
          "match the seat's key"),
     Code("bad_public_key", (401, 422), "the public key is not a 32-byte Ed25519 key in unpadded base64url "
          "(422 at join; 401 when a stored key is unusable)"),
+    Code("bad_link", (401,), "a play link (`/play/...`, from a turn mail) that this server did not make, "
+         "was changed or cut short, or names a seat nobody holds"),
+    Code("link_expired", (401,), "a genuine play link past its expiry (`details.expired`): use the one in the "
+         "latest turn mail"),
     Code("mail_only_seat", (403,), "the seat joined by mail and has no signing key: it moves by mail only"),
     # -- games and seats
     Code("unknown_game", (404, 422), "no game with this id (404), or no game type with this name (422)"),

@@ -98,6 +98,15 @@ class StateCache:
                 self._metas.pop(gone, None)
 
 
+@dataclass(frozen=True)
+class SeatProof:
+    """A seat its caller proved otherwise than by the seat's bearer token: a
+    turn mail's play link, whose HMAC the web pages checked (pbem/web/links.py).
+    Passed where a read function takes a token, it reads as that seat, so a
+    link holder sees exactly what the seat's token would show."""
+    seat: int
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -213,6 +222,22 @@ class Service:
                 continue
             out.append(self._public_meta(meta))
         return out[offset:offset + limit] if status else out
+
+    def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
+        """``list_games`` with what a lobby shows of each: the seats' names
+        and, for a game in play, who is to act (its state is loaded for that,
+        from the cache as a rule). Nothing private: no view."""
+        out = []
+        for item in self.list_games(status, offset, limit):
+            seats = self.store.seats(item["id"])
+            item["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+                             for s in range(item["players"])]
+            item["to_act"] = []
+            if item["status"] == "active":
+                loaded = self.load(item["id"])
+                item["to_act"] = sorted(loaded.game.to_act(loaded.state))
+            out.append(item)
+        return out
 
     def join(self, game_id: str, seat: int, public_key: str | None, name: str,
              email: str | None = None, webhook_url: str | None = None) -> dict:
@@ -331,9 +356,18 @@ class Service:
 
     def viewer(self, game_id: str, token: str | None, meta: dict | None = None) -> int | None:
         """The seat a bearer token belongs to; None (spectator) without one."""
+        if isinstance(token, SeatProof):
+            return self._proved(game_id, token.seat, meta)
         if token is None:
             return SPECTATOR
         return seat_of_token(self.store.seats(game_id), token)
+
+    def _proved(self, game_id: str, seat: int, meta: dict | None) -> int:
+        """A proved seat still names a taken seat of the game (a link outlives nothing)."""
+        meta = meta or self._meta(game_id)
+        if not 0 <= seat < meta["players"] or seat not in self.store.seats(game_id):
+            raise Unauthorized("bad_link", f"game {game_id} has no seat {seat} taken")
+        return seat
 
     def actor(self, game_id: str, token: str | None) -> str | int:
         """Whom a bearer token speaks for in a game: ``CREATOR`` (the token
@@ -395,6 +429,14 @@ class Service:
         if loaded.finished:
             out["seed"] = self._seed(loaded.id).hex()
         return out
+
+    def roster(self, game_id: str) -> dict:
+        """The game's type and its seats' names by seat (None: free): public,
+        and cheaper than ``get_game`` for a page that only labels a picture."""
+        meta = self._meta(game_id)
+        seats = self.store.seats(game_id)
+        return {"game": meta["game"], "status": meta["status"],
+                "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
 
     def get_game(self, game_id: str, token: str | None) -> dict:
         loaded = self.load(game_id)

@@ -416,6 +416,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
     inbound_views.register(api)  # play by email: inbound mail over HTTP, invitations
     stream_views.register(api)  # the live event stream: its 307 to the stream process, tickets
+    from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
+    web.register(app)
     return app
 
 

@@ -105,7 +105,8 @@ class RecordStep(Strict):
         "description": "the version after it: `version_before` + the number of events"})
     auth = fields.String(allow_none=True, metadata={
         "description": "how the step was authorised (absent when the envelope is withheld): `ed25519` (a signed envelope), `mail-token` (a reply to "
-                       "a turn mail; an envelope without signature), `deadline` (the server's default move at a "
+                       "a turn mail; an envelope without signature), `mail-link` (a move made on the game's "
+                       "page through the play link of a turn mail; an envelope without signature), `deadline` (the server's default move at a "
                        "deadline; an envelope without signature), `setup` (the deal: no envelope), `forfeit` "
                        "(a seat forfeited at its deadline: no envelope, one `SeatForfeited` event)"})
     events = fields.List(fields.Nested(Event), required=True, metadata={

@@ -253,7 +253,7 @@ class MoveRecord(Strict):
     id = fields.String()
     status = fields.String(metadata={"description": "queued, applied or rejected (then `error` says why: "
                                                     "`stale_version` when another move got in first)"})
-    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, setup, ..."})
+    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, mail-token, mail-link, deadline, setup, ..."})
     envelope = fields.Dict(metadata=ref("StoredEnvelope", description=(
         "the move as submitted; absent when withheld from the caller (then `envelope_withheld`)")))
     envelope_withheld = fields.Boolean(metadata={

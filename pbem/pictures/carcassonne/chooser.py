@@ -1,0 +1,41 @@
+"""The drawn tile, enlarged, for choosing where a figure goes: the same art
+as the board and the panel (``terrain.tile_body``), with a spot on each
+segment where a figure would stand, named as the notation names it
+(``data-on="city N"``). The game page shows one per rotation; its script
+enables the spots the seat's legal moves allow and lays the chosen
+rotation on the board's cell as a preview. No ids: several of these may sit
+in one HTML page beside the board's own SVG without clashing.
+"""
+from __future__ import annotations
+
+from ...games.carcassonne.orient import TILES, oriented
+from .. import markup as m
+from .terrain import tile_body
+from .tile_art import art_of
+
+SIZE = 180
+SPOT = 15
+
+
+def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
+    """The tile ``letter`` turned by ``rotation`` degrees, ``size`` px square, with its segments' spots."""
+    if letter not in TILES:
+        return ""
+    r = (rotation // 90) % 4
+    art = art_of(letter)
+    o = oriented(letter, r)
+    spots = []
+    for k, label in enumerate(o.labels):
+        ux, uy = art.anchor(k, r)
+        cx, cy = ux * size, uy * size
+        short = "C" if label == "cloister" else label.split(" ")[-1]
+        spots.append(f'<g class="spot" data-on="{m.esc(label)}" tabindex="-1">'
+                     + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.8", stroke="#1f4fbf", stroke_width=2)
+                     + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill="#1f4fbf")
+                     + "</g>")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tile-choice" data-tile="{m.esc(letter)}" '
+            f'data-rotation="{r * 90}" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+            f'font-family="{m.FONT}">'
+            f'<g class="art">{tile_body(art, size, r)}</g>'
+            + m.rect(0.5, 0.5, size - 1, size - 1, fill="none", stroke="#333", stroke_width=1)
+            + f'<g class="spots">{"".join(spots)}</g></svg>')

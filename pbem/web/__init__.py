@@ -1,0 +1,12 @@
+"""The web pages (issue 13): the lobby, each game's page with its replay
+slider, playing from the page (a key in the browser, or a turn mail's play
+link), and the self-contained replay file of ``pbem replay --html``.
+
+    register(app)      # the API's create_app does it
+"""
+from __future__ import annotations
+
+
+def register(app) -> None:
+    from .views import register as register_views
+    register_views(app)

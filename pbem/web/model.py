@@ -1,0 +1,207 @@
+"""What the pages show, composed from the Service's read functions only
+(``listing``, ``names``, ``get_game``, ``events``, ``state_at``,
+``legal_moves``): every view, event and move reaches a page through the
+game's own filter (``view``, ``redact``), for the caller the page names (a
+seat's bearer token, a play link's ``SeatProof``, or nobody). Nothing here
+reads the store or a state.
+
+A view in ``views.py`` calls one function of this module and renders it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import pictures
+from ..errors import NotFound
+from ..service import SeatProof, Service
+
+#: How a move made through a play link is recorded (``auth``, docs/record.md).
+LINK_AUTH = "mail-link"
+#: The log as the pages show it: the whole of it, in one read.
+LOG_LIMIT = 100_000
+_SEAT = re.compile(r"\b([Ss])eat (\d{1,2})\b")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a page is for, as the service's read functions take it (a seat's
+    bearer token, a play link's ``SeatProof``, or None for a spectator), and
+    the prefix of that caller's page URLs (``/g/ID`` or ``/play/LINK``)."""
+    token: object
+    base: str
+    link: str | None = None
+    link_expires: int | None = None
+
+    @property
+    def proved_seat(self) -> int | None:
+        return self.token.seat if isinstance(self.token, SeatProof) else None
+
+
+def named(text: str, names: list) -> str:
+    """An event's words with "seat 0" written as the seat's name."""
+    def name(match):
+        seat = int(match.group(2))
+        return names[seat] if seat < len(names) and names[seat] else match.group(0)
+    return _SEAT.sub(name, text)
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+
+def lobby(service: Service, limit: int = 50) -> dict:
+    """Open games to join, games in play, finished games, newest first."""
+    out = {}
+    for status in ("open", "active", "finished"):
+        rows = []
+        for g in service.listing(status, 0, limit):
+            names = [s["name"] for s in g["seats"]]
+            rows.append({"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"],
+                         "names": [n for n in names if n], "free": sum(1 for n in names if not n),
+                         "turn": [names[s] or f"seat {s}" for s in g["to_act"]],
+                         "outcome": outcome_words(g.get("result"), names) if status == "finished" else ""})
+        out[status] = rows
+    return out
+
+
+def outcome_words(result: dict | None, names: list) -> str:
+    """Who won, in words: "Ann wins, 15 to 12", "Ann and Bob share first place, 9 each"."""
+    if not result:
+        return "finished"
+    who = [names[w] or f"seat {w}" for w in result.get("winners", [])]
+    scores = result.get("scores") or []
+    tally = " to ".join(str(s) for s in sorted(scores, reverse=True))
+    if not who:
+        return f"no winner ({tally})" if tally else "no winner"
+    if len(who) == 1:
+        return f"{who[0]} wins, {tally}" if tally else f"{who[0]} wins"
+    return f"{' and '.join(who)} share first place" + (f", {tally}" if tally else "")
+
+
+# -- a game ------------------------------------------------------------------------------
+
+
+def game_page(service: Service, game_id: str, caller: Caller, version: int | None = None,
+              log: bool = True, after: int | None = None, said: str | None = None) -> dict:
+    """Everything the game page shows the caller: the summary (status, seats,
+    whose turn, scores), the picture of their view (at ``version``, or now
+    with their legal moves marked), their legal moves if they are to act,
+    and the log in words (all of it, or the events after ``after``)."""
+    summary = service.get_game(game_id, caller.token)
+    viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
+    now = summary["version"]
+    legal = []
+    if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
+            and version in (None, now)):
+        legal = service.legal_moves(game_id, caller.token)["moves"]
+    if version is None or version == now:
+        shown_version, view, to_act, text = now, summary["view"], summary["to_act"], summary["board"]
+    else:
+        at = service.state_at(game_id, caller.token, version)
+        shown_version, view, to_act, text = version, at["view"], at["to_act"], at["text"]
+    entries = None
+    if log or after is not None:
+        page = service.events(game_id, caller.token, after or 0, LOG_LIMIT)
+        entries = [{"version": e["version"], "text": named(e["text"], names)} for e in page["events"]]
+    picture = picture_of(summary["game"], view, names, viewer, [m["move"] for m in legal] if legal else None,
+                         text)
+    outcome = None
+    if said:  # the move a play link's form just sent: how it ended
+        try:
+            outcome = service.move_status(game_id, said, caller.token)
+        except NotFound:
+            outcome = None
+    return {
+        "id": game_id, "title": summary["title"], "game": summary["game"], "status": summary["status"],
+        "version": now, "shown_version": shown_version, "viewer": viewer, "sees_all": summary["sees_all"],
+        "names": names, "seats": seat_rows(summary, view, to_act, viewer), "to_act": to_act,
+        "turn": turn_words(summary, names, viewer), "picture": picture, "legal": legal,
+        "log": entries, "caller": caller, "result": summary.get("result"),
+        "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"]],
+        "outcome": outcome, "refusal": None,
+        "extras": play_extras(summary["game"], view, legal),
+    }
+
+
+def play(service: Service, game_id: str, caller: Caller, move: dict, expected_version: int, nonce: str,
+         wait: float) -> dict:
+    """A move through a play link: the seat the link proved, the same path as
+    a mail reply's (``submit_trusted``), recorded as ``auth: mail-link``;
+    then its outcome, waiting up to ``wait`` seconds for it to settle."""
+    record = service.submit_trusted(game_id, caller.proved_seat, move, expected_version, auth=LINK_AUTH,
+                                    nonce=nonce)
+    if record["status"] == "queued" and wait > 0:
+        record = service.move_status(game_id, record["id"], caller.token, wait)
+    return record
+
+
+def play_extras(game: str, view, legal: list) -> dict:
+    """What a game's own way of choosing a move needs beside the picture:
+    Carcassonne's drawn tile enlarged, in each rotation that fits somewhere."""
+    if game != "carcassonne" or not legal or not isinstance(view, dict) or not view.get("tile"):
+        return {}
+    from ..pictures.carcassonne.chooser import tile_chooser
+    rotations = sorted({m["move"]["rotation"] for m in legal if m["move"].get("type") == "place_tile"})
+    return {"choosers": [tile_chooser(view["tile"], r) for r in rotations]}
+
+
+def picture_of(game: str, view, names: list, viewer, legal, text: str | None) -> dict:
+    """The picture of a view as inline SVG, or the text board for a game without one."""
+    if view is None:
+        return {"svg": None, "text": None}
+    if pictures.has_picture(game):
+        return {"svg": pictures.svg(game, view, names=names, viewer=viewer, legal=legal), "text": None}
+    return {"svg": None, "text": text}
+
+
+def version_svg(service: Service, game_id: str, caller: Caller, version: int) -> str:
+    """The picture of the caller's view at ``version`` (the replay slider's)."""
+    at = service.state_at(game_id, caller.token, version)
+    roster = service.roster(game_id)
+    viewer = service.viewer(game_id, caller.token)
+    shown = picture_of(roster["game"], at["view"], roster["names"], viewer, None, at["text"])
+    return shown["svg"] or text_svg(shown["text"] or "")
+
+
+def text_svg(text: str) -> str:
+    """A text board as an SVG (for a game without a picture module)."""
+    from ..pictures import markup as m
+    lines = text.split("\n")
+    width = max((len(line) for line in lines), default=1) * 7.5 + 20
+    body = [m.text(10, 18 + 15 * i, line, size=12.5, font_family="monospace", xml_space="preserve")
+            for i, line in enumerate(lines)]
+    return m.document(width, 15 * len(lines) + 16, body, background="#ffffff", title="board")
+
+
+def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
+    scores = (view or {}).get("scores") if isinstance(view, dict) else None
+    result = summary.get("result") or {}
+    rows = []
+    for s in summary["seats"]:
+        seat = s["seat"]
+        score = scores[seat] if isinstance(scores, list) and seat < len(scores) else None
+        if score is None and result.get("scores"):
+            score = result["scores"][seat]
+        rows.append({"seat": seat, "name": s["name"], "joined": s["joined"], "score": score,
+                     "to_act": seat in to_act, "you": seat == viewer,
+                     "winner": seat in (result.get("winners") or []),
+                     "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
+    return rows
+
+
+def turn_words(summary: dict, names: list, viewer) -> str:
+    """The status line: who is to act, what the game waits for, or how it ended."""
+    status = summary["status"]
+    if status == "open":
+        taken = sum(1 for s in summary["seats"] if s["joined"])
+        return f"Waiting for players: {taken} of {len(summary['seats'])} seats taken."
+    if status == "finished":
+        return "Game over: " + outcome_words(summary.get("result"), names) + "."
+    acting = summary["to_act"]
+    if viewer in acting:
+        others = [names[s] or f"seat {s}" for s in acting if s != viewer]
+        return "Your turn." if not others else f"Your turn (and {', '.join(others)})."
+    who = [names[s] or f"seat {s}" for s in acting]
+    if not who:
+        return "In play."
+    return f"{' and '.join(who)} to play." if len(who) > 1 else f"{who[0]} to play."

@@ -1,0 +1,346 @@
+/* A game's page: who the browser is (a seat whose bearer token it holds, a
+   play link, or a spectator), the replay slider, playing a move (signed here
+   with the browser's key, or sent through the play link), and keeping the
+   page current as the game moves on. Everything it shows comes from the
+   server as the caller may see it: the parts (/g/{id}/live) and each
+   version's picture (/g/{id}/v/{n}.svg) are filtered there. */
+(function () {
+  "use strict";
+  var main = document.querySelector("main.game");
+  if (!main) return;
+  var G = { id: main.dataset.game, kind: main.dataset.kind, base: main.dataset.base, mode: main.dataset.mode,
+            version: +main.dataset.version, status: main.dataset.status, stream: main.dataset.stream || null };
+  var $ = function (sel) { return document.querySelector(sel); };
+  var me = G.mode === "page" ? PbemKeys.seatOf(G.id) : null;   // {seat, token, name}
+  var livePicture = null, lastLive = null, replay = null, names = [];
+  var POLL_MS = 3000;
+
+  function authHeaders() {
+    return me ? { Authorization: "Bearer " + me.token } : {};
+  }
+
+  function fetchJson(url, init) {
+    return fetch(url, init).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (body) {
+        if (!resp.ok) {
+          var err = new Error((body.error && body.error.message) || ("HTTP " + resp.status));
+          err.code = body.error && body.error.code;
+          err.status = resp.status;
+          err.body = body;
+          throw err;
+        }
+        return body;
+      });
+    });
+  }
+
+  function said(text, kind) {
+    var p = $("#sent");
+    if (!p) {
+      p = $("#status");
+      var q = p.querySelector(".note") || p.appendChild(document.createElement("p"));
+      q.className = "note";
+      p = q;
+    }
+    p.textContent = text;
+    p.classList.toggle("bad", kind === "bad");
+    p.classList.toggle("good", kind === "good");
+  }
+
+  // -- the log -------------------------------------------------------------------------
+
+  function named(text) {
+    return text.replace(/\b([Ss])eat (\d{1,2})\b/g, function (all, s, n) { return names[+n] || all; });
+  }
+
+  function addLog(entries, fresh) {
+    var log = $("#log");
+    entries.forEach(function (e) {
+      if (log.querySelector('li[data-v="' + e.version + '"]')) return;
+      var li = document.createElement("li");
+      li.dataset.v = e.version;
+      if (fresh) li.className = "new";
+      var a = document.createElement("a");
+      a.href = G.base + "/v/" + e.version;
+      a.textContent = e.version;
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" " + e.text));
+      log.insertBefore(li, log.firstChild);   // newest first
+    });
+  }
+
+  function setLog(entries) {
+    $("#log").textContent = "";
+    addLog(entries, false);
+  }
+
+  // -- the page's parts ------------------------------------------------------------------
+
+  function apply(live, withLog) {
+    lastLive = live;
+    names = live.names || names;
+    ["status", "players", "play"].forEach(function (k) {
+      var box = $("#" + k);
+      if (box && live.parts[k] !== undefined) box.innerHTML = live.parts[k];
+    });
+    if (withLog && live.log) setLog(live.log);
+    else if (live.log) addLog(live.log, true);
+    livePicture = live.picture || null;
+    var grew = live.version !== G.version;
+    G.version = live.version;
+    G.status = live.status;
+    if (replay) {
+      var following = replay.grow(live.version);
+      if (following || replay.shown === live.version) {
+        if (livePicture) $("#picture").innerHTML = livePicture;
+      }
+      past();
+    } else if (livePicture) {
+      $("#picture").innerHTML = livePicture;
+    }
+    if (grew && !replay && live.status !== "open") location.reload();  // the game was dealt: the slider appears
+    attachPlay();
+    document.documentElement.classList.remove("seat-pending");
+  }
+
+  function refresh(withLog) {
+    var url = G.base + "/live" + (withLog ? "?log=1" : "?after=" + G.version);
+    return fetchJson(url, { headers: authHeaders(), cache: "no-store" }).then(function (live) {
+      if (withLog || live.version !== G.version || !lastLive) apply(live, withLog);
+      return live;
+    }, function (err) {
+      document.documentElement.classList.remove("seat-pending");
+      if (err.code === "bad_token") {   // the server no longer knows this seat's token
+        PbemKeys.forgetSeat(G.id);
+        me = null;
+        identity();
+      }
+      throw err;
+    });
+  }
+
+  // -- keeping current ------------------------------------------------------------------
+
+  var timer = null;
+  function updates() {
+    if (G.status === "finished") return;
+    timer = setInterval(function () {
+      if (!document.hidden) refresh(false).catch(function () { /* the next poll tries again */ });
+    }, POLL_MS);
+  }
+
+  // -- the replay slider -------------------------------------------------------------------
+
+  function past() {
+    var p = $("#past");
+    if (!p || !replay) return;
+    p.hidden = replay.shown === replay.max;
+    if (!p.hidden) {
+      p.firstChild.textContent = "You are looking at version " + replay.shown + "; the game is at version " +
+        replay.max + ". ";
+    }
+    var play = $("#play");
+    if (play) play.hidden = !p.hidden;
+  }
+
+  function attachReplay() {
+    var nav = document.querySelector("nav.replay");
+    if (!nav) return;
+    var cache = {};
+    replay = PbemReplay.attach({
+      nav: nav, picture: $("#picture"), log: $("#log"), max: G.version, shown: +main.dataset.shown,
+      href: function (n) { return n === replay.max ? G.base : G.base + "/v/" + n; },
+      svgAt: function (n) {
+        var key = n + ":" + (me ? me.seat : "-");
+        if (cache[key] && G.status === "finished") return Promise.resolve(cache[key]);
+        return fetch(G.base + "/v/" + n + ".svg", { headers: authHeaders() }).then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.text();
+        }).then(function (t) { cache[key] = t; return t; });
+      },
+      now: function () { return livePicture; },
+      onShown: function (n, max) {
+        history.replaceState(null, "", n === max ? G.base : G.base + "/v/" + n);
+        past();
+      }
+    });
+  }
+
+  // -- who is looking ---------------------------------------------------------------------
+
+  function identity() {
+    var who = $("#who"), keys = $("#keys");
+    if (!who) return;   // a play link: the server said who
+    keys.hidden = false;
+    keys.className = "keys";
+    keys.textContent = "";
+    if (me) {
+      who.textContent = "You play " + (me.name || "seat " + me.seat) + " (seat " + me.seat + ") from this browser.";
+      var forget = button("Forget this seat here", function () {
+        if (!confirm("Forget your seat in this browser? Without its token you can only watch.")) return;
+        PbemKeys.forgetSeat(G.id);
+        location.reload();
+      });
+      keys.appendChild(row([forget]));
+    } else {
+      who.textContent = "You are watching as a spectator.";
+      if (G.status !== "open") { keys.hidden = true; return; }
+      keys.appendChild(para("Take a free seat with the Join button: this browser makes (or imports) your key " +
+                            "and keeps it."));
+    }
+    PbemKeys.load().then(function (pair) {
+      if (!pair) return;
+      PbemKeys.publicKey(pair).then(function (pub) {
+        var p = para("Your key: " + pub.slice(0, 10) + "\u2026 ");
+        p.className = "key";
+        p.appendChild(button("Show the private key", function () {
+          PbemKeys.exportPrivate(pair).then(function (k) {
+            var out = para("Private key (for pbem on a terminal; keep it secret): ");
+            var code = document.createElement("code");
+            code.textContent = k;
+            out.appendChild(code);
+            keys.appendChild(out);
+          });
+        }));
+        keys.appendChild(p);
+      });
+    });
+  }
+
+  function button(text, fn, cls) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    if (cls) b.className = cls;
+    b.addEventListener("click", fn);
+    return b;
+  }
+  function para(text) { var p = document.createElement("p"); p.textContent = text; return p; }
+  function row(items) {
+    var d = document.createElement("div");
+    d.className = "row";
+    items.forEach(function (i) { d.appendChild(i); });
+    return d;
+  }
+
+  function joinForm(seat) {
+    var keys = $("#keys");
+    keys.hidden = false;
+    keys.className = "keys";
+    keys.textContent = "";
+    var form = document.createElement("form");
+    form.className = "join";
+    form.innerHTML = '<h2>Join seat ' + seat + '</h2>' +
+      '<label for="join-name">Your name</label><input type="text" id="join-name" maxlength="40" required>' +
+      '<label for="join-key">Your private key (optional: leave empty and this browser makes one)</label>' +
+      '<input type="text" id="join-key" autocomplete="off" spellcheck="false" placeholder="43 characters of base64url">' +
+      '<div class="row"><button type="submit" class="primary">Join seat ' + seat + '</button></div>';
+    keys.appendChild(form);
+    PbemKeys.load().then(function (pair) {
+      if (pair) form.querySelector("#join-key").placeholder = "empty: use this browser's key";
+    });
+    form.querySelector("#join-name").focus();
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var name = form.querySelector("#join-name").value.trim();
+      var imported = form.querySelector("#join-key").value.trim();
+      if (!name) return;
+      var key = imported ? PbemKeys.importPrivate(imported)
+                         : PbemKeys.load().then(function (pair) { return pair || PbemKeys.generate(); });
+      said("Joining\u2026");
+      key.then(function (pair) {
+        return PbemKeys.publicKey(pair);
+      }).then(function (pub) {
+        return fetchJson("/games/" + G.id + "/seats/" + seat, {
+          method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ public_key: pub, name: name })
+        });
+      }).then(function (joined) {
+        PbemKeys.rememberSeat(G.id, seat, joined.token, name);
+        me = { seat: seat, token: joined.token, name: name };
+        identity();
+        said("You sit at seat " + seat + ".", "good");
+        return refresh(true);
+      }).catch(function (err) {
+        said("Not joined: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+      });
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest("button.join-seat");
+    if (b) joinForm(+b.dataset.seat);
+  });
+
+  // -- playing ------------------------------------------------------------------------------
+
+  function send(move, text, version) {
+    said("Sending: " + text + "\u2026");
+    document.querySelectorAll("#play button").forEach(function (b) { b.disabled = true; });
+    var sent;
+    if (G.mode === "link") {
+      sent = fetchJson(G.base, {
+        method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ move: move, expected_version: version, nonce: PbemKeys.nonce() })
+      });
+    } else {
+      sent = PbemKeys.load().then(function (pair) {
+        if (!pair) throw new Error("this browser has no key for this seat");
+        return PbemKeys.signEnvelope(pair, { game: G.id, player: me.seat, expected_version: version, move: move,
+                                             nonce: PbemKeys.nonce() });
+      }).then(function (envelope) {
+        return fetchJson("/games/" + G.id + "/moves", {
+          method: "POST", headers: { "Content-Type": "application/json", Prefer: "wait=8" },
+          body: JSON.stringify(envelope)
+        });
+      });
+    }
+    return sent.then(function (record) {
+      if (record.status === "applied") said("Played: " + text + ".", "good");
+      else if (record.status === "rejected") said("Refused: " + record.error.message + " (" + record.error.code + ")", "bad");
+      else said("Sent: " + text + "; it is queued.");
+      return refresh(false).catch(function () {}).then(function () {
+        if (record.status === "applied") said("Played: " + text + ".", "good");
+        else if (record.status === "rejected") said("Refused: " + record.error.message + " (" + record.error.code + ")", "bad");
+      });
+    }, function (err) {
+      said("Refused: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+      document.querySelectorAll("#play button").forEach(function (b) { b.disabled = false; });
+    });
+  }
+
+  function attachPlay() {
+    var form = document.querySelector("#play form.moves");
+    if (!form) return;
+    var legal = JSON.parse(form.querySelector(".legal-data").textContent);
+    var version = +form.dataset.version;
+    if (G.mode === "page" && !me) return;
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var b = e.submitter;
+      if (!b || b.dataset.i === undefined) return;
+      var m = legal[+b.dataset.i];
+      send(m.move, m.text, version);
+    });
+    var chooser = document.querySelector("#chooser");
+    if (chooser && window.PbemCarcassonne) {
+      PbemCarcassonne.attach({ picture: $("#picture"), chooser: chooser, legal: legal,
+                               send: function (move, text) { send(move, text, version); } });
+    }
+  }
+
+  // -- start ------------------------------------------------------------------------------
+
+  attachReplay();
+  identity();
+  if (G.mode === "link" || !me) {
+    attachPlay();
+    refresh(false).catch(function () {});
+  } else {
+    var shown = +main.dataset.shown;
+    refresh(true).then(function () {
+      if (replay && shown !== G.version) replay.show(shown);   // a version page, as this seat sees it
+    }).catch(function () {});
+  }
+  updates();
+})();

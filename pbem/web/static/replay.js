@@ -1,0 +1,89 @@
+/* The replay slider: every version of the game, one picture each, with step
+   buttons (first, previous, next, last) and the log's entries as links.
+   Used by the game page (pictures fetched from the server, as the caller
+   may see them) and by the self-contained file of `pbem replay --html`
+   (pictures carried in the file). Without script the buttons and the log
+   are plain links to /g/{id}/v/{n}. */
+(function (root) {
+  "use strict";
+
+  function attach(o) {
+    // o: {nav, picture, log, max, shown, href(n), svgAt(n) -> Promise<string>,
+    //     now() -> the live picture or null, onShown(n)}
+    var nav = o.nav, slider = nav.querySelector("input[type=range]"), out = nav.querySelector("output");
+    var steps = {};
+    nav.querySelectorAll("[data-step]").forEach(function (a) { steps[a.dataset.step] = a; });
+    var max = o.max, shown = o.shown, seq = 0, pending = null;
+
+    function clamp(n) { return Math.max(0, Math.min(max, n | 0)); }
+
+    function label() {
+      out.innerHTML = "version <b>" + shown + "</b> of " + max;
+      steps.first.href = o.href(0);
+      steps.prev.href = o.href(Math.max(0, shown - 1));
+      steps.next.href = o.href(Math.min(max, shown + 1));
+      steps.last.href = o.href(max);
+      slider.max = String(max);
+      slider.value = String(shown);
+      if (o.log) {
+        o.log.querySelectorAll("li.shown").forEach(function (li) { li.classList.remove("shown"); });
+        var li = o.log.querySelector('li[data-v="' + shown + '"]');
+        if (li) li.classList.add("shown");
+      }
+    }
+
+    function put(svg) {
+      o.picture.innerHTML = svg;
+    }
+
+    function show(n) {
+      shown = clamp(n);
+      label();
+      var mine = ++seq;
+      var live = shown === max && o.now ? o.now() : null;
+      if (live) {
+        put(live);
+      } else {
+        o.svgAt(shown).then(function (svg) { if (mine === seq) put(svg); }, function () {
+          if (mine === seq) o.picture.innerHTML = '<p class="empty">This version cannot be shown now.</p>';
+        });
+      }
+      if (o.onShown) o.onShown(shown, max);
+    }
+
+    // While the slider is dragged, ask for one picture per animation frame at most.
+    slider.addEventListener("input", function () {
+      if (pending) return;
+      pending = requestAnimationFrame(function () { pending = null; show(+slider.value); });
+    });
+    var moves = { first: function () { return 0; }, prev: function () { return shown - 1; },
+                  next: function () { return shown + 1; }, last: function () { return max; } };
+    Object.keys(steps).forEach(function (k) {
+      steps[k].addEventListener("click", function (e) { e.preventDefault(); show(moves[k]()); });
+    });
+    if (o.log) {
+      o.log.addEventListener("click", function (e) {
+        var a = e.target.closest("li[data-v] > a");
+        if (!a) return;
+        e.preventDefault();
+        show(+a.parentNode.dataset.v);
+      });
+    }
+    label();
+    return {
+      show: show,
+      get shown() { return shown; },
+      get max() { return max; },
+      /* The game moved on: a viewer at the end follows it, one in the past stays there. */
+      grow: function (newMax) {
+        var follow = shown === max;
+        max = Math.max(max, newMax);
+        if (follow) shown = max;
+        label();
+        return follow;
+      }
+    };
+  }
+
+  root.PbemReplay = { attach: attach };
+})(window);

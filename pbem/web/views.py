@@ -1,0 +1,280 @@
+"""The web pages, served by the API's Flask application: the lobby, a game's
+page (as a spectator, as a seat whose bearer token the browser holds, or
+through a turn mail's play link), its versions, and their pictures.
+
+Views are thin: find out who asks, call one function of ``model``, render.
+The HTML pages answer errors as a page; the parts the pages' script fetches
+(``live``, a move through a play link) answer them in the API's one JSON
+format.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import datetime, timezone
+
+import marshmallow as ma
+import redis
+from flask import Blueprint, Response, current_app, redirect, render_template, request
+from marshmallow import fields, validate
+from werkzeug.exceptions import HTTPException
+
+from ..errors import ServiceError, Unavailable, Unprocessable
+from ..games.base import GameError
+from ..service import SeatProof, Service
+from ..api import schemas as s
+from ..api.parsing import surrogate_at, too_deep
+from ..pictures import palette
+from . import links, model
+
+web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/_web")
+
+#: Endpoints whose answers are JSON (for the pages' script): errors too.
+JSON_ENDPOINTS = {"web.live", "web.play_live"}
+#: How long a move through a play link may wait for its outcome, seconds.
+MOVE_WAIT_S = 8.0
+
+
+def service() -> Service:
+    return current_app.extensions["pbem"]
+
+
+def secret() -> bytes:
+    ext = current_app.extensions
+    if "pbem_secret" not in ext:  # read once: NotifySettings.secret reads the data dir
+        ext["pbem_secret"] = ext["pbem_notify_settings"].secret()
+    return ext["pbem_secret"]
+
+
+def bearer_caller(game_id: str) -> model.Caller:
+    from ..api.app import bearer  # the API's reading of Authorization: one rule for both
+    return model.Caller(bearer(), f"/g/{game_id}")
+
+
+def link_caller(link: str) -> tuple[str, model.Caller]:
+    game_id, seat, expires = links.read_token(secret(), link)
+    return game_id, model.Caller(SeatProof(seat), f"/play/{link}", link=link, link_expires=expires)
+
+
+def html(template: str, status: int = 200, private: bool = False, **context) -> Response:
+    resp = Response(render_template(template, **context), status=status, mimetype="text/html")
+    if private:
+        # A play link is a credential in the URL: keep it out of caches and
+        # out of the Referer header of anything the page links to.
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@web.after_request
+def page_headers(resp: Response) -> Response:
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if resp.mimetype == "text/html":
+        resp.headers.setdefault("Content-Security-Policy", csp())
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+    return resp
+
+
+def csp() -> str:
+    """Scripts from this origin only (no inline script); pictures are inline
+    SVG with presentation attributes, and the pages fetch from here (and,
+    once it exists, the event stream's origin)."""
+    connect = " ".join(["'self'", *current_app.config.get("PBEM_PAGE_CONNECT", [])])
+    return ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+            f"connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+# -- the lobby and a game's page ---------------------------------------------------------------
+
+
+@web.get("/")
+def lobby():
+    return html("lobby.html", lobby=model.lobby(service()))
+
+
+@web.get("/g/<game_id>")
+def game(game_id):
+    caller = model.Caller(None, f"/g/{game_id}")  # a browser's navigation sends no token: the script upgrades
+    return html("game.html", page=model.game_page(service(), game_id, caller))
+
+
+@web.get("/g/<game_id>/v/<int:version>")
+def game_version(game_id, version):
+    caller = model.Caller(None, f"/g/{game_id}")
+    return html("game.html", page=model.game_page(service(), game_id, caller, version=version))
+
+
+@web.get("/g/<game_id>/v/<int:version>.svg")
+def version_svg(game_id, version):
+    return svg_response(model.version_svg(service(), game_id, bearer_caller(game_id), version))
+
+
+@web.get("/g/<game_id>/live")
+def live(game_id):
+    """The page's parts for the caller (a seat's bearer token, or nobody):
+    what the script puts in place when the game moves or a seat signs in."""
+    return live_answer(game_id, bearer_caller(game_id))
+
+
+# -- a turn mail's play link ----------------------------------------------------------------
+
+
+@web.get("/play/<link>")
+def play(link):
+    game_id, caller = link_caller(link)
+    said = request.args.get("move")
+    page = model.game_page(service(), game_id, caller, said=said if said and len(said) <= 64 else None)
+    return html("game.html", private=True, page=page)
+
+
+@web.get("/play/<link>/v/<int:version>")
+def play_version(link, version):
+    game_id, caller = link_caller(link)
+    return html("game.html", private=True, page=model.game_page(service(), game_id, caller, version=version))
+
+
+@web.get("/play/<link>/v/<int:version>.svg")
+def play_svg(link, version):
+    game_id, caller = link_caller(link)
+    resp = svg_response(model.version_svg(service(), game_id, caller, version))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@web.get("/play/<link>/live")
+def play_live(link):
+    game_id, caller = link_caller(link)
+    return live_answer(game_id, caller)
+
+
+class LinkMove(s.Strict):
+    """A move made through a play link: the page's form, or its script."""
+    move = fields.Dict(keys=fields.String(), required=True)
+    expected_version = s.Int(required=True, validate=validate.Range(0, 10**9))
+    nonce = s.Line(required=True, validate=validate.Length(8, 128))
+
+
+@web.post("/play/<link>")
+def play_move(link):
+    """A move through a play link, authenticated by the link and recorded as
+    ``auth: mail-link``. From a form (no script): answered by a redirect to
+    the page, which tells the outcome; from the script (JSON): the move's
+    record, once settled (or still queued after a few seconds)."""
+    game_id, caller = link_caller(link)
+    wants_json = request.is_json
+    body = read_move_body(wants_json)
+    try:
+        record = model.play(service(), game_id, caller, body["move"], body["expected_version"], body["nonce"],
+                            wait=MOVE_WAIT_S)
+    except ServiceError as err:
+        if wants_json:
+            raise
+        # Refused at once (stale, illegal, sent twice): the page again, saying why.
+        page = model.game_page(service(), game_id, caller)
+        page["refusal"] = {"code": err.code, "message": err.message}
+        return html("game.html", status=err.status, private=True, page=page)
+    if wants_json:
+        return Response(json.dumps(record), mimetype="application/json")
+    return redirect(f"/play/{link}?move={record['id']}", code=303)
+
+
+def read_move_body(is_json: bool) -> dict:
+    if is_json:
+        raw = request.get_data(cache=True)
+        if too_deep(raw):
+            raise ServiceError("malformed_json", "the body nests too deeply")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise ServiceError("malformed_json", "the body is not valid JSON") from None
+    else:
+        form = request.form
+        try:
+            data = {"move": json.loads(form.get("move", "")), "expected_version": int(form.get("expected_version", "")),
+                    "nonce": form.get("nonce", "")}
+        except ValueError:
+            raise Unprocessable("invalid_request", "the form does not hold a move") from None
+    if surrogate_at(data) is not None:
+        raise Unprocessable("invalid_request", "the move holds a lone surrogate")
+    try:
+        return LinkMove().load(data)
+    except ma.ValidationError as err:
+        raise Unprocessable("invalid_request", "the move does not match the schema", fields=err.messages) from None
+
+
+# -- answers -------------------------------------------------------------------------------------
+
+
+def svg_response(text: str) -> Response:
+    resp = Response(text, mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "private, no-cache"
+    resp.headers["Vary"] = "Authorization"
+    return resp
+
+
+def live_answer(game_id: str, caller: model.Caller) -> Response:
+    after = request.args.get("after", "")
+    after_v = int(after) if after.isdigit() and len(after) < 10 else None
+    page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1", after=after_v)
+    parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
+    body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
+            "to_act": page["to_act"], "names": page["names"], "parts": parts,
+            "picture": page["picture"]["svg"] or "", "legal": page["legal"],
+            "log": page["log"]}
+    resp = Response(json.dumps(body), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _error(err):
+    """A page for the pages, the API's JSON for the script's fetches."""
+    from ..api import app as api
+    if isinstance(err, HTTPException):   # the API's own reading of it (status, code, message)
+        body, status, headers = current_app.extensions["pbem_api"].handle_http_exception(err)
+    else:
+        err = _service_error(err)
+        body, status, headers = api.error_response(err.status, err.code, err.message, err.details)
+    if request.endpoint in JSON_ENDPOINTS or request.is_json:
+        return Response(json.dumps(body), status=status, headers=headers, mimetype="application/json")
+    error = body["error"]
+    return html("error.html", status=status, private=request.path.startswith("/play/"),
+                error={**error, "details": error.get("details") or {}})
+
+
+def _service_error(err) -> ServiceError:
+    if isinstance(err, ServiceError):
+        return err
+    if isinstance(err, GameError):
+        return Unprocessable(err.code, err.message, **err.details)
+    return Unavailable("store_unavailable", "the game store is unreachable; try again shortly")
+
+
+for _kind in (ServiceError, GameError, HTTPException, redis.ConnectionError, redis.TimeoutError,
+              redis.BusyLoadingError):
+    web.register_error_handler(_kind, _error)
+
+
+def new_nonce() -> str:
+    """A form's nonce, made when the page is: sending the same form twice is
+    then ``nonce_reused``, never a second move."""
+    return "web-" + secrets.token_urlsafe(12)
+
+
+@web.app_template_filter("isotime")
+def isotime(ts) -> str:
+    return datetime.fromtimestamp(float(ts), tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@web.app_context_processor
+def page_globals() -> dict:
+    return {"nonce": new_nonce, "chip_style": chip_style}
+
+
+def chip_style(seat: int) -> str:
+    """A seat's colour as the pictures draw it (pbem/pictures/palette.py)."""
+    return f"background:{palette.seat_fill(seat)};color:{palette.seat_ink(seat)}"
+
+
+def register(app) -> None:
+    app.register_blueprint(web)

@@ -1,0 +1,57 @@
+"""Games for the page tests: made and played through the Service (signed
+moves, the real queue drained in-process), read by the pages over HTTP."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import redis
+
+from pbem.service import Service
+from pbem.signing import generate_key, make_envelope
+
+from .conftest import LiveServer, drain
+
+SECRET = "pages-test-secret"
+NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay")
+
+
+def seated(service: Service, name: str, players: int = 2, options: dict | None = None,
+           title: str = "", seed: bytes | None = None) -> tuple[str, dict, dict]:
+    """A started game: (game id, private keys by seat, bearer tokens by seat)."""
+    game_id = service.create_game(name, players, options or {}, title, seed=seed)["id"]
+    keys, tokens = {}, {}
+    for seat in range(players):
+        keys[seat], public = generate_key()
+        tokens[seat] = service.join(game_id, seat, public, NAMES[seat])["token"]
+    return game_id, keys, tokens
+
+
+def play(service: Service, game_id: str, keys: dict, tokens: dict, rng: random.Random,
+         moves: int | None = None) -> dict:
+    """Random legal moves, signed by their seats, until the game ends (or ``moves`` were played)."""
+    done = 0
+    while moves is None or done < moves:
+        game = service.get_game(game_id, None)
+        if game["status"] == "finished":
+            break
+        seat = rng.choice(game["to_act"])
+        legal = service.legal_moves(game_id, tokens[seat])
+        move = rng.choice(legal["moves"])["move"]
+        service.submit(game_id, make_envelope(game_id, seat, legal["version"], move, keys[seat]))
+        drain(service)
+        done += 1
+    return service.get_game(game_id, None)
+
+
+@pytest.fixture
+def pages_app(redis_client, settings, monkeypatch):
+    monkeypatch.setenv("PBEM_SECRET", SECRET)
+    from pbem.api import create_app
+    return create_app(settings, redis.Redis.from_url(settings.redis_url))
+
+
+@pytest.fixture
+def pages_server(pages_app):
+    with LiveServer(pages_app) as live:
+        yield live
