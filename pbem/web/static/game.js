@@ -36,12 +36,6 @@
 
   function said(text, kind) {
     var p = $("#sent");
-    if (!p) {
-      p = $("#status");
-      var q = p.querySelector(".note") || p.appendChild(document.createElement("p"));
-      q.className = "note";
-      p = q;
-    }
     p.textContent = text;
     p.classList.toggle("bad", kind === "bad");
     p.classList.toggle("good", kind === "good");
@@ -149,7 +143,7 @@
     var cache = {};
     replay = PbemReplay.attach({
       nav: nav, picture: $("#picture"), log: $("#log"), max: G.version, shown: +main.dataset.shown,
-      href: function (n) { return n === replay.max ? G.base : G.base + "/v/" + n; },
+      href: function (n, max) { return n === max ? G.base : G.base + "/v/" + n; },
       svgAt: function (n) {
         var key = n + ":" + (me ? me.seat : "-");
         if (cache[key] && G.status === "finished") return Promise.resolve(cache[key]);
@@ -330,6 +324,15 @@
   }
 
   // -- start ------------------------------------------------------------------------------
+
+  var fit = $("#fit");
+  if (fit) {
+    fit.hidden = false;
+    fit.addEventListener("click", function () {
+      var on = $("#picture").classList.toggle("fit");
+      fit.textContent = on ? "Show the picture at full size" : "Fit the picture to the screen";
+    });
+  }
 
   attachReplay();
   identity();

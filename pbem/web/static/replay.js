@@ -9,7 +9,7 @@
 
   function attach(o) {
     // o: {nav, picture, log, max, shown, href(n), svgAt(n) -> Promise<string>,
-    //     now() -> the live picture or null, onShown(n)}
+    //     now() -> the live picture or null, onShown(n, max)}; href(n, max) is a version's link
     var nav = o.nav, slider = nav.querySelector("input[type=range]"), out = nav.querySelector("output");
     var steps = {};
     nav.querySelectorAll("[data-step]").forEach(function (a) { steps[a.dataset.step] = a; });
@@ -19,10 +19,10 @@
 
     function label() {
       out.innerHTML = "version <b>" + shown + "</b> of " + max;
-      steps.first.href = o.href(0);
-      steps.prev.href = o.href(Math.max(0, shown - 1));
-      steps.next.href = o.href(Math.min(max, shown + 1));
-      steps.last.href = o.href(max);
+      steps.first.href = o.href(0, max);
+      steps.prev.href = o.href(Math.max(0, shown - 1), max);
+      steps.next.href = o.href(Math.min(max, shown + 1), max);
+      steps.last.href = o.href(max, max);
       slider.max = String(max);
       slider.value = String(shown);
       if (o.log) {

@@ -1,0 +1,137 @@
+"""The pages in a real browser (Playwright driving Debian's chromium): the
+lobby and a game's page, the replay slider, two seats playing a whole game
+of Wakanda with WebCrypto keys, Carcassonne turns by pointing at the board,
+a play link's move, and a spectator's page. Screenshots go to
+test-artifacts/screenshots/<test>/ (at a desktop width and a phone's)."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from pbem.web import links
+
+from .conftest import wait_until
+from .pages_support import NAMES, SECRET, pages_app, pages_server, play, seated  # noqa: F401
+
+pytestmark = pytest.mark.timeout(300)
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def watch(page) -> list:
+    """The page's script errors, gathered: a test fails on any."""
+    errors: list = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def shot(page, folder, name: str, full: bool = True) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full)
+
+
+def picture(page) -> str:
+    return page.inner_html("#picture")
+
+
+def test_lobby_and_game_page_and_replay_slider(browser, service, pages_server, screenshots):
+    game_id, keys, tokens = seated(service, "carcassonne", title="Tiles at noon")
+    play(service, game_id, keys, tokens, random.Random(7), moves=8)
+    done_id, keys2, tokens2 = seated(service, "wakanda", title="Last week's")
+    play(service, done_id, keys2, tokens2, random.Random(8))
+    version = service.get_game(game_id, None)["version"]
+    for size, label in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        errors = watch(page)
+        page.goto(pages_server.url + "/")
+        assert page.locator("#active a", has_text="Tiles at noon").count() == 1
+        shot(page, screenshots, f"lobby-{label}")
+        page.click("#active a >> text=Tiles at noon")
+        page.wait_for_url(f"**/g/{game_id}")
+        page.wait_for_selector("#picture svg")
+        shot(page, screenshots, f"game-{label}")
+        assert errors == []
+        now = picture(page)
+        page.click("a[data-step=prev]")
+        wait_until(lambda: picture(page) != now, timeout=10)
+        assert page.input_value("#slider") == str(version - 1)
+        assert page.url.endswith(f"/g/{game_id}/v/{version - 1}")
+        back = picture(page)
+        page.click("a[data-step=first]")
+        wait_until(lambda: picture(page) != back, timeout=10)
+        assert page.input_value("#slider") == "0"
+        page.fill("#slider", "5")   # dragging the slider fires input events
+        page.dispatch_event("#slider", "input")
+        wait_until(lambda: page.inner_text("#at").startswith("version 5"), timeout=10)
+        wait_until(lambda: page.locator("#log li.shown").get_attribute("data-v") == "5", timeout=10)
+        shot(page, screenshots, f"game-v5-{label}")
+        page.click("a[data-step=last]")
+        wait_until(lambda: picture(page) == now, timeout=10)
+        assert page.is_hidden("#past")
+        context.close()
+
+
+def join_from_page(page, seat: int, name: str) -> None:
+    page.click(f"button.join-seat[data-seat='{seat}']")
+    page.fill("#join-name", name)
+    page.click("form.join button[type=submit]")
+    page.wait_for_selector(f"#who:has-text('You play {name}')")
+
+
+def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, pages_server, start_worker,
+                                                             screenshots):
+    start_worker()
+    game_id = service.create_game("wakanda", 2, {}, "Two browsers")["id"]
+    pages, errors = [], []
+    for seat, name in enumerate(("Ann", "Bob")):
+        context = browser.new_context(viewport=DESKTOP if seat == 0 else PHONE)
+        page = context.new_page()
+        errors.append(watch(page))
+        page.goto(f"{pages_server.url}/g/{game_id}")
+        join_from_page(page, seat, name)
+        pages.append(page)
+    seats = service.store.seats(game_id)
+    assert {s: d["name"] for s, d in seats.items()} == {0: "Ann", 1: "Bob"}
+    # Each seat joined with its own browser-made key: distinct Ed25519 public keys.
+    assert seats[0]["public_key"] != seats[1]["public_key"] and len(seats[0]["public_key"]) == 43
+    for page in pages:   # both pages learn that the game was dealt, without a reload by hand
+        page.wait_for_selector("#slider", timeout=15000)
+    moves = 0
+    while True:
+        game = service.get_game(game_id, None)
+        if game["status"] == "finished":
+            break
+        seat = game["to_act"][0]
+        me, other = pages[seat], pages[1 - seat]
+        me.wait_for_selector("#play form.moves button", timeout=15000)
+        if moves == 1:
+            shot(me, screenshots, f"turn-seat{seat}")
+        buttons = me.locator("#play form.moves button")
+        texts = buttons.all_inner_texts()
+        pick = next((i for i, t in enumerate(texts) if t.startswith("claim")), 0)
+        before = game["version"]
+        buttons.nth(pick).click()
+        me.wait_for_selector("#sent.good", timeout=15000)
+        moves += 1
+        after = service.get_game(game_id, None)["version"]
+        assert after > before
+        # The other page shows the new version without being reloaded.
+        wait_until(lambda: other.get_attribute("#slider", "max") == str(after), timeout=15)
+        assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
+    final = service.get_game(game_id, None)
+    records = service.record_lines(game_id, None)
+    import json
+    steps = [json.loads(line) for line in records][1:]
+    signed = [s for s in steps if s.get("auth") == "ed25519"]
+    assert len(signed) == moves and moves >= 6
+    for page in pages:
+        page.wait_for_selector("p.turn:has-text('Game over')", timeout=15000)
+    shot(pages[0], screenshots, "finished-desktop")
+    shot(pages[1], screenshots, "finished-phone")
+    winner = NAMES[final["result"]["winners"][0]] if final["result"]["winners"] else None
+    if winner:
+        assert winner in pages[0].inner_text("p.turn")
+    assert errors == [[], []]
