@@ -135,3 +135,73 @@ def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, 
     if winner:
         assert winner in pages[0].inner_text("p.turn")
     assert errors == [[], []]
+
+
+def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_server, start_worker, screenshots):
+    start_worker()
+    game_id = service.create_game("carcassonne", 2, {}, "Pointing")["id"]
+    pages, errors = [], []
+    for seat, name in enumerate(("Ann", "Bob")):
+        context = browser.new_context(viewport=DESKTOP if seat == 0 else PHONE)
+        page = context.new_page()
+        errors.append(watch(page))
+        page.goto(f"{pages_server.url}/g/{game_id}")
+        join_from_page(page, seat, name)
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector("#slider", timeout=15000)
+    placed_figure = False
+    for turn in range(4):
+        game = service.get_game(game_id, None)
+        seat = game["to_act"][0]
+        me, other = pages[seat], pages[1 - seat]
+        label = "desktop" if seat == 0 else "phone"
+        me.wait_for_selector("#chooser:not([hidden])", timeout=15000)
+        cells = me.locator("#picture svg rect.legal")
+        assert cells.count() >= 1
+        target = cells.nth(turn % cells.count())
+        x, y = int(target.get_attribute("data-x")), int(target.get_attribute("data-y"))
+        target.click()
+        me.wait_for_selector("#chooser .choice")
+        assert me.inner_text("#chooser .choice").startswith(f"Tile at {x},{y}")
+        assert me.locator("#picture svg g.ghost").count() == 1    # the tile laid on the cell, as a preview
+        turns = me.locator("#chooser button.turn")
+        if turns.count():
+            ghost = me.inner_html("#picture svg g.ghost")
+            turns.click()
+            assert me.inner_html("#picture svg g.ghost") != ghost
+        spots = me.locator("#chooser svg.tile-choice.on .spot:not(.off)")
+        on = None
+        if spots.count() and turn % 2 == 0:
+            spot = spots.nth(spots.count() - 1)
+            on = spot.get_attribute("data-on")
+            spot.click()
+            assert "chosen" in (spot.get_attribute("class") or "")
+        else:
+            me.click("#chooser button.no-figure")
+        shot(me, screenshots, f"turn{turn}-chooser-{label}", full=False)
+        me.locator("#picture svg").screenshot(path=str(screenshots / f"turn{turn}-board-{label}.png"))
+        me.locator("#chooser").scroll_into_view_if_needed()
+        shot(me, screenshots, f"turn{turn}-chooser-panel-{label}", full=False)
+        go = me.locator("#chooser button.play-it")
+        assert go.is_enabled()
+        text = go.inner_text().removeprefix("Play: ")
+        before = game["version"]
+        go.click()
+        me.wait_for_selector("#sent.good", timeout=15000)
+        assert me.inner_text("#sent") == f"Played: {text}."
+        import json
+        last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
+        move = last["envelope"]["move"]
+        assert last["auth"] == "ed25519" and last["envelope"]["player"] == seat
+        assert (move["type"], move["x"], move["y"]) == ("place_tile", x, y)
+        assert move.get("on") == on
+        placed_figure = placed_figure or on is not None
+        after = service.get_game(game_id, None)["version"]
+        assert after > before
+        wait_until(lambda: other.get_attribute("#slider", "max") == str(after), timeout=15)
+        assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
+    assert placed_figure
+    shot(pages[0], screenshots, "after-desktop")
+    shot(pages[1], screenshots, "after-phone")
+    assert errors == [[], []]

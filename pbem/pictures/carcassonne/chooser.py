@@ -29,7 +29,7 @@ def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
         ux, uy = art.anchor(k, r)
         cx, cy = ux * size, uy * size
         short = "C" if label == "cloister" else label.split(" ")[-1]
-        spots.append(f'<g class="spot" data-on="{m.esc(label)}" tabindex="-1">'
+        spots.append(f'<g class="spot" data-on="{m.esc(label)}">'
                      + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.8", stroke="#1f4fbf", stroke_width=2)
                      + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill="#1f4fbf")
                      + "</g>")

@@ -61,6 +61,10 @@
       pick = { x: x, y: y, rect: rect, here: here, places: places, rotations: rotations, r: 0, figure: null };
       cells.forEach(function (c) { c.classList.toggle("picked", c === rect); });
       render();
+      // On a phone the chooser sits below the board: bring its buttons into sight.
+      if (controls.getBoundingClientRect().top > window.innerHeight) {
+        chooser.scrollIntoView({ block: "start", behavior: "smooth" });
+      }
     }
 
     function rotation() { return pick.rotations[pick.r]; }
@@ -159,8 +163,9 @@
       none.setAttribute("aria-pressed", String(!pick.figure));
       none.addEventListener("click", function () { pick.figure = null; render(); });
       row.appendChild(none);
-      if (pick.figure) {  // several figures may stand there (a big follower, a builder...)
-        figuresOn(pick.figure.on).forEach(function (m) {
+      var kinds = pick.figure ? figuresOn(pick.figure.on) : [];
+      if (kinds.length > 1) {  // several figures may stand there (a big follower, a builder...)
+        kinds.forEach(function (m) {
           var b = el("button", { type: "button", "class": "figure" }, m.move.figure);
           b.setAttribute("aria-pressed", String(m.move.figure === pick.figure.figure));
           b.addEventListener("click", function () { pick.figure.figure = m.move.figure; render(); });
