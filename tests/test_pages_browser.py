@@ -205,3 +205,102 @@ def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_serv
     shot(pages[0], screenshots, "after-desktop")
     shot(pages[1], screenshots, "after-phone")
     assert errors == [[], []]
+
+
+class LinkConf:
+    """The notifications' settings as play_link reads them."""
+
+    def __init__(self, url: str):
+        self.public_url = url
+
+    @staticmethod
+    def secret() -> bytes:
+        return SECRET.encode()
+
+
+def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_worker, screenshots):
+    start_worker()
+    game_id, keys, tokens = seated(service, "wakanda", title="By mail")
+    seat = service.get_game(game_id, None)["to_act"][0]
+    url = links.play_link(LinkConf(pages_server.url), game_id, seat)
+    watcher = browser.new_context(viewport=DESKTOP).new_page()
+    watcher.goto(f"{pages_server.url}/g/{game_id}")
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(url)
+    assert page.inner_text("p.turn") == "Your turn."
+    assert f"You play {NAMES[seat]}" in page.inner_text("#you")
+    shot(page, screenshots, "link-phone")
+    version = service.get_game(game_id, None)["version"]
+    button = page.locator("#play form.moves button").first
+    text = button.inner_text()
+    button.click()
+    page.wait_for_selector("#sent.good", timeout=15000)
+    assert page.inner_text("#sent") == f"Played: {text}."
+    import json
+    last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
+    assert last["auth"] == "mail-link" and last["envelope"]["player"] == seat and "signature" not in last["envelope"]
+    assert service.get_game(game_id, None)["version"] > version
+    assert page.inner_text("p.turn") != "Your turn."
+    wait_until(lambda: watcher.get_attribute("#slider", "max") != str(version), timeout=15)
+    shot(page, screenshots, "link-after-phone")
+    assert errors == []
+
+
+def test_an_expired_or_tampered_link_is_refused_with_a_clear_page(browser, service, pages_server, screenshots):
+    game_id, keys, tokens = seated(service, "wakanda")
+    page = browser.new_context(viewport=PHONE).new_page()
+    expired = links.play_link(LinkConf(pages_server.url), game_id, 0, expires=time.time() - 60)
+    resp = page.goto(expired)
+    assert resp.status == 401
+    assert page.inner_text("h1") == "This link does not open the game"
+    assert "has expired" in page.inner_text(".message") and page.inner_text(".code").startswith("Error link_expired")
+    shot(page, screenshots, "expired-phone")
+    page.click("text=Watch the game as a spectator")
+    page.wait_for_url(f"**/g/{game_id}")
+    good = links.play_link(LinkConf(pages_server.url), game_id, 0)
+    resp = page.goto(good[:-3] + "xyz")
+    assert resp.status == 401 and "Error bad_link" in page.inner_text(".code")
+    assert "not a play link of this server" in page.inner_text(".message")
+    shot(page, screenshots, "tampered-phone")
+
+
+def test_a_spectators_page_shows_no_seats_hand(browser, service, pages_server, screenshots):
+    """Kachina: a seat's hand is in its own view only. The spectator's page
+    (its HTML and what its script fetched) names none of the tiles in any
+    hand the way the seat's page does (move texts, "Your tiles"), while the
+    seat's own page, read the same way, does."""
+    import re
+    game_id, keys, tokens = seated(service, "kachina", players=3, title="Hidden hands")
+    play(service, game_id, keys, tokens, random.Random(11), moves=7)
+    game = service.get_game(game_id, None)
+    assert game["status"] == "active"
+    hands = {seat: service.get_game(game_id, tokens[seat])["view"]["hand"] for seat in tokens}
+    assert all(hands.values()) and "hand" not in game["view"]
+    seat = game["to_act"][0]
+    spectator = browser.new_context(viewport=DESKTOP).new_page()
+    errors = watch(spectator)
+    answers: list = []   # every answer the spectator's page got: its HTML, its parts, pictures
+    spectator.on("response", lambda r: answers.append(r))
+    spectator.goto(f"{pages_server.url}/g/{game_id}")
+    spectator.wait_for_selector("#picture svg")
+    spectator.wait_for_timeout(500)   # let the page's own fetch of its parts land
+    spectator.click("a[data-step=prev]")   # and a past version's picture
+    spectator.wait_for_timeout(500)
+    bodies = [r.text() for r in answers if "/_web/" not in r.url]
+    assert len(bodies) >= 3
+    watched = "\n".join([spectator.content(), *bodies])
+    shot(spectator, screenshots, "spectator")
+    mine = browser.new_context(viewport=DESKTOP).new_page()
+    mine.goto(links.play_link(LinkConf(pages_server.url), game_id, seat))
+    mine.wait_for_selector("#play form.moves button")
+    own = mine.content()
+    shot(mine, screenshots, f"seat{seat}")
+    words = lambda html, kind: re.search(rf"\b{kind}\b", html) is not None  # noqa: E731
+    assert "Your tiles" in own and "Your tiles" not in watched
+    assert any(words(own, kind) for kind in hands[seat])          # the check can see a hand
+    for hand in hands.values():
+        for kind in hand:
+            assert not words(watched, kind), kind
+    assert errors == []
