@@ -12,6 +12,7 @@
     pbem record GAME > game.jsonl            the signed record
     pbem verify game.jsonl                   check every signature, the seed and every draw
     pbem replay game.jsonl [--version N]     the board at any version, offline
+    pbem replay --html game.jsonl > game.html  the whole game as one page, with a replay slider
     pbem run                                 the server with embedded defaults (make run)
 
 The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000).
@@ -276,6 +277,10 @@ def cmd_verify(args, out) -> int:
 
 
 def cmd_replay(args, out) -> int:
+    if args.html:  # one self-contained page: every version's picture, the slider, the log
+        from .web.standalone import replay_html
+        out.write(replay_html(_lines(args.file)))
+        return 0
     rows = [json.loads(line) for line in _lines(args.file) if line.strip()]
     header = rows[0]
     game = games.get(header["game"], header["rules_version"])
@@ -344,9 +349,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="check a record offline")
     p.add_argument("file")
     p.set_defaults(fn=cmd_verify)
-    p = sub.add_parser("replay", help="the board at a version, offline")
+    p = sub.add_parser("replay", help="the board at a version, offline (--html: the whole game as one page)")
     p.add_argument("file")
     p.add_argument("--version", type=int)
+    p.add_argument("--html", action="store_true",
+                   help="write one self-contained HTML file: every version's picture, a replay slider, the log")
     p.set_defaults(fn=cmd_replay)
     sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
     sub.add_parser("mail-in", help="the inbound SMTP listener (play by email)").set_defaults(fn=cmd_mail_in)

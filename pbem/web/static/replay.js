@@ -28,7 +28,14 @@
       if (o.log) {
         o.log.querySelectorAll("li.shown").forEach(function (li) { li.classList.remove("shown"); });
         var li = o.log.querySelector('li[data-v="' + shown + '"]');
-        if (li) li.classList.add("shown");
+        if (li) {
+          li.classList.add("shown");
+          // Bring it into the log's own view (the log scrolls; the page stays put).
+          var top = li.offsetTop - o.log.offsetTop, box = o.log;
+          if (top < box.scrollTop || top + li.offsetHeight > box.scrollTop + box.clientHeight) {
+            box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+          }
+        }
       }
     }
 
