@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from datetime import datetime, timezone
 
 import marshmallow as ma
 import redis
-from flask import Blueprint, Response, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, g, redirect, render_template, request
 from marshmallow import fields, validate
 from werkzeug.exceptions import HTTPException
 
@@ -67,9 +68,17 @@ def html(template: str, status: int = 200, private: bool = False, **context) -> 
     return resp
 
 
+@web.before_request
+def started() -> None:
+    g.web_started = time.perf_counter()
+
+
 @web.after_request
 def page_headers(resp: Response) -> Response:
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    began = g.get("web_started")
+    if began is not None:  # the server's own time, for bench/pages.py and a browser's network panel
+        resp.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - began) * 1000:.2f}"
     if resp.mimetype == "text/html":
         resp.headers.setdefault("Content-Security-Policy", csp())
         resp.headers.setdefault("Referrer-Policy", "same-origin")

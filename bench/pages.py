@@ -1,0 +1,186 @@
+"""The game page's server time: how long the web pages take to answer,
+for a finished 2-player Carcassonne game and one in play, as a spectator
+and as a seat. One command:
+
+    python bench/pages.py [--repeat 60]
+
+It starts an embedded Redis, makes the games through the Service (seats
+with Ed25519 keys, signed random legal moves, the real queue drained in
+this process), then times each page ``--repeat`` times after a warm-up:
+in-process with Flask's test client (the whole request through the
+application, no socket), and over HTTP on loopback (a threaded werkzeug
+server in this process; the client reads the server's own time from the
+``Server-Timing`` header the pages send, and its own wall time too).
+
+The pages timed:
+
+* ``spectator``: ``GET /g/{id}``, the page a browser loads (the spectator's
+  view; a seat's browser then asks for its own parts, below);
+* ``seat page``: ``GET /play/{link}``, the seat's whole page through a turn
+  mail's play link (its view, its legal moves, and for Carcassonne the
+  drawn tile in each rotation that fits);
+* ``seat parts``: ``GET /g/{id}/live?log=1`` with the seat's bearer token:
+  what the game page's script fetches for a seat (the same parts and log);
+* ``version picture``: ``GET /g/{id}/v/{n}.svg``, a step of the replay slider.
+
+The in-play game is at its middle, the seat to act is the seat timed. The
+target is a median and a p95 under 30 ms. The last line is one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import redis  # noqa: E402
+import requests  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+from pbem.config import Settings  # noqa: E402
+from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
+from pbem.pipeline import MoveQueue  # noqa: E402
+from pbem.service import Service  # noqa: E402
+from pbem.signing import generate_key, make_envelope  # noqa: E402
+from pbem.store import Store  # noqa: E402
+from pbem.web import links  # noqa: E402
+
+TARGET_MS = 30.0
+SECRET = "bench-pages-secret"
+
+
+def make_game(service: Service, queue: MoveQueue, moves: int | None, seed: int) -> tuple[str, dict]:
+    """A 2-player Carcassonne game played by random legal moves (all of it, or ``moves``)."""
+    game_id = service.create_game("carcassonne", 2, {}, f"bench {seed}")["id"]
+    keys, tokens = {}, {}
+    for seat in range(2):
+        keys[seat], public = generate_key()
+        tokens[seat] = service.join(game_id, seat, public, ("Ann", "Bob")[seat])["token"]
+    rng = random.Random(seed)
+    done = 0
+    while moves is None or done < moves:
+        game = service.get_game(game_id, None)
+        if game["status"] == "finished":
+            break
+        seat = game["to_act"][0]
+        legal = service.legal_moves(game_id, tokens[seat])
+        service.submit(game_id, make_envelope(game_id, seat, legal["version"], rng.choice(legal["moves"])["move"],
+                                              keys[seat]))
+        queue.drain(service.apply_moves, linger_s=0)
+        done += 1
+    return game_id, tokens
+
+
+def stats(values: list[float]) -> dict:
+    values = sorted(values)
+    p95 = values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+    return {"median_ms": round(statistics.median(values), 2), "p95_ms": round(p95, 2)}
+
+
+def server_ms(headers) -> float:
+    return float(headers["Server-Timing"].split("dur=")[1])
+
+
+def time_in_process(client, url: str, headers: dict, repeat: int) -> dict:
+    for _ in range(3):
+        assert client.get(url, headers=headers).status_code == 200, url
+    wall = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        resp = client.get(url, headers=headers)
+        wall.append((time.perf_counter() - t0) * 1000)
+        assert resp.status_code == 200
+    return stats(wall)
+
+
+def time_http(base: str, url: str, headers: dict, repeat: int) -> dict:
+    with requests.Session() as s:
+        for _ in range(3):
+            assert s.get(base + url, headers=headers).status_code == 200, url
+        wall, server = [], []
+        size = 0
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            resp = s.get(base + url, headers=headers)
+            wall.append((time.perf_counter() - t0) * 1000)
+            server.append(server_ms(resp.headers))
+            size = len(resp.content)
+    return {**{f"server_{k}": v for k, v in stats(server).items()},
+            **{f"client_{k}": v for k, v in stats(wall).items()}, "bytes": size}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=60)
+    args = parser.parse_args()
+    os.environ.update(PBEM_SECRET=SECRET, PBEM_NOTIFY="0")
+    with tempfile.TemporaryDirectory() as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
+        try:
+            run(server.url, tmp, args.repeat)
+        finally:
+            server.stop()
+
+
+def run(url: str, tmp: str, repeat: int) -> None:
+    from pbem.api import create_app
+
+    client = redis.Redis.from_url(url)
+    queue = MoveQueue(client, 1000)
+    maker = Service(Store(client), enqueue=queue.push, enqueue_checked=queue.push_checked)
+    finished, finished_tokens = make_game(maker, queue, None, 1)
+    playing, playing_tokens = make_game(maker, queue, 35, 2)
+    settings = Settings(redis_url=url, data_dir=Path(tmp))
+    app = create_app(settings, redis.Redis.from_url(url))
+    service = app.extensions["pbem"]
+
+    class Conf:
+        public_url = ""
+        secret = staticmethod(lambda: SECRET.encode())
+
+    cases = []
+    for label, game_id, tokens in (("finished", finished, finished_tokens), ("in play", playing, playing_tokens)):
+        summary = service.get_game(game_id, None)
+        seat = summary["to_act"][0] if summary["to_act"] else 0
+        bearer = {"Authorization": f"Bearer {tokens[seat]}"}
+        middle = summary["version"] // 2
+        cases += [(label, "spectator", f"/g/{game_id}", {}, summary["version"]),
+                  (label, "seat page", links.play_link(Conf, game_id, seat), {}, summary["version"]),
+                  (label, "seat parts", f"/g/{game_id}/live?log=1", bearer, summary["version"]),
+                  (label, "version picture", f"/g/{game_id}/v/{middle}.svg", {}, summary["version"])]
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no line per request
+    live = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=live.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{live.server_port}"
+    rows = []
+    test_client = app.test_client()
+    for game, who, url, headers, version in cases:
+        inproc = time_in_process(test_client, url, headers, repeat)
+        http = time_http(base, url, headers, repeat)
+        row = {"game": game, "page": who, "version": version, "in_process": inproc, "http": http}
+        rows.append(row)
+        print(f"{game:9} {who:16} v{version:<4} in-process median {inproc['median_ms']:6.2f} ms  p95 "
+              f"{inproc['p95_ms']:6.2f} ms | HTTP server median {http['server_median_ms']:6.2f} ms  p95 "
+              f"{http['server_p95_ms']:6.2f} ms, client median {http['client_median_ms']:6.2f} ms  "
+              f"({http['bytes'] // 1024} KB)")
+    live.shutdown()
+    worst = max(max(r["in_process"]["p95_ms"], r["http"]["server_p95_ms"]) for r in rows
+                if r["page"] != "version picture")
+    print(f"worst p95 of the game pages: {worst:.2f} ms (target {TARGET_MS:.0f} ms): "
+          + ("met" if worst < TARGET_MS else "NOT met"))
+    print(json.dumps({"bench": "pages", "target_ms": TARGET_MS, "worst_page_p95_ms": worst,
+                      "met": worst < TARGET_MS, "repeat": repeat, "rows": rows, "load": os.getloadavg()[0]}))
+
+
+if __name__ == "__main__":
+    main()
