@@ -82,6 +82,7 @@
     livePicture = live.picture || null;
     var grew = live.version !== G.version;
     G.version = live.version;
+    if (live.version > seen) seen = live.version;
     G.status = live.status;
     if (replay) {
       var following = replay.grow(live.version);
@@ -115,10 +116,65 @@
 
   // -- keeping current ------------------------------------------------------------------
 
-  var timer = null;
+  // Over the event stream (GET /games/{id}/events/stream, server-sent events,
+  // each event redacted for whoever the ticket names); by polling the parts
+  // only where the server names no stream.
+  var seen = G.version, backoff = 1000, pendingRefresh = null;
+
+  function soon() {
+    if (pendingRefresh) return;
+    pendingRefresh = setTimeout(function () {
+      pendingRefresh = null;
+      refresh(false).catch(function () { /* the next event tries again */ });
+    }, 120);
+  }
+
+  function ticket() {
+    // EventSource sends no headers: a seat's stream is opened with a short-lived ticket.
+    if (G.mode === "link") {
+      return fetchJson(G.base + "/ticket", { method: "POST", headers: { Accept: "application/json" } })
+        .then(function (t) { return t.ticket; });
+    }
+    if (!me) return Promise.resolve(null);
+    return fetchJson("/games/" + G.id + "/seats/" + me.seat + "/ticket", {
+      method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, authHeaders()), body: "{}"
+    }).then(function (t) { return t.ticket; });
+  }
+
+  function stream() {
+    ticket().then(function (t) {
+      var url = G.stream + "?after=" + seen + (t ? "&ticket=" + encodeURIComponent(t) : "");
+      var source = new EventSource(url);
+      source.addEventListener("open", function () { backoff = 1000; });
+      source.addEventListener("event", function (msg) {
+        var item = JSON.parse(msg.data);
+        if (item.version <= seen) return;
+        seen = item.version;
+        addLog([{ version: item.version, text: named(item.text) }], true);
+        soon();
+      });
+      source.addEventListener("end", function () {
+        source.close();   // the game is over: no more events
+        soon();
+      });
+      source.addEventListener("error", function () {
+        // A dropped connection is retried by EventSource itself (with Last-Event-ID);
+        // a refused one (an expired ticket) closes it: open anew with a new ticket.
+        if (source.readyState === EventSource.CLOSED) {
+          setTimeout(stream, backoff);
+          backoff = Math.min(backoff * 2, 30000);
+        }
+      });
+    }, function () {
+      setTimeout(stream, backoff);
+      backoff = Math.min(backoff * 2, 30000);
+    });
+  }
+
   function updates() {
     if (G.status === "finished") return;
-    timer = setInterval(function () {
+    if (G.stream && window.EventSource) return stream();
+    setInterval(function () {
       if (!document.hidden) refresh(false).catch(function () { /* the next poll tries again */ });
     }, POLL_MS);
   }
