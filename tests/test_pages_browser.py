@@ -304,3 +304,28 @@ def test_a_spectators_page_shows_no_seats_hand(browser, service, pages_server, s
         for kind in hand:
             assert not words(watched, kind), kind
     assert errors == []
+
+
+def test_a_seat_taken_elsewhere_plays_from_the_page(browser, service, pages_server, start_worker, screenshots):
+    """A seat joined from the terminal (its token and key in ~/.pbem) is taken
+    up in the browser: the token says which seat, the imported key signs."""
+    start_worker()
+    game_id, keys, tokens = seated(service, "wakanda")
+    seat = service.get_game(game_id, None)["to_act"][0]
+    page = browser.new_context(viewport=PHONE).new_page()
+    errors = watch(page)
+    page.goto(f"{pages_server.url}/g/{game_id}")
+    page.click("details.elsewhere summary")
+    page.fill("#seat-token", tokens[seat])
+    page.fill("#seat-key", keys[seat])
+    shot(page, screenshots, "elsewhere-phone")
+    page.click("details.elsewhere button[type=submit]")
+    page.wait_for_selector(f"#who:has-text('You play {NAMES[seat]}')")
+    page.wait_for_selector("#play form.moves button")
+    assert page.inner_text("p.turn") == "Your turn."
+    page.locator("#play form.moves button").first.click()
+    page.wait_for_selector("#sent.good", timeout=15000)
+    import json
+    last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
+    assert last["auth"] == "ed25519" and last["envelope"]["player"] == seat
+    assert errors == []

@@ -234,9 +234,11 @@
       keys.appendChild(row([forget]));
     } else {
       who.textContent = "You are watching as a spectator.";
-      if (G.status !== "open") { keys.hidden = true; return; }
-      keys.appendChild(para("Take a free seat with the Join button: this browser makes (or imports) your key " +
-                            "and keeps it."));
+      if (G.status === "open") {
+        keys.appendChild(para("Take a free seat with the Join button: this browser makes (or imports) your key " +
+                              "and keeps it."));
+      }
+      keys.appendChild(elsewhere());
     }
     PbemKeys.load().then(function (pair) {
       if (!pair) return;
@@ -255,6 +257,33 @@
         keys.appendChild(p);
       });
     });
+  }
+
+  /* A seat taken elsewhere (`pbem join` keeps its token in ~/.pbem/seats.json,
+     its key in key.json): its token says which seat it is, the key signs. */
+  function elsewhere() {
+    var box = document.createElement("details");
+    box.className = "elsewhere";
+    box.innerHTML = "<summary>Play a seat you took elsewhere</summary>" +
+      '<form><label for="seat-token">The seat\'s bearer token</label>' +
+      '<input type="text" id="seat-token" autocomplete="off" spellcheck="false" required>' +
+      '<label for="seat-key">Your private key (empty: this browser\'s key)</label>' +
+      '<input type="text" id="seat-key" autocomplete="off" spellcheck="false">' +
+      '<div class="row"><button type="submit">Use this seat here</button></div></form>';
+    box.querySelector("form").addEventListener("submit", function (e) {
+      e.preventDefault();
+      var token = box.querySelector("#seat-token").value.trim(), key = box.querySelector("#seat-key").value.trim();
+      fetchJson(G.base + "/live", { headers: { Authorization: "Bearer " + token } }).then(function (live) {
+        if (live.viewer === null) throw new Error("this token names no seat");
+        return (key ? PbemKeys.importPrivate(key) : Promise.resolve()).then(function () {
+          PbemKeys.rememberSeat(G.id, live.viewer, token, live.names[live.viewer]);
+          location.reload();
+        });
+      }).catch(function (err) {
+        said("Not this seat: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+      });
+    });
+    return box;
   }
 
   function button(text, fn, cls) {
