@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-stream install clean
+.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -32,7 +32,7 @@ spec: $(STAMP)
 PIPELINE_ARGS ?= --seconds 60
 
 bench: $(STAMP)
-	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pictures.py" "pipeline.py $(PIPELINE_ARGS)" "stream.py"
+	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pictures.py" "pages.py" "pipeline.py $(PIPELINE_ARGS)" "stream.py"
 
 bench-engines: $(STAMP)
 	$(BIN)/python bench/engines.py
@@ -51,6 +51,9 @@ bench-pictures: $(STAMP)
 
 bench-stream: $(STAMP)
 	$(BIN)/python bench/stream.py
+
+bench-pages: $(STAMP)
+	$(BIN)/python bench/pages.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

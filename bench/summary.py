@@ -58,6 +58,11 @@ def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
             out.append((f"pictures {r['game']} {r['players']}p {r['options'][:20]} {r['moment']}",
                         f"SVG {r['svg_ms']} ms, PNG {r['png_ms']} ms (CPU {r['png_cpu_ms']} ms), "
                         f"{r['png_bytes'] // 1000} KB"))
+    elif name == "pages":
+        for r in figures.get("rows", []):
+            out.append((f"pages {r['game']} {r['page']}",
+                        f"median {r['in_process']['median_ms']} ms, p95 {r['in_process']['p95_ms']} ms in process; "
+                        f"HTTP server p95 {r['http']['server_p95_ms']} ms"))
     elif name == "pipeline":
         for label, run_ in figures.items():
             if isinstance(run_, dict) and "applied_moves_per_s" in run_:
