@@ -120,6 +120,17 @@ def test_play_link_opens_the_seats_page_and_plays_a_move(service, pages_server, 
     assert "Your move was played" in shown.text
     again = http.post(url, data=data, allow_redirects=False)   # the same form twice: not a second move
     assert again.status_code == 409 and "nonce_reused" in again.text and "Not played" in again.text
+    # Refusals in words: a move signed at an old version (a page left open), an illegal one, nonsense.
+    stale = http.post(url, data={**data, "nonce": "web-another-nonce"}, allow_redirects=False)
+    assert stale.status_code in (409, 422) and "Not played:" in stale.text
+    bogus = http.post(url, json={"move": {"type": "fly"}, "expected_version": game["version"] + 2,
+                                 "nonce": "web-json-nonce-1"})
+    assert bogus.status_code in (409, 422) and bogus.json()["error"]["code"]
+    broken = http.post(url, json={"move": "claim", "expected_version": -1, "nonce": "x"})
+    assert broken.status_code == 422 and set(broken.json()["error"]["details"]["fields"]) == {
+        "move", "expected_version", "nonce"}
+    form = http.post(url, data={"move": "{not json", "expected_version": "1", "nonce": "web-nonce-xyz"})
+    assert form.status_code == 422 and "invalid_request" in form.text and "<html" in form.text
 
 
 def test_bad_and_expired_links_are_refused_with_a_page(service, pages_server, http):
@@ -137,3 +148,14 @@ def test_bad_and_expired_links_are_refused_with_a_page(service, pages_server, ht
     assert "has expired" in resp.text and f'href="/g/{game_id}"' in resp.text
     live = http.get(f"{pages_server.url}/play/{tampered}/live")
     assert live.status_code == 401 and live.json()["error"]["code"] == "bad_link"
+    # Another secret's link, a reply token, a link to a seat nobody holds: none opens a page.
+    from pbem.notify.tokens import reply_token
+    foreign = links.make_token(b"another server", game_id, 0, time.time() + 600)
+    open_id = service.create_game("wakanda", 2)["id"]
+    service.join(open_id, 0, generate_key()[1], "Ann")
+    free_seat = links.make_token(SECRET.encode(), open_id, 1, time.time() + 600)
+    for token in (foreign, reply_token(SECRET.encode(), game_id, 0), free_seat):
+        resp = http.get(f"{pages_server.url}/play/{token}")
+        assert resp.status_code == 401 and "<code>bad_link</code>" in resp.text, token
+    bad = http.get(f"{pages_server.url}/g/{game_id}/live?after=1e3")
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"

@@ -74,9 +74,11 @@ def test_lobby_and_game_page_and_replay_slider(browser, service, pages_server, s
         context.close()
 
 
-def join_from_page(page, seat: int, name: str) -> None:
+def join_from_page(page, seat: int, name: str, folder=None) -> None:
     page.click(f"button.join-seat[data-seat='{seat}']")
     page.fill("#join-name", name)
+    if folder is not None:
+        shot(page, folder, f"join-seat{seat}")
     page.click("form.join button[type=submit]")
     page.wait_for_selector(f"#who:has-text('You play {name}')")
 
@@ -91,7 +93,7 @@ def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, 
         page = context.new_page()
         errors.append(watch(page))
         page.goto(f"{pages_server.url}/g/{game_id}")
-        join_from_page(page, seat, name)
+        join_from_page(page, seat, name, screenshots)
         pages.append(page)
     seats = service.store.seats(game_id)
     assert {s: d["name"] for s, d in seats.items()} == {0: "Ann", 1: "Bob"}

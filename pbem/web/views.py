@@ -223,9 +223,11 @@ def svg_response(text: str) -> Response:
 
 
 def live_answer(game_id: str, caller: model.Caller) -> Response:
-    after = request.args.get("after", "")
-    after_v = int(after) if after.isdigit() and len(after) < 10 else None
-    page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1", after=after_v)
+    after = request.args.get("after")
+    if after is not None and not (after.isascii() and after.isdigit() and len(after) < 10):
+        raise Unprocessable("invalid_request", "after is a version: digits only", fields={"after": ["not a version"]})
+    page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1",
+                           after=int(after) if after is not None else None)
     parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
     body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
             "to_act": page["to_act"], "names": page["names"], "parts": parts,
