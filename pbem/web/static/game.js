@@ -411,7 +411,7 @@
   // -- start ------------------------------------------------------------------------------
 
   var fit = $("#fit");
-  if (fit) {
+  if (fit && $("#picture svg")) {
     fit.hidden = false;
     fit.addEventListener("click", function () {
       var on = $("#picture").classList.toggle("fit");
