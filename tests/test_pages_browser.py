@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from pbem.signing import make_envelope
 from pbem.web import links
 
 from .conftest import wait_until
@@ -142,11 +143,12 @@ def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, 
 def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_server, start_worker, screenshots):
     start_worker()
     game_id = service.create_game("carcassonne", 2, {}, "Pointing")["id"]
-    pages, errors = [], []
+    pages, errors, asked = [], [], [[], []]
     for seat, name in enumerate(("Ann", "Bob")):
         context = browser.new_context(viewport=DESKTOP if seat == 0 else PHONE)
         page = context.new_page()
         errors.append(watch(page))
+        page.on("request", lambda r, seat=seat: asked[seat].append(r.url))
         page.goto(f"{pages_server.url}/g/{game_id}")
         join_from_page(page, seat, name)
         pages.append(page)
@@ -230,6 +232,8 @@ def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_wo
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     errors = watch(page)
+    asked: list = []
+    page.on("request", lambda r: asked.append(r.url))
     page.goto(url)
     assert page.inner_text("p.turn") == "Your turn."
     assert f"You play {NAMES[seat]}" in page.inner_text("#you")
@@ -247,6 +251,13 @@ def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_wo
     assert page.inner_text("p.turn") != "Your turn."
     wait_until(lambda: watcher.get_attribute("#slider", "max") != str(version), timeout=15)
     shot(page, screenshots, "link-after-phone")
+    # The other seat moves (from its terminal, say): the link's page hears it over
+    # its stream (a ticket the link's page asked for) and it is this seat's turn again.
+    other = 1 - seat
+    legal = service.legal_moves(game_id, tokens[other])
+    service.submit(game_id, make_envelope(game_id, other, legal["version"], legal["moves"][0]["move"], keys[other]))
+    page.wait_for_selector("p.turn:text-is('Your turn.')", timeout=15000)
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert errors == []
 
 
@@ -275,22 +286,27 @@ def test_a_spectators_page_shows_no_seats_hand(browser, service, pages_server, s
     seat's own page, read the same way, does."""
     import re
     game_id, keys, tokens = seated(service, "kachina", players=3, title="Hidden hands")
-    play(service, game_id, keys, tokens, random.Random(11), moves=7)
-    game = service.get_game(game_id, None)
-    assert game["status"] == "active"
-    hands = {seat: service.get_game(game_id, tokens[seat])["view"]["hand"] for seat in tokens}
-    assert all(hands.values()) and "hand" not in game["view"]
-    seat = game["to_act"][0]
+    rng = random.Random(11)
+    play(service, game_id, keys, tokens, rng, moves=6)
     spectator = browser.new_context(viewport=DESKTOP).new_page()
     errors = watch(spectator)
     answers: list = []   # every answer the spectator's page got: its HTML, its parts, pictures
     spectator.on("response", lambda r: answers.append(r))
     spectator.goto(f"{pages_server.url}/g/{game_id}")
     spectator.wait_for_selector("#picture svg")
-    spectator.wait_for_timeout(500)   # let the page's own fetch of its parts land
+    # One more move while it watches: its events come over the stream, its parts are fetched again.
+    play(service, game_id, keys, tokens, rng, moves=1)
+    game = service.get_game(game_id, None)
+    assert game["status"] == "active"
+    wait_until(lambda: spectator.get_attribute("#slider", "max") == str(game["version"]), timeout=15)
+    spectator.wait_for_timeout(300)
+    hands = {seat: service.get_game(game_id, tokens[seat])["view"]["hand"] for seat in tokens}
+    assert all(hands.values()) and "hand" not in game["view"]
+    seat = game["to_act"][0]
     spectator.click("a[data-step=prev]")   # and a past version's picture
     spectator.wait_for_timeout(500)
-    bodies = [r.text() for r in answers if "/_web/" not in r.url]
+    # (the event stream's answer never ends: what it brought is in the page's DOM)
+    bodies = [r.text() for r in answers if "/_web/" not in r.url and "/events/stream" not in r.url]
     assert len(bodies) >= 3
     watched = "\n".join([spectator.content(), *bodies])
     shot(spectator, screenshots, "spectator")
