@@ -159,3 +159,29 @@ def test_bad_and_expired_links_are_refused_with_a_page(service, pages_server, ht
         assert resp.status_code == 401 and "<code>bad_link</code>" in resp.text, token
     bad = http.get(f"{pages_server.url}/g/{game_id}/live?after=1e3")
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
+
+
+def test_the_tile_chooser_offers_every_segment_a_legal_move_names():
+    """Each enlarged tile has a spot per segment, named as the notation names
+    it, so every follower move of the legal moves has its spot."""
+    from pbem import games
+    from pbem.games.playout import play_random
+    from pbem.pictures.carcassonne.chooser import tile_chooser
+
+    game = games.get("carcassonne")
+    for options in ({}, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege",
+                                        "abbey_mayor"]}):
+        played = play_random(game, 2, options, seed=3)
+        checked = 0
+        for version, player, _ in played.moves[::3]:
+            state = game.replay(2, played.options, played.events[:version])
+            view, legal = game.view(state, player), game.legal_moves(state, player)
+            for rotation in {m["rotation"] for m in legal if m.get("type") == "place_tile"}:
+                svg = tile_chooser(view["tile"], rotation)
+                spots = set(re.findall(r'class="spot[^"]*" data-on="([^"]+)"', svg))
+                named = {m["on"] for m in legal if m.get("type") == "place_tile" and m["rotation"] == rotation
+                         and "on" in m}
+                assert named <= spots, (view["tile"], rotation, named - spots)
+                assert f'data-rotation="{rotation}"' in svg and "id=" not in svg   # no ids to clash in a page
+                checked += 1
+        assert checked > 20

@@ -1,7 +1,8 @@
 """The drawn tile, enlarged, for choosing where a figure goes: the same art
 as the board and the panel (``terrain.tile_body``), with a spot on each
 segment where a figure would stand, named as the notation names it
-(``data-on="city N"``). The game page shows one per rotation; its script
+(``data-on="city N"``), and one on each corner, where a barn would stand
+(``data-on="corner NE"``). The game page shows one per rotation; its script
 enables the spots the seat's legal moves allow and lays the chosen
 rotation on the board's cell as a preview. No ids: several of these may sit
 in one HTML page beside the board's own SVG without clashing.
@@ -15,6 +16,8 @@ from .tile_art import art_of
 
 SIZE = 180
 SPOT = 15
+#: The tile's corners, where a barn stands (Abbey & Mayor: ``"on": "corner NE"``), in unit coordinates.
+CORNERS = {"NE": (0.9, 0.1), "SE": (0.9, 0.9), "SW": (0.1, 0.9), "NW": (0.1, 0.1)}
 
 
 def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
@@ -32,6 +35,13 @@ def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
         spots.append(f'<g class="spot" data-on="{m.esc(label)}">'
                      + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.8", stroke="#1f4fbf", stroke_width=2)
                      + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill="#1f4fbf")
+                     + "</g>")
+    for corner, (ux, uy) in CORNERS.items():  # offered only where a legal move names them
+        cx, cy = ux * size, uy * size
+        spots.append(f'<g class="spot corner" data-on="corner {corner}">'
+                     + m.circle(cx, cy, SPOT - 3, fill="#ffffff", fill_opacity="0.8", stroke="#1f4fbf",
+                                stroke_width=2, stroke_dasharray="3 2")
+                     + m.text(cx, cy + 3.5, corner, size=9, anchor="middle", weight="bold", fill="#1f4fbf")
                      + "</g>")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tile-choice" data-tile="{m.esc(letter)}" '
             f'data-rotation="{r * 90}" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
