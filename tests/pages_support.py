@@ -2,6 +2,7 @@
 moves, the real queue drained in-process), read by the pages over HTTP."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,7 +11,10 @@ import redis
 from pbem.service import Service
 from pbem.signing import generate_key, make_envelope
 
+from pbem.embedded_redis import free_port
+
 from .conftest import LiveServer, drain
+from .stream_support import StreamProcess
 
 SECRET = "pages-test-secret"
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay")
@@ -45,13 +49,28 @@ def play(service: Service, game_id: str, keys: dict, tokens: dict, rng: random.R
 
 
 @pytest.fixture
-def pages_app(redis_client, settings, monkeypatch):
-    monkeypatch.setenv("PBEM_SECRET", SECRET)
-    from pbem.api import create_app
-    return create_app(settings, redis.Redis.from_url(settings.redis_url))
+def stream_port() -> int:
+    return free_port()
 
 
 @pytest.fixture
-def pages_server(pages_app):
-    with LiveServer(pages_app) as live:
-        yield live
+def pages_app(redis_client, settings, monkeypatch, stream_port):
+    monkeypatch.setenv("PBEM_SECRET", SECRET)
+    from pbem.api import create_app
+    conf = dataclasses.replace(settings, stream_port=stream_port)
+    return create_app(conf, redis.Redis.from_url(settings.redis_url))
+
+
+@pytest.fixture
+def pages_server(pages_app, settings, stream_port):
+    """The pages over HTTP, and the event stream's own process beside them
+    (as ``make run`` starts it), sharing the server secret."""
+    live = LiveServer(pages_app)   # bound already: the stream may let its pages in (CORS)
+    stream = StreamProcess(settings.redis_url, stream_port, keepalive_s=1.0, origins=live.url)
+    stream.env["PBEM_SECRET"] = SECRET
+    stream.start()
+    try:
+        with live:
+            yield live
+    finally:
+        stream.stop()

@@ -13,7 +13,7 @@ import pytest
 from pbem.signing import generate_key
 from pbem.web import links
 
-from .pages_support import NAMES, SECRET, pages_app, pages_server, play, seated  # noqa: F401
+from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,7 +14,7 @@ from pbem.signing import make_envelope
 from pbem.web import links
 
 from .conftest import wait_until
-from .pages_support import NAMES, SECRET, pages_app, pages_server, play, seated  # noqa: F401
+from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 
 pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
@@ -154,6 +154,11 @@ def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_serv
         pages.append(page)
     for page in pages:
         page.wait_for_selector("#slider", timeout=15000)
+    # Kept current by the event stream, not by polling: idle pages ask for nothing.
+    wait_until(lambda: all(any("/events/stream" in u for u in urls) for urls in asked), timeout=15)
+    before_idle = [len(urls) for urls in asked]
+    time.sleep(4)
+    assert [len(urls) for urls in asked] == before_idle
     placed_figure = False
     for turn in range(4):
         game = service.get_game(game_id, None)
@@ -257,6 +262,7 @@ def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_wo
     legal = service.legal_moves(game_id, tokens[other])
     service.submit(game_id, make_envelope(game_id, other, legal["version"], legal["moves"][0]["move"], keys[other]))
     page.wait_for_selector("p.turn:text-is('Your turn.')", timeout=15000)
+    assert any("/ticket" in url for url in asked) and any("/events/stream" in url for url in asked)
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert errors == []
 

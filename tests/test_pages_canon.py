@@ -14,7 +14,7 @@ import rfc8785
 from pbem import games, signing
 from pbem.games.playout import play_random
 
-from .pages_support import pages_app, pages_server  # noqa: F401
+from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
 
 pytestmark = pytest.mark.timeout(300)
 

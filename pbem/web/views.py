@@ -13,6 +13,7 @@ import json
 import secrets
 import time
 from datetime import datetime, timezone
+from urllib.parse import urlsplit
 
 import marshmallow as ma
 import redis
@@ -25,6 +26,8 @@ from ..games.base import GameError
 from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
+from ..api.stream_views import stream_url
+from ..tickets import make_ticket
 from ..pictures import palette
 from . import links, model
 
@@ -32,7 +35,7 @@ web = Blueprint("web", __name__, template_folder="templates", static_folder="sta
                 static_url_path="/_web")
 
 #: Endpoints whose answers are JSON (for the pages' script): errors too.
-JSON_ENDPOINTS = {"web.live", "web.play_live"}
+JSON_ENDPOINTS = {"web.live", "web.play_live", "web.play_ticket"}
 #: How long a move through a play link may wait for its outcome, seconds.
 MOVE_WAIT_S = 8.0
 
@@ -85,11 +88,16 @@ def page_headers(resp: Response) -> Response:
     return resp
 
 
+def stream_origin() -> str:
+    parts = urlsplit(current_app.extensions["pbem_settings"].stream_base_url())
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def csp() -> str:
     """Scripts from this origin only (no inline script); pictures are inline
-    SVG with presentation attributes, and the pages fetch from here (and,
-    once it exists, the event stream's origin)."""
-    connect = " ".join(["'self'", *current_app.config.get("PBEM_PAGE_CONNECT", [])])
+    SVG with presentation attributes; the pages fetch from here and listen
+    to the event stream's origin."""
+    connect = f"'self' {stream_origin()}"
     return ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
             f"connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 
@@ -155,6 +163,21 @@ def play_svg(link, version):
 def play_live(link):
     game_id, caller = link_caller(link)
     return live_answer(game_id, caller)
+
+
+#: How long the ticket a play link's page opens its stream with lives, seconds.
+LINK_TICKET_S = 300
+
+
+@web.post("/play/<link>/ticket")
+def play_ticket(link):
+    """A stream ticket for the seat a play link proves (an EventSource sends
+    no header): short-lived, like the API's, asked for again on reconnecting."""
+    game_id, caller = link_caller(link)
+    ticket, expires = make_ticket(secret(), game_id, caller.proved_seat, LINK_TICKET_S)
+    resp = Response(json.dumps({"ticket": ticket, "expires": expires}), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 class LinkMove(s.Strict):
@@ -279,7 +302,7 @@ def isotime(ts) -> str:
 
 @web.app_context_processor
 def page_globals() -> dict:
-    return {"nonce": new_nonce, "chip_style": chip_style}
+    return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url}
 
 
 def chip_style(seat: int) -> str:

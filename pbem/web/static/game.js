@@ -13,7 +13,6 @@
   var $ = function (sel) { return document.querySelector(sel); };
   var me = G.mode === "page" ? PbemKeys.seatOf(G.id) : null;   // {seat, token, name}
   var livePicture = null, lastLive = null, replay = null, names = [];
-  var POLL_MS = 3000;
 
   function authHeaders() {
     return me ? { Authorization: "Bearer " + me.token } : {};
@@ -117,8 +116,7 @@
   // -- keeping current ------------------------------------------------------------------
 
   // Over the event stream (GET /games/{id}/events/stream, server-sent events,
-  // each event redacted for whoever the ticket names); by polling the parts
-  // only where the server names no stream.
+  // each event redacted for whoever the ticket names): no polling.
   var seen = G.version, backoff = 1000, pendingRefresh = null;
 
   function soon() {
@@ -172,11 +170,7 @@
   }
 
   function updates() {
-    if (G.status === "finished") return;
-    if (G.stream && window.EventSource) return stream();
-    setInterval(function () {
-      if (!document.hidden) refresh(false).catch(function () { /* the next poll tries again */ });
-    }, POLL_MS);
+    if (G.status !== "finished" && G.stream && window.EventSource) stream();
   }
 
   // -- the replay slider -------------------------------------------------------------------
