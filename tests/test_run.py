@@ -55,6 +55,12 @@ def test_run_starts_everything_and_ctrl_c_stops_it_all(tmp_path):
         with requests.get(f"http://127.0.0.1:{port}/games/{game['id']}/events/stream", stream=True, timeout=5) as sse:
             assert sse.history[0].status_code == 307 and sse.url == stream_url
             assert sse.status_code == 200 and sse.headers["Content-Type"].startswith("text/event-stream")
+        # the web pages, from the same application under gunicorn, naming that stream
+        page = requests.get(f"http://127.0.0.1:{port}/g/{game['id']}", timeout=5)
+        assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+        assert f'data-stream="{stream_url}"' in page.text
+        assert f"connect-src 'self' http://127.0.0.1:{stream_port}" in page.headers["Content-Security-Policy"]
+        assert requests.get(f"http://127.0.0.1:{port}/_web/game.js", timeout=5).status_code == 200
         # clients holding keep-alive connections, as a bot or a benchmark does
         idle = [http.client.HTTPConnection("127.0.0.1", port, timeout=5) for _ in range(4)]
         for conn in idle:
