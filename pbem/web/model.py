@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from markupsafe import Markup, escape
+
 from .. import pictures
 from ..errors import NotFound
 from ..service import SeatProof, Service
@@ -36,6 +38,20 @@ class Caller:
     @property
     def proved_seat(self) -> int | None:
         return self.token.seat if isinstance(self.token, SeatProof) else None
+
+
+def log_items(entries: list, base: str, shown: int) -> Markup:
+    """The log's entries as HTML, newest first, each a link to its version.
+    Written here rather than looped in the template: a finished game has a
+    few hundred entries, and Jinja's loop took a third of the page's time."""
+    base = escape(base)
+    return Markup("".join(
+        f'<li data-v="{e["version"]:d}"{CLASS_SHOWN if e["version"] == shown else ""}>'
+        f'<a href="{base}/v/{e["version"]:d}">{e["version"]:d}</a> {escape(e["text"])}</li>'
+        for e in reversed(entries)))
+
+
+CLASS_SHOWN = ' class="shown"'
 
 
 def named(text: str, names: list) -> str:

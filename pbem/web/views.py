@@ -302,7 +302,7 @@ def isotime(ts) -> str:
 
 @web.app_context_processor
 def page_globals() -> dict:
-    return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url}
+    return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url, "log_items": model.log_items}
 
 
 def chip_style(seat: int) -> str:
