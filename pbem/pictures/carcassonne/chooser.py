@@ -16,6 +16,10 @@ from .tile_art import art_of
 
 SIZE = 180
 SPOT = 15
+#: A spot's colour by the kind of its segment, so a city's spot reads apart from a field's.
+KIND_INK = {"city": "#9c4a12", "road": "#3d3d3d", "field": "#2e6b1f", "cloister": "#8e2424"}
+#: What a follower is called on each kind (the picture's key says the same).
+ROLE = {"city": "knight", "road": "thief", "field": "farmer", "cloister": "monk"}
 #: The tile's corners, where a barn stands (Abbey & Mayor: ``"on": "corner NE"``), in unit coordinates.
 CORNERS = {"NE": (0.9, 0.1), "SE": (0.9, 0.9), "SW": (0.1, 0.9), "NW": (0.1, 0.1)}
 
@@ -32,9 +36,12 @@ def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
         ux, uy = art.anchor(k, r)
         cx, cy = ux * size, uy * size
         short = "C" if label == "cloister" else label.split(" ")[-1]
-        spots.append(f'<g class="spot" data-on="{m.esc(label)}">'
-                     + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.8", stroke="#1f4fbf", stroke_width=2)
-                     + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill="#1f4fbf")
+        kind = label.split(" ")[0]
+        ink = KIND_INK.get(kind, "#1f4fbf")
+        spots.append(f'<g class="spot" data-on="{m.esc(label)}" data-kind="{m.esc(kind)}">'
+                     + f"<title>{m.esc(ROLE.get(kind, kind))} on {m.esc(label)}</title>"
+                     + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.85", stroke=ink, stroke_width=2.5)
+                     + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill=ink)
                      + "</g>")
     for corner, (ux, uy) in CORNERS.items():  # offered only where a legal move names them
         cx, cy = ux * size, uy * size

@@ -157,7 +157,8 @@
         });
       }
       controls.appendChild(el("p", { "class": "how-figure" },
-        "Tap a spot on the tile to put a figure there, or play it without one."));
+        "Tap a spot on the tile to put a figure there (a knight on a city, a thief on a road, a farmer " +
+        "in a field, a monk on a monastery), or play it without one."));
       var row = el("div", { "class": "row figures" });
       var none = el("button", { type: "button", "class": "no-figure" }, "No figure");
       none.setAttribute("aria-pressed", String(!pick.figure));
