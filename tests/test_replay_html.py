@@ -38,6 +38,7 @@ def test_the_file_replays_a_finished_carcassonne_game_offline(service, browser, 
     raw = sum(len(p.encode()) for p in drawn["pictures"])
     print(f"replay file: {last + 1} versions, {size} bytes ({raw} bytes of SVG unpacked)")
     assert size < 400_000 < raw          # packed: a small part of the pictures' own size
+    assert unpacked(made.stdout) == drawn["pictures"]   # and unpacked, every version's picture exactly
     assert "http://" not in made.stdout.replace("http://www.w3.org/", "")   # nothing to fetch
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     asked = []
@@ -85,3 +86,30 @@ def test_every_game_makes_a_file(service):
         versions = standalone.versions(lines)
         assert html.startswith("<!doctype html>") and f'max="{len(versions["pictures"]) - 1}"' in html
         assert "<script src=" not in html and '<link rel="stylesheet"' not in html   # all inline
+
+
+def test_a_record_taken_in_play_makes_a_file_of_what_its_viewer_saw(service):
+    """A spectator's record of a Kachina game in play: the file shows the
+    spectator's view of every version (no hand), and says whose view it is."""
+    game_id, keys, tokens = seated(service, "kachina", 2)
+    play(service, game_id, keys, tokens, random.Random(4), moves=6)
+    lines = list(service.record_lines(game_id, None))
+    html = standalone.replay_html(lines)
+    assert "as a spectator saw it while it was played" in html
+    assert "The game was in play when this record was taken." in html
+    assert not any("Your tiles" in svg for svg in unpacked(html))
+    mine = standalone.replay_html(list(service.record_lines(game_id, tokens[0])))
+    assert "as seat 0 saw it" in mine
+    assert any("Your tiles" in svg for svg in unpacked(mine))   # the check sees a hand where there is one
+
+
+def unpacked(html: str) -> list[str]:
+    """Every version's picture, as the file's script unpacks them."""
+    import base64
+    import gzip
+    import json
+    import re
+    packed = re.search(r'<script type="application/octet-stream" id="pictures">([^<]+)</script>', html).group(1)
+    data = json.loads(gzip.decompress(base64.b64decode(packed)))
+    return [data["pictures"][i][1].replace(standalone.HOLE, data["defs"][data["pictures"][i][0]])
+            for i in data["at"]]
