@@ -357,15 +357,14 @@ class Service:
     def viewer(self, game_id: str, token: str | None, meta: dict | None = None) -> int | None:
         """The seat a bearer token belongs to; None (spectator) without one."""
         if isinstance(token, SeatProof):
-            return self._proved(game_id, token.seat, meta)
+            return self._proved(game_id, token.seat)
         if token is None:
             return SPECTATOR
         return seat_of_token(self.store.seats(game_id), token)
 
-    def _proved(self, game_id: str, seat: int, meta: dict | None) -> int:
+    def _proved(self, game_id: str, seat: int) -> int:
         """A proved seat still names a taken seat of the game (a link outlives nothing)."""
-        meta = meta or self._meta(game_id)
-        if not 0 <= seat < meta["players"] or seat not in self.store.seats(game_id):
+        if seat not in self.store.seats(game_id):  # one read: a taken seat is a seat of the game
             raise Unauthorized("bad_link", f"game {game_id} has no seat {seat} taken")
         return seat
 
