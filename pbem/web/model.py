@@ -1,6 +1,6 @@
 """What the pages show, composed from the Service's read functions only
-(``listing``, ``names``, ``get_game``, ``events``, ``state_at``,
-``legal_moves``): every view, event and move reaches a page through the
+(``listing``, ``roster``, ``get_game``, ``events``, ``state_at``,
+``legal_moves``, ``move_status``; moves by ``submit_trusted``): every view, event and move reaches a page through the
 game's own filter (``view``, ``redact``), for the caller the page names (a
 seat's bearer token, a play link's ``SeatProof``, or nobody). Nothing here
 reads the store or a state.
@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from .. import pictures
 from ..errors import NotFound
+from ..games.base import seat_names
 from ..service import SeatProof, Service
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
@@ -55,10 +56,14 @@ CLASS_SHOWN = ' class="shown"'
 
 
 def named(text: str, names: list) -> str:
-    """An event's words with "seat 0" written as the seat's name."""
+    """An event's words with "seat 0" written as the seat's name, as the
+    games' own texts name seats (``seat_names``: a name that reads like a
+    seat number, or that two seats share, stays "seat N")."""
+    shown = seat_names(len(names), names)
+
     def name(match):
         seat = int(match.group(2))
-        return names[seat] if seat < len(names) and names[seat] else match.group(0)
+        return shown[seat] if seat < len(shown) and not shown[seat].startswith("seat ") else match.group(0)
     return _SEAT.sub(name, text)
 
 

@@ -22,7 +22,7 @@ from marshmallow import fields, validate
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ServiceError, Unavailable, Unprocessable
-from ..games.base import GameError
+from ..games.base import GameError, seat_names
 from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
@@ -254,6 +254,9 @@ def live_answer(game_id: str, caller: model.Caller) -> Response:
     parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
     body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
             "to_act": page["to_act"], "names": page["names"], "parts": parts,
+            # how the log names seats (None: "seat N" stays), for events the stream brings
+            "log_names": [n if not n.startswith("seat ") else None
+                          for n in seat_names(len(page["names"]), page["names"])],
             "picture": page["picture"]["svg"] or "", "legal": page["legal"],
             "log": page["log"]}
     resp = Response(json.dumps(body), mimetype="application/json")

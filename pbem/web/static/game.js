@@ -71,7 +71,7 @@
 
   function apply(live, withLog) {
     lastLive = live;
-    names = live.names || names;
+    names = live.log_names || names;
     ["status", "players", "play"].forEach(function (k) {
       var box = $("#" + k);
       if (box && live.parts[k] !== undefined) box.innerHTML = live.parts[k];
