@@ -23,6 +23,11 @@ A worker killed mid-drain leaves its entries pending in the group and its
 lease expires; every worker's sweeper thread notices entries idle longer
 than ``claim_idle_ms`` and kicks a drain, which claims them (XAUTOCLAIM);
 applying a move twice is harmless (the append is idempotent by move id).
+
+On a Redis Cluster each shard (pbem/shards.py) has a stream of its own, its
+lease and its drainer (``MoveQueue(client, shard=k)``; pbem/shard_queues.py
+routes a game's moves to its shard's queue), and a drain job names its
+shard. With one plain Redis there is one shard, with the keys above.
 """
 from __future__ import annotations
 
@@ -38,7 +43,8 @@ from typing import Callable
 import redis
 from rq import Queue
 
-from .roundtrip import RoundTrips
+from .connections import rq_connection, shards_of
+from .roundtrip import round_trips
 from .store import dumps
 
 log = logging.getLogger(__name__)
@@ -77,9 +83,9 @@ class StreamQueue:
     def __init__(self, client: redis.Redis, stream: str, group: str, lease: str, rq_queue: str, job: str,
                  claim_idle_ms: int = 5000, linger_s: float = 0.5, budget_s: float = 5.0, helpers: bool = True,
                  hold: Callable[[], bool] | None = None, max_hold_s: float = 0.0, max_run_s: float = 0.0,
-                 gather_s: float = 0.0):
+                 gather_s: float = 0.0, job_kwargs: dict | None = None, durable: bool = False):
         self.redis = client
-        self.trips = RoundTrips(client)  # the hot round trips, on a connection per thread
+        self.trips = round_trips(client)  # the hot round trips, on a connection per thread
         #: A drain job returns to RQ after ``budget_s`` (a successor carries
         #: on), so a worker is never held longer; ``helpers`` lets a drainer
         #: facing a backlog ask for a second one on another worker.
@@ -100,7 +106,11 @@ class StreamQueue:
         self.lease, self.helper_lease = lease, lease + ":helper"
         self.claim_idle_ms = claim_idle_ms
         self.linger_s = linger_s
-        self.rq = Queue(rq_queue, connection=client)
+        self.rq = Queue(rq_queue, connection=rq_connection(client))  # RQ's own Redis (pbem/connections.py)
+        #: Given to every drain job this queue enqueues (a shard's number).
+        self.job_kwargs = job_kwargs or {}
+        #: Pushes wait for a replica on a cluster (pbem/cluster/trips.py).
+        self.durable = durable
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
         self._lease_seen = float("-inf")  # when a push last found the lease held
@@ -122,7 +132,7 @@ class StreamQueue:
         """Add an entry. ``first(pipe)`` may add one command to run before it,
         in the same round trip; its reply is returned. With ``fields`` None,
         ``first`` adds the entry itself (a script that may decline to)."""
-        replies = self.trips.run(self._push(fields, first))
+        replies = self.trips.run(self._push(fields, first), durable=self.durable)
         self._after_lease_check(replies[-1])
         return replies[0] if first is not None else True
 
@@ -137,7 +147,7 @@ class StreamQueue:
         pipe = self._push(fields, first)
         if listening:
             pipe.blpop(wait_key if isinstance(wait_key, list) else [wait_key], timeout=wait_s)
-        replies = self.trips.run(pipe)
+        replies = self.trips.run(pipe, durable=self.durable)
         # Had the drainer just gone (the lease was free after all), the BLPOP
         # waited in vain: a drain starts now and the caller waits again.
         self._after_lease_check(replies[-2] if listening else replies[-1])
@@ -198,7 +208,7 @@ class StreamQueue:
             self._enqueue_drain()
 
     def _enqueue_drain(self, helper: bool = False) -> None:
-        self.rq.enqueue(self.job, helper, result_ttl=0, failure_ttl=3600,
+        self.rq.enqueue(self.job, helper, **self.job_kwargs, result_ttl=0, failure_ttl=3600,
                         description=f"drain {self.stream}" + (" (helper)" if helper else ""))
 
     def drain_fields(self, handle: Callable[[list[dict]], object], helper: bool = False,
@@ -414,9 +424,25 @@ class MoveQueue(StreamQueue):
     MAX_RUN_S = 60.0
 
     def __init__(self, client: redis.Redis, claim_idle_ms: int = 5000, linger_s: float = 0.5,
-                 gather_s: float = 0.0):
-        super().__init__(client, STREAM, GROUP, DRAIN_LEASE, MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s,
-                         max_run_s=self.MAX_RUN_S, gather_s=gather_s)
+                 gather_s: float = 0.0, shard: int = 0):
+        shards = shards_of(client)
+        # One plain Redis: STREAM and DRAIN_LEASE, the names pbem has always used.
+        super().__init__(client, shards.key(shard, "submissions"), GROUP, shards.key(shard, "drain:lease"),
+                         MOVES_QUEUE, DRAIN_JOB, claim_idle_ms, linger_s, max_run_s=self.MAX_RUN_S,
+                         gather_s=gather_s, job_kwargs={"shard": shard} if shards.cluster else None,
+                         durable=True)
+        self.shard = shard
+
+    # A queue is its own one shard (pbem/shard_queues.py has the sharded kind).
+    @property
+    def queues(self) -> list["MoveQueue"]:
+        return [self]
+
+    def for_shard(self, shard: int) -> "MoveQueue":
+        return self
+
+    def for_game(self, game_id: str) -> "MoveQueue":
+        return self
 
     @staticmethod
     def _entry(game_id: str, move_id: str, record: dict | None) -> dict:
@@ -448,7 +474,7 @@ class MoveQueue(StreamQueue):
             return self.push_fields(None, first), None
         return self.push_and_wait(None, first, wait_keys, wait_s)
 
-    def drain(self, apply: Callable[..., object], **kw) -> int:
+    def drain(self, apply: Callable[..., object], shard: int | None = None, **kw) -> int:
         """``apply`` takes a list of (game, move id) pairs, and ``records``:
         the queued records the entries carried, by pair."""
         return self.drain_fields(lambda items: apply(

@@ -43,12 +43,13 @@ class RoundTrips:
             conn.disconnect()
         return conn
 
-    def run(self, pipe: Pipeline, raise_on_error: bool = True) -> list:
+    def run(self, pipe: Pipeline, raise_on_error: bool = True, durable: bool = False) -> list:
         """Send the commands recorded on ``pipe`` and return their replies,
         in order, parsed as ``pipe.execute()`` would. An error reply is
         raised (the first), or returned in its place with ``raise_on_error``
         False. A connection error is raised: nothing is sent again, since a
-        write may or may not have run."""
+        write may or may not have run. (``durable``: on a cluster, wait for
+        a replica, see pbem/cluster/trips.py; one server has none.)"""
         commands = pipe.command_stack
         if not commands:
             return []
@@ -76,3 +77,15 @@ class RoundTrips:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             conn.disconnect()
+
+
+def round_trips(client):
+    """The hot round trips for ``client``: these, or on a Redis Cluster
+    their cluster counterpart (pbem/cluster/trips.py)."""
+    from redis.cluster import RedisCluster
+
+    if isinstance(client, RedisCluster):
+        from .cluster.trips import ClusterRoundTrips
+
+        return ClusterRoundTrips(client)
+    return RoundTrips(client)

@@ -184,7 +184,7 @@ class Service:
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends."""
         game, options = self.check_new_game(name, players, options)
-        game_id = new_game_id()
+        game_id = self.store.new_game_id()
         seed = secrets.token_bytes(32) if seed is None else seed
         # The creator's credential (invitations, the clock): shown once in the
         # answer, stored hashed like a seat's token.
@@ -215,13 +215,13 @@ class Service:
             raise Unprocessable(err.code, err.message, **err.details) from None
 
     def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50) -> list[dict]:
-        ids = self.store.list_games(0, 10_000) if status else self.store.list_games(offset, limit)
+        ids = self.store.list_games(offset, limit, status)  # from the status index (pbem/indexes.py)
         out = []
         for meta in self.store.metas(ids):
             if meta is None or (status and meta.get("status") != status):
-                continue
+                continue  # gone, or its status changed since the index was read
             out.append(self._public_meta(meta))
-        return out[offset:offset + limit] if status else out
+        return out
 
     def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
         """``list_games`` with what a lobby shows of each: the seats' names

@@ -15,6 +15,11 @@ Redis Cluster slot and the append script touches only that slot:
     pbem:{g:ID}:wake:R  list    a marker for request R's waiter when its move
                                 was not queued (see queue_if_current)
 
+Indexes across games (by status, a player's games, deadlines) are per shard
+(pbem/indexes.py, pbem/shards.py): on a Redis Cluster a game's shard keys
+share its slot, so the append that starts or ends a game updates its status
+index in the same script.
+
 The version of a game is the number of events in its log; event number n
 (1-based) has stream id ``n-1``, so paging by version is an XRANGE.
 """
@@ -27,12 +32,14 @@ from typing import Any, Iterable
 
 import redis
 
-from .roundtrip import RoundTrips
+from .connections import shards_of
+from .indexes import Indexes
+from .roundtrip import round_trips
 
-GAMES_INDEX = "pbem:games"
+GAMES_INDEX = "pbem:games"  # one shard's "games" index on a plain Redis (pbem/indexes.py)
 
 # Append events if the version is as expected, idempotently by move id.
-# KEYS: meta, log, moves, done
+# KEYS: meta, log, moves, done, and with a status the status indexes (open, active, finished)
 # ARGV: expected, move_id, record, status, meta fields (JSON object of strings, or ''), event...
 _APPEND = """
 local prior = redis.call('HGET', KEYS[3], ARGV[2])
@@ -47,7 +54,17 @@ for i = 6, #ARGV do
   redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'm', ARGV[2])
 end
 redis.call('HSET', KEYS[1], 'version', version)
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'status', ARGV[4]) end
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'status', ARGV[4])
+  local index = ({open = 5, active = 6, finished = 7})[ARGV[4]]
+  if index and #KEYS >= 7 then
+    local game = redis.call('HMGET', KEYS[1], 'id', 'created')
+    if game[1] then
+      for i = 5, 7 do redis.call('ZREM', KEYS[i], game[1]) end
+      redis.call('ZADD', KEYS[index], game[2] or 0, game[1])
+    end
+  end
+end
 if ARGV[5] ~= '' then
   for k, v in pairs(cjson.decode(ARGV[5])) do redis.call('HSET', KEYS[1], k, v) end
 end
@@ -212,7 +229,9 @@ def log_id(version: int) -> str:
 class Store:
     def __init__(self, client: redis.Redis):
         self.redis = client
-        self.trips = RoundTrips(client)  # the hot round trips, on a connection per thread
+        self.trips = round_trips(client)  # the hot round trips, on a connection per thread
+        self.shards = shards_of(client)
+        self.indexes = Indexes(client, self.shards)
         self._append = client.register_script(_APPEND)
         self._settle = client.register_script(_SETTLE)
         self._read = client.register_script(_READ)
@@ -240,12 +259,16 @@ class Store:
 
     # -- games ---------------------------------------------------------------
 
+    def new_game_id(self) -> str:
+        """A fresh id (on a cluster, born in a shard: see pbem/shards.py)."""
+        return self.shards.new_game_id()
+
     def create_game(self, game_id: str, meta: dict, seed_hex: str) -> None:
         created = meta["created"]
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key(game_id, "meta"), mapping={k: v if isinstance(v, str) else dumps(v) for k, v in meta.items()})
         pipe.set(key(game_id, "seed"), seed_hex)
-        pipe.zadd(GAMES_INDEX, {game_id: created})
+        self.indexes.on_create(pipe, game_id, created, meta.get("status", "open"))
         pipe.execute()
 
     def meta(self, game_id: str) -> dict | None:
@@ -291,8 +314,9 @@ class Store:
             pipe.hgetall(key(game_id, "meta"))
         return [decode_meta(raw) if raw else None for raw in pipe.execute()]
 
-    def list_games(self, offset: int = 0, limit: int = 50) -> list[str]:
-        return [g.decode() for g in self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)]
+    def list_games(self, offset: int = 0, limit: int = 50, status: str | None = None) -> list[str]:
+        """Game ids, newest first (only those with ``status``), from the indexes."""
+        return self.indexes.games(status, offset, limit)
 
     def seed(self, game_id: str) -> bytes:
         raw = self.redis.get(key(game_id, "seed"))
@@ -303,7 +327,13 @@ class Store:
     # -- seats ---------------------------------------------------------------
 
     def claim_seat(self, game_id: str, seat: int, data: dict) -> bool:
-        return bool(self.redis.hsetnx(key(game_id, "seats"), str(seat), dumps(data)))
+        claimed = bool(self.redis.hsetnx(key(game_id, "seats"), str(seat), dumps(data)))
+        if claimed and data.get("public_key"):
+            # A projection (pbem/indexes.py): should this be lost, a rebuild finds the seat.
+            pipe = self.redis.pipeline(transaction=False)
+            self.indexes.on_join(pipe, game_id, data["public_key"], data.get("joined") or time.time())
+            pipe.execute()
+        return claimed
 
     def seats(self, game_id: str) -> dict[int, dict]:
         return decode_seats(self.redis.hgetall(key(game_id, "seats")))
@@ -319,11 +349,10 @@ class Store:
         return self._appended(self._append(**self._append_call(game_id, expected_version, move_id, events,
                                                                 record, status, meta)))
 
-    @staticmethod
-    def _append_call(game_id, expected_version, move_id, events, record, status, meta=None) -> dict:
+    def _append_call(self, game_id, expected_version, move_id, events, record, status, meta=None) -> dict:
         fields = dumps({k: v if isinstance(v, str) else dumps(v) for k, v in meta.items()}) if meta else ""
         return {"keys": [key(game_id, "meta"), key(game_id, "log"), key(game_id, "moves"),
-                         key(game_id, f"done:{move_id}")],
+                         key(game_id, f"done:{move_id}"), *(self.indexes.status_keys(game_id) if status else ())],
                 "args": [expected_version, move_id, dumps(record), status, fields, *(dumps(e) for e in events)]}
 
     @staticmethod
@@ -433,6 +462,9 @@ class Store:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            got = self.redis.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
+            # durable: on a cluster the outcome popped is on a replica before it is answered
+            got = self.trips.run(pipe, durable=True)[0]
             record = self.decode_done(got[1])[0] if got else self.move(game_id, move_id)
         return record

@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import functools
 
-import redis
-
 from pbem.config import settings
+from pbem.connections import connect
 from pbem.notify import install as install_notifications
-from pbem.pipeline import MoveQueue
 from pbem.service import Service, StateCache
+from pbem.shard_queues import move_queue
 from pbem.store import Store
 
 
 @functools.lru_cache(maxsize=1)
-def context() -> tuple[Service, MoveQueue]:
+def context():
+    """(Service, move queue): a ``MoveQueue`` on one Redis, a
+    ``ShardedMoveQueue`` on a cluster (pbem/shard_queues.py)."""
     conf = settings()
     if not conf.redis_url:
         raise RuntimeError("REDIS_URL is not set for the worker")
-    client = redis.Redis.from_url(conf.redis_url)
-    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000, conf.drain_gather_ms / 1000)
+    client = connect(conf.redis_url)
+    queue = move_queue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000, conf.drain_gather_ms / 1000)
     service = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                       cache=StateCache(conf.state_cache))
     # Turn notifications: the hooks add notices to the pbem:notices stream, in

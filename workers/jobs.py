@@ -4,10 +4,19 @@ from __future__ import annotations
 from .context import context
 
 
-def drain_moves(helper: bool = False) -> int:
-    """Apply queued move submissions as they come (see pbem.pipeline)."""
+def drain_moves(helper: bool = False, shard: int | None = None) -> int:
+    """Apply queued move submissions as they come (see pbem.pipeline). A
+    shard's drain (a cluster's) runs in a thread of this process and the
+    job returns at once (pbem/cluster/drainers.py)."""
     service, queue = context()
-    return queue.drain(service.apply_moves, helper=helper)
+    if shard is None:
+        return queue.drain(service.apply_moves, helper=helper)
+    from pbem.cluster.drainers import DRAINERS
+
+    shard_queue = queue.for_shard(shard)
+    DRAINERS.start(f"moves {shard}{' helper' if helper else ''}",
+                   lambda: shard_queue.drain(service.apply_moves, helper=helper))
+    return 0
 
 
 def apply_move(game_id: str, move_id: str) -> dict:

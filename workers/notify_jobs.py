@@ -21,8 +21,9 @@ def _notifier() -> Notifier:
     return Notifier(service, NotifySettings())
 
 
-def drain_notices(helper: bool = False) -> int:
-    """Handle turn notices as they come (pbem.notify.hooks, pbem.pipeline)."""
+def drain_notices(helper: bool = False, shard: int | None = None) -> int:
+    """Handle turn notices as they come (pbem.notify.hooks, pbem.pipeline);
+    a shard's (a cluster's) in a thread, as ``drain_moves`` does."""
     service, _ = context()
     notifier = _notifier()
     actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject}
@@ -36,7 +37,13 @@ def drain_notices(helper: bool = False) -> int:
             except Exception:
                 log.exception("notice %s failed", item)
 
-    return notice_queue(service.store.redis).drain_fields(handle, helper=helper)
+    if shard is None:
+        return notice_queue(service.store.redis).drain_fields(handle, helper=helper)
+    from pbem.cluster.drainers import DRAINERS
+
+    queue = notice_queue(service.store.redis, shard)
+    DRAINERS.start(f"notices {shard}", lambda: queue.drain_fields(handle, helper=helper))
+    return 0
 
 
 def after_move(game_id, before_version, version, before, after, mover, finished):

@@ -25,7 +25,10 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
-from pbem.notify.hooks import notice_queue
+from pbem.cluster.drainers import DRAINERS, sweep_forever
+from pbem.connections import rq_connection
+from pbem.indexes import Indexes
+from pbem.notify.hooks import notice_queues
 from pbem.pipeline import MOVES_QUEUE
 
 from .context import context
@@ -56,9 +59,10 @@ def run_when_idle() -> None:
 
 
 def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
+    """Until the store and the queues' Redis (one and the same, or not) answer."""
     while not Worker.signalled and not stop.wait(0.5):
         try:
-            if client.ping():
+            if client.ping() and rq_connection(client).ping():
                 return
         except redis.RedisError:
             pass
@@ -77,24 +81,34 @@ def main(argv: list[str] | None = None) -> None:
     service, moves = context()
     # A drain asked to stop hands over to a successor within its budget.
     moves.stopping = lambda: Worker.signalled
-    streams = [moves, notice_queue(moves.redis)]
+    # Every shard's moves and notices (one of each on a plain Redis).
+    streams = [*moves.queues, *notice_queues(service.store.redis)]
+    try:
+        Indexes(service.store.redis).ensure()  # a store from before the indexes gets them once
+    except redis.RedisError:
+        log.warning("could not check the indexes", exc_info=True)
     for stream in streams:
         stream.ensure_group()
         stream.kick(force=True)  # pick up whatever a dead worker left behind
     stop = threading.Event()
-    for stream in streams:
-        threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
-    queues = [Queue(n, connection=moves.redis) for n in names]
+    if len(streams) == 2:
+        for stream in streams:
+            threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
+    else:  # a cluster's shards: one sweeper thread for them all
+        threading.Thread(target=sweep_forever, args=(streams, stop, streams[0].claim_idle_ms / 2000),
+                         daemon=True, name="sweeper").start()
+    connection = rq_connection(service.store.redis)
+    queues = [Queue(n, connection=connection) for n in names]
     try:
         while True:
             try:
-                Worker(queues, connection=moves.redis).work(with_scheduler=with_scheduler, logging_level="WARNING")
+                Worker(queues, connection=connection).work(with_scheduler=with_scheduler, logging_level="WARNING")
             except redis.RedisError:
                 log.warning("the work loop ended: redis unavailable", exc_info=True)
             if Worker.signalled:
                 break
             log.warning("the work loop ended without a stop request; starting again once redis answers")
-            wait_for_redis(moves.redis, stop)
+            wait_for_redis(service.store.redis, stop)
             if Worker.signalled:
                 break
             try:
@@ -107,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         pass  # a signal between two work loops
     finally:
         stop.set()
+        DRAINERS.join(5.0)  # a cluster's drainer threads hand over (they see the stop request)
 
 
 if __name__ == "__main__":

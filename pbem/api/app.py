@@ -19,8 +19,9 @@ from .. import error_docs, games
 from ..config import Settings, settings as load_settings
 from ..errors import ServiceError, Unauthorized, Unprocessable
 from ..games.base import GameError
-from ..pipeline import MoveQueue
+from ..connections import STORE_DOWN, connect
 from ..service import Service, StateCache
+from ..shard_queues import move_queue
 from ..mail_in import invites
 from ..store import Store
 from . import inbound_views, notify_views, record_schemas, stream_views
@@ -51,9 +52,8 @@ class PbemApi(Api):
         app.register_error_handler(ServiceError, lambda e: error_response(e.status, e.code, e.message, e.details,
                                                                           e.headers))
         app.register_error_handler(GameError, lambda e: error_response(422, e.code, e.message, e.details))
-        app.register_error_handler(redis.ConnectionError, self._store_down)
-        app.register_error_handler(redis.TimeoutError, self._store_down)
-        app.register_error_handler(redis.BusyLoadingError, self._store_down)
+        for unavailable in STORE_DOWN:  # a lost connection; on a cluster a failover or a slot moving too
+            app.register_error_handler(unavailable, self._store_down)
 
     @staticmethod
     def _store_down(error):
@@ -399,9 +399,8 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     if client is None:
         if not conf.redis_url:
             raise RuntimeError("REDIS_URL is not set")
-        client = redis.Redis.from_url(conf.redis_url, socket_timeout=5, socket_connect_timeout=2,
-                                      health_check_interval=10)
-    queue = MoveQueue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)
+        client = connect(conf.redis_url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=10)
+    queue = move_queue(client, conf.claim_idle_ms, conf.drain_linger_ms / 1000)  # per shard on a cluster
     app.extensions["pbem_settings"] = conf
     app.extensions["pbem"] = Service(Store(client), enqueue=queue.push, snapshot_every=conf.snapshot_every,
                                      cache=StateCache(conf.state_cache), enqueue_wait=queue.push_wait,

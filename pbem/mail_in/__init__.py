@@ -24,6 +24,8 @@ from datetime import timedelta
 
 from rq import Queue
 
+from ..connections import rq_connection
+
 QUEUE = "pbem-mail"
 #: Seconds before each new try of a mail the relay refused; then it is given up.
 RETRIES = (30, 120, 600, 3600)
@@ -35,6 +37,6 @@ def try_later(client, attempt: int, job: str, *args) -> bool:
     with RQ's scheduler; False once the RETRIES are used up."""
     if attempt > len(RETRIES):
         return False
-    Queue(QUEUE, connection=client).enqueue_in(timedelta(seconds=RETRIES[attempt - 1]), job, *args, attempt + 1,
+    Queue(QUEUE, connection=rq_connection(client)).enqueue_in(timedelta(seconds=RETRIES[attempt - 1]), job, *args, attempt + 1,
                                                **JOB_OPTS)
     return True

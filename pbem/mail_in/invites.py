@@ -15,6 +15,7 @@ import time
 
 from rq import Queue
 
+from ..connections import rq_connection
 from ..errors import Conflict, NotFound, ServiceError, Unprocessable
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -76,7 +77,7 @@ def record(service, game_id: str, planned: list[tuple[int, str, str]], queue: Qu
            by: str = "creator") -> list[dict]:
     """Store planned invitations and enqueue their mails."""
     store = MailStore(service.store.redis)
-    queue = queue or Queue(QUEUE, connection=service.store.redis)
+    queue = queue or Queue(QUEUE, connection=rq_connection(service.store.redis))
     out = []
     for seat, email, name in planned:
         if not store.save_invitation(game_id, seat, {"email": email, "name": name, "invited": time.time(),

@@ -16,6 +16,7 @@ import redis
 from aiosmtpd.controller import Controller
 from rq import Queue
 
+from ..connections import connect, rq_connection
 from ..notify.config import NotifySettings
 from ..store import key
 from . import QUEUE
@@ -32,7 +33,7 @@ JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 300}
 def accept(client: redis.Redis, raw: bytes, recipients: list[str], conf: MailInSettings) -> str:
     """Store a message and enqueue its processing; returns the raw id."""
     raw_id = MailStore(client).put_raw(raw, conf.raw_ttl)
-    Queue(QUEUE, connection=client).enqueue("workers.mail_jobs.process", raw_id, recipients, **JOB_OPTS)
+    Queue(QUEUE, connection=rq_connection(client)).enqueue("workers.mail_jobs.process", raw_id, recipients, **JOB_OPTS)
     return raw_id
 
 
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if not url:
         raise SystemExit("REDIS_URL is not set")
     conf = MailInSettings()
-    ctl = controller(redis.Redis.from_url(url), conf)
+    ctl = controller(connect(url), conf)
     ctl.start()
     nconf = NotifySettings()
     print(f"pbem: mail-in (SMTP) on {conf.host}:{ctl.port} for move+TOKEN@{nconf.mail_domain}", flush=True)

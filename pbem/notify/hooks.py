@@ -11,15 +11,16 @@ import json
 import logging
 import os
 
-from ..pipeline import STREAM as SUBMISSIONS, StreamQueue
+from ..connections import shards_of
+from ..pipeline import StreamQueue
 from . import QUEUE
 
 log = logging.getLogger(__name__)
 
-NOTICES = "pbem:notices"
+NOTICES = "pbem:notices"  # one shard's notices on a plain Redis; on a cluster each shard has its own
 
 
-def notice_queue(client) -> StreamQueue:
+def notice_queue(client, shard: int = 0) -> StreamQueue:
     """Turn notices travel like moves: a stream drained by lingering jobs on
     ``pbem-notify`` (pbem.pipeline), one pipelined round trip per move.
 
@@ -27,15 +28,27 @@ def notice_queue(client) -> StreamQueue:
     too (up to ``PBEM_NOTICE_MAX_DELAY_S``, 30 s by default, after which they
     go whatever the load). A quiet server sends them at once; a burst of
     moves defers them to its end instead of sharing the CPU and Redis with
-    it."""
+    it.
+
+    On a Redis Cluster each shard has its notices stream (in its slot, so a
+    move's notice rides in its drain's round trip to the same master), held
+    back by its own shard's submissions."""
+    shards = shards_of(client)
+    submissions = shards.key(shard, "submissions")
     linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
     max_delay = float(os.environ.get("PBEM_NOTICE_MAX_DELAY_S", "30"))
     backlog = int(os.environ.get("PBEM_NOTICE_HOLD_BACKLOG", "3"))
     # No helpers and a short budget: notices may lag a little under load,
     # but they never hold both workers while moves wait.
-    return StreamQueue(client, NOTICES, "notifiers", "pbem:notices:lease", QUEUE,
+    return StreamQueue(client, shards.key(shard, "notices"), "notifiers", shards.key(shard, "notices:lease"), QUEUE,
                        "workers.notify_jobs.drain_notices", linger_s=linger, budget_s=1.0, helpers=False,
-                       hold=lambda: client.xlen(SUBMISSIONS) >= backlog, max_hold_s=max_delay)
+                       hold=lambda: client.xlen(submissions) >= backlog, max_hold_s=max_delay,
+                       job_kwargs={"shard": shard} if shards.cluster else None)
+
+
+def notice_queues(client) -> list[StreamQueue]:
+    """Every shard's notice queue (one on a plain Redis)."""
+    return [notice_queue(client, k) for k in shards_of(client)]
 
 
 def _to_act(loaded) -> list[int]:
@@ -54,21 +67,32 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
     go in its next round trip (``StreamQueue.ride``) instead of one of their own."""
     if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
         return
-    notices = queue or notice_queue(service.store.redis)
-    notices.ride_on = ride_on
+    shards = shards_of(service.store.redis)
+    if queue is not None or not shards.cluster:
+        notices = queue or notice_queue(service.store.redis)
+        notices.ride_on = ride_on
+        by_shard = [notices]
+    else:  # a shard's notices go to its stream, riding on its move queue's round trips
+        by_shard = notice_queues(service.store.redis)
+        for k, notices in enumerate(by_shard):
+            notices.ride_on = ride_on.for_shard(k) if ride_on is not None else None
+
+    def shard_of(game_id: str) -> int:
+        return shards.of_game(game_id) if len(by_shard) > 1 else 0
 
     def after_apply_batch(svc, applied):
-        entries = []
+        batches: dict[int, list] = {}
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
-            entries.append({"k": "after_move", "a": json.dumps(
+            batches.setdefault(shard_of(after.id), []).append({"k": "after_move", "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
                  after.meta.get("status") == "finished"])})
-        notices.push_many(entries)  # one round trip for the whole batch
+        for shard, entries in batches.items():
+            by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 
     def after_reject(svc, loaded, record):
         if (record.get("envelope") or {}).get("player") is not None:
-            notices.push_fields({"k": "after_reject", "a": json.dumps([loaded.id, record["id"]])})
+            by_shard[shard_of(loaded.id)].push_fields({"k": "after_reject", "a": json.dumps([loaded.id, record["id"]])})
 
     service.after_apply_batch.append(after_apply_batch)
     if isinstance(getattr(service, "after_reject", None), list):

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 import requests
 from rq import Queue
 
+from ..connections import rq_connection
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
 from . import QUEUE, deadlines, mail, transport, webhooks
@@ -36,7 +37,7 @@ class Notifier:
         self.service = service
         self.conf = conf or NotifySettings()
         self.store = NotifyStore(service.store.redis)
-        self.queue = Queue(QUEUE, connection=service.store.redis)
+        self.queue = Queue(QUEUE, connection=rq_connection(service.store.redis))
         self._secret: bytes | None = None
 
     @property

@@ -7,6 +7,9 @@
     pbem:{g:ID}:notify:wh:ID      string a webhook delivery's fixed message (for retries)
     pbem:{g:ID}:notify:rl:SEAT    string set for PBEM_MAIL_INTERVAL after a turn mail
     pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
+
+A deadline is indexed across games too (pbem/indexes.py, its shard's
+``deadlines``), in the same transaction as its record.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import time
 
 import redis
 
+from ..indexes import Indexes
 from ..store import dumps, key
 
 PREFERENCES = ("every", "reminder", "digest")
@@ -25,6 +29,7 @@ LOG_KEEP = 500
 class NotifyStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self.indexes = Indexes(client)
 
     # -- channels -----------------------------------------------------------
 
@@ -87,10 +92,13 @@ class NotifyStore:
                 if k.startswith(b"deadline:")}
 
     def set_deadline(self, game_id: str, seat: int, record: dict | None) -> None:
+        pipe = self.redis.pipeline(transaction=True)  # one slot: the game's and its shard's index
         if record is None:
-            self.redis.hdel(key(game_id, "notify:game"), f"deadline:{seat}")
+            pipe.hdel(key(game_id, "notify:game"), f"deadline:{seat}")
         else:
-            self.redis.hset(key(game_id, "notify:game"), f"deadline:{seat}", dumps(record))
+            pipe.hset(key(game_id, "notify:game"), f"deadline:{seat}", dumps(record))
+        self.indexes.on_deadline(pipe, game_id, seat, None if record is None else float(record["at"]))
+        pipe.execute()
 
     def once(self, game_id: str, name: str, ttl: int = 7 * 86400) -> bool:
         """True the first time ``name`` is claimed for this game (jobs may run twice)."""

@@ -18,6 +18,12 @@ dropped by version (``Subscriber.sent``). A game nobody watches yet starts
 its cursor at the new subscriber's ``after`` (no further than the version
 the stream read, so no row can be skipped), and the hub reads its catch-up
 too.
+
+On a Redis Cluster one XREAD can name keys of one slot only: the hub has a
+reader per shard (pbem/shards.py), each with its own wake stream in its
+shard's slot, over the games born in that shard (all in that slot): one
+blocked call per shard, on the master holding it, whatever the number of
+games watched. With one Redis there is one shard, so one reader.
 """
 from __future__ import annotations
 
@@ -31,8 +37,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
+from ..connections import STORE_DOWN, async_store_client, cluster_nodes, is_cluster_url, shard_count
 from ..games.base import OMNISCIENT
 from ..service import game_of, shown_events
+from ..shards import Shards
 from ..store import decode_log, key, log_id
 from . import sse
 
@@ -103,29 +111,43 @@ class Subscriber:
 
 
 class Watched:
-    __slots__ = ("game", "cursor", "subs")
+    __slots__ = ("game", "cursor", "subs", "shard")
 
-    def __init__(self, game, cursor: int):
-        self.game, self.cursor, self.subs = game, cursor, set()
+    def __init__(self, game, cursor: int, shard: int = 0):
+        self.game, self.cursor, self.subs, self.shard = game, cursor, set(), shard
+
+
+class Reader:
+    """One shard's reader: its wake stream and where it has read it."""
+
+    __slots__ = ("shard", "wake_key", "wake_id", "waking")
+
+    def __init__(self, shard: int, wake_key: str):
+        self.shard, self.wake_key, self.wake_id, self.waking = shard, wake_key, b"0-0", False
 
 
 class Hub:
     def __init__(self, client: aredis.Redis, reader: aredis.Redis, *, block_ms: int = 10_000,
-                 count: int = 500, keepalive_s: float = 15.0, backlog: int = 256):
+                 count: int = 500, keepalive_s: float = 15.0, backlog: int = 256, shards: Shards | None = None):
         #: ``client`` for short commands; ``reader`` is a connection of its own,
-        #: held by the blocking XREAD.
+        #: held by the blocking XREAD (on a cluster, a client whose blocking
+        #: XREADs, one per shard, each hold a connection to their master).
         self.client, self.reader = client, reader
         self.block_ms, self.count, self.keepalive_s, self.backlog = block_ms, count, keepalive_s, backlog
+        self.shards = shards or Shards.plain()
         self.games: dict[str, Watched] = {}
         # A new game must join the XREAD that is blocked now: an entry on
         # this process's own wake stream ends the block. (An XADD cannot be
         # lost between two XREADs the way a CLIENT UNBLOCK can: the reader
         # reads the wake stream after the last id it saw.)
-        self.wake_key = f"pbem:stream-wake:{secrets.token_hex(8)}"
-        self._wake_id = b"0-0"
-        self._waking = False
+        token = secrets.token_hex(8)
+        self.readers = [Reader(k, self.shards.key(k, f"stream-wake:{token}")) for k in self.shards]
         self._tasks: list[asyncio.Task] = []
         self._closing = False
+
+    @property
+    def wake_key(self) -> str:
+        return self.readers[0].wake_key
 
     @classmethod
     def for_url(cls, url: str, block_ms: int = 10_000, **kw) -> "Hub":
@@ -133,6 +155,8 @@ class Hub:
         with it). Short commands share a small pool: a thousand streams
         opening at once wait for a connection rather than open a thousand.
         The reader's timeout outlasts its block."""
+        if is_cluster_url(url):
+            return cls._for_cluster(url, block_ms, **kw)
         pool = aredis.BlockingConnectionPool.from_url(url, max_connections=16, timeout=10, socket_timeout=5,
                                                       socket_connect_timeout=2)
         # No retries inside redis-py for the reader: its loop retries, from
@@ -143,6 +167,21 @@ class Hub:
         hub._owned = True
         return hub
 
+    @classmethod
+    def _for_cluster(cls, url: str, block_ms: int, **kw) -> "Hub":
+        """On a cluster: redis-py's asyncio cluster client for short commands
+        (at most 16 connections a node), and another for the readers (one
+        blocked XREAD per shard), without retries of its own (the readers'
+        loops retry from their cursors; a retried read could outlive a
+        cancel)."""
+        cluster_nodes(url)  # a bad URL fails here, not in the reader
+        client = async_store_client(url, max_connections=16, socket_timeout=5, socket_connect_timeout=2)
+        reader = async_store_client(url, socket_timeout=block_ms / 1000 + 5, socket_connect_timeout=2,
+                                    retry=Retry(NoBackoff(), 0))
+        hub = cls(client, reader, block_ms=block_ms, shards=Shards.for_cluster(shard_count()), **kw)
+        hub._owned = True
+        return hub
+
     _owned = False
 
     @property
@@ -150,7 +189,7 @@ class Hub:
         return sum(len(w.subs) for w in self.games.values())
 
     async def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._read_forever(), name="hub-reader"),
+        self._tasks = [*(asyncio.create_task(self._read_forever(r), name=f"hub-reader-{r.shard}") for r in self.readers),
                        asyncio.create_task(self._keepalive_forever(), name="hub-keepalive")]
 
     async def close(self) -> None:
@@ -167,12 +206,16 @@ class Hub:
             # lost (Python 3.11's timeouts turn it into a TimeoutError,
             # which it retries): cut the reader's connection, and the read
             # fails for good.
-            await self.reader.connection_pool.disconnect()
+            if hasattr(self.reader, "connection_pool"):
+                await self.reader.connection_pool.disconnect()
+            else:  # a cluster client: every node's connections
+                await self.reader.aclose()
             for task in pending:
                 task.cancel()
             await asyncio.wait(pending, timeout=5.0)
         try:
-            await self.client.delete(self.wake_key)
+            for r in self.readers:
+                await self.client.delete(r.wake_key)
         except Exception:  # Redis gone: the key expires by itself
             pass
         if self._owned:
@@ -187,8 +230,9 @@ class Hub:
         batch can be handed out between reading the cursor and joining."""
         watched = self.games.get(game_id)
         if watched is None:
-            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])))
-            self._wake()
+            shard = self.shards.of_game(game_id)
+            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])), shard)
+            self._wake(self.readers[shard])
         sub = Subscriber(viewer, after, watched.cursor)
         watched.subs.add(sub)
         return sub
@@ -201,38 +245,38 @@ class Hub:
             if not watched.subs:
                 del self.games[game_id]  # the XREAD in flight may still name it: its rows are ignored
 
-    def _wake(self) -> None:
-        if not self._waking:
-            self._waking = True
-            asyncio.get_running_loop().create_task(self._send_wake())
+    def _wake(self, reader: Reader) -> None:
+        if not reader.waking:
+            reader.waking = True
+            asyncio.get_running_loop().create_task(self._send_wake(reader))
 
-    async def _send_wake(self) -> None:
-        self._waking = False  # before the XADD: a game watched after this point sends its own
+    async def _send_wake(self, reader: Reader) -> None:
+        reader.waking = False  # before the XADD: a game watched after this point sends its own
         try:
             pipe = self.client.pipeline(transaction=False)
-            pipe.xadd(self.wake_key, {"w": "1"}, maxlen=1)
-            pipe.expire(self.wake_key, 86400)  # a process killed with -9 leaves it behind
+            pipe.xadd(reader.wake_key, {"w": "1"}, maxlen=1)
+            pipe.expire(reader.wake_key, 86400)  # a process killed with -9 leaves it behind
             await pipe.execute()
         except Exception as err:  # the reader's next block ends within block_ms anyway
             log.warning("stream hub: could not wake the reader: %s", err)
 
     # -- the reader ----------------------------------------------------------
 
-    async def _read_forever(self) -> None:
+    async def _read_forever(self, reader: Reader) -> None:
         backoff = 0.1
         while not self._closing:
-            watched = dict(self.games)
-            streams = {self.wake_key: self._wake_id}
+            watched = {g: w for g, w in self.games.items() if w.shard == reader.shard}
+            streams = {reader.wake_key: reader.wake_id}
             for game_id, w in watched.items():
                 streams[key(game_id, "log")] = log_id(w.cursor)
             try:
                 reply = await self.reader.xread(streams, count=self.count, block=self.block_ms)
                 if reply:
-                    await self._hand_out(reply, watched)
+                    await self._hand_out(reply, watched, reader)
                 backoff = 0.1
             except asyncio.CancelledError:
                 raise
-            except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+            except (RedisConnectionError, RedisTimeoutError, OSError, *STORE_DOWN) as err:
                 if self._closing or asyncio.current_task().cancelling():
                     # redis-py can turn a cancel that lands on its read into
                     # its own timeout error: the hub is stopping, not retrying.
@@ -248,12 +292,13 @@ class Hub:
                 log.exception("stream hub: read failed")
                 await asyncio.sleep(1.0)
 
-    async def _hand_out(self, reply, watched: dict[str, Watched]) -> None:
+    async def _hand_out(self, reply, watched: dict[str, Watched], reader: Reader | None = None) -> None:
         news = []
-        wake = self.wake_key.encode()
+        reader = reader or self.readers[0]
+        wake = reader.wake_key.encode()
         for name, entries in reply.items() if isinstance(reply, dict) else reply:
             if name == wake:
-                self._wake_id = entries[-1][0]
+                reader.wake_id = entries[-1][0]
                 continue
             game_id = name.decode().split("{g:", 1)[1].split("}", 1)[0]
             w = watched.get(game_id)
