@@ -244,7 +244,9 @@ class Store:
         again."""
         pipe = self.redis.pipeline(transaction=False)
         for script, keys, args in calls:
-            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            # execute_command: a cluster client's pipeline refuses its evalsha() (pipelined
+            # scripts would not know their node), not the command (the keys name it)
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
         replies = self.trips.run(pipe, raise_on_error=False)
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, redis.exceptions.NoScriptError)]
         if missing:
@@ -424,8 +426,8 @@ class Store:
         only if the game is at ``version`` (``_QUEUE_IF_CURRENT``; its reply
         is ``ok``, ``stale`` or ``duplicate``). By EVAL, not EVALSHA: a
         script Redis forgot would fail without waking ``wake``'s waiter."""
-        pipe.eval(_QUEUE_IF_CURRENT, 4, key(game_id, "meta"), key(game_id, "moves"), stream, wake,
-                  version, move_id, dumps(record), *(x for kv in fields.items() for x in kv))
+        pipe.execute_command("EVAL", _QUEUE_IF_CURRENT, 4, key(game_id, "meta"), key(game_id, "moves"), stream, wake,
+                             version, move_id, dumps(record), *(x for kv in fields.items() for x in kv))
 
     @staticmethod
     def decode_done(raw: bytes | str) -> tuple[dict, list | None]:

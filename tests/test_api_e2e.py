@@ -42,6 +42,7 @@ def play_whole_game(client: Client, game_id: str, keys: dict, rng: random.Random
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_two_players_play_wakanda_through_the_api(api_server, start_worker):
     start_worker()
     c = Client(api_server.url)
@@ -68,6 +69,7 @@ def test_two_players_play_wakanda_through_the_api(api_server, start_worker):
     assert report.seed_checked and report.signatures_checked == report.moves_checked - 1
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_move_pipeline_prefer_wait_and_status(api_server, start_worker):
     start_worker()
     c, game_id, keys = seated_game(api_server.url)
@@ -127,6 +129,7 @@ def test_private_views_need_the_seat_token(api_server, http):
     assert mine.status_code == 200 and mine.json()["viewer"] == 0
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_replayed_envelope_is_refused_over_http(api_server, start_worker):
     start_worker()
     c, game_id, keys = seated_game(api_server.url)

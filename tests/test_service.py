@@ -54,6 +54,7 @@ def log_snapshot(redis_client, game_id):
             redis_client.xrange(key(game_id, "log")))
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_whole_game_then_replay_and_record(service, redis_client):
     game_id, keys, tokens = new_game(service)
     assert service.get_game(game_id, None)["status"] == "active"
@@ -87,6 +88,7 @@ def test_snapshot_then_tail_equals_full_replay(service, redis_client):
     assert canonical(final.game.dump(from_snap.state)) == canonical(final.game.dump(full))
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_apply_is_idempotent(service, redis_client):
     game_id, keys, tokens = new_game(service)
     seat = sorted(service.load(game_id).game.to_act(service.load(game_id).state))[0]

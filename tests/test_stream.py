@@ -25,6 +25,7 @@ def data_of(items) -> list[dict]:
     return [ev.data for ev in items if ev.event == "event"]
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_spectator_stream_gets_every_event_of_a_wakanda_game_redacted(stream_world, start_worker, redis_client):
     start_worker()
     c, game_id, keys = seated(stream_world.api, "wakanda")
@@ -111,6 +112,7 @@ def test_reconnect_with_last_event_id_resumes_with_no_gap_and_no_double(stream_w
         assert int(next(it).id) == int(last) + 1
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_streams_joining_while_events_are_appended_see_each_event_once(stream_world, service):
     """The race between a new stream's catch-up read and the live read: a
     game is played as fast as one thread can (service and drain in-process,

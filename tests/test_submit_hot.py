@@ -17,8 +17,9 @@ from pbem.api import create_app
 from pbem.client import Client
 from pbem.errors import Conflict, Unauthorized
 from pbem.games.base import canonical
-from pbem.pipeline import MoveQueue
+from pbem.connections import connect
 from pbem.service import Service, move_id_for
+from pbem.shard_queues import move_queue
 from pbem.store import Store, key
 
 from .conftest import LiveServer, drain
@@ -48,13 +49,14 @@ def envelope(service, game_id, keys, seat=None, version=None, pick=0, nonce=None
 
 def second_api(redis_client, settings) -> Service:
     """Another API process: its own caches, the same Redis and queue."""
-    queue = MoveQueue(redis_client, settings.claim_idle_ms)
+    queue = move_queue(redis_client, settings.claim_idle_ms)
     svc = Service(Store(redis_client), enqueue=queue.push, snapshot_every=settings.snapshot_every,
                   enqueue_checked=queue.push_checked)
     svc.queue = queue
     return svc
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_a_hot_submit_reads_nothing_and_queues_as_the_read_path_does(service, redis_client):
     game_id, keys, _ = new_game(service)
     reads = Reads(service)
@@ -76,6 +78,7 @@ def test_a_hot_submit_reads_nothing_and_queues_as_the_read_path_does(service, re
     assert canonical(loaded.game.dump(replayed)) == canonical(loaded.game.dump(loaded.state))
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_a_game_moved_on_by_another_process_is_refused_as_stale(service, redis_client, settings):
     game_id, keys, _ = new_game(service)
     service.submit(game_id, envelope(service, game_id, keys))
@@ -97,7 +100,7 @@ def test_a_game_moved_on_by_another_process_is_refused_as_stale(service, redis_c
     assert log_snapshot(redis_client, game_id) == before
     recorded = {m.decode() for m in redis_client.hkeys(key(game_id, "moves"))}
     assert len(recorded) == 3, "the refused move was recorded"  # setup, first, moved
-    assert all(f[b"m"].decode() in recorded for _, f in redis_client.xrange("pbem:submissions")), \
+    assert all(f[b"m"].decode() in recorded for _, f in redis_client.xrange(service.queue.for_game(game_id).stream)), \
         "the refused move was queued"
     wakes = list(redis_client.scan_iter(key(game_id, "wake:*")))
     assert all(0 < redis_client.pttl(w) <= 10_000 for w in wakes), "a wake marker would stay for ever"
@@ -109,6 +112,7 @@ def test_a_game_moved_on_by_another_process_is_refused_as_stale(service, redis_c
     assert service.move_status(game_id, now["id"])["status"] == "applied"
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_a_replayed_nonce_on_the_hot_path_changes_nothing(service, redis_client):
     game_id, keys, _ = new_game(service)
     service.submit(game_id, envelope(service, game_id, keys))
@@ -122,7 +126,7 @@ def test_a_replayed_nonce_on_the_hot_path_changes_nothing(service, redis_client)
     assert err.value.code == "nonce_reused" and reads.count == 0
     assert redis_client.hget(key(game_id, "moves"), first["id"]) == stored
     # Two copies of one envelope also never add a second stream entry.
-    ids = [f[b"m"] for _, f in redis_client.xrange("pbem:submissions")]
+    ids = [f[b"m"] for _, f in redis_client.xrange(service.queue.for_game(game_id).stream)]
     assert ids.count(first["id"].encode()) == 1
 
 
@@ -150,12 +154,13 @@ def test_bad_signature_and_illegal_moves_on_the_hot_path(service, redis_client):
     assert redis_client.hgetall(key(game_id, "moves")) == moves_before
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)
 def test_the_waiting_process_learns_the_new_state_from_the_outcome(redis_client, settings, start_worker):
     """Over HTTP with a real worker: a move sent with Prefer: wait brings back
     its events (internally), so the next move of that game needs no read,
     and the state learnt equals the log's."""
     start_worker(scheduler=False, queues=("pbem-moves",))
-    app = create_app(settings, redis.Redis.from_url(settings.redis_url))
+    app = create_app(settings, connect(settings.redis_url))
     svc = app.extensions["pbem"]
     with LiveServer(app) as live:
         c = Client(live.url)
@@ -194,11 +199,11 @@ def test_a_drainer_holding_the_game_decides_from_the_queued_record_without_a_rea
     game_id, keys, _ = new_game(service)
     service.submit(game_id, envelope(service, game_id, keys))
     drain(service)
-    entry_ids = redis_client.xrange("pbem:submissions")
+    entry_ids = redis_client.xrange(service.queue.for_game(game_id).stream)
     record = service.submit(game_id, envelope(service, game_id, keys))
-    entry = redis_client.xrange("pbem:submissions")[-1][1]
+    entry = redis_client.xrange(service.queue.for_game(game_id).stream)[-1][1]
     assert entry[b"r"] and entry[b"m"] == record["id"].encode(), "the entry does not carry the record"
-    assert len(redis_client.xrange("pbem:submissions")) == len(entry_ids) + 1
+    assert len(redis_client.xrange(service.queue.for_game(game_id).stream)) == len(entry_ids) + 1
     reads = Reads(service)
     drain(service)
     assert reads.count == 0, "the drainer read a game it holds"

@@ -40,7 +40,7 @@ import time
 import redis
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
-from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainError
+from redis.exceptions import AskError, ClusterDownError, ClusterError, MovedError, TryAgainError
 
 log = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ class ClusterRoundTrips:
             args, options = commands[i]
             try:
                 replies[i] = self.client.execute_command(*args, **options)
-            except (*REDIRECTS, ClusterDownError) as err:
+            except (*REDIRECTS, ClusterError) as err:  # ClusterError: redis-py gave up ("TTL exhausted")
                 raise StoreBusy(f"{_name(args[0]).decode()}: {err}") from err
             except redis.ResponseError as err:
                 replies[i] = err
@@ -232,7 +232,7 @@ class ClusterRoundTrips:
     @staticmethod
     def _cluster_errors(replies: list) -> list:
         for reply in replies:
-            if isinstance(reply, (*REDIRECTS, ClusterDownError)):
+            if isinstance(reply, (*REDIRECTS, ClusterError)):
                 raise StoreBusy(str(reply))
         return replies
 
