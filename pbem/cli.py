@@ -2,6 +2,7 @@
 
     pbem keygen                              make your Ed25519 key (kept in $PBEM_HOME)
     pbem types                               the games this server plays
+    pbem games [--status S] [--mine]         games on the server (--mine: where your key sits)
     pbem create wakanda --players 2 [-o hidden_future_villages=true]
     pbem join GAME SEAT --name Ann           take a seat with your key
     pbem show GAME                           the board as you see it, and whose turn
@@ -131,7 +132,8 @@ def cmd_types(args, out) -> int:
 
 
 def cmd_games(args, out) -> int:
-    for g in Profile(args.server).client().list_games(args.status):
+    player = public_key_of(load_key()) if args.mine else None
+    for g in Profile(args.server).client().list_games(args.status, player):
         print(f"{g['id']}  {g['game']}  {g['status']:8}  v{g['version']}  {g['title']}", file=out)
     return 0
 
@@ -316,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("types", help="the games this server plays").set_defaults(fn=cmd_types)
     p = sub.add_parser("games", help="list games")
     p.add_argument("--status", choices=["open", "active", "finished"])
+    p.add_argument("--mine", action="store_true", help="only the games where your key holds a seat")
     p.set_defaults(fn=cmd_games)
     p = sub.add_parser("create", help="create a game")
     p.add_argument("game")

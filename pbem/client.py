@@ -77,8 +77,9 @@ class Client:
             (t for (g, _), t in self.tokens.items() if g == game_id), None)
         return self._call("POST", f"/games/{game_id}/invitations", token=token, json={"invites": invites})
 
-    def list_games(self, status: str | None = None) -> list[dict]:
-        return self._call("GET", "/games", params={"status": status} if status else None)["games"]
+    def list_games(self, status: str | None = None, player: str | None = None) -> list[dict]:
+        params = {k: v for k, v in (("status", status), ("player", player)) if v}
+        return self._call("GET", "/games", params=params or None)["games"]
 
     def join(self, game_id: str, seat: int, public_key: str, name: str, email: str | None = None,
              webhook_url: str | None = None) -> dict:

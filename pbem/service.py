@@ -214,14 +214,23 @@ class Service:
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
 
-    def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50) -> list[dict]:
-        ids = self.store.list_games(offset, limit, status)  # from the status index (pbem/indexes.py)
+    def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50,
+                   player: str | None = None) -> list[dict]:
+        """Games newest first, from the indexes (pbem/indexes.py): all, those
+        with ``status``, or those where the public key ``player`` holds a
+        seat (last joined first; a player has few games: read whole, then
+        filtered by status)."""
+        if player is not None:
+            ids = self.store.indexes.of_player(player, 0, 10_000) if status else \
+                self.store.indexes.of_player(player, offset, limit)
+        else:
+            ids = self.store.list_games(offset, limit, status)
         out = []
         for meta in self.store.metas(ids):
             if meta is None or (status and meta.get("status") != status):
                 continue  # gone, or its status changed since the index was read
             out.append(self._public_meta(meta))
-        return out
+        return out[offset:offset + limit] if player is not None and status else out
 
     def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
         """``list_games`` with what a lobby shows of each: the seats' names

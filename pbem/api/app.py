@@ -183,8 +183,9 @@ class GamesView(MethodView):
     @games_bp.arguments(s.ListGamesQuery(), location="query")
     @games_bp.response(200, s.GameList)
     def get(self, query):
-        """List games, newest first."""
-        return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
+        """List games, newest first (a player's: last joined first)."""
+        return {"games": service().list_games(query.get("status"), query["offset"], query["limit"],
+                                              player=query.get("player"))}
 
     @sec.declare(games_bp, sec.NONE)
     @games_bp.arguments(s.CreateGame())

@@ -118,6 +118,9 @@ class CreateGame(Strict):
 
 class ListGamesQuery(Strict):
     status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
+    player = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "only the games where this Ed25519 public key (unpadded base64url, as joined with) "
+                       "holds a seat, last joined first"})
     offset = QueryInt(load_default=0, validate=validate.Range(0, 100_000))
     limit = QueryInt(load_default=50, validate=validate.Range(1, 200))
 
