@@ -43,7 +43,7 @@ from typing import Callable
 import redis
 from rq import Queue
 
-from .connections import rq_connection, shards_of
+from .connections import STORE_DOWN, rq_connection, shards_of
 from .roundtrip import round_trips
 from .store import dumps
 
@@ -385,24 +385,39 @@ class StreamQueue:
         items = [{k.decode(): v.decode() for k, v in fields.items()} for _, fields in entries]
         try:
             handle(items)
-        except redis.ConnectionError:
-            raise  # leave them pending; a later drain retakes them
+        except STORE_DOWN:
+            raise  # leave them pending; a later drain retakes them (on a cluster: a failover, a slot moving)
         except Exception:
             log.exception("handling a batch of %s failed; handling one by one", self.stream)
             for item in items:
                 try:
                     handle([item])
-                except redis.ConnectionError:
+                except STORE_DOWN:
                     raise
                 except Exception:
                     log.exception("handling %s failed", item)
         return [entry_id for entry_id, _ in entries]
 
     def orphans(self) -> int:
-        """How many submissions sit with a consumer, unacknowledged, for
-        longer than ``claim_idle_ms``: what a dead worker left behind."""
-        rows = self.redis.xpending_range(self.stream, self.group, "-", "+", 1, idle=self.claim_idle_ms)
-        return len(rows)
+        """Whether entries wait that no drainer will take unless kicked (a
+        count, 0 or 1): an entry left unacknowledged with a consumer for
+        longer than ``claim_idle_ms`` (a dead worker's), or an entry older
+        than that which no consumer ever read while no drainer holds the
+        lease. The second is what a failover leaves: a drainer's read
+        (XREADGROUP) reached the old master and not its replica, the drainer
+        died with its connection and its lease expired, and the stream's next
+        push may never come (the games in it wait for these very moves)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xpending_range(self.stream, self.group, "-", "+", 1, idle=self.claim_idle_ms)
+        pipe.exists(self.lease)
+        pipe.xrange(self.stream, "-", "+", count=1)
+        idle, leased, first = self.trips.run(pipe)
+        if idle:
+            return 1
+        if leased or not first:
+            return 0
+        age_ms = time.time() * 1000 - int(first[0][0].split(b"-")[0])
+        return int(age_ms >= self.claim_idle_ms)
 
     def sweep_forever(self, stop) -> None:
         """Kick a drain whenever orphaned submissions appear (a worker's
@@ -412,7 +427,7 @@ class StreamQueue:
             try:
                 if self.orphans():
                     self.kick()
-            except redis.RedisError:
+            except (redis.RedisError, *STORE_DOWN):
                 log.warning("sweeper: redis unavailable", exc_info=True)
 
 

@@ -499,7 +499,7 @@ class Service:
         meta = self._meta(game_id)
         viewer = self.viewer(game_id, token)
         record = (self.store.wait_settled(game_id, move_id, wait) if wait > 0
-                  else self.store.move(game_id, move_id))
+                  else self.store.move(game_id, move_id, durable=True))
         if record is None:
             raise NotFound("unknown_move_id", f"no move {move_id!r} in game {game_id}")
         return self._shown_record(meta, record, viewer)

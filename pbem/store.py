@@ -436,8 +436,17 @@ class Store:
         data = json.loads(raw)
         return data["record"], data.get("events")
 
-    def move(self, game_id: str, move_id: str) -> dict | None:
-        raw = self.redis.hget(key(game_id, "moves"), move_id)
+    def move(self, game_id: str, move_id: str, durable: bool = False) -> dict | None:
+        """A move's record. ``durable``: read as an answer to its player, so
+        on a cluster it is on a replica before it is returned (a drainer's
+        append is not waited for when it runs; this read waits for it, as the
+        submission's own wait does: pbem/cluster/trips.py)."""
+        if not durable:
+            raw = self.redis.hget(key(game_id, "moves"), move_id)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hget(key(game_id, "moves"), move_id)
+            raw = self.trips.run(pipe, durable=True)[0]
         return json.loads(raw) if raw else None
 
     def moves(self, game_id: str, move_ids: Iterable[str]) -> dict[str, dict]:
@@ -458,7 +467,7 @@ class Store:
         The settling script pushes the record to ``done:M``, so one waiter
         gets it from BLPOP itself; pass ``queued`` (the record just written)
         to skip the first read."""
-        record = queued if queued is not None else self.move(game_id, move_id)
+        record = queued if queued is not None else self.move(game_id, move_id, durable=True)
         deadline = time.monotonic() + timeout
         while record is not None and record.get("status") == "queued":
             left = deadline - time.monotonic()
@@ -468,5 +477,5 @@ class Store:
             pipe.blpop([key(game_id, f"done:{move_id}")], timeout=max(0.01, min(left, 1.0)))
             # durable: on a cluster the outcome popped is on a replica before it is answered
             got = self.trips.run(pipe, durable=True)[0]
-            record = self.decode_done(got[1])[0] if got else self.move(game_id, move_id)
+            record = self.decode_done(got[1])[0] if got else self.move(game_id, move_id, durable=True)
         return record

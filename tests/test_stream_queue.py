@@ -272,3 +272,26 @@ def test_a_busy_drainer_gathers_entries_into_batches_and_an_idle_one_does_not_wa
     thread.join(5)
     assert first_wait[0] < 0.1, first_wait  # the first entry found it idle: no gathering
     assert sum(batches) / len(batches) >= 3, batches  # then up to 40 per 200 ms wait
+
+
+def test_the_sweeper_sees_entries_no_drainer_will_take(redis_client):
+    """A dead worker's pending entries, and entries never read while no
+    drainer holds the lease (what a failover leaves: the read reached the old
+    master only); not fresh entries, nor old ones while a drainer is leased."""
+    q = queue(redis_client)
+    q.claim_idle_ms = 200
+    q.ensure_group()
+    redis_client.xadd("t:stream", {"n": "stranded"})  # no lease taken, no job enqueued
+    assert q.orphans() == 0  # fresh: a drainer may be about to read it
+    time.sleep(0.25)
+    assert q.orphans() == 1
+    redis_client.set("t:lease", "someone", px=5000)
+    assert q.orphans() == 0  # a drainer holds the lease: it reads the entry
+    redis_client.xreadgroup("g", "dead", {"t:stream": ">"})
+    time.sleep(0.25)
+    assert q.orphans() == 1  # pending with a dead consumer: claimed by the next drain
+    redis_client.delete("t:lease")
+    kicked = []
+    q._enqueue_drain = lambda helper=False: kicked.append(helper)
+    q.kick()
+    assert kicked == [False]

@@ -7,6 +7,7 @@ import logging
 
 import redis
 
+from pbem.connections import STORE_DOWN
 from pbem.notify.config import NotifySettings
 from pbem.notify.hooks import notice_queue
 from pbem.notify.notifier import Notifier
@@ -32,7 +33,7 @@ def drain_notices(helper: bool = False, shard: int | None = None) -> int:
         for item in items:  # one at a time: a notice is never handled twice for a neighbour's failure
             try:
                 actions[item["k"]](*json.loads(item["a"]))
-            except redis.ConnectionError:
+            except STORE_DOWN:
                 raise
             except Exception:
                 log.exception("notice %s failed", item)

@@ -26,13 +26,15 @@ from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
 from pbem.cluster.drainers import DRAINERS, sweep_forever
-from pbem.connections import rq_connection
+from pbem.connections import STORE_DOWN, rq_connection
 from pbem.indexes import Indexes
 from pbem.notify.hooks import notice_queues
 from pbem.pipeline import MOVES_QUEUE
 
 from .context import context
 
+#: Anything the store or RQ's Redis raises when away (a cluster's own kinds too).
+STORE_OR_REDIS = (redis.RedisError, *STORE_DOWN)
 DEFAULT_QUEUES = [MOVES_QUEUE, "pbem-notify", "pbem-mail"]  # pbem-mail: inbound mail (pbem.mail_in)
 log = logging.getLogger("workers.worker")
 
@@ -64,7 +66,7 @@ def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
         try:
             if client.ping() and rq_connection(client).ping():
                 return
-        except redis.RedisError:
+        except STORE_OR_REDIS:
             pass
 
 
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     streams = [*moves.queues, *notice_queues(service.store.redis)]
     try:
         Indexes(service.store.redis).ensure()  # a store from before the indexes gets them once
-    except redis.RedisError:
+    except STORE_OR_REDIS:
         log.warning("could not check the indexes", exc_info=True)
     for stream in streams:
         stream.ensure_group()
@@ -103,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
         while True:
             try:
                 Worker(queues, connection=connection).work(with_scheduler=with_scheduler, logging_level="WARNING")
-            except redis.RedisError:
+            except STORE_OR_REDIS:
                 log.warning("the work loop ended: redis unavailable", exc_info=True)
             if Worker.signalled:
                 break
@@ -115,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
                 for stream in streams:
                     stream.ensure_group()
                     stream.kick(force=True)  # the drain that was cut short, and whatever came since
-            except redis.RedisError:
+            except STORE_OR_REDIS:
                 log.warning("redis went away again", exc_info=True)
     except StopRequested:
         pass  # a signal between two work loops

@@ -25,6 +25,8 @@ from typing import Callable
 
 import redis
 
+from ..connections import STORE_DOWN
+
 log = logging.getLogger(__name__)
 
 
@@ -37,7 +39,7 @@ class Drainers:
         def run():
             try:
                 drain()
-            except redis.ConnectionError as err:  # its entries stay pending; the sweeper kicks a drain
+            except STORE_DOWN as err:  # its entries stay pending; the sweeper kicks a drain
                 log.warning("drainer %s: redis unavailable (%s)", name, err)
             except Exception:
                 log.exception("drainer %s failed", name)
@@ -77,5 +79,5 @@ def sweep_forever(streams: list, stop: threading.Event, every_s: float) -> None:
             try:
                 if stream.orphans():
                     stream.kick()
-            except redis.RedisError:
+            except (redis.RedisError, *STORE_DOWN):
                 log.warning("sweeper: %s unavailable", stream.stream, exc_info=True)
