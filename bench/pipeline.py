@@ -21,6 +21,20 @@ does not slow the no-op).
 
 Games are Wakanda with the whole setup fixed by options, so every move is
 known and signed before the clock starts. The last line is one JSON object.
+
+    python bench/pipeline.py --cluster [--masters 1,2,3] [--replicas 1]
+
+runs, at once, a server on one embedded Redis (as ``make run``) and one on
+each of three embedded Redis Clusters (1, 2 and 3 masters, each master with
+a replica, every node ``appendfsync always`` like make run's Redis, RQ on a
+plain Redis of each server's own), and measures their throughput phases in
+turns (the order reversed every round). It prints applied moves/s and the
+ratio to the single Redis, the Redis CPU per move of each node (from
+/proc/PID/stat, and as the node's INFO cpu says), the server's CPU per
+move by part, the price of ``WAIT 1``, and where the bottleneck is: the
+busiest master's share of a core (which says at what rate it would
+saturate, so that the scaling can be read beyond this machine's cores)
+against the machine's cores (/proc/stat, other users' load included).
 Loopback only; every loop is bounded in count and time.
 """
 from __future__ import annotations
@@ -141,14 +155,21 @@ def cpu_line(per: dict[str, float]) -> str:
         f"  (total {sum(per.values()):.2f} ms)"
 
 
-def start_server(workers: int, api_workers: int, notify: bool) -> tuple[subprocess.Popen, str, str]:
+def start_server(workers: int, api_workers: int, notify: bool,
+                 extra_env: dict | None = None) -> tuple[subprocess.Popen, str, str]:
+    """``make run`` on free ports (its own mail and stream ports too, so that
+    several run at once); ``extra_env``: settings of its own (a REDIS_URL
+    naming a cluster, say)."""
     data = tempfile.mkdtemp(prefix="pbem-bench-")
     port = free_port()
     REDIS_PORTS[f"http://127.0.0.1:{port}"] = redis_port = free_port()
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_DATA_DIR=data,
-               PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0")
+               PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0",
+               PBEM_MAIL_PORT=str(free_port()), PBEM_STREAM_PORT=str(free_port()))
     env.pop("SMTP_URL", None)  # mail goes to the maildir under the data dir
     env.pop("REDIS_URL", None)
+    env.pop("PBEM_QUEUE_REDIS_URL", None)
+    env.update(extra_env or {})
     proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -499,6 +520,254 @@ def measure(url: str, args, notify: bool) -> dict:
             "cpu_ms_per_noop": noop_cpu, "cpu_ms_per_move": move_cpu}
 
 
+# -- --cluster: one Redis against Redis Clusters of 1, 2 and 3 masters ---------
+
+def node_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) of one process so far, from /proc."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far (/proc/stat),
+    every process's, other users' too."""
+    with open("/proc/stat") as f:
+        values = [int(x) for x in f.readline().split()[1:]]
+    total = sum(values[:8]) / TICK
+    return total - (values[3] + values[4]) / TICK, total
+
+
+def info_cpu(port: int) -> float:
+    """CPU seconds of a Redis as it says itself (INFO cpu: the main thread
+    and its I/O, as used_cpu_user + used_cpu_sys)."""
+    import redis
+
+    try:
+        info = redis.Redis(port=port, socket_timeout=5).info("cpu")
+    except redis.RedisError:
+        return 0.0
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+class Backend:
+    """One store for one server: the single embedded Redis of ``make run``,
+    or an embedded cluster (``masters``, each with ``replicas``) and a plain
+    Redis for its RQ queues. ``redis_nodes()``: name -> (port, pid) of each
+    Redis whose CPU is read."""
+
+    def __init__(self, masters: int, replicas: int, appendfsync: str):
+        self.masters, self.replicas, self.appendfsync = masters, replicas, appendfsync
+        self.cluster = self.queues = None
+        self.name = "single Redis" if not masters else f"{masters} master{'s' if masters > 1 else ''}"
+        self.url = None
+
+    def start(self, args) -> "Backend":
+        extra = {"PBEM_APPENDFSYNC": self.appendfsync}
+        if self.masters:
+            from pbem.cluster.embedded import EmbeddedCluster
+            from pbem.embedded_redis import EmbeddedRedis
+
+            data = Path(tempfile.mkdtemp(prefix="pbem-bench-cluster-"))
+            self.cluster = EmbeddedCluster(data / "nodes", masters=self.masters, replicas=self.replicas,
+                                           appendfsync=self.appendfsync).start()
+            self.queues = EmbeddedRedis(data / "queues", appendfsync="everysec").start()
+            extra.update(REDIS_URL=self.cluster.url, PBEM_QUEUE_REDIS_URL=self.queues.url)
+        self.proc, self.url, _ = start_server(args.workers, args.api_workers, False, extra)
+        if self.masters:
+            REDIS_PORTS.pop(self.url, None)  # not the store: the cluster is
+        return self
+
+    def redis_nodes(self) -> dict[str, tuple[int, int | None]]:
+        if not self.masters:
+            port = REDIS_PORTS[self.url]
+            pid = next((pid for pid, role in pids_by_role(SERVER_PIDS[self.url]) if role == "redis"), None)
+            return {"redis": (port, pid)}
+        nodes = {}
+        for i, master in enumerate(sorted(self.cluster.masters(), key=lambda n: n.port)):
+            nodes[f"master {i + 1}"] = (master.port, master.pid)
+            for j, replica in enumerate(self.cluster.replicas_of(master)):
+                nodes[f"replica {i + 1}.{j + 1}"] = (replica.port, replica.pid)
+        nodes["queue redis"] = (self.queues.port, self.queues.process.pid)
+        return nodes
+
+    def stop(self) -> None:
+        if getattr(self, "proc", None):
+            stop_server(self.proc)
+        if self.cluster:
+            self.cluster.stop()
+        if self.queues:
+            self.queues.stop()
+
+
+def pids_by_role(root: int) -> list[tuple[int, str]]:
+    """(pid, role) of the processes under ``root`` (as ``cpu_by_role``)."""
+    parents, out = {}, []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat") as f:
+                    parents[int(entry.name)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    for pid in parents:
+        p, hops = pid, 0
+        while p not in (root, 0, 1) and hops < 16:
+            p, hops = parents.get(p, 0), hops + 1
+        if p != root:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        out.append((pid, next((name for needle, name in ROLES if needle in cmd), "other")))
+    return out
+
+
+def redis_cpu(backend: Backend) -> dict[str, tuple[float, float]]:
+    """name -> (CPU s from /proc, CPU s from INFO) of each Redis of a backend."""
+    return {name: (node_cpu(pid), info_cpu(port)) for name, (port, pid) in backend.redis_nodes().items()}
+
+
+def wait_cost(backend: Backend, count: int = 2000) -> dict:
+    """The price of ``WAIT 1`` (pbem/cluster/trips.py): a two-command round
+    trip to a master, without and with the fence and WAIT, alternately."""
+    from pbem.cluster.trips import ClusterRoundTrips
+    from pbem.connections import store_client
+
+    trips = ClusterRoundTrips(store_client(backend.cluster.url), wait_replicas=1)
+    times = {False: [], True: []}
+    for i in range(count * 2):
+        durable = bool(i % 2)
+        pipe = trips.pipeline()
+        pipe.xadd("{bench:wait}:s", {"a": "1"}, maxlen=100)
+        pipe.hget("{bench:wait}:h", "m")
+        t0 = time.perf_counter()
+        trips.run(pipe, durable=durable)
+        times[durable].append(time.perf_counter() - t0)
+    trips.close()
+    plain, waited = pct(times[False], 0.5) * 1e6, pct(times[True], 0.5) * 1e6
+    return {"plain_us_p50": round(plain), "wait1_us_p50": round(waited), "extra_us": round(waited - plain),
+            "plain_us_p99": round(pct(times[False], 0.99) * 1e6), "wait1_us_p99": round(pct(times[True], 0.99) * 1e6)}
+
+
+def bottleneck(rate: float, roles: dict[str, float], nodes: dict[str, float], cores: int,
+               machine_busy: float) -> tuple[str, dict]:
+    """Where a configuration's throughput stops: the busiest Redis (one
+    core's worth of commands each), or the machine's cores (the API and
+    workers, Python, plus every Redis)."""
+    masters = {n: ms for n, ms in nodes.items() if n.startswith(("master", "redis"))}
+    busiest = max(masters, key=masters.get)
+    busiest_util = masters[busiest] * rate / 1000  # of one core
+    total_ms = sum(roles.values()) + sum(nodes.values())
+    ours = total_ms * rate / 1000 / cores  # the bench's own processes
+    machine_util = max(ours, machine_busy)  # others' too: the cores are shared
+    python_ms = sum(ms for role, ms in roles.items() if role != "client")
+    # A master saturates when its busy core is full; with the moves spread
+    # as measured, the store's ceiling is the rate at which the busiest does.
+    redis_ceiling = rate / busiest_util if busiest_util else float("inf")
+    facts = {"machine_busy": round(machine_busy, 3), "bench_busy": round(ours, 3), "busiest_redis": busiest,
+             "busiest_redis_busy": round(busiest_util, 3), "redis_ceiling_moves_per_s": round(redis_ceiling),
+             "server_cores_per_1000_moves_per_s": round(python_ms, 2)}
+    if busiest_util >= 0.85:
+        where = f"Redis: {busiest} is {busiest_util:.0%} busy (one core's worth); its moves need another master"
+    elif machine_util >= 0.85:
+        where = (f"the machine's {cores} cores ({machine_util:.0%} busy, {ours:.0%} by this bench; API + "
+                 f"workers {python_ms:.2f} ms CPU a move, every Redis {sum(nodes.values()):.2f}); {busiest} only "
+                 f"{busiest_util:.0%} busy: the store would carry ~{redis_ceiling:.0f} moves/s given the cores")
+    else:
+        where = (f"neither Redis ({busiest} {busiest_util:.0%} busy) nor the cores ({machine_util:.0%}, "
+                 f"{ours:.0%} by this bench): latency (round trips, WAIT, the clients)")
+    return where, facts
+
+
+def main_cluster(args) -> None:
+    """One Redis and clusters of 1, 2, 3 masters (``--masters``), each behind
+    a server of its own, all running at once and measured in turns, in the
+    same run (the drift of a shared machine weighs on each)."""
+    cores = os.cpu_count() or 1
+    counts = [int(m) for m in args.masters.split(",")]
+    backends = [Backend(0, 0, args.appendfsync)] + [Backend(m, args.replicas, args.appendfsync) for m in counts]
+    out: dict = {"bench": "pipeline-cluster", "seconds": args.seconds, "threads": args.threads,
+                 "replicas": args.replicas, "appendfsync": args.appendfsync, "cores": cores, "configs": {}}
+    try:
+        for b in backends:
+            b.start(args)
+            print(f"[{b.name}] {b.url}" + (f" on {b.cluster.url}" if b.cluster else "") , flush=True)
+        if backends[1:]:
+            out["wait_1"] = cost = wait_cost(backends[1])
+            print(f"WAIT 1 (fence + WAIT after a two-command round trip to a master, replica on this host): "
+                  f"p50 {cost['plain_us_p50']} -> {cost['wait1_us_p50']} us (+{cost['extra_us']} us), "
+                  f"p99 {cost['plain_us_p99']} -> {cost['wait1_us_p99']} us", flush=True)
+        clients, shares = {}, {}
+        for b in backends:
+            clients[b.name] = client = Http(b.url)
+            run_noop(client, args.threads, 2.0)  # warm-up: every gunicorn worker booted
+            pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, False)
+            shares[b.name] = shares_of(pool, args.threads)
+        part = args.seconds / args.rounds
+        acc = {b.name: {"applied": 0, "failed": 0, "elapsed": 0.0, "lat": [], "roles": {}, "nodes": {},
+                        "info": {}, "busy": 0.0, "total": 0.0} for b in backends}
+        for r in range(args.rounds):
+            order = backends if r % 2 == 0 else backends[::-1]
+            for b in order:
+                a = acc[b.name]
+                root = SERVER_PIDS[b.url]
+                roles0, nodes0, machine0 = cpu_by_role(root), redis_cpu(b), machine_cpu()
+                res = run_throughput(clients[b.name], shares[b.name], part)
+                roles1, nodes1, machine1 = cpu_by_role(root), redis_cpu(b), machine_cpu()
+                a["busy"] += machine1[0] - machine0[0]
+                a["total"] += machine1[1] - machine0[1]
+                a["applied"] += res["applied"]
+                a["failed"] += res["failed"]
+                a["elapsed"] += res["elapsed"]
+                a["lat"] += res["latencies"]
+                for role, sec in roles1.items():
+                    if role != "redis":  # the single Redis is counted with the nodes
+                        a["roles"][role] = a["roles"].get(role, 0.0) + sec - roles0.get(role, 0.0)
+                for node, (proc_s, info_s) in nodes1.items():
+                    a["nodes"][node] = a["nodes"].get(node, 0.0) + proc_s - nodes0[node][0]
+                    a["info"][node] = a["info"].get(node, 0.0) + info_s - nodes0[node][1]
+                print(f"[{b.name}] round {r + 1}: {res['moves_per_s']:.1f} applied moves/s "
+                      f"({res['failed']} failed)", flush=True)
+        base = acc[backends[0].name]["applied"] / acc[backends[0].name]["elapsed"]
+        for b in backends:
+            a = acc[b.name]
+            rate = a["applied"] / a["elapsed"]
+            roles = {k: round(v * 1000 / max(a["applied"], 1), 3) for k, v in a["roles"].items() if v > 0}
+            nodes = {k: round(v * 1000 / max(a["applied"], 1), 3) for k, v in a["nodes"].items()}
+            info = {k: round(v * 1000 / max(a["applied"], 1), 3) for k, v in a["info"].items()}
+            where, facts = bottleneck(rate, roles, nodes, cores, a["busy"] / max(a["total"], 1e-9))
+            out["configs"][b.name] = {"applied_moves_per_s": round(rate, 1), "ratio_to_single": round(rate / base, 3),
+                                      "failed": a["failed"], "p50_ms": round(pct(a["lat"], 0.5) * 1000, 2),
+                                      "p99_ms": round(pct(a["lat"], 0.99) * 1000, 2),
+                                      "cpu_ms_per_move": roles, "redis_cpu_ms_per_move": nodes,
+                                      "redis_info_cpu_ms_per_move": info, "bottleneck": where, **facts}
+            print(f"[{b.name}] {rate:8.1f} applied moves/s  x{rate / base:.3f} of one Redis  p50 "
+                  f"{pct(a['lat'], 0.5) * 1000:.1f} ms  p99 {pct(a['lat'], 0.99) * 1000:.1f} ms  "
+                  f"({a['applied']} applied, {a['failed']} failed)", flush=True)
+            print(f"[{b.name}]   Redis CPU ms per move (/proc; INFO cpu): "
+                  + "  ".join(f"{n} {nodes[n]:.3f} ({info[n]:.3f})" for n in nodes), flush=True)
+            print(f"[{b.name}]   server CPU ms per move: {cpu_line(roles)}", flush=True)
+            print(f"[{b.name}]   bottleneck: {where}", flush=True)
+    finally:
+        for b in backends:
+            b.stop()
+    print("where the bottleneck is:", flush=True)
+    for name, c in out["configs"].items():
+        print(f"  {name:12s} {c['applied_moves_per_s']:7.1f} moves/s (x{c['ratio_to_single']:.2f}); busiest Redis "
+              f"{c['busiest_redis']} {c['busiest_redis_busy']:.0%} of a core -> the store saturates near "
+              f"{c['redis_ceiling_moves_per_s']} moves/s; the server needs "
+              f"{c['server_cores_per_1000_moves_per_s']:.1f} cores per 1000 moves/s", flush=True)
+    print(json.dumps(out))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="a running server (default: start one like make run)")
@@ -513,7 +782,14 @@ def main() -> None:
     parser.add_argument("--api-workers", type=int, default=2)
     parser.add_argument("--notify", choices=["both", "on", "off"], default="both",
                         help="seats with email notifications (maildir), without, or both in turn")
+    parser.add_argument("--cluster", action="store_true",
+                        help="one Redis against Redis Clusters of --masters masters, each server its own, in turns")
+    parser.add_argument("--masters", default="1,2,3", help="--cluster: the clusters' sizes")
+    parser.add_argument("--replicas", type=int, default=1, help="--cluster: replicas per master (WAIT 1 needs one)")
+    parser.add_argument("--appendfsync", default="always", help="--cluster: every Redis's (make run's: always)")
     args = parser.parse_args()
+    if args.cluster:
+        return main_cluster(args)
     runs = {}
     for notify in {"both": [False, True], "on": [True], "off": [False]}[args.notify]:
         proc = None
