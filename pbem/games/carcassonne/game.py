@@ -12,12 +12,13 @@ from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, run
 from .state import State
-from .tiles import BASE_TILES, START_TILE
+from .tiles import BASE_TILES
 
 add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
-from .expansions import inns_cathedrals, traders_builders, king_robber, cult, siege, abbey_mayor  # noqa: F401,E501
+from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
+                         abbey_mayor, princess_dragon)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -146,6 +147,16 @@ class Carcassonne(Game):
                str, choices=("any", "no_farmers")),
         Option("abbey_after_last_tile", True,
                "Abbey & Mayor: after the last tile every seat still holding its abbey may place it", bool),
+        Option("dragon_tiles_before_volcano", "set_aside",
+               "Princess & Dragon: a dragon tile drawn before the first volcano is put aside until then "
+               "(set_aside) or placed with no flight (no_effect)", str, choices=("set_aside", "no_effect")),
+        Option("volcano_blocks", "followers",
+               "Princess & Dragon: a volcano tile takes no figure but allows step 5's actions elsewhere "
+               "(followers) or forbids every figure that turn (all_figures)", str,
+               choices=("followers", "all_figures")),
+        Option("princess_action", "may",
+               "Princess & Dragon: the princess may (may) or must (must) send a knight home", str,
+               choices=("may", "must")),
         Option("siege_escape_adjacency", "any_city_tile",
                "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
                "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
@@ -172,6 +183,7 @@ class Carcassonne(Game):
         (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]}),
         (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege",
                             "abbey_mayor"]}),
+        (2, {"expansions": ["princess_dragon"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
@@ -213,8 +225,9 @@ class Carcassonne(Game):
         st.players = players
         st.options = options
         st.rules = rules
-        place_tile_into(st.board, st.seg_feature, st.features, st.frontier, 0, (0, 0), START_TILE, 0)
-        st.placed = ((0, 0),)
+        for n, (x, y, letter, rot) in enumerate(rules.start_tiles):
+            place_tile_into(st.board, st.seg_feature, st.features, st.frontier, n, (x, y), letter, rot)
+        st.placed = tuple((x, y) for x, y, _letter, _rot in rules.start_tiles)
         if options["draw_order"]:
             st.order = tuple(options["draw_order"])
             st.pile = dict(Counter(st.order))
@@ -244,7 +257,10 @@ class Carcassonne(Game):
         owed = state.pending.get(player)
         if owed is None or state.over:
             return []
-        return state.rules.legal[owed](state, player)
+        moves = state.rules.legal[owed](state, player)
+        if state.rules.anytime and player == state.active:
+            moves = moves + [m for legal, _v, _e in state.rules.anytime.values() for m in legal(state, player)]
+        return moves
 
     def decide(self, state: State, player: int, move, rng) -> list:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -252,14 +268,24 @@ class Carcassonne(Game):
         self.check_turn(state, player)
         kind = move["type"]
         rules = state.rules
+        anytime = rules.anytime.get(kind)
+        if anytime is not None:
+            # a move of the active seat's own turn beside whatever it owes (The Tower's ransom)
+            if player != state.active:
+                raise IllegalMove("not_now", f"you may {kind} only on your own turn")
+            _legal, validate, events = anytime
+            return events(state, player, validate(state, player, move))
         start = rules.moves.get(kind)
         if start is None:
-            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: {', '.join(sorted(rules.moves))}")
+            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: "
+                              f"{', '.join(sorted([*rules.moves, *rules.anytime]))}")
         owed = state.pending.get(player)
         if owed != kind:
             raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
         clean = rules.validators[kind](state, player, move)
-        return run(Turn(rules, state, rng, player, clean), start)
+        # The turn is the active seat's, whoever answers (a wagon's owner, a dragon step):
+        # the steps read ``turn.player`` as the active seat and ``turn.mover`` as the mover.
+        return run(Turn(rules, state, rng, state.active, clean, mover=player), start)
 
     def default_move(self, state: State, player: int):
         """Timeout: the first legal placement (cells by y then x, rotations
@@ -273,7 +299,9 @@ class Carcassonne(Game):
             return moves[0] if moves else None
         places = legal_placements(state)
         if not places:
-            return None
+            # a tile that fits only with an expansion's help (a bridge): its first legal move
+            moves = self.legal_moves(state, player)
+            return moves[0] if moves else None
         (x, y), r = places[0]
         return {"type": "place_tile", "x": x, "y": y, "rotation": r * 90}
 
@@ -372,6 +400,8 @@ class Carcassonne(Game):
         st.turn = data["turn"]
         st.over = data["over"]
         st.ext = data["ext"]
+        for restore in st.rules.restore:
+            restore(st)
         return st
 
     # -- text ----------------------------------------------------------------------

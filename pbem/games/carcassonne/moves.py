@@ -57,6 +57,14 @@ def legal_moves(state, player: int) -> list:
     has_follower = state.supply[player] > 0
     extra = state.rules.figure_options
     checks = state.rules.placement_checks
+    block = tile_block(state, letter)
+    if block:
+        # the volcano: no figure on the tile (a barn on its corner only with "tile")
+        has_follower = False
+        if block == "all":
+            extra = ()
+        else:
+            extra = [_corners_only(fn) for fn in extra]
     out = []
     append = out.append
     for cell in sorted(frontier, key=_yx):
@@ -82,6 +90,23 @@ def legal_moves(state, player: int) -> list:
                     append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                             "figure": figure, "on": label})
     return out
+
+
+def tile_block(state, letter) -> str | None:
+    """What an expansion forbids on the new tile (``Rules.tile_blocks``): None, "tile"
+    (no figure on its segments) or "all" (no figure at all this turn)."""
+    for fn in state.rules.tile_blocks:
+        block = fn(state, letter)
+        if block:
+            return block
+    return None
+
+
+def _corners_only(fn):
+    def options(state, player, cell, o, mask):
+        return [(figure, label) for figure, label in fn(state, player, cell, o, mask)
+                if label.startswith("corner ")]
+    return options
 
 
 def _int(v) -> bool:
@@ -129,6 +154,9 @@ def check_place(state, player: int, move: dict):
     if not isinstance(figure, str) or not isinstance(on, str):
         raise IllegalMove("bad_figure", "a deployment names a figure and a segment, e.g. follower city N")
     o = oriented(letter, r)
+    block = tile_block(state, letter) if state.rules.tile_blocks else None
+    if block and (block == "all" or not on.startswith("corner ")):
+        raise IllegalMove("figure_blocked", "no figure may be deployed on this tile (the dragon's volcano)")
     validators = state.rules.figure_validators
     if figure in validators:
         return cell, r, validators[figure](state, player, cell, o, on)

@@ -120,6 +120,7 @@ class InnsAndCathedrals(Expansion):
         rules.max_players = max(rules.max_players, 6)
         rules.strength[BIG] = BIG_STRENGTH
         rules.supplies[BIG] = _supply
+        rules.supply_count[BIG] = big_left
         rules.figure_options.append(_options)
         rules.figure_validators[BIG] = _validate
         rules.figure_words.update(big=BIG, large=BIG)

@@ -44,7 +44,7 @@ from ..features import label_of
 from ..geometry import DELTA, opposite_half
 from ..orient import add_tiles, oriented
 from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
-from ..scoring import completed_by_last_tile, majority
+from ..scoring import bordering_cities, completed_by_last_tile, majority
 from ..state import SEG_BITS
 from .traders_builders_tiles import EXPANSION, GOODS, TB_TILES, tb_pile
 
@@ -310,7 +310,6 @@ def pig_bonus(turn: Turn) -> None:
     with their pig in it (after the field's FieldScored)."""
     st = turn.state
     features = st.features
-    seg_feature = st.seg_feature
     for sid, fid in sorted((min(f.segs), fid) for fid, f in features.items()
                            if f.kind == "field" and f.meeples):
         f = features[fid]
@@ -318,7 +317,7 @@ def pig_bonus(turn: Turn) -> None:
         winners = sorted(pigs & set(majority(st, f)))
         if not winners:
             continue
-        done = [features[c] for c in {seg_feature[c] for c in f.cities} if features[c].open == 0]
+        done = bordering_cities(st, f)
         bonus = turn.rules.pig_city_points
         x, y, label = label_of(st, sid)
         turn.emit({"type": "PigScored", "feature": "field", "x": x, "y": y, "on": label,
@@ -373,6 +372,7 @@ class TradersAndBuilders(Expansion):
         for figure in SPECIAL:
             rules.strength[figure] = 0
             rules.supplies[figure] = _supply
+            rules.supply_count[figure] = (lambda f: lambda state, player: figure_left(state, player, f))(figure)
             rules.figure_validators[figure] = _validator(figure)
         rules.figure_options.append(_options)
         rules.figure_words.update(builder=BUILDER, pig=PIG)

@@ -58,7 +58,7 @@ from .abbey import (_declined, _offered, _round_skipped, _round_started, _taken,
                     offer_abbey, round_turn, take_abbey, validate_abbey)
 from ...base_rules import draw_tile
 from .barn import barn_connections, barn_final, deploy_barn
-from .common import BARN, MAYOR, WAGON, _initial, _supply
+from .common import BARN, MAYOR, WAGON, _initial, _supply, left
 from .figures import _figure_validator, _options, deploy
 from .text import _render, _view, parse
 from .tiles import EXPANSION, am_pile
@@ -76,6 +76,7 @@ class AbbeyAndMayor(Expansion):
         rules.strength[BARN] = 0
         for f in (MAYOR, WAGON, BARN):
             rules.supplies[f] = _supply
+            rules.supply_count[f] = (lambda fig: lambda state, player: left(state, player, fig))(f)
             rules.figure_validators[f] = _figure_validator(f)
         rules.figure_words.update(mayor=MAYOR, wagon=WAGON)
         rules.figure_options.append(_options)
