@@ -18,7 +18,7 @@ add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
-                         abbey_mayor, princess_dragon)
+                         abbey_mayor, princess_dragon, tower)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -184,6 +184,7 @@ class Carcassonne(Game):
         (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege",
                             "abbey_mayor"]}),
         (2, {"expansions": ["princess_dragon"]}),
+        (2, {"expansions": ["tower"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))

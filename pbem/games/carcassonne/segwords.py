@@ -60,3 +60,9 @@ def cell_sid(state, move: dict):
     if not (is_int(x) and is_int(y) and isinstance(on, str)):
         return None
     return sid_at(state, (x, y), on)
+
+
+def typed(move: dict, ints=(), strs=()) -> bool:
+    """Whether the move's fields have exactly these types (``True`` is no integer,
+    though ``True == 1``: a move compared with a legal one must be checked first)."""
+    return all(is_int(move.get(k)) for k in ints) and all(isinstance(move.get(k), str) for k in strs)

@@ -44,7 +44,7 @@ def validate(state, player: int, move: dict) -> dict:
                           "(e.g. fairy 1,0 road E)")
     figure = move["figure"]
     sid = cell_sid(state, move)
-    if sid is None:
+    if sid is None or not isinstance(figure, str):
         raise IllegalMove("bad_segment", f"there is no segment {move['on']!r} at {move['x']},{move['y']}")
     x, y, on = label_of(state, sid)
     if (x, y, on, figure) not in targets(state, player):

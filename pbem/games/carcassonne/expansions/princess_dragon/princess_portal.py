@@ -17,7 +17,7 @@ from ....base import IllegalMove
 from ...features import is_complete, label_of, sid_at
 from ...removal import return_stranded
 from ...rules import Turn
-from ...segwords import cell_sid
+from ...segwords import cell_sid, typed
 from ...state import SEG_BITS
 from .common import FOLLOWERS, dragon_at, has_tag, last_tile
 from .tiles import PORTAL
@@ -59,6 +59,8 @@ def princess_validate(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "do", "x", "y", "on", "player", "figure"}:
         raise IllegalMove("malformed_move", "the princess names the knight: x, y, on, player, figure "
                           "(e.g. princess 1,0 city N seat 1)")
+    if not typed(move, ints=("x", "y", "player"), strs=("on", "figure")):
+        raise IllegalMove("malformed_move", "x, y and player are integers, on and figure words")
     sid = cell_sid(state, move)
     if sid is not None:
         x, y, label = label_of(state, sid)
@@ -130,7 +132,7 @@ def portal_validate(state, player: int, move: dict) -> dict:
         raise IllegalMove("malformed_move", "a portal deployment names figure, x, y and on "
                           "(e.g. portal 2,3 follower road E)")
     sid = cell_sid(state, move)
-    if sid is None:
+    if sid is None or not isinstance(move["figure"], str):
         raise IllegalMove("bad_segment", f"there is no segment {move['on']!r} at {move['x']},{move['y']}")
     x, y, label = label_of(state, sid)
     fid = state.seg_feature[sid]
