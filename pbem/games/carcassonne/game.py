@@ -18,7 +18,7 @@ add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
-                         abbey_mayor, princess_dragon, tower)
+                         abbey_mayor, princess_dragon, tower, count)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -157,6 +157,9 @@ class Carcassonne(Game):
         Option("princess_action", "may",
                "Princess & Dragon: the princess may (may) or must (must) send a knight home", str,
                choices=("may", "must")),
+        Option("count_final_scoring", True,
+               "Count: before the final scoring the followers in the City may move into incomplete features "
+               "(and from the market into fields)", bool),
         Option("siege_escape_adjacency", "any_city_tile",
                "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
                "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
@@ -185,6 +188,7 @@ class Carcassonne(Game):
                             "abbey_mayor"]}),
         (2, {"expansions": ["princess_dragon"]}),
         (2, {"expansions": ["tower"]}),
+        (2, {"expansions": ["count"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
