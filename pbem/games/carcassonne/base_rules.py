@@ -171,5 +171,7 @@ def rules_for(expansions) -> Rules:
         for name in key:
             EXPANSIONS[name].install(rules)
             rules.parts.append(name)
+        for step, late in rules.late.items():
+            rules.handlers[step].extend(late)
         _CACHE[key] = rules
     return rules

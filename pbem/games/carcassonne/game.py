@@ -18,7 +18,7 @@ add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
-                         abbey_mayor, princess_dragon, tower, count)
+                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -160,6 +160,16 @@ class Carcassonne(Game):
         Option("count_final_scoring", True,
                "Count: before the final scoring the followers in the City may move into incomplete features "
                "(and from the market into fields)", bool),
+        Option("castle_conversion_by", "knight_owner",
+               "Bridges, Castles & Bazaars: who may turn a small city into a castle: the knight's owner "
+               "(knight_owner) or the active seat (active_player)", str, choices=("knight_owner", "active_player")),
+        Option("castle_vicinity", "2x3",
+               "Bridges, Castles & Bazaars: the tiles whose features trigger a castle: its 2 tiles and the 4 "
+               "beside their long sides (2x3) or its 6 orthogonal neighbours (six_neighbours)", str,
+               choices=("2x3", "six_neighbours")),
+        Option("bazaar_bid_cap", "none",
+               "Bridges, Castles & Bazaars: bids go from 0 to 99 (none) or to the bidder's score (current_score)",
+               str, choices=("none", "current_score")),
         Option("siege_escape_adjacency", "any_city_tile",
                "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
                "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
@@ -189,6 +199,7 @@ class Carcassonne(Game):
         (2, {"expansions": ["princess_dragon"]}),
         (2, {"expansions": ["tower"]}),
         (2, {"expansions": ["count"]}),
+        (2, {"expansions": ["bridges_castles_bazaars"]}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
@@ -412,10 +423,10 @@ class Carcassonne(Game):
     # -- text ----------------------------------------------------------------------
 
     def describe(self, item: dict, viewer=None, names=None) -> str:
+        if item.get("type") in MOVE_TEXTS:     # an expansion's moves (and a placement with a bridge)
+            return MOVE_TEXTS[item["type"]](item)
         if item.get("type") == "place_tile":
             return describe_move(item)
-        if item.get("type") in MOVE_TEXTS:
-            return MOVE_TEXTS[item["type"]](item)
         return describe_event(item)
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:

@@ -54,9 +54,26 @@ def legal_moves(state, player: int) -> list:
         return []
     letter = state.tile
     frontier = state.frontier
+    checks = state.rules.placement_checks
+    cells = []
+    for cell in sorted(frontier, key=_yx):
+        rots = fits(letter, frontier[cell])
+        if not rots:
+            continue
+        if checks:
+            rots = [r for r in rots if not refusal(state, letter, cell, r)]
+            if not rots:
+                continue
+        cells.append((cell, rots))
+    return placement_moves(state, player, letter, cells)
+
+
+def placement_moves(state, player: int, letter: str, cells, more: dict | None = None) -> list:
+    """The place_tile moves of tile ``letter`` at each (cell, rotations) of ``cells``:
+    no figure first, then each figure choice; ``more`` is added to every move (a
+    bridge)."""
     has_follower = state.supply[player] > 0
     extra = state.rules.figure_options
-    checks = state.rules.placement_checks
     block = tile_block(state, letter)
     if block:
         # the volcano: no figure on the tile (a barn on its corner only with "tile")
@@ -67,28 +84,22 @@ def legal_moves(state, player: int) -> list:
             extra = [_corners_only(fn) for fn in extra]
     out = []
     append = out.append
-    for cell in sorted(frontier, key=_yx):
-        rots = fits(letter, frontier[cell])
-        if not rots:
-            continue
-        if checks:
-            rots = [r for r in rots if not refusal(state, letter, cell, r)]
-            if not rots:
-                continue
+    for cell, rots in cells:
         x, y = cell
         mask = occupancy_mask(state, cell) if has_follower or extra else 0
         for r in rots:
             rotation = r * 90
-            append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+            head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
+            if more:
+                head.update(more)
+            append(head)
             o = oriented(letter, r)
             if has_follower:
                 for label in o.free_labels(mask):
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": "follower", "on": label})
+                    append({**head, "figure": "follower", "on": label})
             for fn in extra:
                 for figure, label in fn(state, player, cell, o, mask):
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": figure, "on": label})
+                    append({**head, "figure": figure, "on": label})
     return out
 
 

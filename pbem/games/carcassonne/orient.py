@@ -92,15 +92,36 @@ class Oriented:
 #: Segment kinds a follower may stand on in the base game.
 DEPLOYABLE = {"road", "city", "cloister", "field"}
 
-_ORIENTED: dict[str, tuple] = {}
+#: fn(letter) -> TileType or None: tile types made on demand (a tile with a bridge of
+#: Bridges, Castles & Bazaars is ``letter~NS``), known to every process that meets the id.
+FACTORIES: list = []
+
+
+class _Tiles(dict):
+    def __missing__(self, letter):
+        for make in FACTORIES:
+            tile = make(letter)
+            if tile is not None:
+                add_tiles({letter: tile})
+                return dict.__getitem__(self, letter)
+        raise KeyError(letter)
+
+
+class _Oriented(dict):
+    def __missing__(self, letter):
+        TILES[letter]                    # made by a factory (or KeyError)
+        return dict.__getitem__(self, letter)
+
+
+_ORIENTED: dict[str, tuple] = _Oriented()
 _FITS: dict[tuple, tuple] = {}
-TILES: dict[str, TileType] = {}
+TILES: dict[str, TileType] = _Tiles()
 
 
 def add_tiles(tiles: dict[str, TileType]) -> None:
     """Make tile types known to the engine (base tiles, expansion tiles)."""
     for letter, tile in tiles.items():
-        known = TILES.get(letter)
+        known = dict.get(TILES, letter)
         if known is not None:
             # the same row read again (by another module or a test) is fine;
             # the same id with another geometry is not

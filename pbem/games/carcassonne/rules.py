@@ -30,6 +30,8 @@ class Rules:
     def __init__(self):
         #: step name -> handlers fn(turn), run in order.
         self.handlers: dict[str, list] = {s: [] for s in (*STEPS, FINAL_SCORING)}
+        #: step -> handlers added with ``last`` (appended after every installation)
+        self.late: dict[str, list] = {}
         #: event type -> fn(state, event) -> new state (pure).
         self.evolvers: dict[str, object] = {}
         #: figure -> strength for majorities (follower 1; big follower 2...).
@@ -113,9 +115,12 @@ class Rules:
         #: is ``state.supply``; the expansions add theirs).
         self.supply_count: dict = {"follower": lambda state, player: state.supply[player]}
 
-    def on(self, step: str, handler, first: bool = False) -> None:
-        """Add a handler to a step (``first``: before the ones already there)."""
-        if first:
+    def on(self, step: str, handler, first: bool = False, last: bool = False) -> None:
+        """Add a handler to a step (``first``: before the ones already there; ``last``:
+        after every expansion's, once all are installed: the bazaar after the builder)."""
+        if last:
+            self.late.setdefault(step, []).append(handler)
+        elif first:
             self.handlers[step].insert(0, handler)
         else:
             self.handlers[step].append(handler)
