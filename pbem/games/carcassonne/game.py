@@ -22,6 +22,9 @@ from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, s
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
+#: every expansion, in the option's order (sample setups, benchmarks)
+ALL_EXPANSIONS = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
+                  "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
 #: Version of ``dump``'s format (2: followers in the order their features hold them).
 SNAPSHOT_FORMAT = 2
 
@@ -134,14 +137,18 @@ class Carcassonne(Game):
                "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12)", list),
         Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
         Option("king_robber_scoring", "per_feature",
-               "King & Robber: the King scores 1 per completed city, the Robber Baron 1 per completed road",
-               str, choices=("per_feature",)),
+               "King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
+               "completed road (per_feature); or the holders score 10 and 20 (fixed_10_20) or 15 and 40 "
+               "(fixed_15_40) at the end; or each holder scores 1 for every city (road) completed while it "
+               "holds the figure (continuous)", str,
+               choices=("per_feature", "fixed_10_20", "fixed_15_40", "continuous")),
         Option("cult_set", 6, "Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)",
                int, choices=(6, 5)),
         Option("wagon_move", "along_road",
-               "Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road) or to a "
-               "feature on its tile or the 4 next to it (adjacent_tiles)", str,
-               choices=("along_road", "adjacent_tiles")),
+               "Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road; an abbey "
+               "ends the roads and cities it closes), to a feature on its tile or the 4 next to it "
+               "(adjacent_tiles) or on its tile or the 8 around it (nearby_tiles, the published C2 rule)", str,
+               choices=("along_road", "adjacent_tiles", "nearby_tiles")),
         Option("barn_placement", "any",
                "Abbey & Mayor: a barn may go into a field with farmers (any) or only without (no_farmers)",
                str, choices=("any", "no_farmers")),
@@ -200,6 +207,13 @@ class Carcassonne(Game):
         (2, {"expansions": ["tower"]}),
         (2, {"expansions": ["count"]}),
         (2, {"expansions": ["bridges_castles_bazaars"]}),
+        (3, {"expansions": ["princess_dragon", "tower", "count", "bridges_castles_bazaars", "king_robber"],
+             "volcano_blocks": "all_figures", "princess_action": "must", "dragon_tiles_before_volcano": "no_effect",
+             "count_final_scoring": False, "castle_conversion_by": "active_player",
+             "castle_vicinity": "six_neighbours", "bazaar_bid_cap": "current_score",
+             "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
+        (2, {"expansions": ALL_EXPANSIONS}),
+        (6, {"expansions": ALL_EXPANSIONS}),
     )
     #: what bench/engines.py times: full base games (the scripted sample is tiny).
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))

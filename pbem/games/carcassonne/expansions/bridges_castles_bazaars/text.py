@@ -55,9 +55,10 @@ def parse(game, text: str, state, player):
         m = _DEAL.match(t)
         if m:
             return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
+    if t.strip().lower().startswith(("bazaar", "bid ")):
         raise ParseError("bad_bid", "at the bazaar: bazaar N bid B, bid B, pass, buy or sell",
                          expected="bazaar N bid B | bid B | pass | buy | sell",
-                         examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]])
+                         examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["pass"])
     return None
 
 
