@@ -27,8 +27,10 @@ PASS = {"type": ACTION, "pass": True}
 
 
 class Action:
-    def __init__(self, legal, validate, run, describe, required=None):
+    def __init__(self, legal, validate, run, describe, required=None, exists=None):
         self.legal = legal
+        #: fn(state, player) -> bool: whether ``legal`` would list anything (cheaper)
+        self.exists = exists or (lambda state, player: bool(legal(state, player)))
         self.validate = validate
         self.run = run
         self.describe = describe
@@ -96,7 +98,7 @@ def offer_or_do(turn: Turn) -> None:
         return
     if st.placed and tile_block(st, st.board[st.placed[-1]][0]) == "all":
         return
-    if available(st, turn.player):
+    if any(action.exists(st, turn.player) for action in st.rules.actions.values()):
         turn.emit({"type": "ActionOffered", "player": turn.player})
 
 

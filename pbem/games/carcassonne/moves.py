@@ -14,7 +14,7 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import occupancy_mask
+from .features import mask_of, occupancy_mask, port_features
 from .geometry import EDGES
 from .orient import DEPLOYABLE, fits, oriented
 
@@ -40,6 +40,13 @@ def legal_placements(state, letter=None) -> list:
     return out
 
 
+def relevant_checks(state, letter: str) -> list:
+    """The placement checks that may refuse this tile at all (a check may say which tiles
+    it concerns: ``check.relevant(letter)``; Cult: those with a cloister)."""
+    return [c for c in state.rules.placement_checks
+            if getattr(c, "relevant", None) is None or c.relevant(letter)]
+
+
 def refusal(state, letter: str, cell, r: int):
     """The first expansion restriction refusing the placement: (code, message), or None."""
     for check in state.rules.placement_checks:
@@ -54,14 +61,14 @@ def legal_moves(state, player: int) -> list:
         return []
     letter = state.tile
     frontier = state.frontier
-    checks = state.rules.placement_checks
+    checks = relevant_checks(state, letter)
     cells = []
     for cell in sorted(frontier, key=_yx):
         rots = fits(letter, frontier[cell])
         if not rots:
             continue
         if checks:
-            rots = [r for r in rots if not refusal(state, letter, cell, r)]
+            rots = [r for r in rots if not any(check(state, letter, cell, r) for check in checks)]
             if not rots:
                 continue
         cells.append((cell, rots))
@@ -71,34 +78,55 @@ def legal_moves(state, player: int) -> list:
 def placement_moves(state, player: int, letter: str, cells, more: dict | None = None) -> list:
     """The place_tile moves of tile ``letter`` at each (cell, rotations) of ``cells``:
     no figure first, then each figure choice; ``more`` is added to every move (a
-    bridge)."""
+    bridge). The expansions' choices come from ``Rules.figure_providers`` (prepared
+    once here) and ``Rules.figure_options``."""
     has_follower = state.supply[player] > 0
-    extra = state.rules.figure_options
+    rules = state.rules
+    extra = list(rules.figure_options)
+    providers = [fn for fn in (make(state, player) for make in rules.figure_providers) if fn]
     block = tile_block(state, letter)
     if block:
         # the volcano: no figure on the tile (a barn on its corner only with "tile")
         has_follower = False
         if block == "all":
-            extra = ()
+            extra, providers = [], []
         else:
             extra = [_corners_only(fn) for fn in extra]
+            providers = [_corners_only_provider(fn) for fn in providers]
+    need_ports = has_follower or extra or providers
     out = []
     append = out.append
     for cell, rots in cells:
         x, y = cell
-        mask = occupancy_mask(state, cell) if has_follower or extra else 0
+        if need_ports:
+            ports = port_features(state, cell)
+            mask = mask_of(state, ports)
+        else:
+            ports, mask = (), 0
         for r in rots:
             rotation = r * 90
-            head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
             if more:
-                head.update(more)
-            append(head)
+                head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation, **more}
+                append(head)
+            else:
+                head = None
+                append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+            if not need_ports:
+                continue
             o = oriented(letter, r)
+            choices = []
             if has_follower:
-                for label in o.free_labels(mask):
-                    append({**head, "figure": "follower", "on": label})
+                choices.extend(("follower", label) for label in o.free_labels(mask))
+            for fn in providers:
+                choices.extend(fn(cell, o, mask, ports))
             for fn in extra:
-                for figure, label in fn(state, player, cell, o, mask):
+                choices.extend(fn(state, player, cell, o, mask))
+            if head is None:
+                for figure, label in choices:
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": figure, "on": label})
+            else:
+                for figure, label in choices:
                     append({**head, "figure": figure, "on": label})
     return out
 
@@ -111,6 +139,12 @@ def tile_block(state, letter) -> str | None:
         if block:
             return block
     return None
+
+
+def _corners_only_provider(fn):
+    def options(cell, o, mask, ports):
+        return [(figure, label) for figure, label in fn(cell, o, mask, ports) if label.startswith("corner ")]
+    return options
 
 
 def _corners_only(fn):

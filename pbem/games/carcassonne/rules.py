@@ -51,6 +51,10 @@ class Rules:
         self.validators: dict[str, object] = {}
         #: move type (= the decision a seat owes in ``state.pending``) -> fn(state, player) -> moves.
         self.legal: dict[str, object] = {}
+        #: the same, fast: fn(state, player) -> None (nothing this time) or
+        #: fn(cell, o, mask, ports) -> iterable of (figure, label), prepared once per
+        #: listing of the legal placements (``ports``: ``features.port_features`` of the cell).
+        self.figure_providers: list = []
         #: figure -> fn(state, player, figure, +1/-1) -> state for non-follower supplies.
         self.supplies: dict[str, object] = {}
         #: extra figure choices on a placement: fn(state, player, cell, oriented, mask)

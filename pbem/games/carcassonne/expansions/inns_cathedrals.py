@@ -74,6 +74,13 @@ def _options(state, player: int, cell, o, mask: int):
     return [(BIG, label) for label in o.free_labels(mask)]
 
 
+def provider(state, player: int):
+    """``Rules.figure_providers``: the big follower on every free segment."""
+    if big_left(state, player) <= 0:
+        return None
+    return lambda cell, o, mask, ports: [(BIG, label) for label in o.free_labels(mask)]
+
+
 def _validate(state, player: int, cell, o, on: str) -> int:
     if big_left(state, player) <= 0:
         raise IllegalMove("no_big_follower_left", "your big follower is not in your supply")
@@ -121,7 +128,7 @@ class InnsAndCathedrals(Expansion):
         rules.strength[BIG] = BIG_STRENGTH
         rules.supplies[BIG] = _supply
         rules.supply_count[BIG] = big_left
-        rules.figure_options.append(_options)
+        rules.figure_providers.append(provider)
         rules.figure_validators[BIG] = _validate
         rules.figure_words.update(big=BIG, large=BIG)
         rules.initial.append(_initial)

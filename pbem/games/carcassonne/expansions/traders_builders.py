@@ -215,6 +215,37 @@ def _options(state, player: int, cell, o, mask: int):
     return out
 
 
+def provider(state, player: int):
+    """``Rules.figure_providers``: the builder and pig choices, prepared once; a cell none
+    of whose ports meets a feature with the seat's follower offers none."""
+    figures = [f for f in SPECIAL if figure_left(state, player, f) > 0]
+    if not figures:
+        return None
+    memo: dict = {}
+
+    def own(fid) -> bool:
+        v = memo.get(fid)
+        if v is None:
+            v = memo[fid] = has_follower(state, (fid,), player)
+        return v
+
+    last = [None, False]                 # the rotations of one cell share its ports
+
+    def options(cell, o, mask, ports):
+        if ports is not last[0]:
+            last[0], last[1] = ports, any(own(fid) for _bit, fid in ports)
+        if not last[1]:
+            return ()
+        out = []
+        for figure in figures:
+            kinds = _KINDS[figure]
+            for k in range(o.nseg):
+                if o.kinds[k] in kinds and has_follower(state, joined_features(state, cell, o, k), player):
+                    out.append((figure, o.labels[k]))
+        return out
+    return options
+
+
 def _validator(figure: str):
     kinds = _KINDS[figure]
     what = "road or city" if figure == BUILDER else "field"
@@ -374,7 +405,7 @@ class TradersAndBuilders(Expansion):
             rules.supplies[figure] = _supply
             rules.supply_count[figure] = (lambda f: lambda state, player: figure_left(state, player, f))(figure)
             rules.figure_validators[figure] = _validator(figure)
-        rules.figure_options.append(_options)
+        rules.figure_providers.append(provider)
         rules.figure_words.update(builder=BUILDER, pig=PIG)
         rules.initial.append(_initial)
         rules.views.append(_view)

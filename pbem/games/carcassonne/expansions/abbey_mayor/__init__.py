@@ -59,7 +59,7 @@ from .abbey import (_declined, _offered, _round_skipped, _round_started, _taken,
 from ...base_rules import draw_tile
 from .barn import barn_connections, barn_final, deploy_barn
 from .common import BARN, MAYOR, WAGON, _initial, _supply, left
-from .figures import _figure_validator, _options, deploy
+from .figures import _figure_validator, deploy, provider
 from .text import _render, _view, parse
 from .tiles import EXPANSION, am_pile
 from .wagon import _wagon_moved, _wagon_offered, _wagon_returned, legal_wagon, validate_wagon, wagons
@@ -79,7 +79,7 @@ class AbbeyAndMayor(Expansion):
             rules.supply_count[f] = (lambda fig: lambda state, player: left(state, player, fig))(f)
             rules.figure_validators[f] = _figure_validator(f)
         rules.figure_words.update(mayor=MAYOR, wagon=WAGON)
-        rules.figure_options.append(_options)
+        rules.figure_providers.append(provider)
         rules.initial.append(_initial)
         rules.moves["abbey"] = "draw_tile"
         rules.validators["abbey"] = validate_abbey

@@ -24,7 +24,7 @@ from dataclasses import replace
 from ....base import IllegalMove
 from ...features import _merge, constraint_at
 from ...geometry import DELTA
-from ...moves import _yx, check_place, placement_moves, refusal
+from ...moves import _yx, check_place, placement_moves, refusal, relevant_checks
 from ...orient import FACTORIES, TILES, fits, oriented
 from ...segments import Segment, check_tile
 from ...segwords import is_int
@@ -57,16 +57,36 @@ def unrotated(axis: str, rot: int) -> str:
     return axis if rot % 2 == 0 else ("WE" if axis == "NS" else "NS")
 
 
+_BRIDGED: dict = {}
+
+
 def bridged(letter: str, axis: str, rot: int):
     """The bridged tile type for a bridge on the board axis ``axis``, or None."""
-    if "~" in letter or TILES[letter].expansion == "count" or "*" in TILES[letter].edges:
-        return None
-    name = f"{letter}~{unrotated(axis, rot)}"
-    try:
-        TILES[name]
-    except KeyError:
-        return None
+    key = (letter, unrotated(axis, rot))
+    name = _BRIDGED.get(key, 0)
+    if name == 0:
+        name = None
+        if "~" not in letter and TILES[letter].expansion != "count" and "*" not in TILES[letter].edges:
+            try:
+                TILES[f"{letter}~{key[1]}"]
+                name = f"{letter}~{key[1]}"
+            except KeyError:
+                pass
+        _BRIDGED[key] = name
     return name
+
+
+_VARIANTS: dict = {}
+_OWN: dict = {}
+
+
+def variants(letter: str) -> list:
+    """(rotation, board axis, bridged type) of every way the tile takes a bridge."""
+    out = _VARIANTS.get(letter)
+    if out is None:
+        out = _VARIANTS[letter] = [(r, axis, v) for r in range(4) for axis in AXES
+                                   if (v := bridged(letter, axis, r)) is not None]
+    return out
 
 
 def left(state, player: int) -> int:
@@ -125,17 +145,13 @@ def apply_bridge(state, cell, axis):
 def _own_options(state, letter, cell, constraint):
     """(rotation, axis, variant) of every bridge on the new tile at ``cell`` with which it
     fits there (whether or not it would fit without)."""
-    out = []
-    checks = state.rules.placement_checks
-    for r in range(4):
-        for axis in AXES:
-            variant = bridged(letter, axis, r)
-            if variant is None or r not in fits(variant, constraint):
-                continue
-            if checks and refusal(state, variant, cell, r):
-                continue
-            out.append((r, axis, variant))
-    return out
+    key = (letter, constraint)
+    fitting = _OWN.get(key)
+    if fitting is None:
+        fitting = _OWN[key] = [(r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint)]
+    if not fitting or not relevant_checks(state, letter):
+        return fitting
+    return [(r, axis, v) for r, axis, v in fitting if not refusal(state, v, cell, r)]
 
 
 def _neighbour_options(state, letter, cell):
@@ -143,7 +159,11 @@ def _neighbour_options(state, letter, cell):
     new tile fit there (its road meets the bridge)."""
     x, y = cell
     out = []
+    if "F" not in state.frontier[cell] or "R" not in TILES[letter].edges:
+        return out                       # the new tile's road must meet a field edge
     for d, (dx, dy) in enumerate(DELTA):
+        if state.frontier[cell][d] != "F":
+            continue
         nc = (x + dx, y + dy)
         t = state.board.get(nc)
         if t is None:

@@ -196,7 +196,7 @@ def leaving(turn: Turn) -> None:
         if mine(turn.state)["final_done"]:
             finish(turn)
         return
-    if mine(st).get("leave") is not None:
+    if mine(st).get("leave") is not None or not any(mine(st)["quarters"].values()):
         return
     if not any(leave_moves(st, p) for p in range(st.players)):
         return

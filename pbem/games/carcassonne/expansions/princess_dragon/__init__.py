@@ -49,7 +49,8 @@ class PrincessAndDragon(Expansion):
         rules.moves[dragon.DRAGON_MOVE] = "resolve_figures"
         rules.validators[dragon.DRAGON_MOVE] = dragon.validate_dragon
         rules.legal[dragon.DRAGON_MOVE] = dragon.legal_dragon
-        register_action(rules, "fairy", Action(fairy.legal, fairy.validate, fairy.run, fairy.describe))
+        register_action(rules, "fairy", Action(fairy.legal, fairy.validate, fairy.run, fairy.describe,
+                                               exists=fairy.exists))
         register_action(rules, "princess", Action(pp.princess_legal, pp.princess_validate, pp.princess_run,
                                                   pp.princess_describe, required=pp.princess_required))
         register_action(rules, "portal", Action(pp.portal_legal, pp.portal_validate, pp.portal_run,

@@ -33,6 +33,16 @@ def targets(state, player: int) -> list:
     return [(x, y, label, figure) for y, x, label, figure in out]
 
 
+def exists(state, player: int) -> bool:
+    here = fairy_follower(state)
+    for f in state.features.values():
+        if f.meeples:
+            for p, sid, figure in f.meeples:
+                if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
+                    return True
+    return False
+
+
 def legal(state, player: int) -> list:
     return [{"type": "action", "do": "fairy", "x": x, "y": y, "on": on, "figure": figure}
             for x, y, on, figure in targets(state, player)]
