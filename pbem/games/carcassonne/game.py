@@ -76,6 +76,33 @@ class Carcassonne(Game):
                             "its scored one",
         "bad_abbey": "Abbey & Mayor: the abbey move could not be read",
         "bad_wagon": "Abbey & Mayor: the wagon move could not be read",
+        "figure_blocked": "Princess & Dragon: no figure may stand on the volcano tile (the dragon is there)",
+        "action_required": "Princess & Dragon: with princess_action = must, the princess must send a knight home",
+        "bad_dragon": "Princess & Dragon: a dragon step names a direction N, E, S or W (dragon N)",
+        "dragon_blocked": "Princess & Dragon: the dragon cannot step there (no tile, entered already this flight, "
+                          "the fairy's tile, a district of the City of Carcassonne)",
+        "bad_fairy": "Princess & Dragon: the fairy goes next to one of your followers (fairy X,Y road E)",
+        "bad_princess": "Princess & Dragon: the princess sends home a knight of the city her tile joins",
+        "bad_portal": "Princess & Dragon: through the magic portal a figure goes on an unoccupied, incomplete "
+                      "feature, not on the dragon's tile",
+        "no_tower_there": "The Tower: there is no tower foundation at that cell",
+        "tower_closed": "The Tower: a follower stands on top of that tower",
+        "bad_tower": "The Tower: the tower action could not be read, or no follower of yours may close it",
+        "no_tower_left": "The Tower: you have no tower floor left",
+        "out_of_reach": "The Tower: the tower captures one follower in its row or column, at most its height away",
+        "bad_capture": "The Tower: the capture could not be read (capture X,Y road E seat P)",
+        "bad_exchange": "The Tower: name which of your followers comes back (exchange big)",
+        "ransom_paid": "The Tower: one ransom a turn",
+        "no_prisoner": "The Tower: that seat holds no such follower of yours",
+        "bad_ransom": "The Tower: the ransom could not be read (ransom seat P)",
+        "bad_district": "Count: a district of the City (castle, blacksmith, cathedral, market) and a figure it "
+                        "takes, or a follower leaving a district (not the Count's) for a feature of its kind",
+        "bad_bridge": "Bridges, Castles & Bazaars: a bridge goes from field edge to field edge on the new tile or "
+                      "towards it on the next one, facing roads or nothing ([x, y, \"NS\" | \"WE\"])",
+        "no_bridge_left": "Bridges, Castles & Bazaars: you have no bridge left",
+        "bad_castle": "Bridges, Castles & Bazaars: the castle names the city offered (castle X,Y city N)",
+        "bad_bid": "Bridges, Castles & Bazaars: at the bazaar, pick a free tile with a bid, raise the bid or "
+                   "pass, or buy or sell",
         "two_figures": "one figure per move",
         "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
         "missing_segment": "the text does not say where the figure goes",
@@ -113,6 +140,27 @@ class Carcassonne(Game):
         "barns": "Abbey & Mayor: per seat, barns left",
         "wagon_decision": "Abbey & Mayor: the wagon waiting to move (`player`, `x`, `y`, `on`)",
         "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
+        "dragon": "Princess & Dragon: where the dragon stands (`x`, `y`), null before the first volcano",
+        "fairy": "Princess & Dragon: the fairy: `player`, `x`, `y`, `on`, `figure` of the follower it was moved "
+                 "next to, `standing_by` (false once that follower has left); null before it is first moved",
+        "dragon_flight": "Princess & Dragon: the flight under way: `movers` (the seats still to take a step, in "
+                         "order), `steps` taken, `visited` cells, `steps_now` (the legal steps: `direction`, `x`, "
+                         "`y`); null when the dragon is not flying",
+        "dragon_tiles_set_aside": "Princess & Dragon: dragon tiles drawn before the first volcano, waiting",
+        "tower": "The Tower: `pieces` (floors per seat), `towers` (`x`, `y`, `height`, `top`: the `player` and "
+                 "`figure` closing it, or null), `prisoners` (`captor`, `player`, `figure` in capture order), "
+                 "`capture` (the tower whose capture is being chosen: `x`, `y`, `height`, or null)",
+        "count": "Count: `count` (the Count's district), `quarters` (per district castle, blacksmith, cathedral, "
+                 "market: the `player` and `figure` of each follower there), `leaving` (the seats still to be "
+                 "asked to move followers out, or null)",
+        "bridges": "Bridges, Castles & Bazaars: per seat, bridges left",
+        "castles": "Bridges, Castles & Bazaars: per seat, castle tokens left",
+        "castles_built": "Bridges, Castles & Bazaars: the castles: `player`, `x`, `y`, `on`, `tiles`, `scored`",
+        "castle_decision": "Bridges, Castles & Bazaars: the city offered as a castle (`player`, `x`, `y`, `on`), or "
+                           "null",
+        "bazaar": "Bridges, Castles & Bazaars: the bazaar under way: `tiles`, `owners` (a seat per tile or null), "
+                  "`host`, `phase` (pick, bid, deal), the `tile` auctioned, its `price` and `bidder`; or null",
+        "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn",
     }
     #: One seat owes a decision at a time (``state.pending`` holds one), the
     #: expansions' decisions (abbey, wagon, escape) included.

@@ -22,8 +22,8 @@ _ACTION = re.compile(r"^\s*(fairy|princess|portal)\s+" + XY + r"\s*(.*?)\s*$", r
 _FIGURES = ("follower", "big", "mayor", "wagon")
 
 
-def _bad(game, state, player, what, expected):
-    return ParseError("bad_" + what, f"could not read the {what} move", expected=expected,
+def _bad(game, state, player, code, expected):
+    return ParseError(code, f"could not read {expected.split()[0]!r}", expected=expected,
                       examples=[game.describe(m) for m in game.legal_moves(state, player)[:4]] or [expected])
 
 
@@ -38,14 +38,18 @@ def parse(game, text: str, state, player):
         for d, (dx, dy) in enumerate(DELTA):
             if here and (here[0] + dx, here[1] + dy) == cell:
                 return {"type": DRAGON_MOVE, "direction": EDGES[d]}
-        raise _bad(game, state, player, "dragon", "dragon N | E | S | W")
+        raise _bad(game, state, player, "bad_dragon", "dragon N | E | S | W")
     m = _ACTION.match(t)
     if not m:
-        if t.strip().lower().startswith(("dragon", "fairy", "princess", "portal")):
-            word = t.strip().split()[0].lower()
-            raise _bad(game, state, player, word, {"dragon": "dragon N", "fairy": "fairy X,Y road E",
-                                                   "princess": "princess X,Y city N seat P",
-                                                   "portal": "portal X,Y follower road E"}[word])
+        word = t.strip().split()[0].lower() if t.strip() else ""
+        if word == "dragon":
+            raise _bad(game, state, player, "bad_dragon", "dragon N | E | S | W")
+        if word == "fairy":
+            raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E")
+        if word == "princess":
+            raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P")
+        if word == "portal":
+            raise _bad(game, state, player, "bad_portal", "portal X,Y follower road E")
         return None
     what, x, y = m.group(1).lower(), int(m.group(2)), int(m.group(3))
     words = m.group(4).lower().split()
@@ -56,20 +60,22 @@ def parse(game, text: str, state, player):
             words = words[1:]
         label, rest = segment_words(words, state, (x, y))
         if label is None or rest:
-            raise _bad(game, state, player, "portal", "portal X,Y follower road E")
+            raise _bad(game, state, player, "bad_portal", "portal X,Y follower road E")
         return {"type": "action", "do": "portal", "figure": figure, "x": x, "y": y, "on": label}
     label, rest = segment_words(words, state, (x, y))
     if label is None:
-        raise _bad(game, state, player, what, "fairy X,Y road E" if what == "fairy" else "princess X,Y city N seat P")
+        if what == "fairy":
+            raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E")
+        raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P")
     if what == "princess":
         if len(rest) < 2 or rest[0] != "seat" or not rest[1].isdigit() or len(rest) > 3 \
                 or (len(rest) == 3 and rest[2] not in _FIGURES):
-            raise _bad(game, state, player, "princess", "princess X,Y city N seat P [big]")
+            raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P [big]")
         figure = rest[2] if len(rest) == 3 else "follower"
         return {"type": "action", "do": "princess", "x": x, "y": y, "on": label, "player": int(rest[1]),
                 "figure": figure}
     if len(rest) > 1 or (rest and rest[0] not in _FIGURES):
-        raise _bad(game, state, player, "fairy", "fairy X,Y road E [big | mayor | wagon]")
+        raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E [big | mayor | wagon]")
     figure = rest[0] if rest else "follower"
     return {"type": "action", "do": "fairy", "x": x, "y": y, "on": label, "figure": figure}
 

@@ -26,8 +26,8 @@ _EXCHANGE = re.compile(r"^\s*exchange" + _FIG + r"\s*$", re.IGNORECASE)
 _RANSOM = re.compile(r"^\s*ransom\s+seat\s+(\d+)" + _FIG + r"\s*$", re.IGNORECASE)
 
 
-def _bad(game, state, player, what, expected):
-    return ParseError("bad_" + what, f"could not read the {what} move", expected=expected,
+def _bad(game, state, player, code, expected):
+    return ParseError(code, f"could not read {expected.split()[0]!r}", expected=expected,
                       examples=[game.describe(m) for m in game.legal_moves(state, player)[:4]] or [expected])
 
 
@@ -50,7 +50,7 @@ def parse(game, text: str, state, player):
         else:
             label, rest = segment_words(words, state, (x, y))
             if label is None or rest:
-                raise _bad(game, state, player, "capture", "capture X,Y road E seat P")
+                raise _bad(game, state, player, "bad_capture", "capture X,Y road E seat P")
         return {"type": CAPTURE, "x": x, "y": y, "on": label, "player": int(m.group(4)),
                 "figure": (m.group(5) or "follower").lower()}
     m = _EXCHANGE.match(t)
@@ -64,9 +64,14 @@ def parse(game, text: str, state, player):
     if m:
         return {"type": RANSOM, "from": int(m.group(1)), "figure": (m.group(2) or "follower").lower()}
     word = t.strip().split()[0].lower() if t.strip() else ""
-    if word in ("tower", "capture", "exchange", "ransom"):
-        raise _bad(game, state, player, word, {"tower": "tower X,Y [top]", "capture": "capture X,Y road E seat P",
-                                               "exchange": "exchange big", "ransom": "ransom seat P"}[word])
+    if word == "tower":
+        raise _bad(game, state, player, "bad_tower", "tower X,Y [top]")
+    if word == "capture":
+        raise _bad(game, state, player, "bad_capture", "capture X,Y road E seat P")
+    if word == "exchange":
+        raise _bad(game, state, player, "bad_exchange", "exchange big")
+    if word == "ransom":
+        raise _bad(game, state, player, "bad_ransom", "ransom seat P")
     return None
 
 
