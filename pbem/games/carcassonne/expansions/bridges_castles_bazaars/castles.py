@@ -88,8 +88,6 @@ def offer(turn: Turn) -> None:
             tiles = sorted(f.tiles, key=lambda c: (c[1], c[0]))
             turn.emit({"type": "CastleBuilt", "player": owner, "x": m["x"], "y": m["y"], "on": m["on"],
                        "tiles": [list(c) for c in tiles], "placement": st.turn})
-    elif not m or m.get("type") not in ("place_tile", "abbey", "action", "dragon", "capture", "exchange"):
-        return
     done = mine(turn.state).get("decided") or []
     for decider, x, y, label in candidates(turn.state):
         if [x, y, label] not in done:

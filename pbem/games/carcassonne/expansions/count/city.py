@@ -248,9 +248,7 @@ def validate_leave(state, player: int, move: dict) -> dict:
         for t in leave_moves(state, player):
             if (t["quarter"], t["figure"]) == (move["quarter"], move["figure"]) and \
                     state.seg_feature[cell_sid(state, t)] == fid:
-                x, y, label = label_of(state, sid)
-                return {"type": LEAVE, "quarter": move["quarter"], "figure": move["figure"], "x": x, "y": y,
-                        "on": label}
+                return dict(t)           # the follower stands on the feature's first segment
     raise IllegalMove("bad_district", "a follower leaves a district (not the Count's) for a feature of its kind: "
                       "castle to a city, blacksmith to a road, cathedral to a cloister (market to a field at the end)")
 

@@ -118,9 +118,9 @@ def fly(turn: Turn) -> None:
             return_stranded(turn)
         _next_step(turn)
         return
-    if not m or m.get("type") not in ("place_tile", "abbey", "action"):
-        return
-    if mine(st).get("flown") == st.turn or not _in_play(st):
+    # any other move that runs this step (the placement, step 5's action, a capture...):
+    # the tile's flight once
+    if mine(st).get("flown") == st.turn or not _in_play(st) or not st.placed:
         return
     cell, letter = last_tile(st)
     if not has_tag(letter, DRAGON):
