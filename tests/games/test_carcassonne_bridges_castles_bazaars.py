@@ -97,4 +97,4 @@ def test_the_host_buys_when_nobody_bids_more():
     state, ev = play(state, "pass", player=0)
     assert of_type(ev, "BazaarDealt")[0]["buy"] and state.scores == (0, -4)
     # seat 1 got V for nothing and plays it at once (its turn): seat 0's U waits
-    assert state.tile == "V" and G.view(state, 0)["bazaar_tiles"] == {0: "U"}
+    assert state.tile == "V" and G.view(state, 0)["bazaar_tiles"] == ["U", None]

@@ -160,7 +160,8 @@ class Carcassonne(Game):
                            "null",
         "bazaar": "Bridges, Castles & Bazaars: the bazaar under way: `tiles`, `owners` (a seat per tile or null), "
                   "`host`, `phase` (pick, bid, deal), the `tile` auctioned, its `price` and `bidder`; or null",
-        "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn",
+        "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn (or "
+                        "null)",
     }
     #: One seat owes a decision at a time (``state.pending`` holds one), the
     #: expansions' decisions (abbey, wagon, escape) included.
@@ -427,8 +428,12 @@ class Carcassonne(Game):
             # ``load`` adds them back one by one, so a loaded feature lists its
             # followers in the live order, and what iterates them (the
             # FollowersReturned event, say) answers alike from a snapshot.
+            # (features by their first segment: a bridge joins features in an order a rebuild
+            # from the tiles does not repeat; ``load`` reads each feature's list in order)
             "followers": [[p, *label_of(state, sid), figure]
-                          for f in state.features.values() for p, sid, figure in f.meeples],
+                          for f in sorted((f for f in state.features.values() if f.meeples),
+                                          key=lambda f: min(f.segs))
+                          for p, sid, figure in f.meeples],
             "pile": dict(sorted(state.pile.items())),
             "order": None if state.order is None else list(state.order),
             "discarded": list(state.discarded),

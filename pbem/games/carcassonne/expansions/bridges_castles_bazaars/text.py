@@ -125,7 +125,8 @@ def view(state, viewer, view: dict) -> None:
     view["bazaar"] = None if not a else {
         "tiles": list(a["tiles"]), "owners": list(a["owners"]), "host": a["host"], "phase": a["phase"],
         "tile": a["tile"], "price": a["price"], "bidder": a["bidder"]}
-    view["bazaar_tiles"] = {int(k): v for k, v in sorted(bazaar.held(state).items())}
+    held = bazaar.held(state)
+    view["bazaar_tiles"] = [held.get(str(p)) for p in range(state.players)]
 
 
 def render(state, viewer) -> list:
