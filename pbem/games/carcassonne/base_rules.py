@@ -33,8 +33,12 @@ def _pick(state, rng, tried: set):
             if letter not in tried:
                 return letter
         return None
-    letters = [(k, v) for k, v in sorted(state.pile.items()) if k not in tried and v > 0]
-    total = sum(v for _, v in letters)
+    letters = sorted(state.pile.items())
+    if tried:
+        letters = [(k, v) for k, v in letters if k not in tried]
+    total = 0
+    for _k, v in letters:
+        total += v
     if not total:
         return None
     r = rng.randrange(total)

@@ -264,8 +264,9 @@ class Carcassonne(Game):
         (2, {"expansions": ALL_EXPANSIONS}),
         (6, {"expansions": ALL_EXPANSIONS}),
     )
-    #: what bench/engines.py times: full base games (the scripted sample is tiny).
-    bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
+    #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
+    #: game with every expansion.
+    bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}), (2, {"expansions": ALL_EXPANSIONS}))
     notation_help = HELP
 
     # -- options ---------------------------------------------------------------

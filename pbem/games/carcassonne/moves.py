@@ -26,6 +26,11 @@ def _yx(cell):
     return (cell[1], cell[0])
 
 
+def sorted_cells(frontier) -> list:
+    """The frontier's cells by (y, x) (sorting pairs, not calling a key function)."""
+    return [(x, y) for y, x in sorted([(y, x) for x, y in frontier])]
+
+
 def legal_placements(state, letter=None) -> list:
     """(cell, quarter turns) of every legal placement of the tile, in order."""
     letter = letter or state.tile
@@ -63,7 +68,7 @@ def legal_moves(state, player: int) -> list:
     frontier = state.frontier
     checks = relevant_checks(state, letter)
     cells = []
-    for cell in sorted(frontier, key=_yx):
+    for cell in sorted_cells(frontier):
         rots = fits(letter, frontier[cell])
         if not rots:
             continue
@@ -93,9 +98,22 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         else:
             extra = [_corners_only(fn) for fn in extra]
             providers = [_corners_only_provider(fn) for fn in providers]
-    need_ports = has_follower or extra or providers
     out = []
     append = out.append
+    if not extra and not providers and not more:
+        # the base game's own loop (no expansion figure): as fast as before them
+        for cell, rots in cells:
+            x, y = cell
+            mask = occupancy_mask(state, cell) if has_follower else 0
+            for r in rots:
+                rotation = r * 90
+                append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+                if has_follower:
+                    for label in oriented(letter, r).free_labels(mask):
+                        append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                                "figure": "follower", "on": label})
+        return out
+    need_ports = has_follower or extra or providers
     for cell, rots in cells:
         x, y = cell
         if need_ports:

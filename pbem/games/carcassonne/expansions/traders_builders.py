@@ -232,6 +232,8 @@ def provider(state, player: int):
     last = [None, False]                 # the rotations of one cell share its ports
 
     def options(cell, o, mask, ports):
+        if not mask:
+            return ()                    # no follower at all next to the cell
         if ports is not last[0]:
             last[0], last[1] = ports, any(own(fid) for _bit, fid in ports)
         if not last[1]:
