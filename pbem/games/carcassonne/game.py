@@ -21,6 +21,20 @@ from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, s
                          abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
+def _help_lines(module) -> str:
+    """The notation lines (indented 4) of an expansion's text module docstring."""
+    return "\n".join(line[4:] for line in (module.__doc__ or "").splitlines() if line.startswith("    "))
+
+
+from .expansions.princess_dragon import text as _pd_text  # noqa: E402
+from .expansions.tower import text as _tower_text  # noqa: E402
+from .expansions.count import text as _count_text  # noqa: E402
+from .expansions.bridges_castles_bazaars import text as _bcb_text  # noqa: E402
+
+#: the notation of the four later expansions' moves (their text modules), and "pass"
+MORE_HELP = "\n".join([*(_help_lines(m) for m in (_pd_text, _tower_text, _count_text, _bcb_text)),
+                        "pass                              decline whatever optional decision you owe"])
+
 FOLLOWERS = 7
 #: every expansion, in the option's order (sample setups, benchmarks)
 ALL_EXPANSIONS = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
@@ -170,7 +184,8 @@ class Carcassonne(Game):
                        "must be signed at the game's current version.")
     options = (
         Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
-               "cult, siege, abbey_mayor (any combination; the others are still to come)", list,
+               "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars (any "
+               "combination)", list,
                item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
         Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
                int, choices=(4, 2)),
@@ -183,7 +198,7 @@ class Carcassonne(Game):
         Option("draw_order", [],
                "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
                "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12)", list),
+               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11)", list),
         Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
         Option("king_robber_scoring", "per_feature",
                "King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
@@ -267,7 +282,7 @@ class Carcassonne(Game):
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
     #: game with every expansion.
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}), (2, {"expansions": ALL_EXPANSIONS}))
-    notation_help = HELP
+    notation_help = HELP + "\n" + MORE_HELP
 
     # -- options ---------------------------------------------------------------
 
