@@ -175,6 +175,24 @@ def _port_sids(nbrs: tuple) -> tuple:
     return out
 
 
+def port_sids(state: State, cell: tuple) -> tuple:
+    """(bit, neighbour segment id) of each port of an empty cell (kept by neighbours)."""
+    board = state.board
+    x, y = cell
+    return _port_sids((board.get((x, y - 1)), board.get((x + 1, y)), board.get((x, y + 1)), board.get((x - 1, y))))
+
+
+def sid_mask(state: State, sids) -> int:
+    """The occupancy mask of ports from ``port_sids``."""
+    features = state.features
+    seg_feature = state.seg_feature
+    mask = 0
+    for bit, sid in sids:
+        if features[seg_feature[sid]].meeples:
+            mask |= bit
+    return mask
+
+
 def port_features(state: State, cell: tuple) -> list:
     """(bit, feature id) of each port of an empty cell that a neighbour's road, city or
     field meets (edge d = bit d, half h = bit 4 + h): what the occupancy mask and the

@@ -14,7 +14,7 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import mask_of, occupancy_mask, port_features
+from .features import occupancy_mask, port_sids, sid_mask
 from .geometry import EDGES
 from .orient import DEPLOYABLE, fits, oriented
 
@@ -113,38 +113,28 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                                 "figure": "follower", "on": label})
         return out
-    need_ports = has_follower or extra or providers
+    seg_feature = state.seg_feature
     for cell, rots in cells:
         x, y = cell
-        if need_ports:
-            ports = port_features(state, cell)
-            mask = mask_of(state, ports)
-        else:
-            ports, mask = (), 0
+        sids = port_sids(state, cell)
+        mask = sid_mask(state, sids)
+        ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
         for r in rots:
             rotation = r * 90
             if more:
                 head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation, **more}
-                append(head)
             else:
-                head = None
-                append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
-            if not need_ports:
-                continue
+                head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
+            append(head)
             o = oriented(letter, r)
-            choices = []
             if has_follower:
-                choices.extend(("follower", label) for label in o.free_labels(mask))
+                for label in o.free_labels(mask):
+                    append({**head, "figure": "follower", "on": label})
             for fn in providers:
-                choices.extend(fn(cell, o, mask, ports))
+                for figure, label in fn(cell, o, mask, ports):
+                    append({**head, "figure": figure, "on": label})
             for fn in extra:
-                choices.extend(fn(state, player, cell, o, mask))
-            if head is None:
-                for figure, label in choices:
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": figure, "on": label})
-            else:
-                for figure, label in choices:
+                for figure, label in fn(state, player, cell, o, mask):
                     append({**head, "figure": figure, "on": label})
     return out
 

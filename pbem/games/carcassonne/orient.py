@@ -145,7 +145,12 @@ def fits(letter: str, constraint: str) -> tuple:
     key = (letter, constraint)
     out = _FITS.get(key)
     if out is None:
-        out = tuple(o.rot for o in _ORIENTED[letter]
-                    if all(c == "." or c == e for c, e in zip(constraint, o.edges)))
-        _FITS[key] = out
+        c0, c1, c2, c3 = constraint
+        rots = []
+        for o in _ORIENTED[letter]:
+            e = o.edges
+            if (c0 == "." or c0 == e[0]) and (c1 == "." or c1 == e[1]) and (c2 == "." or c2 == e[2]) \
+                    and (c3 == "." or c3 == e[3]):
+                rots.append(o.rot)
+        out = _FITS[key] = tuple(rots)
     return out

@@ -53,7 +53,8 @@ class Rules:
         self.legal: dict[str, object] = {}
         #: the same, fast: fn(state, player) -> None (nothing this time) or
         #: fn(cell, o, mask, ports) -> iterable of (figure, label), prepared once per
-        #: listing of the legal placements (``ports``: ``features.port_features`` of the cell).
+        #: listing of the legal placements (``ports``: ``features.port_features`` of the cell,
+        #: empty when ``mask`` is 0, no follower at all next to the cell).
         self.figure_providers: list = []
         #: figure -> fn(state, player, figure, +1/-1) -> state for non-follower supplies.
         self.supplies: dict[str, object] = {}

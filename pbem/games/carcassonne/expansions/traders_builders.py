@@ -229,21 +229,38 @@ def provider(state, player: int):
             v = memo[fid] = has_follower(state, (fid,), player)
         return v
 
-    last = [None, False]                 # the rotations of one cell share its ports
+    last = [None, 0]                     # the rotations of one cell share its ports
 
     def options(cell, o, mask, ports):
         if not mask:
             return ()                    # no follower at all next to the cell
         if ports is not last[0]:
-            last[0], last[1] = ports, any(own(fid) for _bit, fid in ports)
-        if not last[1]:
+            own_mask = 0
+            for bit, fid in ports:
+                if own(fid):
+                    own_mask |= bit
+            last[0], last[1] = ports, own_mask
+        own_mask = last[1]
+        if not own_mask:
             return ()
         out = []
         for figure in figures:
             kinds = _KINDS[figure]
-            for k in range(o.nseg):
-                if o.kinds[k] in kinds and has_follower(state, joined_features(state, cell, o, k), player):
-                    out.append((figure, o.labels[k]))
+            segs = [k for k in range(o.nseg) if o.kinds[k] in kinds]
+            joined = {k for k in segs if o.masks[k] & own_mask}
+            if not joined:
+                continue
+            # a segment sharing a neighbour's feature with one that meets the seat's
+            # follower ends up in the same feature (``joined_features``, by the ports)
+            touched = {k: {fid for bit, fid in ports if bit & o.masks[k]} for k in segs}
+            grown = True
+            while grown:
+                grown = False
+                for k in segs:
+                    if k not in joined and any(touched[k] & touched[j] for j in joined):
+                        joined.add(k)
+                        grown = True
+            out.extend((figure, o.labels[k]) for k in segs if k in joined)
         return out
     return options
 

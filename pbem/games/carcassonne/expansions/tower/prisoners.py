@@ -14,7 +14,7 @@ from __future__ import annotations
 from ....base import IllegalMove
 from ...rules import Turn
 from ...segwords import typed
-from .towers import _take_from_supply, mine, put
+from .towers import _take_from_supply, is_foundation, mine, put
 
 EXCHANGE, RANSOM = "exchange", "ransom"
 RANSOM_POINTS = 3
@@ -154,12 +154,15 @@ def _ransom(state, event):
 
 
 def turn_marker(base_placed):
-    """Wrap the TilePlaced evolver: remember where the placing seat's turn began."""
+    """Wrap the TilePlaced evolver: remember where the placing seat's turn began, and
+    the cells with a tower foundation."""
     def evolve(state, event):
         new = base_placed(state, event)
         t = mine(state).get("turn")
         if not t or t[0] != event["player"]:
             new = put(new, turn=[event["player"], len(state.placed)])
+        if is_foundation(event["tile"]):
+            new = put(new, foundations=[*mine(new).get("foundations", ()), [event["x"], event["y"]]])
         return new
     return evolve
 

@@ -51,12 +51,17 @@ def key(x, y) -> str:
 def initial(state) -> None:
     state.ext = {**state.ext, EXPANSION: {"pieces": [PIECES[state.players]] * state.players, "heights": {},
                                           "tops": {}, "prisoners": [], "capture": None, "turn": None,
-                                          "ransom": None}}
+                                          "ransom": None, "foundations": []}}
 
 
 def foundations(state) -> list:
-    """Cells of every tile with a tower foundation, in placement order."""
-    return [c for c in state.placed if "tower" in TILES[state.board[c][0]].tags]
+    """Cells of every tile with a tower foundation, in placement order (kept in the
+    state by the TilePlaced evolver: ``prisoners.turn_marker``)."""
+    return [tuple(c) for c in mine(state).get("foundations", ())]
+
+
+def is_foundation(letter: str) -> bool:
+    return "tower" in TILES[letter].tags
 
 
 def height(state, cell) -> int:
@@ -73,16 +78,19 @@ def _top_figures(state, player: int) -> list:
 
 
 def legal(state, player: int) -> list:
+    m = mine(state)
+    pieces = m["pieces"][player]
+    tops_taken, heights = m.get("tops", {}), m.get("heights", {})
+    figures = _top_figures(state, player)
     out = []
-    pieces = mine(state)["pieces"][player]
-    tops = _top_figures(state, player)
-    for x, y in sorted(foundations(state), key=lambda c: (c[1], c[0])):
-        if top(state, (x, y)) is not None:
+    for y, x in sorted((c[1], c[0]) for c in m.get("foundations", ())):
+        k = key(x, y)
+        if k in tops_taken:
             continue
         if pieces > 0:
             out.append({"type": "action", "do": "tower", "x": x, "y": y})
-        if height(state, (x, y)) >= 1:
-            out.extend({"type": "action", "do": "tower", "x": x, "y": y, "top": f} for f in tops)
+        if heights.get(k, 0) >= 1:
+            out.extend({"type": "action", "do": "tower", "x": x, "y": y, "top": f} for f in figures)
     return out
 
 
