@@ -67,13 +67,6 @@ def _supply(state, player: int, figure: str, delta: int):
 # -- the placement move: choices and validation ------------------------------------------
 
 
-def _options(state, player: int, cell, o, mask: int):
-    """The big-follower choices of one placement: every free segment."""
-    if big_left(state, player) <= 0:
-        return ()
-    return [(BIG, label) for label in o.free_labels(mask)]
-
-
 def provider(state, player: int):
     """``Rules.figure_providers``: the big follower on every free segment."""
     if big_left(state, player) <= 0:

@@ -182,37 +182,7 @@ def has_follower(state, fids, player: int) -> bool:
     return False
 
 
-def _near_own_follower(state, cell, player: int) -> bool:
-    """Quick filter: does any neighbour of the cell hold a follower of the seat?"""
-    board = state.board
-    for d in range(4):
-        dx, dy = DELTA[d]
-        nb = board.get((cell[0] + dx, cell[1] + dy))
-        if nb is None:
-            continue
-        base = nb[2] << SEG_BITS
-        for j in range(oriented(nb[0], nb[1]).nseg):
-            if has_follower(state, (state.seg_feature[base + j],), player):
-                return True
-    return False
-
-
 _KINDS = {BUILDER: ("road", "city"), PIG: ("field",)}
-
-
-def _options(state, player: int, cell, o, mask: int):
-    """Step 5 choices of one placement: the builder on a road/city segment,
-    the pig on a field segment, in a feature with the seat's follower."""
-    figures = [f for f in SPECIAL if figure_left(state, player, f) > 0]
-    if not figures or not _near_own_follower(state, cell, player):
-        return ()
-    out = []
-    for figure in figures:
-        kinds = _KINDS[figure]
-        for k in range(o.nseg):
-            if o.kinds[k] in kinds and has_follower(state, joined_features(state, cell, o, k), player):
-                out.append((figure, o.labels[k]))
-    return out
 
 
 def provider(state, player: int):
