@@ -107,6 +107,11 @@ class NotifyStore:
         left = self.redis.pttl(k)
         return max(left, 1) / 1000.0
 
+    def free_mail_slot(self, game_id: str, seat: int) -> None:
+        """The seat acted: its next turn mail may go at once, and whatever
+        was gathered for it is moot (the deferred job finds nothing)."""
+        self.redis.delete(key(game_id, f"notify:rl:{seat}"), key(game_id, f"notify:deferred:{seat}"))
+
     def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int) -> bool:
         """Mark a turn mail as deferred (one at a time), remembering the first
         version it must describe."""
