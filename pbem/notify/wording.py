@@ -89,3 +89,29 @@ def examples(moves: list, n: int) -> list:
             i = (i + 1) % len(moves)
         chosen.append(i)
     return [moves[i] for i in sorted(chosen)]
+
+
+def notation(game, options: dict) -> str:
+    """The notation help for the rules in play (the game's own, for these
+    options, once it has one; else all of it)."""
+    own = getattr(game, "notation_help_for", None)
+    if callable(own):
+        return own(options) or ""
+    return game.notation_help or ""
+
+
+def options_in_words(game, options: dict) -> list[str]:
+    """The game's options in words, one line each (the game's own wording
+    once it has one; else each option that differs from its default, with
+    its value)."""
+    own = getattr(game, "options_in_words", None)
+    if callable(own):
+        text = own(options)
+        return text.splitlines() if isinstance(text, str) else list(text or [])
+    out = []
+    for opt in game.options:
+        value = options.get(opt.name, opt.default)
+        if value != opt.default:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            out.append(f"{opt.name}: {shown}")
+    return out or ["the standard rules (every option at its default)"]
