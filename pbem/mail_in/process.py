@@ -9,7 +9,6 @@ address (or the invited address), never to the sender of the mail.
 """
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -241,11 +240,7 @@ class MailProcessor:
             return lines
         to_act, turn = wording.acting(loaded)
         if status == "finished":
-            result = meta.get("result") or {}
-            scores = ", ".join(f"{names[i] if i < len(names) else f'seat {i}'} {s}"
-                               for i, s in enumerate(result.get("scores") or []))
-            lines.append(f"The game is over. Scores: {scores}; winner(s): "
-                         f"{wording.joined(names, result.get('winners') or [])}.")
+            lines.append("The game is over. " + wording.result_line(game, meta.get("result") or {}, names))
         elif viewer in turn:
             lines.append("It is your turn.")
         elif viewer in to_act:
@@ -272,8 +267,6 @@ class MailProcessor:
         """How to play by mail, the rules in play in words and their
         notation: one line per list item (an answer indents each)."""
         options = loaded.meta.get("options") or {}
-        if isinstance(options, str):
-            options = json.loads(options)
         game = loaded.game
         return ["How to play by mail: reply to a turn mail (keep its subject: it says which version",
                 "you answer) and write your commands on the first lines, one per line. Quoted text",
@@ -282,8 +275,7 @@ class MailProcessor:
                 "  help    this text",
                 "  board   the board as you see it",
                 "  moves   your legal moves now",
-                "", f"The rules in play ({game.title or game.name}):",
-                *[f"  {line}" for line in wording.options_in_words(game, options)],
+                "", "The rules in play: " + wording.setup_line(game, options, int(loaded.meta["players"])),
                 "", "How moves are written:",
                 *wording.notation(game, options).splitlines()]
 
@@ -436,7 +428,7 @@ class MailProcessor:
         first_error = None
         for text, note in pasting.readings(command):
             try:
-                return loaded.game.parse(text, loaded.state, seat), note, []
+                return wording.parse(loaded.game, text, loaded.state, seat, self._names(loaded)), note, []
             except GameError as err:
                 first_error = first_error or err
         details = first_error.details or {}

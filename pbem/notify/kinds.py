@@ -67,6 +67,7 @@ class Notice:
     names: list[str] = field(default_factory=list)        # every seat's name (pbem.notify.wording.seat_names)
     game_title: str = ""                                  # the game's name in words ("Carcassonne")
     turn: list[int] = field(default_factory=list)         # the seats whose turn it is (game.turn_of)
+    result_text: str = ""                                 # the result in words (game.describe_result)
     picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
 
     def as_payload(self) -> dict:

@@ -56,14 +56,10 @@ def thread_root(game_id: str, seat: int, domain: str) -> str:
     return f"<game.{game_id}.{seat}@{domain}>"
 
 
-def _scores(n: Notice) -> tuple[str, str]:
-    names = n.names
-    scores = n.result.get("scores", [])
-
-    def who(s: int) -> str:
-        return names[s] if 0 <= s < len(names) else f"seat {s}"
-    return (", ".join(f"{who(i)} {s}" for i, s in enumerate(scores)),
-            ", ".join(who(w) for w in n.result.get("winners", [])) or "nobody")
+def _scores(n: Notice) -> str:
+    """The final scores by name ("Ann 12, Bob 8")."""
+    return ", ".join(f"{n.names[i] if i < len(n.names) else f'seat {i}'} {x}"
+                     for i, x in enumerate(n.result.get("scores", [])))
 
 
 def _opening(n: Notice) -> list[str]:
@@ -97,8 +93,7 @@ def _text_body(n: Notice) -> str:
     if n.events:
         out += ["", "What happened:"] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.result:
-        scores, winners = _scores(n)
-        out += ["", f"Final scores: {scores}", f"Winner(s): {winners}"]
+        out += ["", n.result_text or "The result:", f"Final scores: {_scores(n)}"]
     if n.board:
         out += ["", "The board as you see it:", "", n.board]
     if n.examples:
@@ -126,8 +121,7 @@ def _html_body(n: Notice, cid: str | None) -> str:
         parts.append("<h3>What happened</h3><ol>" +
                      "".join(f"<li value=\"{int(ev['version'])}\">{e(ev['text'])}</li>" for ev in n.events) + "</ol>")
     if n.result:
-        scores, winners = _scores(n)
-        parts.append(f"<h3>Result</h3><p>Final scores: {e(scores)}<br>Winner(s): {e(winners)}</p>")
+        parts.append(f"<h3>Result</h3><p>{e(n.result_text)}<br>Final scores: {e(_scores(n))}</p>")
     if cid:
         parts.append(picture_html(cid))
     if n.board:

@@ -100,7 +100,9 @@ class Notifier:
                       deadline=record["at"] if record and seat in to_act else None,
                       result=meta.get("result") if finished else None, message=message,
                       links=links(self.conf.public_url, loaded.id, seat, self.secret),
-                      names=names, game_title=game.title or game.name, turn=turn)
+                      names=names, game_title=game.title or game.name, turn=turn,
+                      result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
+                      else "")
 
     def picture(self, loaded: Loaded, n: Notice) -> bytes | None:
         """The reader's picture: from their view, their legal moves marked

@@ -1,58 +1,35 @@
 """What mails call the players and how they word a game's text.
 
-Players are named by the names they joined with; a seat number appears only
-where a name is missing, or where two seats share one (``Ann (seat 0)``,
-``Ann (seat 1)``), so a reader can always tell the seats apart.
-
-The games' ``describe`` and ``render`` take the names too (a ``names``
-keyword); a game that does not yet take it is called without, so the mail
-side does not wait for every game to catch up.
+Players are named as the games' own texts name them
+(``pbem.games.base.seat_names``): the name they joined with, or "seat N"
+where a name is missing, reads like a seat number or is shared, so a reader
+can always tell the seats apart. The games' ``describe``, ``render`` and
+``parse`` take those names; the rules in play and their notation come from
+the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
-import functools
-import inspect
-from collections import Counter
-
+from ..games.base import seat_names as game_seat_names
 from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
 
 
 def seat_names(seats: dict, players: int) -> list[str]:
-    """One name per seat: the seat's name, made unique by its seat number
-    where needed; "seat N" for a seat without one."""
-    raw = [header_text((seats.get(s) or {}).get("name") or "", 64) for s in range(players)]
-    counts = Counter(n.casefold() for n in raw if n)
-    out = []
-    for seat, name in enumerate(raw):
-        if not name:
-            out.append(f"seat {seat}")
-        elif counts[name.casefold()] > 1:
-            out.append(f"{name} (seat {seat})")
-        else:
-            out.append(name)
-    return out
-
-
-@functools.lru_cache(maxsize=None)
-def _takes(cls: type, method: str, keyword: str) -> bool:
-    try:
-        return keyword in inspect.signature(getattr(cls, method)).parameters
-    except (TypeError, ValueError, AttributeError):
-        return False
+    """One name per seat, from the seats' records (``Store.seats``)."""
+    raw = [header_text((seats.get(s) or {}).get("name") or "", 64) or None for s in range(players)]
+    return game_seat_names(players, raw)
 
 
 def describe(game, item: dict, viewer, names: list[str] | None) -> str:
-    """``game.describe`` with the players' names when the game takes them."""
-    if names is not None and _takes(type(game), "describe", "names"):
-        return game.describe(item, viewer, names=names)
-    return game.describe(item, viewer)
+    return game.describe(item, viewer, names=names)
 
 
 def render(game, state, viewer, names: list[str] | None) -> str:
-    """``game.render`` with the players' names when the game takes them."""
-    if names is not None and _takes(type(game), "render", "names"):
-        return game.render(state, viewer, names=names)
-    return game.render(state, viewer)
+    return game.render(state, viewer, names=names)
+
+
+def parse(game, text: str, state, seat: int, names: list[str] | None):
+    """A line as a move; a move that names a seat may name it by name."""
+    return game.parse(text, state, seat, names=names)
 
 
 def acting(loaded) -> tuple[list[int], list[int]]:
@@ -91,27 +68,16 @@ def examples(moves: list, n: int) -> list:
     return [moves[i] for i in sorted(chosen)]
 
 
+def setup_line(game, options: dict, players: int) -> str:
+    """The game's setup in words: the rules in play (``describe_setup``)."""
+    return game.describe_setup(options, players)
+
+
 def notation(game, options: dict) -> str:
-    """The notation help for the rules in play (the game's own, for these
-    options, once it has one; else all of it)."""
-    own = getattr(game, "notation_help_for", None)
-    if callable(own):
-        return own(options) or ""
-    return game.notation_help or ""
+    """The notation help for the rules in play only (``notation_help_for``)."""
+    return game.notation_help_for(options) or ""
 
 
-def options_in_words(game, options: dict) -> list[str]:
-    """The game's options in words, one line each (the game's own wording
-    once it has one; else each option that differs from its default, with
-    its value)."""
-    own = getattr(game, "options_in_words", None)
-    if callable(own):
-        text = own(options)
-        return text.splitlines() if isinstance(text, str) else list(text or [])
-    out = []
-    for opt in game.options:
-        value = options.get(opt.name, opt.default)
-        if value != opt.default:
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
-            out.append(f"{opt.name}: {shown}")
-    return out or ["the standard rules (every option at its default)"]
+def result_line(game, result: dict, names: list[str]) -> str:
+    """Who won, in words (``describe_result``)."""
+    return game.describe_result(result, names)
