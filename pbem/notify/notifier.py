@@ -298,9 +298,10 @@ class Notifier:
             if record:
                 self._cancel(record.get("jobs"))
                 self.store.set_deadline(game_id, seat, None)
-        if mover is not None and mover not in after:
-            # The seat acted and its turn passed: what it was told is used
-            # up, so its next turn mail is news and goes at once.
+        if mover is not None and mover not in after_turn:
+            # The seat acted and its turn passed (it may still act out of
+            # turn): what it was told is used up, so its next turn mail is
+            # news and goes at once.
             self.store.free_mail_slot(game_id, mover)
         current = self.service.load(game_id)
         still, still_turn = (set(x) for x in wording.acting(current))
