@@ -199,6 +199,8 @@ class MailProcessor:
         try:
             transport.send(msg, self.nconf.smtp_url, self.nconf.data_dir)
             out.replied_to = to_addr
+            if self._holds_seat(recipient) and loaded.meta.get("status") == "active":
+                self.channels.set_told(loaded.id, recipient.seat, loaded.version)
         except Exception as err:  # the relay is down or refused: the same message goes again later
             log.warning("answer to mail %s failed, sent again later: %s", incoming.message_id, err)
             retry_answer(self.service.store.redis, msg)
@@ -462,13 +464,14 @@ class MailProcessor:
                "Read the board at the end of this mail and reply with your move again."]
         if 0 <= version < loaded.version:
             names = self._names(loaded)
+            start = max(version, loaded.version - CHANGES)  # the latest, when much happened
             shown = [(v, loaded.game.redact(e, seat)) for v, e, _ in
-                     self.service.store.events(loaded.id, version, loaded.version, CHANGES)]
+                     self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
                 why += ["", "What happened since:"]
+                if start > version:
+                    why.append(f"  ({start - version} earlier events are not listed)")
                 why += [f"  {v}. {wording.describe(loaded.game, e, seat, names)}" for v, e in shown]
-                if loaded.version - version > len(shown):
-                    why.append(f"  ... and {loaded.version - version - len(shown)} more")
         return why
 
     def _refusal(self, loaded: Loaded, seat: int, version: int, text: str, code: str, message: str) -> list[str]:

@@ -31,6 +31,7 @@ JOBS = "workers.notify_jobs"
 JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 MAIL_RETRIES = (30, 120, 600, 3600)
 EXAMPLES = 5
+EVENTS_SHOWN = 50
 
 
 class Notifier:
@@ -83,7 +84,8 @@ class Notifier:
         names = wording.seat_names(seats, int(meta.get("players") or len(seats)))
         events = []
         if since is not None and since < loaded.version:
-            for version, event, _ in self.service.store.events(loaded.id, since, loaded.version, 50):
+            since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
+            for version, event, _ in self.service.store.events(loaded.id, since, loaded.version):
                 shown = game.redact(event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
@@ -128,10 +130,14 @@ class Notifier:
         if not address:
             return False
         loaded = self.service.load(game_id, version)
+        told = self.store.told(game_id, seat)
+        if since is not None and told is not None and told < since:
+            since = told  # what happened since the seat's last mail is news to it too
         n = self.notice(loaded, seat, kind, since, message)
         n.picture = self.picture(loaded, n)
         try:
             self.send_mail(n, address)
+            self.store.set_told(game_id, seat, loaded.version)
             return True
         except Exception as err:  # SMTP down, refused...: the job tries again, then gives up
             log.warning("mail to seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
