@@ -6,6 +6,7 @@ and it is the picture of the reader's own view (with their legal moves on
 their turn), never another seat's (Kachina hides each seat's tiles)."""
 from __future__ import annotations
 
+import time
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import make_msgid
@@ -105,3 +106,22 @@ def fresh(to: str, body: str, sender: str) -> EmailMessage:
     msg["Message-ID"] = make_msgid(domain="example.test")
     msg.set_content(body)
     return msg
+
+
+def test_a_notice_handled_late_is_mailed_without_its_picture(service, redis_client, maildir, monkeypatch):
+    monkeypatch.setenv("PBEM_MAIL_PICTURE_LAG_S", "1")
+    game_id, keys, _ = new_game(service, "wakanda", {"start_player": 0}, names=NAMES)
+    run_jobs(redis_client)  # at once: with its picture
+    first = maildir.to("p0@example.test", "your_turn")[-1]
+    picture_of(first)
+    play(service, redis_client, game_id, keys, 0)  # handled at once too
+    picture_of(maildir.to("p1@example.test", "your_turn")[-1])
+    loaded = service.load(game_id)
+    submit(service, game_id, 1, keys, loaded.game.legal_moves(loaded.state, 1)[0], loaded.version)
+    drain(service)
+    time.sleep(1.2)  # the notices drainer comes late (a burst of moves held it back)
+    run_jobs(redis_client)
+    late = maildir.to("p0@example.test", "your_turn")[-1]
+    assert late["Message-ID"] != first["Message-ID"]
+    assert [p.get_content_type() for p in late.walk()] == ["multipart/alternative", "text/plain", "text/html"]
+    assert "The board as you see it:" in text_of(late) and "<pre>" in html_of(late)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 
 from ..pipeline import STREAM as SUBMISSIONS, StreamQueue
 from . import QUEUE
@@ -69,12 +70,13 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
 
     def after_apply_batch(svc, applied):
         entries = []
+        now_ms = str(int(time.time() * 1000))  # how late a drainer handles it (pbem.notify.notifier.behind)
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
             # The last three are newer (a drainer reading an older entry
             # defaults them): how the move came (a mail's mover is answered
             # with the board), and whose turn it was and is.
-            entries.append({"k": "after_move", "a": json.dumps(
+            entries.append({"k": "after_move", "t": now_ms, "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
                  after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after)])})
         notices.push_many(entries)  # one round trip for the whole batch

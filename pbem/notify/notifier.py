@@ -41,6 +41,9 @@ class Notifier:
         self.store = NotifyStore(service.store.redis)
         self.queue = Queue(QUEUE, connection=service.store.redis)
         self._secret: bytes | None = None
+        #: Set by the notices drainer when the notice it hands us is late
+        #: (``picture_lag_s``): its mails then go without a picture.
+        self.behind = False
 
     @property
     def secret(self) -> bytes:
@@ -109,6 +112,8 @@ class Notifier:
     def picture(self, loaded: Loaded, n: Notice) -> bytes | None:
         """The reader's picture: from their view, their legal moves marked
         when it is their turn (everything once the game is over)."""
+        if self.behind:
+            return None
         finished = loaded.meta.get("status") == "finished"
         viewer = OMNISCIENT if finished else n.seat
         legal = loaded.game.legal_moves(loaded.state, n.seat) if n.seat in n.turn and not finished else None
