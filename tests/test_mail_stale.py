@@ -126,3 +126,17 @@ def test_a_later_step_of_the_turn_is_not_the_decision_an_older_mail_offered(serv
     discard = offered_examples(text_of(reply_msg))[0]
     sent = send(mail_in, redis_client, reply_msg, discard, active)
     assert f"applied: {discard}" in answer_to(box, active, sent)[1]
+
+
+def test_a_version_the_game_has_not_reached_is_said_so(service, redis_client, mail_in, box):
+    game_id = by_mail(service, redis_client, mail_in, box, "wakanda", {"start_player": 0}, ["Ann", "Bob"])
+    turn = box.to(addr("Ann"), "your_turn")[-1]
+    line = offered_examples(text_of(turn))[0]
+    version = service.load(game_id).version
+    out = answer(turn, line, addr("Ann"))
+    out.replace_header("Subject", f"Re: [pbem] By mail: your turn (v{version + 50})")
+    mail_in.send(out, reply_address(turn), addr("Ann"))
+    run_jobs(redis_client)
+    _, text = answer_to(box, "Ann", out)
+    assert f"your mail names version {version + 50}, which this game has not reached" in text
+    assert service.load(game_id).version == version

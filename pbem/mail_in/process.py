@@ -458,6 +458,10 @@ class MailProcessor:
     def _moved_on(self, loaded: Loaded, seat: int, version: int, text: str) -> list[str]:
         """A move the game moved on from: what changed since the mail's
         version, as the seat may see it (the current board follows)."""
+        if version > loaded.version:
+            return [f"not applied: {text}: your mail names version {version}, which this game has not reached "
+                    f"(it is at version {loaded.version}).",
+                    "Reply to your latest mail from the game, and keep its subject."]
         why = [f"not applied: {text}: your mail answers version {version}, but the game is at version "
                f"{loaded.version}, and " + ("it is no longer your turn." if seat not in wording.acting(loaded)[0]
                                             else "what you decide now is not what you decided then."),
