@@ -32,6 +32,8 @@ JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 MAIL_RETRIES = (30, 120, 600, 3600)
 EXAMPLES = 5
 EVENTS_SHOWN = 50
+#: How long "once in the game" is remembered: longer than a game by mail lasts.
+ONCE_A_GAME_S = 400 * 86400
 
 
 class Notifier:
@@ -336,7 +338,7 @@ class Notifier:
                 out[seat] = "may_react"
                 ch = self.channels(game_id, seat)
                 if (ch.get("email") and mail_wanted(MAY_REACT, ch.get("preference", "every"))
-                        and self.store.once(game_id, f"may_react:{seat}")):
+                        and self.store.once(game_id, f"may_react:{seat}", ONCE_A_GAME_S)):
                     self.mail(game_id, seat, MAY_REACT, None, version)
             if self._wants_webhook(game_id, seat):  # build the notice only for someone to send it to
                 self.webhook(self.notice(loaded_now, seat, YOUR_TURN, before_version))
