@@ -95,6 +95,11 @@ def test_the_help_examples_are_read(service, redis_client, mail_in, box):
     turn = box.to("ann@example.test", "your_turn")[-1]
     helped = paste(box, mail_in, redis_client, turn, "help", "ann@example.test")
     loaded = service.load(game_id)
+    # the help is one block under its command: every line of the notation indented alike
+    notation = loaded.game.notation_help_for(loaded.game.check_options(2, options))
+    block = helped.split("> help\n", 1)[1]
+    for line in notation.splitlines():
+        assert ("  " + line if line else "") + "\n" in block, line
     for line in loaded.game.notation_examples(loaded.game.check_options(2, options)):
         assert line in helped
         fresh = copy(service, redis_client, options)

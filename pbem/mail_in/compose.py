@@ -77,5 +77,5 @@ def _html(subject: str, text: str, cid: str, links: dict) -> str:
     """The answer's text as it reads in the text part, under its picture."""
     e = html.escape
     return ("<!doctype html><html><body>"
-            f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n<pre>{e(text)}</pre>\n"
+            f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n<pre style=\"white-space: pre-wrap\">{e(text)}</pre>\n"
             + (links_html(links) if links else "") + "</body></html>\n")
