@@ -38,8 +38,8 @@ CASES = {
     "carcassonne": ("carcassonne", 2, {"expansions": ["inns_cathedrals"], "draw_order": CARCASSONNE_ORDER},
                     OTHER_EXPANSIONS, 120),
     "cartoona_full": ("cartoona", 3, {"target_score": 8}, ("cheat", "kids' game", "solo game"), 240),
-    "cartoona_basic": ("cartoona", 2, {"mode": "basic"}, ("play k", "block", "cheat", "kids' game", "solo game",
-                                                          "keep "), 240),
+    "cartoona_basic": ("cartoona", 2, {"mode": "basic"}, ("play k", "block with", "cheat", "kids' game", "solo game",
+                                                          "keep the tile", "instant"), 240),
 }
 NAMES = ("Ann", "Bob", "Cy")
 SEAT_NUMBER = re.compile(r"\b[Ss]eat \d+\b")

@@ -48,16 +48,19 @@ def test_whose_turn_is_among_those_to_act_and_never_nobody(game, players, option
 def test_cartoona_full_game_waits_for_the_active_player_and_the_windows_seats():
     game = get("cartoona")
     seen_free = seen_window = False
-    for state in states(game, 3, {}, seed=3, limit=600):
-        to_act, turn = game.to_act(state), game.turn_of(state)
-        if state["end"] is not None:
-            continue
-        if state["window"] is not None:
-            assert turn == to_act == frozenset(state["window"]["pending"])
-            seen_window = True
-        elif state["instant"] is None:
-            assert turn == {state["active"]}  # the others may play out of turn: not their turn
-            seen_free = seen_free or len(to_act) > 1
+    for seed in range(20):  # random games until both kinds of moment were met
+        for state in states(game, 3, {}, seed=seed, limit=600):
+            to_act, turn = game.to_act(state), game.turn_of(state)
+            if state["end"] is not None:
+                continue
+            if state["window"] is not None:
+                assert turn == to_act == frozenset(state["window"]["pending"])
+                seen_window = True
+            elif state["instant"] is None:
+                assert turn == {state["active"]}  # the others may play out of turn: not their turn
+                seen_free = seen_free or len(to_act) > 1
+        if seen_free and seen_window:
+            break
     assert seen_free and seen_window
     basic = get("cartoona")
     for state in states(basic, 3, {"mode": "basic"}, limit=100):
