@@ -195,7 +195,7 @@ class MailProcessor:
                               domain=self.nconf.mail_domain, game_id=loaded.id, seat=recipient.seat,
                               version=loaded.version, reply_to=reply_to, in_reply_to=incoming.message_id,
                               references=incoming.references, png=png,
-                              links=links(self.nconf.public_url, loaded.id, recipient.seat, self.secret))
+                              links=self._links(loaded, recipient))
         try:
             transport.send(msg, self.nconf.smtp_url, self.nconf.data_dir)
             out.replied_to = to_addr
@@ -204,6 +204,15 @@ class MailProcessor:
         except Exception as err:  # the relay is down or refused: the same message goes again later
             log.warning("answer to mail %s failed, sent again later: %s", incoming.message_id, err)
             retry_answer(self.service.store.redis, msg)
+
+    def _links(self, loaded: Loaded, recipient: Recipient) -> dict:
+        """The game's links; the seat's play link when the answer is a turn
+        mail (the seat holds it and may act now)."""
+        holds = self._holds_seat(recipient)
+        playing = holds and recipient.seat in wording.acting(loaded)[0]
+        record = self.channels.deadline(loaded.id, recipient.seat) if playing else None
+        return links(self.nconf, loaded.id, recipient.seat if holds else None, play=playing,
+                     expires=record["at"] if record else None)
 
     def _viewer(self, loaded: Loaded, recipient: Recipient):
         if loaded.meta.get("status") == "finished":

@@ -100,13 +100,15 @@ class Notifier:
             examples = [{"move": m, "text": wording.describe(game, m, seat, names)}
                         for m in wording.examples(game.legal_moves(state, seat), EXAMPLES)]
         record = self.store.deadline(loaded.id, seat)
+        deadline = record["at"] if record and seat in to_act else None
+        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT) and seat in to_act and not finished
         return Notice(kind=kind, game_id=loaded.id, game=game.name, title=str(meta.get("title") or loaded.id),
                       seat=seat, seat_name=names[seat] if seat < len(names) else f"seat {seat}",
                       version=loaded.version, status=str(meta.get("status")), to_act=to_act, events=events,
                       board=wording.render(game, state, viewer, names), examples=examples,
-                      deadline=record["at"] if record and seat in to_act else None,
+                      deadline=deadline,
                       result=meta.get("result") if finished else None, message=message,
-                      links=links(self.conf.public_url, loaded.id, seat, self.secret),
+                      links=links(self.conf, loaded.id, seat, play=playing, expires=deadline),
                       names=names, game_title=game.title or game.name, turn=turn,
                       result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
                       else "")
