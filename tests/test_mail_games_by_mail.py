@@ -88,7 +88,7 @@ class Table:
             for phrase in self.forbidden:
                 assert phrase.lower() not in text.lower(), f"notation not in play ({phrase!r}):\n{text}"
         if msg["X-Pbem-Kind"] != "invitation":  # links under PBEM_PUBLIC_URL, never the loopback default
-            assert f"game: http://pbem.test/games/{self.game_id}" in text and "127.0.0.1" not in text, text
+            assert f"page: http://pbem.test/g/{self.game_id}" in text and "127.0.0.1" not in text, text
         if msg["X-Pbem-Kind"] in ("your_turn", "game_over", "may_react"):
             png_size(picture_of(msg)[1])
 

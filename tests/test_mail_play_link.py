@@ -2,15 +2,18 @@
 HTML, read back from the maildir: it names the reader's own seat, expires
 at the turn's deadline (else after the link's default lifetime), and an
 answer that is a turn mail (the seat may act now) carries it too, one that
-is not does not. Skipped where the web pages are not part of the server."""
+is not does not."""
 from __future__ import annotations
 
+import json
 import re
 import time
 
-import pytest
-
+from pbem.notify.config import NotifySettings
+from pbem.notify.kinds import YOUR_TURN
+from pbem.notify.notifier import Notifier
 from pbem.notify.store import NotifyStore
+from pbem.web import links as web_links
 
 from .conftest import drain
 from .mail_reader import Maildir, html_of, text_of
@@ -18,7 +21,6 @@ from .test_mail_in_support import mail_env, mail_in, notify_env, run_jobs, smtp 
 from .test_mail_pictures import fresh, reply_address_of
 from .test_notify_support import new_game, submit
 
-web_links = pytest.importorskip("pbem.web.links")
 SECRET = b"test-secret"
 
 
@@ -59,3 +61,15 @@ def test_turn_mails_and_turn_answers_carry_the_seats_play_link(service, redis_cl
     assert play_link_of(box.to("p1@example.test", "mail_reply")[-1])[:2] == (game_id, 1)
     waiting = box.to("p0@example.test", "mail_reply")[-1]
     assert "Waiting for Bob." in text_of(waiting) and "/play/" not in text_of(waiting) + html_of(waiting)
+    # the mail links to the game's page for people, not the API's JSON
+    assert f"page: http://pbem.test/g/{game_id}" in text_of(turn) and f"/games/{game_id}\n" not in text_of(turn)
+
+
+def test_webhooks_never_carry_the_play_link(service, redis_client, notify_env):
+    game_id, keys, _ = new_game(service, "wakanda", {"start_player": 0}, names=("Ann", "Bob"))
+    notifier = Notifier(service, NotifySettings())
+    notice = notifier.notice(service.load(game_id), 0, YOUR_TURN)
+    assert "/play/" in notice.links["play"]  # the mail's
+    payload = notice.as_payload()  # what a webhook delivery sends
+    assert "play" not in payload["links"] and "/play/" not in json.dumps(payload)
+    assert payload["links"]["game"] == f"http://pbem.test/games/{game_id}"

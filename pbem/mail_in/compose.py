@@ -17,6 +17,7 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
+from ..notify.links import for_people
 from ..notify.mail import add_html, header_text, links_html, picture_cid, picture_html
 
 _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
@@ -64,6 +65,7 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     if version is not None:
         msg["X-Pbem-Version"] = str(int(version))
     text = text if text.endswith("\n") else text + "\n"
+    links = for_people(links or {})
     if links:
         text += "\n" + "".join(f"{name}: {url}\n" for name, url in links.items())
     msg.set_content(text)

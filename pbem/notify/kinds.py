@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .links import for_programs
+
 YOUR_TURN = "your_turn"
 REMINDER = "reminder"
 DEADLINE_PASSED = "deadline_passed"
@@ -77,4 +79,4 @@ class Notice:
                                             "to_act": self.to_act},
                 "seat": self.seat, "events": self.events, "board": self.board,
                 "legal_moves": self.examples, "deadline": self.deadline, "result": self.result,
-                "message": self.message, "links": self.links}
+                "message": self.message, "links": for_programs(self.links)}

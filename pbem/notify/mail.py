@@ -18,6 +18,7 @@ from email.utils import formatdate, make_msgid
 
 from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, SUBJECTS, YOUR_TURN,
                     Notice)
+from .links import for_people
 from .tokens import reply_address
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -102,7 +103,7 @@ def _text_body(n: Notice) -> str:
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
         out += ["", f"Deadline: {when(n.deadline)}"]
     if n.links:
-        out += [""] + [f"{name}: {url}" for name, url in n.links.items()]
+        out += [""] + [f"{name}: {url}" for name, url in for_people(n.links).items()]
     return "\n".join(out) + "\n"
 
 
@@ -132,7 +133,7 @@ def _html_body(n: Notice, cid: str | None) -> str:
     if n.kind in (YOUR_TURN, REMINDER):
         parts.append(f"<p>Deadline: {e(when(n.deadline))}</p>")
     if n.links:
-        parts.append(links_html(n.links))
+        parts.append(links_html(for_people(n.links)))
     return "<!doctype html><html><body>" + "\n".join(parts) + "</body></html>\n"
 
 
