@@ -54,6 +54,11 @@ def copy(service, redis_client, options):
     return game["id"]
 
 
+def same(text: str) -> str:
+    """A mail's text but for its play link (a link of its own, expiring from now)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith("play: "))
+
+
 def paste(box, mail_in, redis_client, turn, line, sender):
     sent = answer(turn, line, sender)
     mail_in.send(sent, reply_address(turn), sender)
@@ -82,7 +87,7 @@ def test_every_line_a_turn_mail_offers_is_accepted_pasted_as_it_stands(service, 
     for line in dict.fromkeys(lines):
         game_id = copy(service, redis_client, options)
         mine = [m for m in box.to("ann@example.test", "your_turn") if m["X-Pbem-Game"] == game_id][-1]
-        assert text_of(mine) == text.replace(first, game_id), "the copies are not the same game"
+        assert same(text_of(mine)) == same(text.replace(first, game_id)), "the copies are not the same game"
         answered = paste(box, mail_in, redis_client, mine, line, "ann@example.test")
         assert "applied: " in answered and "not applied" not in answered, (line, answered)
         tried += 1

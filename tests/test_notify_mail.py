@@ -64,7 +64,10 @@ def test_turn_mail_parts_headers_token_and_redaction(service, redis_client, noti
         assert m["rcpt"] in ([f"p{s}@example.test"], [f"p{o}@example.test"])
         head = m["raw"].split(b"\r\n\r\n", 1)[0]
         assert m["msg"]["Bcc"] is None and b"\nBcc:" not in head and not head.startswith(b"Bcc:")
-        assert b"\nBcc:" not in m["raw"]  # the bodies show the cleaned text too
+        # the bodies show the cleaned text too: no line of them starts a header (read decoded, as a
+        # reader does: the transfer encoding may break a long line anywhere, "Bcc:" included)
+        for body in (text_of(m["msg"]), html_of(m["msg"])):
+            assert not any(line.startswith("Bcc:") for line in body.splitlines())
     assert "\n" not in msg["Subject"] and "\r" not in msg["Subject"]
     assert msg["Subject"].startswith("[pbem] Evening game Bcc: evil@attacker.test: your turn")
     assert parseaddr(msg["To"])[1] == f"p{s}@example.test"
