@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import textwrap
 import time
 
 from rq import Queue
@@ -101,7 +102,7 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
     lines = [f"You are invited by {inviter} to play {name} (game {game_id}),",
              f"with {players - 1} other player(s).", "",
              f"The game's title, in its creator's words: \"{title}\"", "",
-             "The rules in play: " + game.describe_setup(options, players), "",
+             *textwrap.wrap("The rules in play: " + game.describe_setup(options, players), 76), "",
              "To take the seat, reply to this mail with the word 'join' on the first line",
              "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
              "mail when it is your turn, and you play by replying to it.", "",

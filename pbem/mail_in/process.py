@@ -10,6 +10,7 @@ address (or the invited address), never to the sender of the mail.
 from __future__ import annotations
 
 import logging
+import textwrap
 import time
 from dataclasses import dataclass, field
 from email import message_from_bytes
@@ -286,7 +287,8 @@ class MailProcessor:
                 "  help    this text",
                 "  board   the board as you see it",
                 "  moves   your legal moves now",
-                "", "The rules in play: " + wording.setup_line(game, options, int(loaded.meta["players"])),
+                "", *textwrap.wrap("The rules in play: " + wording.setup_line(game, options,
+                                                                                int(loaded.meta["players"])), 74),
                 "", "How moves are written:",
                 *wording.notation(game, options).splitlines()]
 
