@@ -7,6 +7,7 @@ Rules are pure functions:
     setup(state, rng)                  -> [event]         (chance outcomes are events)
     evolve(state, event)               -> state           (total: never rejects a logged event)
     to_act(state)                      -> frozenset[int]  (several seats at once for reactions)
+    turn_of(state)                     -> frozenset[int]  (whose turn it is: the seats the game waits for)
     window(state)                      -> None | id       (the window several seats answer at once)
     concurrent_ok(then, now, player)   -> bool            (a move signed at ``then`` still stands)
     legal_moves(state, player)         -> [move]
@@ -582,6 +583,14 @@ class Game:
         return text + (f": {reason}" if reason else "") + "."
 
     # -- defaults ------------------------------------------------------------
+
+    def turn_of(self, state: State) -> frozenset:
+        """The seats whose turn it is: those the game waits for, always among
+        ``to_act``. By default every seat to act. A game in which some seats
+        may also act out of turn, without the game waiting for them (a
+        reaction the turn goes on without), leaves those out: they are told
+        once that they may, not "your turn" after every turn."""
+        return self.to_act(state)
 
     def window(self, state: State) -> Any:
         """The window open in ``state`` when several seats may answer at once

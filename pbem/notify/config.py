@@ -26,6 +26,10 @@ class NotifySettings:
                             f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
     #: At most one turn mail per game and seat in this many seconds.
     mail_interval: float = field(default_factory=lambda: _float("PBEM_MAIL_INTERVAL", 60))
+    #: A notice handled more than this many seconds after its move goes
+    #: without a picture (the text has the board): a picture costs 50-250 ms,
+    #: so under a burst of moves mail catches up instead of falling behind.
+    picture_lag_s: float = field(default_factory=lambda: _float("PBEM_MAIL_PICTURE_LAG_S", 5))
     #: How often a "daily digest" is sent, in seconds.
     digest_period: float = field(default_factory=lambda: _float("PBEM_DIGEST_PERIOD", 86400))
     #: Operator setting: deliver webhooks to loopback/private/link-local addresses.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 
 from ..pipeline import STREAM as SUBMISSIONS, StreamQueue
 from . import QUEUE
@@ -47,6 +48,16 @@ def _to_act(loaded) -> list[int]:
         return []
 
 
+def _turn_of(loaded) -> list[int]:
+    """Whose turn it is (``Game.turn_of``: the seats the game waits for)."""
+    if loaded.meta.get("status") != "active":
+        return []
+    try:
+        return sorted(loaded.game.turn_of(loaded.state))
+    except Exception:
+        return []
+
+
 def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
     leaves them out (the pipeline benchmark's "notifications off").
@@ -59,11 +70,15 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
 
     def after_apply_batch(svc, applied):
         entries = []
+        now_ms = str(int(time.time() * 1000))  # how late a drainer handles it (pbem.notify.notifier.behind)
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
-            entries.append({"k": "after_move", "a": json.dumps(
+            # The last three are newer (a drainer reading an older entry
+            # defaults them): how the move came (a mail's mover is answered
+            # with the board), and whose turn it was and is.
+            entries.append({"k": "after_move", "t": now_ms, "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
-                 after.meta.get("status") == "finished"])})
+                 after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after)])})
         notices.push_many(entries)  # one round trip for the whole batch
 
     def after_reject(svc, loaded, record):
