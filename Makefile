@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
+.PHONY: run test spec errors docs settings bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
@@ -65,3 +65,7 @@ errors: $(STAMP)
 # docs/views/<game>.md from seeded sample games (pbem/view_docs.py).
 docs: $(STAMP)
 	$(BIN)/python -m pbem.view_docs
+
+# README.md's settings table, from pbem/settings_registry.py (pbem/settings_docs.py).
+settings: $(STAMP)
+	$(BIN)/python -m pbem.settings_docs

@@ -38,6 +38,7 @@ from typing import Callable
 import redis
 from rq import Queue
 
+from . import logs
 from .roundtrip import RoundTrips
 from .store import dumps
 
@@ -423,6 +424,9 @@ class MoveQueue(StreamQueue):
         # The record rides along: a drainer that holds the game's state
         # then decides without reading anything (Service.apply_moves).
         fields = {"g": game_id, "m": move_id}
+        rid = logs.request_id.get()
+        if rid:
+            fields["q"] = rid  # the request's id, for the worker's log line (pbem.logs)
         if record is not None:
             fields["r"] = dumps(record)
         return fields
@@ -451,6 +455,8 @@ class MoveQueue(StreamQueue):
     def drain(self, apply: Callable[..., object], **kw) -> int:
         """``apply`` takes a list of (game, move id) pairs, and ``records``:
         the queued records the entries carried, by pair."""
-        return self.drain_fields(lambda items: apply(
-            [(i["g"], i["m"]) for i in items],
-            records={(i["g"], i["m"]): json.loads(i["r"]) for i in items if "r" in i}), **kw)
+        def batch(items):
+            logs.batch_request_ids.set({(i["g"], i["m"]): i["q"] for i in items if "q" in i})
+            return apply([(i["g"], i["m"]) for i in items],
+                         records={(i["g"], i["m"]): json.loads(i["r"]) for i in items if "r" in i})
+        return self.drain_fields(batch, **kw)
