@@ -39,6 +39,7 @@ import redis
 from rq import Queue
 
 from . import logs
+from .settings_registry import env
 from .roundtrip import RoundTrips
 from .store import dumps
 
@@ -68,7 +69,13 @@ return 0
 
 
 def consumer_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """This process's consumer in the streams' groups. A worker given a
+    stable ``PBEM_WORKER_NAME`` (``make run`` names its workers ``worker-N``)
+    keeps it across restarts, so a worker started again after a crash reads
+    back at once what its predecessor had taken (its first read is its own
+    pending entries) instead of waiting ``PBEM_CLAIM_IDLE_MS`` for a claim."""
+    name = env("PBEM_WORKER_NAME")
+    return f"{socket.gethostname()}:{name or os.getpid()}"
 
 
 class StreamQueue:

@@ -54,7 +54,10 @@ def main() -> int:
     def child(name: str, args: list[str]) -> None:
         # Each child in its own session: a terminal's Ctrl-C reaches only this
         # supervisor, which stops the children in order (API, workers, then Redis).
-        children.append(Child(name, lambda: subprocess.Popen(args, env=env_, start_new_session=True,
+        # A worker keeps its name across restarts (PBEM_WORKER_NAME): started
+        # again, it takes back at once the moves it held when it died.
+        child_env = {**env_, "PBEM_WORKER_NAME": name} if name.startswith("worker") else env_
+        children.append(Child(name, lambda: subprocess.Popen(args, env=child_env, start_new_session=True,
                                                              preexec_fn=die_with_parent)))
 
     # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
@@ -66,6 +69,10 @@ def main() -> int:
     child("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
                   "--workers", str(api_workers), "--worker-class", "pbem.http_worker.Worker",
                   "--threads", str(env("PBEM_API_THREADS")), "--config", "python:pbem.gunicorn_conf",
+                  # The app is imported once, by the master, and forked: a
+                  # restarted API (or gunicorn worker) answers a second or two
+                  # sooner than if each worker imported it.
+                  "--preload",
                   "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
         child(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])

@@ -159,6 +159,9 @@ SETTINGS: tuple[Setting, ...] = (
             "move, ms", "pipeline", minimum=0),
     Setting("PBEM_DRAIN_GATHER_MS", "2", "float", "while moves keep coming, how long a drainer lets them "
             "gather before each read, ms (0: never)", "pipeline", minimum=0),
+    Setting("PBEM_WORKER_NAME", None, "text", "a worker's stable name (unique among live workers): one started "
+            "again after a crash takes back at once the moves its predecessor held", "pipeline",
+            shown="`host:pid`; `make run` sets `worker-N`"),
     # -- the event stream
     Setting("PBEM_STREAM_PORT", None, "port", "where the event-stream process listens (on `HOST`)", "stream",
             shown="`PORT` + 1"),

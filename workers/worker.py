@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import sys
 import threading
 
@@ -29,7 +28,7 @@ from rq.worker import SimpleWorker
 from pbem import logs, metrics
 from pbem.config import check_environment, settings
 from pbem.notify.hooks import notice_queue
-from pbem.pipeline import MOVES_QUEUE
+from pbem.pipeline import MOVES_QUEUE, consumer_name
 
 from .context import context
 
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
         # redis-py 8.1; seen, not pinned down).
         beat = redis.Redis.from_url(settings().redis_url,
                                     socket_timeout=5, socket_connect_timeout=2)
-        threading.Thread(target=metrics.heartbeat_forever, args=(beat, f"{socket.gethostname()}:{os.getpid()}", stop),
+        threading.Thread(target=metrics.heartbeat_forever, args=(beat, consumer_name(), stop),
                          daemon=True, name="heartbeat").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     try:
