@@ -37,7 +37,7 @@ class Server:
         self.log_path = data.parent / "server.log"
         environ = dict(os.environ, PORT=str(self.port), PBEM_REDIS_PORT=str(self.redis_port),
                        PBEM_MAIL_PORT=str(self.mail_port), PBEM_STREAM_PORT=str(self.stream_port),
-                       PBEM_DATA_DIR=str(data), PBEM_NOTIFY="0", **env)
+                       PBEM_DATA_DIR=str(data), **{"PBEM_NOTIFY": "0", **env})
         environ.pop("REDIS_URL", None)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=environ,
@@ -116,9 +116,11 @@ class Game:
     envelopes: list[dict]
     next: int = 0
     applied: list[tuple[str, int]] = field(default_factory=list)  # (move id, version) answered applied
+    keys: list = field(default_factory=list)
+    playout: object = None
 
     @classmethod
-    def create(cls, base: str, seed: int) -> "Game":
+    def create(cls, base: str, seed: int, email: bool = False) -> "Game":
         rng = random.Random(seed)
         bag, villages = PIECES[:], VILLAGES[:]
         rng.shuffle(bag)
@@ -128,12 +130,24 @@ class Game:
                              timeout=10).json()
         keys = [generate_key() for _ in range(2)]
         for seat, (_, public) in enumerate(keys):
-            r = requests.post(f"{base}/games/{game['id']}/seats/{seat}",
-                              json={"public_key": public, "name": f"bot{seat}"}, timeout=10)
+            join = {"public_key": public, "name": f"bot{seat}"}
+            if email:
+                join["email"] = f"bot{seat}@example.org"  # turn mails (to the maildir)
+            r = requests.post(f"{base}/games/{game['id']}/seats/{seat}", json=join, timeout=10)
             assert r.status_code == 201, r.text
         playout = play_random(games.get("wakanda"), 2, options, seed=seed)
         return cls(game["id"], [make_envelope(game["id"], player, version, move, keys[player][0])
-                                for version, player, move in playout.moves])
+                                for version, player, move in playout.moves], keys=keys, playout=playout)
+
+    def rival(self, i: int) -> dict:
+        """Another legal move by the seat of move ``i``, signed at its version."""
+        version, player, move = self.playout.moves[i]
+        game = self.playout.game
+        state = game.start(2, self.playout.options)
+        for event in self.playout.events[:version]:
+            state = game.evolve(state, event)
+        other = next(m for m in game.legal_moves(state, player) if m != move)
+        return make_envelope(self.id, player, version, other, self.keys[player][0])
 
     def done(self) -> bool:
         return self.next >= len(self.envelopes)
