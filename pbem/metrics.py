@@ -17,13 +17,21 @@ import logging
 import os
 import time
 
+import socket
+
 import redis
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
 from prometheus_client.core import GaugeMetricFamily
 
 from .settings_registry import env
 
 log = logging.getLogger(__name__)
+
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # Files named by host and pid (``counter_HOST-PID.db``), not pid alone:
+    # containers sharing one metrics volume have pids in common.
+    _host = socket.gethostname().replace("_", "-")
+    values.ValueClass = values.MultiProcessValue(lambda: f"{_host}-{os.getpid()}")
 
 SUBMITTED = Counter("pbem_moves_submitted", "Moves accepted by the API (queued, or applied while it waited)")
 REFUSED = Counter("pbem_moves_refused", "Moves refused, by error code and where: at the API (`submit`) or by "
