@@ -19,6 +19,7 @@ one formatter on the root handler shapes their lines and ours alike.
 from __future__ import annotations
 
 import contextvars
+import itertools
 import json
 import logging
 import re
@@ -40,13 +41,23 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 activity = logging.getLogger("pbem.activity")
 
 
+#: New request ids: this process's random prefix and a counter (unique
+#: without a syscall per request; a uuid4 cost 7 µs of a 350 µs no-op).
+_PREFIX = uuid.uuid4().hex[:16]
+_COUNTER = itertools.count(1)
+
+
+def new_request_id() -> str:
+    return f"{_PREFIX}{next(_COUNTER):016x}"
+
+
 def incoming_request_id(header: str | None) -> str:
     """The client's ``X-Request-ID`` if it is a plain token of at most 128
     characters (it goes into logs and a header: nothing that could break a
     line), else a new one."""
     if header and _SANE_ID.match(header):
         return header
-    return uuid.uuid4().hex
+    return new_request_id()
 
 
 def _extras(record: logging.LogRecord) -> dict:

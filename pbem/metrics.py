@@ -13,6 +13,7 @@ of their oldest entry, games by status, the move workers' heartbeats.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -48,7 +49,9 @@ HEARTBEAT_S = 5.0
 HEARTBEAT_STALE_S = 30.0
 
 
+@functools.lru_cache(maxsize=1)
 def on() -> bool:
+    """``PBEM_METRICS``, read once per process (it is asked on every move)."""
     return env("PBEM_METRICS")
 
 
