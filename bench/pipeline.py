@@ -90,7 +90,7 @@ class Http:
 
 REDIS_PORTS: dict[str, int] = {}
 SERVER_PIDS: dict[str, int] = {}
-ROLES = (("redis-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
+ROLES = (("redis-server", "redis"), ("valkey-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
          ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.run", "supervisor"))
 TICK = os.sysconf("SC_CLK_TCK")
 
