@@ -29,11 +29,12 @@ from pathlib import Path
 
 from . import games, record as game_record
 from .client import ApiError, Client
+from .settings_registry import env
 from .signing import generate_key, public_key_of
 
 
 def home() -> Path:
-    path = Path(os.environ.get("PBEM_HOME", Path.home() / ".pbem"))
+    path = env("PBEM_HOME") or Path.home() / ".pbem"
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
 
@@ -307,7 +308,7 @@ def cmd_mail_in(args, out) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", default=os.environ.get("PBEM_SERVER", "http://127.0.0.1:8000"))
+    parser.add_argument("--server", default=env("PBEM_SERVER"))
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("keygen", help="make your Ed25519 key")

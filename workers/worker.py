@@ -25,8 +25,10 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
+from pbem import logs, metrics
+from pbem.config import check_environment, settings
 from pbem.notify.hooks import notice_queue
-from pbem.pipeline import MOVES_QUEUE
+from pbem.pipeline import MOVES_QUEUE, consumer_name
 
 from .context import context
 
@@ -66,6 +68,7 @@ def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    check_environment("pbem-worker")
     with_scheduler = "--with-scheduler" in argv
     nice = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nice=")), 0)
     if nice:
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     if "--idle" in argv:
         run_when_idle()
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    logs.setup("worker" if MOVES_QUEUE in names else "worker-background")
     service, moves = context()
     # A drain asked to stop hands over to a successor within its budget.
     moves.stopping = lambda: Worker.signalled
@@ -84,6 +87,15 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     for stream in streams:
         threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
+    if MOVES_QUEUE in names:
+        # GET /ready wants a move worker that reported lately.
+        # A client of its own: sharing the worker's made RQ's blocking dequeue
+        # fail with "Timeout reading from socket" every few seconds (rq 3.0,
+        # redis-py 8.1; seen, not pinned down).
+        beat = redis.Redis.from_url(settings().redis_url,
+                                    socket_timeout=5, socket_connect_timeout=2)
+        threading.Thread(target=metrics.heartbeat_forever, args=(beat, consumer_name(), stop),
+                         daemon=True, name="heartbeat").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     try:
         while True:

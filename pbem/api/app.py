@@ -10,12 +10,12 @@ import logging
 import os
 
 import redis
-from flask import Flask, Response, current_app, request, send_from_directory
+from flask import Flask, Response, current_app, g, request, send_from_directory
 from flask.views import MethodView
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from .. import error_docs, games
+from .. import error_docs, games, metrics
 from ..config import Settings, settings as load_settings
 from ..errors import ServiceError, Unauthorized, Unprocessable
 from ..games.base import GameError
@@ -23,7 +23,7 @@ from ..pipeline import MoveQueue
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
-from . import inbound_views, notify_views, record_schemas, stream_views
+from . import inbound_views, notify_views, ops_views, record_schemas, stream_views
 from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
@@ -339,7 +339,15 @@ class MovesView(MethodView):
         game): the first try was recorded, and its outcome is at
         `GET /games/{id}/moves/{move_id}`."""
         wait = prefer_wait()
-        record = service().submit(game_id, envelope, wait=wait)
+        try:
+            record = service().submit(game_id, envelope, wait=wait)
+        except (ServiceError, GameError) as err:
+            if metrics.on():
+                metrics.count_refused(err.code, "submit")
+            raise
+        g.move_id = record["id"]
+        if metrics.on():
+            metrics.SUBMITTED.inc()
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}
         if wait:
             headers["Preference-Applied"] = f"wait={int(wait)}"
@@ -418,6 +426,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     stream_views.register(api)  # the live event stream: its 307 to the stream process, tickets
     from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
     web.register(app)
+    ops_views.register(api)  # request ids and activity lines, /ready, /metrics
     return app
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 
 from ..pipeline import STREAM as SUBMISSIONS, StreamQueue
+from ..settings_registry import env
 from . import QUEUE
 
 log = logging.getLogger(__name__)
@@ -29,9 +29,9 @@ def notice_queue(client) -> StreamQueue:
     go whatever the load). A quiet server sends them at once; a burst of
     moves defers them to its end instead of sharing the CPU and Redis with
     it."""
-    linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
-    max_delay = float(os.environ.get("PBEM_NOTICE_MAX_DELAY_S", "30"))
-    backlog = int(os.environ.get("PBEM_NOTICE_HOLD_BACKLOG", "3"))
+    linger = env("PBEM_NOTICE_LINGER_MS") / 1000
+    max_delay = env("PBEM_NOTICE_MAX_DELAY_S")
+    backlog = env("PBEM_NOTICE_HOLD_BACKLOG")
     # No helpers and a short budget: notices may lag a little under load,
     # but they never hold both workers while moves wait.
     return StreamQueue(client, NOTICES, "notifiers", "pbem:notices:lease", QUEUE,
@@ -63,7 +63,7 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
     leaves them out (the pipeline benchmark's "notifications off").
     ``ride_on``: the move queue this process drains; a batch's notices then
     go in its next round trip (``StreamQueue.ride``) instead of one of their own."""
-    if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
+    if getattr(service, "_notify_installed", False) or not env("PBEM_NOTIFY"):
         return
     notices = queue or notice_queue(service.store.redis)
     notices.ride_on = ride_on

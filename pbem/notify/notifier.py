@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 import requests
 from rq import Queue
 
+from .. import logs, metrics
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
 from . import QUEUE, deadlines, mail, transport, webhooks, wording
@@ -269,11 +270,13 @@ class Notifier:
             delay = webhooks.backoff(attempt, self.conf.webhook_backoff_base, self.conf.webhook_backoff_cap)
             entry["next_attempt_at"] = time.time() + delay
             self.store.log_attempt(game_id, seat, {**entry, "outcome": "retrying"})
+            _webhook_done(game_id, seat, entry, "retrying")
             self._later(delay, "deliver_webhook", game_id, seat, delivery_id, attempt + 1)
             return "retrying"
         if outcome == "failed":
             outcome = "gave_up"
         self.store.log_attempt(game_id, seat, {**entry, "outcome": outcome})
+        _webhook_done(game_id, seat, entry, outcome)
         return outcome
 
     def tell(self, loaded: Loaded, seat: int, kind: str, since: int | None = None, message: str = "") -> None:
@@ -445,3 +448,13 @@ class Notifier:
         for seat, left in paused.get("remaining", {}).items():
             out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))
         return out
+
+
+def _webhook_done(game_id: str, seat: int, entry: dict, outcome: str) -> None:
+    """Count and log one webhook attempt (pbem.metrics, pbem.logs)."""
+    metrics.count_delivery("webhook", outcome)
+    if logs.activity.isEnabledFor(logging.INFO):
+        logs.activity.info("webhook " + outcome, extra={
+            "event": "delivery", "channel": "webhook", "outcome": outcome, "game_id": game_id, "seat": seat,
+            "delivery_id": entry.get("delivery_id"), "attempt": entry.get("attempt"), "status": entry.get("status"),
+            "ms": entry.get("duration_ms")})

@@ -21,7 +21,8 @@ import redis.asyncio as aredis
 from aiohttp import web
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
-from ..config import Settings, settings as load_settings
+from .. import logs
+from ..config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
 from ..service import game_of, seat_of_token, shown_events
@@ -225,7 +226,8 @@ def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING, format="pbem-stream: %(levelname)s %(message)s")
+    check_environment("pbem-stream")
+    logs.setup("stream", logging.WARNING)
     conf = load_settings()
     app = create_app(conf)
     port = conf.stream_bind_port()
