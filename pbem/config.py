@@ -16,6 +16,22 @@ def _opt_int(name: str) -> int | None:
     return int(value) if value else None
 
 
+#: Each rate-limited operation of the API: its setting and default rates (the
+#: syntax of ``limits.parse_many``; empty: no limit). The same rates apply per
+#: client address and, where the operation takes one, per bearer token.
+LIMIT_DEFAULTS = {
+    "create": ("PBEM_LIMIT_CREATE", "30/minute;300/hour"),
+    "join": ("PBEM_LIMIT_JOIN", "60/minute;600/hour"),
+    "invite": ("PBEM_LIMIT_INVITE", "20/minute;120/hour"),
+    "parse": ("PBEM_LIMIT_PARSE", "120/minute;3000/hour"),
+    "inbound": ("PBEM_LIMIT_INBOUND", "600/minute"),
+}
+
+
+def limit_rates_from_env() -> dict:
+    return {name: os.environ.get(env, default) for name, (env, default) in LIMIT_DEFAULTS.items()}
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
@@ -50,6 +66,12 @@ class Settings:
     stream_origins: str | None = field(default_factory=lambda: os.environ.get("PBEM_STREAM_ORIGINS") or None)
     #: Seconds between keep-alive comments on an idle stream.
     stream_keepalive_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_STREAM_KEEPALIVE_S", "15")))
+
+    #: ``PBEM_RATE_LIMITS=0`` turns the API's request rate limits off (pbem/ratelimit.py).
+    rate_limits: bool = field(default_factory=lambda: os.environ.get("PBEM_RATE_LIMITS", "1").strip().lower()
+                              not in ("0", "false", "no", "off"))
+    #: Each limited operation's rates (PBEM_LIMIT_CREATE, ..._JOIN, ..._INVITE, ..._PARSE, ..._INBOUND).
+    limit_rates: dict = field(default_factory=lambda: limit_rates_from_env())
 
     def base_url(self) -> str:
         return self.public_url or f"http://{self.host}:{self.port}"

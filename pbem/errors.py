@@ -99,8 +99,9 @@ CODES: dict[str, Code] = _codes(
     Code("forbidden", (403,), "not allowed (generic)"),
     Code("conflict", (409,), "the request conflicts with the game's state (generic)"),
     Code("unprocessable", (422,), "the request is well formed but cannot be done (generic)"),
-    Code("too_many_requests", (429,), "too many requests (invitations: `PBEM_INVITES_PER_HOUR` a game and "
-         "a client address); see `Retry-After` and `details.retry_after`"),
+    Code("too_many_requests", (429,), "too many requests: an operation's rate limit for a client address or "
+         "a token (`PBEM_LIMIT_*`: `details.limit`, `details.scope`), or invitations (`PBEM_INVITES_PER_HOUR` "
+         "a game and a client address); see `Retry-After` and `details.retry_after`"),
     Code("http_error", (), "any other HTTP error, with its status"),
     Code("internal_error", (500,), "a bug in the server; nothing was changed"),
     Code("unavailable", (503,), "the service is unavailable; try again"),
@@ -159,7 +160,8 @@ CODES: dict[str, Code] = _codes(
     Code("mail_too_large", (413,), "the mail is larger than the inbound limit"),
     Code("empty_mail", (422,), "the body must be one raw RFC 5322 message"),
     Code("no_token_recipient", (422,), "no recipient is a genuine `move+TOKEN@MAIL_DOMAIN` address"),
-    Code("too_many_mails", (429,), "this reply address took its mails for this hour"),
+    Code("too_many_mails", (429,), "this reply address took its mails for this hour (`PBEM_MAIL_PER_HOUR`); "
+         "see `Retry-After`"),
     Code("not_invited", (), "(mail only) the invitation replied to is unknown"),
     Code("joined_already", (), "(mail only) the invited seat is yours already"),
 )

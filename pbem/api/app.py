@@ -20,10 +20,11 @@ from ..config import Settings, settings as load_settings
 from ..errors import ServiceError, Unauthorized, Unprocessable
 from ..games.base import GameError
 from ..pipeline import MoveQueue
+from ..ratelimit import RateLimits
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
-from . import inbound_views, notify_views, record_schemas, stream_views
+from . import inbound_views, limits, notify_views, record_schemas, stream_views
 from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
@@ -187,6 +188,7 @@ class GamesView(MethodView):
         return {"games": service().list_games(query.get("status"), query["offset"], query["limit"])}
 
     @sec.declare(games_bp, sec.NONE)
+    @limits.limited(games_bp, "create")
     @games_bp.arguments(s.CreateGame())
     @games_bp.response(201, s.CreatedGame)
     def post(self, body):
@@ -213,6 +215,7 @@ class GameView(MethodView):
 @games_bp.route("/<game_id>/seats/<int:seat>")
 class SeatView(MethodView):
     @sec.declare(games_bp, sec.NONE)
+    @limits.limited(games_bp, "join")
     @games_bp.arguments(s.JoinSeat())
     @games_bp.response(201, s.Joined)
     def post(self, body, game_id, seat):
@@ -249,6 +252,7 @@ class LegalMovesView(MethodView):
 @games_bp.route("/<game_id>/parse")
 class ParseView(MethodView):
     @sec.declare(games_bp, sec.SEAT)
+    @limits.limited(games_bp, "parse", per_token=True)
     @games_bp.arguments(s.ParseRequest())
     @games_bp.response(200, s.Parsed)
     def post(self, body, game_id):
@@ -409,7 +413,9 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     app.add_url_rule("/_swagger-ui/<path:filename>", "swagger_ui_assets", _swagger_asset)
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
+    app.extensions["pbem_limits"] = RateLimits(client, conf.rate_limits, conf.limit_rates)
     app.before_request(sec.check_first)  # a required token is checked before the body is read
+    app.before_request(limits.check)  # then the operation's rate limit, if it has one
     record_schemas.register(api)  # before the views: their fields point at these components
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)

@@ -26,7 +26,7 @@ from ..mail_in.listener import accept
 from ..mail_in.store import MailStore
 from ..notify.config import NotifySettings
 from ..service import CREATOR
-from . import security as sec
+from . import limits, security as sec
 from .parsing import Blueprint
 from .schemas import Invite, Line, Strict
 
@@ -83,6 +83,10 @@ def _check_secret(conf: MailInSettings) -> None:
 class TooManyMails(ServiceError):
     status, code = 429, "too_many_mails"
 
+    def __init__(self, code: str, message: str, retry_after: int):
+        super().__init__(code, message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}
+
 
 def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> list:
     from email import message_from_bytes
@@ -110,6 +114,7 @@ def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> lis
 class InboundEmailView(MethodView):
     @inbound_bp.arguments(InboundQuery, location="query")
     @sec.declare(inbound_bp, sec.INBOUND)
+    @limits.limited(inbound_bp, "inbound")
     @inbound_bp.doc(requestBody={
         "required": True, "description": "one raw RFC 5322 message",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}}})
@@ -136,8 +141,9 @@ class InboundEmailView(MethodView):
         mail = MailStore(client)
         accepted = [r.address for r in found if mail.take_slot(r.game_id, r.seat, conf.per_hour)]
         if not accepted:
+            wait = max(mail.slot_wait(r.game_id, r.seat) for r in found)
             raise TooManyMails("too_many_mails", f"more than {conf.per_hour} mails this hour for this address; "
-                               "try again later")
+                               f"try again in {wait} s", retry_after=wait)
         raw_id = accept(client, raw, accepted, conf)
         return {"accepted": accepted, "id": raw_id}
 
@@ -160,6 +166,7 @@ def count_invitations_at_creation(game_id: str, count: int) -> None:
 @inbound_bp.route("/games/<game_id>/invitations")
 class InvitationsView(MethodView):
     @sec.declare(inbound_bp, sec.CREATOR_OR_SEAT)
+    @limits.limited(inbound_bp, "invite", per_token=True)
     @inbound_bp.arguments(InviteRequest)
     @inbound_bp.response(201, Invitations)
     def post(self, body, game_id):
