@@ -73,6 +73,13 @@ class Settings:
     #: Each limited operation's rates (PBEM_LIMIT_CREATE, ..._JOIN, ..._INVITE, ..._PARSE, ..._INBOUND).
     limit_rates: dict = field(default_factory=lambda: limit_rates_from_env())
 
+    #: Open games nobody joined are deleted this long after their creation (0: never).
+    open_game_ttl_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_OPEN_GAME_TTL_S", 7 * 86400)))
+    #: A finished game is compacted into one archive this long after it ended.
+    compact_after_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_COMPACT_AFTER_S", 3600)))
+    #: How often a worker runs the sweeps (expiry, compaction); one worker at a time.
+    sweep_every_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_SWEEP_EVERY_S", 60)))
+
     def base_url(self) -> str:
         return self.public_url or f"http://{self.host}:{self.port}"
 

@@ -144,7 +144,8 @@ CODES: dict[str, Code] = _codes(
          "that move): sign again with a new nonce"),
     Code("stale_version", (409,), "`expected_version` is not the game's version (`details.version` is); "
          "refused at once, or after a 202 when another move got in first", rejected=True),
-    Code("busy", (), "the game kept changing while the move was decided; sign it again", rejected=True),
+    Code("busy", (409,), "the game kept changing while the move was decided; sign it again (409: while the "
+         "operator abandoned it)", rejected=True),
     Code("rules_error", (), "the rules engine failed on this move (a bug); it was not applied", rejected=True),
     # -- notifications and deadlines
     Code("bad_reminder", (422,), "the reminder must come before the deadline"),

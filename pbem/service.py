@@ -18,8 +18,9 @@ from typing import Any, Callable, Iterator
 from . import games, signing
 from .signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
 from .errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from .games.base import OMNISCIENT, SPECTATOR, GameError, SnapshotOutdated, rng_for, seed_commitment
-from .store import Read, Store, Tail, dumps, key
+from .games.base import (GAME_ABANDONED, OMNISCIENT, SPECTATOR, GameError, SnapshotOutdated, abandoned_result,
+                         rng_for, seed_commitment)
+from .store import FINISHED_INDEX, OPEN_INDEX, Read, Store, Tail, dumps, key
 
 log = logging.getLogger(__name__)
 
@@ -275,9 +276,112 @@ class Service:
         done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active",
                                  meta={"started": time.time()})
         if done.kind == "ok":
+            self.store.reindex(OPEN_INDEX, game_id, None)  # started: it can no longer expire
             self.cache.put(game_id, done.version, state)
             after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
             self.announce(loaded, after, events, record)
+
+    # ------------------------------------------------------------------ the operator, and the sweeps
+
+    def abandon(self, game_id: str, why: str = "", by: str = "operator") -> dict:
+        """End a game in play as abandoned: one server-made ``GameAbandoned``
+        event in the log (like a forfeit's ``SeatForfeited``), the game
+        finished with ``abandoned_result`` (nobody won). Idempotent for a
+        game already abandoned; 409 for one not in play."""
+        for _ in range(5):
+            loaded = self.load(game_id)
+            status = loaded.meta.get("status")
+            if status == "finished":
+                if (loaded.meta.get("result") or {}).get("reason") == "abandoned":
+                    return self.summary(loaded, SPECTATOR)
+                raise Conflict("game_over", "the game is over")
+            if status != "active":
+                raise Conflict("game_not_started", "the game waits for players: delete it instead")
+            event = {"type": GAME_ABANDONED, "by": by, "why": why}
+            try:
+                state = loaded.game.evolve(loaded.state, event)
+            except (GameError, KeyError, ValueError, TypeError):
+                state = loaded.state  # a rules module that refuses the event: the state stays as it was
+            now = time.time()
+            result = abandoned_result(int(loaded.meta["players"]), why).as_dict()
+            move_id = move_id_for(game_id, -1, f"abandon-{loaded.version}")
+            record = {"id": move_id, "status": "applied", "auth": "abandon", "version_before": loaded.version,
+                      "version": loaded.version + 1, "settled": now, "abandoned_by": by}
+            done = self.store.append(game_id, loaded.version, move_id, [event], record, status="finished",
+                                     meta={"result": result, "finished": now})
+            if done.kind == "ok":
+                meta = {**loaded.meta, "version": done.version, "status": "finished", "result": result,
+                        "finished": now}
+                after = Loaded(meta, loaded.game, state, done.version)
+                self.cache.put(game_id, done.version, state)
+                self.announce(loaded, after, [event], record)
+                return self.summary(self.load(game_id), SPECTATOR)
+            # stale: a move got in first; try again on the new state
+        raise Conflict("busy", "the game kept changing; try again")
+
+    def delete_game(self, game_id: str) -> int:
+        """Remove every key of a game and its index entries (the operator's)."""
+        self._meta(game_id)
+        return self.store.delete_game(game_id)
+
+    def compact(self, game_id: str, grace_s: float = 0.0, now: float | None = None) -> str:
+        """Compact a finished game into one archive once ``grace_s`` has
+        passed since it ended (``Store.build_archive``, ``Store.compact``):
+        'ok', 'done' (already), 'not_finished', 'too_soon', 'queued' (a move
+        still waits to be settled) or 'moved'. Every read answers the same
+        before and after (the store reads the archive where the keys were)."""
+        now = time.time() if now is None else now
+        meta = self._meta(game_id)
+        if meta.get("archived"):
+            return "done"
+        if meta.get("status") != "finished":
+            return "not_finished"
+        if float(meta.get("finished") or 0) + grace_s > now:
+            return "too_soon"
+        built = self.store.build_archive(game_id)
+        if built is None:
+            return "done"
+        version, count, archive, queued = built
+        if queued:
+            return "queued"
+        return self.store.compact(game_id, version, count, archive)
+
+    def expire_open_games(self, ttl_s: float, now: float | None = None, limit: int = 100) -> list[str]:
+        """Delete the games created more than ``ttl_s`` ago that are still
+        open with no seat taken (``Store.expire_open``); those that started,
+        or that somebody joined, leave the index (they never expire)."""
+        now = time.time() if now is None else now
+        expired = []
+        for game_id, _ in self.store.due(OPEN_INDEX, now - ttl_s, limit):
+            outcome = self.store.expire_open(game_id)
+            if outcome == "expired":
+                expired.append(game_id)
+            else:
+                self.store.reindex(OPEN_INDEX, game_id, None)
+        return expired
+
+    def compact_finished(self, grace_s: float, now: float | None = None, limit: int = 50) -> list[str]:
+        """Compact the games of the finished index whose grace has passed;
+        an entry for a game not (yet) finished is looked at again later."""
+        now = time.time() if now is None else now
+        compacted = []
+        for game_id, _ in self.store.due(FINISHED_INDEX, now - grace_s, limit):
+            meta = self.store.meta(game_id)
+            if meta is None or meta.get("archived"):
+                self.store.reindex(FINISHED_INDEX, game_id, None)
+                continue
+            if meta.get("status") != "finished":
+                self.store.reindex(FINISHED_INDEX, game_id, now)  # a stale append's entry: look again later
+                continue
+            outcome = self.compact(game_id, grace_s, now)
+            if outcome in ("ok", "done"):
+                compacted.append(game_id)
+                self.store.reindex(FINISHED_INDEX, game_id, None)
+            elif outcome == "too_soon":
+                self.store.reindex(FINISHED_INDEX, game_id, float(meta.get("finished") or now))
+            else:
+                self.store.reindex(FINISHED_INDEX, game_id, now)
+        return compacted
 
     # ------------------------------------------------------------------ loading
 

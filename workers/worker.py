@@ -25,6 +25,8 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
+from pbem.config import settings
+from pbem.maintenance import sweep_forever
 from pbem.notify.hooks import notice_queue
 from pbem.pipeline import MOVES_QUEUE
 
@@ -84,6 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     for stream in streams:
         threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
+    # Open games that expire, finished games to compact: one worker at a time.
+    threading.Thread(target=sweep_forever, args=(service, settings(), stop), daemon=True, name="maintenance").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     try:
         while True:
