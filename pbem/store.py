@@ -49,6 +49,9 @@ FINISHED_INDEX = "pbem:finished"
 #: archive holds.
 ARCHIVED_PARTS = ("log", "moves", "snap", "seed", "seats")
 ARCHIVE_FORMAT = 1
+#: Meta fields a compacted game keeps in its ``:extra`` key instead (long
+#: JSON: in the hash they would cost it its compact encoding).
+EXTRA_FIELDS = ("options", "result")
 #: zstd level of archives: written once per game (tens of ms for a long game,
 #: in the background sweep), read back in well under a millisecond.
 ARCHIVE_LEVEL = 19
@@ -150,19 +153,30 @@ TAIL_LIMIT = 200  # log entries read with the meta; a longer tail is read in pag
 
 # Compact a finished game: store its archive and drop what it replaces, in one
 # atomic step, only if the game is finished, not compacted yet, and still as it
-# was read (its version and its number of move records). Run again it changes
-# nothing ('done').
-# KEYS: meta, archive, log, moves, snap, seed, seats
-# ARGV: version, moves count, archive, archived at
+# was read (its version and its number of move records). Its meta hash is made
+# again without its long fields (options, result: in the small ``:extra`` key,
+# compressed), so that Redis keeps it in its compact encoding. Run again it
+# changes nothing ('done').
+# KEYS: meta, archive, extra, log, moves, snap, seed, seats
+# ARGV: version, moves count, archive, archived at, extra, the fields moved to extra...
 _COMPACT = """
 if redis.call('HGET', KEYS[1], 'archived') then return 'done' end
 if redis.call('HGET', KEYS[1], 'status') ~= 'finished' then return 'not_finished' end
 if tonumber(redis.call('HGET', KEYS[1], 'version') or '-1') ~= tonumber(ARGV[1]) then return 'moved' end
-if redis.call('HLEN', KEYS[4]) ~= tonumber(ARGV[2]) then return 'moved' end
+if redis.call('HLEN', KEYS[5]) ~= tonumber(ARGV[2]) then return 'moved' end
+local moved = {snapshot_version = true}
+for i = 6, #ARGV do moved[ARGV[i]] = true end
+local kept = {}
+local meta = redis.call('HGETALL', KEYS[1])
+for i = 1, #meta, 2 do
+  if not moved[meta[i]] then kept[#kept + 1] = meta[i]; kept[#kept + 1] = meta[i + 1] end
+end
+kept[#kept + 1] = 'archived'
+kept[#kept + 1] = ARGV[4]
 redis.call('SET', KEYS[2], ARGV[3])
-redis.call('HSET', KEYS[1], 'archived', ARGV[4])
-redis.call('HDEL', KEYS[1], 'snapshot_version')
-redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('SET', KEYS[3], ARGV[5])
+redis.call('DEL', KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+redis.call('HSET', KEYS[1], unpack(kept))
 return 'ok'
 """
 
@@ -300,6 +314,16 @@ def encode_archive(seed_hex: str, seats: dict[str, str], log: list, moves: dict[
     return zstandard.ZstdCompressor(level=ARCHIVE_LEVEL).compress(dumps(document).encode())
 
 
+def encode_extra(fields: dict[str, str]) -> bytes:
+    return zstandard.ZstdCompressor(level=ARCHIVE_LEVEL).compress(dumps(fields).encode())
+
+
+def decode_extra(raw: bytes) -> dict[bytes, bytes]:
+    """A compacted game's ``:extra`` key as meta hash fields (as Redis returns them)."""
+    fields = json.loads(zstandard.ZstdDecompressor().decompress(raw))
+    return {k.encode(): v.encode() for k, v in fields.items()}
+
+
 def decode_archive(raw: bytes) -> Archive:
     """An ``archive`` key's value (shared with the event-stream process)."""
     document = json.loads(zstandard.ZstdDecompressor().decompress(raw))
@@ -358,8 +382,23 @@ class Store:
         """Replace a finished game's seed, seats, log, moves and snapshot by
         ``archive`` (``_COMPACT``): 'ok', 'done' (compacted already),
         'not_finished' or 'moved' (not as it was read: nothing changed)."""
-        keys = [key(game_id, "meta"), key(game_id, "archive"), *(key(game_id, p) for p in ARCHIVED_PARTS)]
-        return self._compact(keys=keys, args=[version, moves_count, archive, repr(time.time())]).decode()
+        raw = self.redis.hmget(key(game_id, "meta"), EXTRA_FIELDS)
+        extra = encode_extra({f: v.decode() for f, v in zip(EXTRA_FIELDS, raw) if v is not None})
+        keys = [key(game_id, "meta"), key(game_id, "archive"), key(game_id, "extra"),
+                *(key(game_id, p) for p in ARCHIVED_PARTS)]
+        return self._compact(keys=keys, args=[version, moves_count, archive, repr(time.time()), extra,
+                                              *EXTRA_FIELDS]).decode()
+
+    def _meta_of(self, game_id: str, raw: dict, raw_extra: bytes | None = None) -> dict | None:
+        """A meta hash decoded, with a compacted game's fields from ``:extra``
+        (given, or read)."""
+        if not raw:
+            return None
+        if b"archived" in raw:
+            if raw_extra is None:
+                raw_extra = self.redis.get(key(game_id, "extra"))
+            raw = {**raw, **decode_extra(raw_extra)} if raw_extra else raw
+        return decode_meta(raw)
 
     def build_archive(self, game_id: str) -> tuple[int, int, bytes, list[str]] | None:
         """Read a game's seed, seats, log and moves in one atomic round trip
@@ -463,8 +502,10 @@ class Store:
         pipe.execute()
 
     def meta(self, game_id: str) -> dict | None:
-        raw = self.redis.hgetall(key(game_id, "meta"))
-        return decode_meta(raw) if raw else None
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(key(game_id, "meta"))
+        pipe.get(key(game_id, "extra"))
+        return self._meta_of(game_id, *pipe.execute())
 
     def read(self, game_id: str, move_id: str | None = None, after: int | None = None,
              seats: bool = False, seed: bool = False, tail: bool = True) -> Read:
@@ -481,7 +522,7 @@ class Store:
                    "1" if seats else "", "1" if seed else "", TAIL_LIMIT])
                  for g, move_id, after, seats, seed, tail in asks]
         reads = [self._decode_read(reply) for reply in self._scripts(calls)] if calls else []
-        return [self._from_archive(read, ask) if read.meta and read.meta.get("archived") else read
+        return [self._from_archive(read, ask) if read.meta and "archived" in read.meta else read
                 for read, ask in zip(reads, asks)]
 
     def _from_archive(self, read: Read, ask: tuple) -> Read:
@@ -490,10 +531,11 @@ class Store:
         was asked, from the archive."""
         game_id, move_id, after, seats, seed, tail = ask
         archive = self.archive(game_id)
-        if archive is None:  # the game was deleted just now
+        meta = self.meta(game_id)  # with its long fields, from :extra
+        if archive is None or meta is None:  # the game was deleted just now
             return Read(None, None, None, None, None)
         rows = archive.rows(after or 0, None, TAIL_LIMIT) if tail else None
-        return Read(read.meta, archive.decoded_seats() if seats else None,
+        return Read(meta, archive.decoded_seats() if seats else None,
                     archive.move(move_id) if move_id else None, archive.seed if seed else None,
                     Tail(after or 0, rows) if rows is not None and len(rows) < TAIL_LIMIT else None)
 
@@ -518,7 +560,9 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(key(game_id, "meta"))
-        return [decode_meta(raw) if raw else None for raw in pipe.execute()]
+            pipe.get(key(game_id, "extra"))
+        replies = pipe.execute()
+        return [self._meta_of(g, raw, extra) for g, raw, extra in zip(game_ids, replies[::2], replies[1::2])]
 
     def list_games(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [g.decode() for g in self.redis.zrevrange(GAMES_INDEX, offset, offset + limit - 1)]

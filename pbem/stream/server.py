@@ -25,7 +25,7 @@ from ..config import Settings, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
 from ..service import game_of, seat_of_token, shown_events
-from ..store import Archive, decode_archive, decode_log, decode_meta, decode_seats, dumps, key
+from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
 from ..tickets import check_ticket
 from . import sse
 from .hub import CLOSE, KEEPALIVE, Hub
@@ -102,7 +102,8 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
     pipe.hgetall(key(game_id, "meta"))
     pipe.hgetall(key(game_id, "seats"))
     pipe.get(key(game_id, "archive"))
-    raw_meta, raw_seats, raw_archive = await pipe.execute()
+    pipe.get(key(game_id, "extra"))
+    raw_meta, raw_seats, raw_archive, raw_extra = await pipe.execute()
     if not raw_meta:
         raise NotFound("unknown_game", f"no game {game_id!r}")
     archive = decode_archive(raw_archive) if raw_archive else None
@@ -112,6 +113,8 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
         # Clients that keep Authorization on the API's 307 send both: fine
         # when they name one seat.
         raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
+    if raw_extra:  # a compacted game's long meta fields
+        raw_meta = {**raw_meta, **decode_extra(raw_extra)}
     return decode_meta(raw_meta), viewer, after, archive
 
 
