@@ -73,6 +73,8 @@ class Settings:
     #: Each limited operation's rates (PBEM_LIMIT_CREATE, ..._JOIN, ..._INVITE, ..._PARSE, ..._INBOUND).
     limit_rates: dict = field(default_factory=lambda: limit_rates_from_env())
 
+    #: The operator's bearer token (``/admin`` operations, any game's clock); unset: no operator.
+    admin_token: str | None = field(default_factory=lambda: os.environ.get("PBEM_ADMIN_TOKEN") or None)
     #: Open games nobody joined are deleted this long after their creation (0: never).
     open_game_ttl_s: float = field(default_factory=lambda: float(os.environ.get("PBEM_OPEN_GAME_TTL_S", 7 * 86400)))
     #: A finished game is compacted into one archive this long after it ended.

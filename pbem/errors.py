@@ -110,7 +110,8 @@ CODES: dict[str, Code] = _codes(
     Code("missing_token", (401,), "this operation needs a bearer token: a seat's (or, where it says so, "
          "the game's creator token or the operator's)"),
     Code("bad_token", (401,), "the Authorization header is not `Bearer <token>`, or the token belongs to "
-         "no seat (nor the creator) of this game"),
+         "no seat (nor the creator) of this game; on `/admin`, it is not the operator's"),
+    Code("admin_disabled", (403,), "the operator's operations are off: `PBEM_ADMIN_TOKEN` is not set"),
     Code("not_your_seat", (403,), "the token belongs to another seat of this game"),
     Code("bad_ticket", (401,), "the event stream's `ticket` is not one this server signed for this game "
          "(or names another seat than the bearer token sent with it)"),
@@ -147,6 +148,7 @@ CODES: dict[str, Code] = _codes(
     Code("busy", (409,), "the game kept changing while the move was decided; sign it again (409: while the "
          "operator abandoned it)", rejected=True),
     Code("rules_error", (), "the rules engine failed on this move (a bug); it was not applied", rejected=True),
+    Code("unknown_delivery", (404,), "no failed delivery with this id (retried already?)"),
     # -- notifications and deadlines
     Code("bad_reminder", (422,), "the reminder must come before the deadline"),
     Code("missing_url", (422,), "no webhook URL was given, now or at join"),

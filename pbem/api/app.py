@@ -24,7 +24,7 @@ from ..ratelimit import RateLimits
 from ..service import Service, StateCache
 from ..mail_in import invites
 from ..store import Store
-from . import inbound_views, limits, notify_views, record_schemas, stream_views
+from . import admin_views, inbound_views, limits, notify_views, record_schemas, stream_views
 from .parsing import Blueprint
 from . import schemas as s
 from . import security as sec
@@ -422,6 +422,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
     inbound_views.register(api)  # play by email: inbound mail over HTTP, invitations
     stream_views.register(api)  # the live event stream: its 307 to the stream process, tickets
+    admin_views.register(api)  # the operator's: abandon, compact, delete, queues, failed deliveries, sweeps
     from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
     web.register(app)
     return app

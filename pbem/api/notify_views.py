@@ -21,6 +21,7 @@ from ..notify.store import PREFERENCES
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from ..service import CREATOR
 from . import security as sec
+from .common import is_operator
 from .parsing import Blueprint
 from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
 
@@ -158,8 +159,7 @@ def _caller(game_id: str) -> tuple[str, int | None]:
     """Who asks: ("operator", None) for PBEM_ADMIN_TOKEN, ("creator", None)
     for the game's creator token, ("seat N", N) for a seat's token."""
     token = _app_api().bearer()
-    admin = current_app.extensions["pbem_notify_settings"].admin_token
-    if token and admin and secrets.compare_digest(token, admin):
+    if is_operator(token):
         return "operator", None
     if token is None:
         raise Unauthorized("missing_token", "send a seat's bearer token, the game's creator token "

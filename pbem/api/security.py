@@ -10,6 +10,7 @@ and checks each declaration against what the server does).
 * ``CREATOR_OR_SEAT``: the game's creator token (``POST /games`` answers it) or
   a seat's token.
 * ``CREATOR_SEAT_OR_OPERATOR``: any of the three.
+* ``OPERATOR``: the operator's ``PBEM_ADMIN_TOKEN`` only (``/admin``).
 * ``INBOUND``: the operator's ``PBEM_INBOUND_SECRET``.
 """
 from __future__ import annotations
@@ -35,9 +36,10 @@ SEAT = [{"seatToken": []}]
 SEAT_OR_OPERATOR = [{"seatToken": []}, {"operatorToken": []}]
 CREATOR_OR_SEAT = [{"creatorToken": []}, {"seatToken": []}]
 CREATOR_SEAT_OR_OPERATOR = [{"creatorToken": []}, {"seatToken": []}, {"operatorToken": []}]
+OPERATOR = [{"operatorToken": []}]
 INBOUND = [{"inboundSecret": []}]
 #: What needs some bearer token, checked before the body (``check_first``).
-NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR)
+NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR, OPERATOR)
 
 
 def declare(bp, security: list):
@@ -63,6 +65,6 @@ def check_first() -> None:
 
 def _needed(security: list) -> str:
     names = {"seatToken": "a seat's bearer token", "creatorToken": "the game's creator token",
-             "operatorToken": "the operator's"}
+             "operatorToken": "the operator's (PBEM_ADMIN_TOKEN)"}
     wanted = [names[next(iter(alternative))] for alternative in security]
     return wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]

@@ -36,8 +36,6 @@ class NotifySettings:
     #: 13 attempts with the defaults span more than a day (about 26.5 h before jitter).
     webhook_max_attempts: int = field(default_factory=lambda: int(os.environ.get("PBEM_WEBHOOK_MAX_ATTEMPTS", 13)))
     webhook_timeout: float = field(default_factory=lambda: _float("PBEM_WEBHOOK_TIMEOUT", 10))
-    #: Bearer token of the operator (game settings at any time); unset: none.
-    admin_token: str | None = field(default_factory=lambda: os.environ.get("PBEM_ADMIN_TOKEN") or None)
     secret_env: str | None = field(default_factory=lambda: os.environ.get("PBEM_SECRET") or None)
 
     @property
