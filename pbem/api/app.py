@@ -368,6 +368,14 @@ class MoveView(MethodView):
         return service().move_status(game_id, move_id, bearer(), min(query["wait"], current_app.config["PBEM_MAX_WAIT"]))
 
 
+def before_view() -> None:
+    """Before any body is read: a required token's presence, then the
+    operation's rate limit, if it declares one (one lookup of the view)."""
+    method = sec.view_method()
+    sec.check_first(method)
+    limits.check(method)
+
+
 def swagger_ui_dir() -> str:
     """Swagger UI 5's assets, from the swagger-ui-py wheel (Swagger UI 5 reads
     OpenAPI 3.1; the swagger-ui-bundle wheel's 4.x could not). Found without
@@ -414,8 +422,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     api = PbemApi(app)
     app.extensions["pbem_api"] = api
     app.extensions["pbem_limits"] = RateLimits(client, conf.rate_limits, conf.limit_rates)
-    app.before_request(sec.check_first)  # a required token is checked before the body is read
-    app.before_request(limits.check)  # then the operation's rate limit, if it has one
+    app.before_request(before_view)
     record_schemas.register(api)  # before the views: their fields point at these components
     for bp in (ops, games_bp, moves_bp):
         api.register_blueprint(bp)

@@ -2,12 +2,12 @@
 
 An operation declares its limit with ``@limited(bp, "create")`` (per client
 address) or ``@limited(bp, "parse", per_token=True)`` (per address, and per
-bearer token when one is sent); the ``before_request`` hook ``check`` counts
-the request before its body is read, after the credential's presence
-(``security.check_first``), and answers ``429 too_many_requests`` with
-``Retry-After`` in the one error format. Only operations that declare a limit
-pay for it: others cost the hook one attribute lookup. The declaration also
-documents the 429 in the spec.
+bearer token when one is sent); ``check`` counts the request before its body
+is read, after the credential's presence (``security.check_first``; both run
+from one ``before_request`` hook, ``app.before_view``), and answers ``429
+too_many_requests`` with ``Retry-After`` in the one error format. Only
+operations that declare a limit pay for it: others cost one attribute
+lookup. The declaration also documents the 429 in the spec.
 """
 from __future__ import annotations
 
@@ -41,10 +41,9 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def check() -> None:
-    """A ``before_request`` hook: count the request against its operation's limits."""
-    view = current_app.view_functions.get(request.endpoint)
-    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+def check(method) -> None:
+    """A ``before_request`` check: count the request against its operation's
+    limits (``method``: the view method that will answer it)."""
     declared = getattr(method, "_pbem_limit", None)
     if declared is None:
         return

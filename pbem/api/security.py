@@ -54,10 +54,15 @@ def declare(bp, security: list):
     return decorate
 
 
-def check_first() -> None:
-    """A ``before_request`` hook: the declared credential's presence."""
+def view_method():
+    """The view method that will answer this request (None: no such route)."""
     view = current_app.view_functions.get(request.endpoint)
-    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    return getattr(getattr(view, "view_class", None), request.method.lower(), None)
+
+
+def check_first(method=None) -> None:
+    """A ``before_request`` check: the declared credential's presence."""
+    method = method if method is not None else view_method()
     security = getattr(method, "_pbem_security", None)
     if security in NEEDS_TOKEN and not request.headers.get("Authorization"):
         raise Unauthorized("missing_token", "this operation needs " + _needed(security))
