@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app, request
+from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..errors import Forbidden, ServiceError, TooManyRequests, Unauthorized, Unprocessable
+from ..errors import Forbidden, ServiceError, Unauthorized, Unprocessable
 from ..mail_in import invites
 from ..mail_in.addresses import read_recipient
-from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
 from ..mail_in.store import MailStore
-from ..notify.config import NotifySettings
 from ..service import CREATOR
 from . import limits, security as sec
+from .common import bearer, mail_conf, service, take_invitation_slots
 from .parsing import Blueprint
 from .schemas import Invite, Line, Strict
 
@@ -65,14 +64,7 @@ class Invitations(Strict):
     invitations = fields.List(fields.Nested(Invited))
 
 
-def _conf() -> tuple[MailInSettings, NotifySettings]:
-    ext = current_app.extensions
-    if "pbem_mail_in" not in ext:
-        ext["pbem_mail_in"] = (MailInSettings(), NotifySettings())
-    return ext["pbem_mail_in"]
-
-
-def _check_secret(conf: MailInSettings) -> None:
+def _check_secret(conf) -> None:
     if not conf.inbound_secret:
         raise Forbidden("inbound_disabled", "inbound mail over HTTP is off: set PBEM_INBOUND_SECRET")
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
@@ -122,7 +114,7 @@ class InboundEmailView(MethodView):
     def post(self, query):
         """Take one raw inbound mail for a `move+TOKEN@MAIL_DOMAIN` address
         and queue it; the player's answer goes out by mail."""
-        conf, nconf = _conf()
+        conf, nconf = mail_conf()
         _check_secret(conf)
         request.max_content_length = conf.max_bytes
         try:
@@ -137,7 +129,7 @@ class InboundEmailView(MethodView):
         if not found:
             raise Unprocessable("no_token_recipient",
                                 f"no recipient is a genuine move+TOKEN@{nconf.mail_domain} address")
-        client = current_app.extensions["pbem"].store.redis
+        client = service().store.redis
         mail = MailStore(client)
         accepted = [r.address for r in found if mail.take_slot(r.game_id, r.seat, conf.per_hour)]
         if not accepted:
@@ -146,21 +138,6 @@ class InboundEmailView(MethodView):
                                f"try again in {wait} s", retry_after=wait)
         raw_id = accept(client, raw, accepted, conf)
         return {"accepted": accepted, "id": raw_id}
-
-
-def take_invitation_slots(game_id: str | None, count: int) -> None:
-    """Count invitations against the game's and the client address's hourly
-    allowance (``PBEM_INVITES_PER_HOUR``), or 429 too_many_requests."""
-    conf, _ = _conf()
-    mail = MailStore(current_app.extensions["pbem"].store.redis)
-    wait = mail.take_invitations(game_id, request.remote_addr or "unknown", count, conf.invites_per_hour)
-    if wait is not None:
-        raise TooManyRequests(f"at most {conf.invites_per_hour} invitations an hour for a game and from an "
-                              f"address; try again in {wait} s", retry_after=wait)
-
-
-def count_invitations_at_creation(game_id: str, count: int) -> None:
-    MailStore(current_app.extensions["pbem"].store.redis).count_invitations(game_id, count)
 
 
 @inbound_bp.route("/games/<game_id>/invitations")
@@ -181,12 +158,11 @@ class InvitationsView(MethodView):
         hour: 429 `too_many_requests` with `Retry-After` beyond. The mail's
         subject is fixed words, the game's name and id; the title appears
         in its text only, as the creator's words."""
-        service = current_app.extensions["pbem"]
-        from .app import bearer  # not at import time: app imports this module
-        actor = service.actor(game_id, bearer())
-        planned = invites.plan(service, game_id, body["invites"])  # checked before anything is counted
+        service_ = service()
+        actor = service_.actor(game_id, bearer())
+        planned = invites.plan(service_, game_id, body["invites"])  # checked before anything is counted
         take_invitation_slots(game_id, len(planned))
-        done = invites.record(service, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
+        done = invites.record(service_, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
         return {"game": game_id, "invitations": done}, 201
 
 
