@@ -43,3 +43,25 @@ def test_shared_modules_import_no_view():
     for name in SHARED:
         imported = api_imports(API / f"{name}.py")
         assert not any(i.endswith("_views") or i == "app" for i in imported), (name, imported)
+
+
+def test_the_service_parts_never_import_the_facade():
+    parts = sorted((ROOT / "pbem" / "service").glob("*.py"))
+    assert {p.name for p in parts} >= {"__init__.py", "common.py", "loading.py", "lifecycle.py", "queries.py",
+                                       "submit.py", "apply.py", "records.py"}
+    for path in parts:
+        if path.name == "__init__.py":
+            continue
+        imported = api_imports(path)
+        assert imported <= {"common"}, f"{path.name} imports {sorted(imported - {'common'})}"
+
+
+def test_the_facade_keeps_every_name_callers_use():
+    from pbem import service
+
+    for name in ("Service", "Loaded", "StateCache", "CREATOR", "move_id_for", "game_of", "seat_of_token",
+                 "shown_events"):
+        assert hasattr(service, name), name
+    for method in ("create_game", "join", "load", "submit", "submit_trusted", "apply_moves", "record_lines",
+                   "get_game", "events", "state_at", "move_status", "abandon", "compact", "delete_game"):
+        assert callable(getattr(service.Service, method)), method
