@@ -82,9 +82,12 @@ class Failures:
         pipe.execute()
         return entry
 
+    def failures_of(self, game_id: str) -> list[str]:
+        return [i.decode() for i in self.redis.smembers(key(game_id, "failed"))]
+
     def forget_game(self, game_id: str) -> int:
         """Forget every failure of a game (it is being deleted)."""
-        ids = [i.decode() for i in self.redis.smembers(key(game_id, "failed"))]
+        ids = self.failures_of(game_id)
         for failure_id in ids:
             self.forget(failure_id)
         return len(ids)

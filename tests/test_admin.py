@@ -243,12 +243,15 @@ def test_open_games_nobody_joined_expire_under_a_worker(admin, http, redis_clien
     assert http.post(f"{admin.url}/games/{half}/seats/0",
                      json={"public_key": signing.generate_key()[1], "name": "Ann"}).status_code == 201
     full, _, _ = seated(http, admin.url)
+    Failures(redis_client).record("invitation", lonely, 0, "refused", 5, "workers.mail_jobs.send_invitation",
+                                  [lonely, 0, 1], "pbem-mail")
     listed = {g["id"] for g in http.get(f"{admin.url}/games", params={"status": "open"}).json()["games"]}
     assert {lonely, half} <= listed
     start_worker(queues=("pbem-moves",))
     wait_until(lambda: not redis_client.exists(key(lonely, "meta")), timeout=20)
     assert redis_client.keys(f"pbem:{{g:{lonely}}}:*") == []
     assert http.get(f"{admin.url}/games/{lonely}").json()["error"]["code"] == "unknown_game"
+    assert Failures(redis_client).list() == []  # its invitation's failure is forgotten with it
     ids = {g["id"] for g in http.get(f"{admin.url}/games").json()["games"]}
     assert lonely not in ids and {half, full["id"]} <= ids
     # somebody joined: it leaves the index, it never expires

@@ -8,6 +8,7 @@ import time
 
 from .. import games, signing
 from ..errors import Conflict, NotFound, Unprocessable
+from ..failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
 from ..signing import move_id_for
 from ..store import FINISHED_INDEX, OPEN_INDEX
@@ -137,10 +138,12 @@ class Lifecycle(Part):
             # stale: a move got in first; try again on the new state
         raise Conflict("busy", "the game kept changing; try again")
 
-    def delete_game(self, game_id: str) -> int:
-        """Remove every key of a game and its index entries (the operator's)."""
+    def delete_game(self, game_id: str) -> dict:
+        """Remove every key of a game and its index entries (the operator's),
+        and forget its failed deliveries."""
         self._meta(game_id)
-        return self.store.delete_game(game_id)
+        forgotten = Failures(self.store.redis).forget_game(game_id)
+        return {"keys": self.store.delete_game(game_id), "failures_forgotten": forgotten}
 
     def compact(self, game_id: str, grace_s: float = 0.0, now: float | None = None) -> str:
         """Compact a finished game into one archive once ``grace_s`` has
@@ -171,9 +174,12 @@ class Lifecycle(Part):
         now = time.time() if now is None else now
         expired = []
         for game_id, _ in self.store.due(OPEN_INDEX, now - ttl_s, limit):
+            failures = Failures(self.store.redis).failures_of(game_id)  # before its keys go
             outcome = self.store.expire_open(game_id)
             if outcome == "expired":
                 expired.append(game_id)
+                for failure_id in failures:  # an invitation that never went, say
+                    Failures(self.store.redis).forget(failure_id)
             else:
                 self.store.reindex(OPEN_INDEX, game_id, None)
         return expired
