@@ -200,3 +200,46 @@ def test_a_compaction_that_finds_the_game_changed_stores_nothing(service, redis_
     assert service.store.compact(game_id, version, count + 1, archive) == "moved"
     assert {k: redis_client.dump(k) for k in service.store.game_keys(game_id)} == before
     assert service.store.compact(game_id, version, count, archive) == "ok"
+
+
+def test_readers_racing_the_compaction_always_read_the_game_whole(api_server, service, redis_client):
+    """Threads read the record, the events and a move's status over HTTP
+    while the game is compacted (by the sweep's code path): every answer, before,
+    during and after, is the one the game gave before."""
+    import threading
+    import time
+
+    rng = random.Random(11)
+    game_id, keys, tokens = seat_game(service, "kachina", 2)
+    play_out(service, game_id, keys, rng)
+    move_id = next(iter(service.store.all_moves(game_id)))
+    paths = [f"/games/{game_id}/record", f"/games/{game_id}/events?after=0&limit=1000",
+             f"/games/{game_id}/moves/{move_id}", f"/games/{game_id}/states/5"]
+    expected = {p: requests.get(api_server.url + p, timeout=10).content for p in paths}
+    stop, seen, wrong = threading.Event(), [0], []
+
+    def reader(path):
+        with requests.Session() as http:
+            while not stop.is_set():
+                body = http.get(api_server.url + path, timeout=10).content
+                seen[0] += 1
+                if body != expected[path]:
+                    wrong.append((path, body[:200]))
+
+    threads = [threading.Thread(target=reader, args=(p,)) for p in paths]
+    for t in threads:
+        t.start()
+    try:
+        wait_for = seen[0] + 20
+        while seen[0] < wait_for:
+            time.sleep(0.005)
+        meta = service.store.meta(game_id)
+        assert service.compact_finished(0, now=meta["finished"] + 1) == [game_id]
+        wait_for = seen[0] + 40
+        while seen[0] < wait_for and not wrong:
+            time.sleep(0.005)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)
+    assert wrong == [] and redis_client.exists(key(game_id, "archive"))
