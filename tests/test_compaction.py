@@ -19,8 +19,16 @@ from pbem.config import Settings
 from pbem.maintenance import sweep_once
 from pbem.store import ARCHIVED_PARTS, FINISHED_INDEX, key
 
+from pbem.web import links
+
 from .conftest import LiveServer
-from .stream_support import stream_world  # noqa: F401  (a fixture)
+from .stream_support import SECRET, stream_world  # noqa: F401  (a fixture)
+
+
+class LinkConf:
+    """What play links are made with: the stream world's secret (the API's)."""
+    public_url = "http://x"
+    secret = staticmethod(lambda: SECRET.encode())
 
 
 def seat_game(service, name, players, options=None):
@@ -95,6 +103,22 @@ def everything_read(url: str, game_id: str, tokens: list[str], stream_url: str |
             if stream_url:
                 r = http.get(f"{stream_url}/games/{game_id}/events/stream", headers=h, timeout=30)
                 out[(who, "stream")] = r.status_code, r.content
+        # The web pages (pbem/web): the lobby, the game's page, some versions'
+        # pages and pictures, the live parts for each caller, each seat's play link.
+        page = lambda path, h=None: (lambda r: (r.status_code, r.headers.get("Content-Type"), r.content))(
+            http.get(f"{url}{path}", headers=h or {}, timeout=30))
+        out["page", "lobby"] = page("/")
+        out["page", "game"] = page(f"/g/{game_id}")
+        for v in sorted({0, 1, version // 2, version}):
+            out["page", "version", v] = page(f"/g/{game_id}/v/{v}")
+            out["page", "svg", v] = page(f"/g/{game_id}/v/{v}.svg")
+        for i, token in enumerate(viewers):
+            out["page", "live", i] = page(f"/g/{game_id}/live", {"Authorization": f"Bearer {token}"} if token else None)
+        for seat in range(len(tokens)):
+            link = links.play_link(LinkConf, game_id, seat, expires=4102444800).removeprefix("http://x")
+            out["page", "play", seat] = page(link)
+            out["page", "play live", seat] = page(f"{link}/live")
+            out["page", "play svg", seat] = page(f"{link}/v/{version}.svg")
         out["list"] = [g for g in http.get(f"{url}/games", params={"limit": 200}).json()["games"]
                        if g["id"] == game_id]
         out["list finished"] = [g for g in http.get(f"{url}/games", params={"status": "finished"}).json()["games"]
@@ -117,6 +141,9 @@ def test_every_read_is_the_same_after_compaction(stream_world, service, redis_cl
     signed = [r for r in record.values() if r.get("auth") == "ed25519"]
     resent = signed[-1]["envelope"]  # the move that ended the game, resent
     before = everything_read(stream_world.api, game_id, tokens, stream_world.stream.url)
+    pages = {k: v for k, v in before.items() if k[0] == "page"}
+    assert all(v[0] == 200 for v in pages.values()), {k: v[0] for k, v in pages.items()}
+    assert b"<svg" in before["page", "svg", 0][2] and game_id.encode() in before["page", "game"][2]
     again = stream_world.http.post(f"{stream_world.api}/games/{game_id}/moves", json=resent)
     assert again.status_code == 409 and again.json()["error"]["code"] == "nonce_reused"
 
