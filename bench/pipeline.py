@@ -150,7 +150,10 @@ def start_server(workers: int, api_workers: int, notify: bool, root: Path = ROOT
     REDIS_PORTS[f"http://127.0.0.1:{port}"] = redis_port = free_port()
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_DATA_DIR=data,
                PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0",
-               PBEM_MAIL_PORT=str(free_port()), PBEM_STREAM_PORT=str(free_port()), **(extra_env or {}))
+               PBEM_MAIL_PORT=str(free_port()), PBEM_STREAM_PORT=str(free_port()),
+               # The bench's clients create and join games from one address far faster than the
+               # request limits let anyone; moves have no limit either way (pbem/api/limits.py).
+               PBEM_RATE_LIMITS="0", **(extra_env or {}))
     env.pop("SMTP_URL", None)  # mail goes to the maildir under the data dir
     env.pop("REDIS_URL", None)
     python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")

@@ -13,6 +13,24 @@ def _env(name: str):
     return field(default_factory=lambda: env(name))
 
 
+#: Each rate-limited operation of the API: its setting and default rates (the
+#: syntax of ``limits.parse_many``; empty: no limit). The same rates apply per
+#: client address and, where the operation takes one, per bearer token.
+LIMIT_DEFAULTS = {
+    "create": ("PBEM_LIMIT_CREATE", "30/minute;300/hour"),
+    "join": ("PBEM_LIMIT_JOIN", "60/minute;600/hour"),
+    "invite": ("PBEM_LIMIT_INVITE", "20/minute;120/hour"),
+    "parse": ("PBEM_LIMIT_PARSE", "120/minute;3000/hour"),
+    "inbound": ("PBEM_LIMIT_INBOUND", "600/minute"),
+}
+
+
+def limit_rates_from_env() -> dict:
+    # "none" (or 0) turns one operation's limit off; an empty value is the default, as for every setting.
+    rates = {name: env(setting) for name, (setting, _default) in LIMIT_DEFAULTS.items()}
+    return {name: "" if r.strip().lower() in ("none", "0", "off") else r for name, r in rates.items()}
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = _env("REDIS_URL")
@@ -47,6 +65,20 @@ class Settings:
     stream_origins: str | None = _env("PBEM_STREAM_ORIGINS")
     #: Seconds between keep-alive comments on an idle stream.
     stream_keepalive_s: float = _env("PBEM_STREAM_KEEPALIVE_S")
+
+    #: ``PBEM_RATE_LIMITS=0`` turns the API's request rate limits off (pbem/ratelimit.py).
+    rate_limits: bool = _env("PBEM_RATE_LIMITS")
+    #: Each limited operation's rates (PBEM_LIMIT_CREATE, ..._JOIN, ..._INVITE, ..._PARSE, ..._INBOUND).
+    limit_rates: dict = field(default_factory=lambda: limit_rates_from_env())
+
+    #: The operator's bearer token (``/admin`` operations, any game's clock); unset: no operator.
+    admin_token: str | None = _env("PBEM_ADMIN_TOKEN")
+    #: Open games nobody joined are deleted this long after their creation (0: never).
+    open_game_ttl_s: float = _env("PBEM_OPEN_GAME_TTL_S")
+    #: A finished game is compacted into one archive this long after it ended.
+    compact_after_s: float = _env("PBEM_COMPACT_AFTER_S")
+    #: How often a worker runs the sweeps (expiry, compaction); one worker at a time.
+    sweep_every_s: float = _env("PBEM_SWEEP_EVERY_S")
 
     def base_url(self) -> str:
         return self.public_url or f"http://{self.host}:{self.port}"

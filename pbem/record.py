@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from . import games, signing
-from .games.base import SEAT_FORFEITED, GameError, canonical, forfeit_result, rng_for
+from .games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
 @dataclass
@@ -63,6 +63,7 @@ def verify_lines(lines: list[str]) -> Report:
     state = game.start(header["players"], header["options"])
     version = 0
     forfeited = None  # a seat that forfeited ends the game with the server's result
+    abandoned = None  # so does the operator's abandoning it
     for step in steps:
         if step["version_before"] != version:
             report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
@@ -105,10 +106,17 @@ def verify_lines(lines: list[str]) -> Report:
         forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
         if forfeits and forfeited is None:
             forfeited = forfeits[0]
+        ends = [e for e in step["events"] if e.get("type") == GAME_ABANDONED]
+        if ends and abandoned is None and forfeited is None:
+            abandoned = ends[0]
     report.version = version
     if end:
-        result = (forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
-                  if forfeited else game.result(state))
+        if forfeited:
+            result = forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
+        elif abandoned:
+            result = abandoned_result(header["players"], abandoned.get("why", ""))
+        else:
+            result = game.result(state)
         report.result = result.as_dict() if result else None
         recorded = end.get("result")
         if recorded is not None and report.result is not None and not _same_decision(recorded, report.result):

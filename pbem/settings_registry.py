@@ -131,10 +131,29 @@ SETTINGS: tuple[Setting, ...] = (
             "holds one until it is applied)", "server", minimum=1),
     Setting("PBEM_MAX_BODY", "65536", "int", "largest request body, bytes", "server", minimum=1),
     Setting("PBEM_MAX_WAIT", "30", "int", "longest `Prefer: wait=N` honoured, seconds", "server", minimum=0),
-    Setting("PBEM_ADMIN_TOKEN", None, "text", "the operator's bearer token (deadlines, pause and resume of any "
-            "game); unset: no operator", "server"),
+    Setting("PBEM_ADMIN_TOKEN", None, "text", "the operator's bearer token: `/admin` (abandon, delete, compact, "
+            "queues, failed deliveries, sweeps; `pbem admin`) and any game's clock; unset, `/admin` answers "
+            "`403 admin_disabled`", "server"),
     Setting("PBEM_SECRET", None, "text", "signs reply tokens and stream tickets (every process must share it)",
             "server", shown="generated in the data dir"),
+    # -- abuse and upkeep
+    Setting("PBEM_RATE_LIMITS", "1", "flag", "`0` turns the request rate limits below off", "upkeep"),
+    Setting("PBEM_LIMIT_CREATE", "30/minute;300/hour", "text", "requests a client address may make to create a "
+            "game (`limits` syntax, `;` between rates; `none`: no limit); then `429 too_many_requests` with "
+            "`Retry-After`", "upkeep"),
+    Setting("PBEM_LIMIT_JOIN", "60/minute;600/hour", "text", "the same for joining a seat", "upkeep"),
+    Setting("PBEM_LIMIT_INVITE", "20/minute;120/hour", "text", "the same for invitations, per client address "
+            "and per bearer token", "upkeep"),
+    Setting("PBEM_LIMIT_PARSE", "120/minute;3000/hour", "text", "the same for parse, per client address and per "
+            "bearer token", "upkeep"),
+    Setting("PBEM_LIMIT_INBOUND", "600/minute", "text", "`POST /inbound/email` requests per client address "
+            "(each reply address also has `PBEM_MAIL_PER_HOUR`: `429 too_many_mails`)", "upkeep"),
+    Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
+            "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_COMPACT_AFTER_S", "3600", "float", "a finished game is compacted into one archive this long "
+            "after it ended (every read answers the same)", "upkeep", minimum=0),
+    Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs those two sweeps (one worker at a "
+            "time)", "upkeep", minimum=0.1),
     # -- operations
     Setting("PBEM_LOG_FORMAT", "text", "choice", "`json`: one JSON object a line (requests, moves, deliveries, "
             "with request, game and move ids); `text` for a terminal", "operations", choices=("text", "json")),
@@ -239,7 +258,8 @@ SETTINGS: tuple[Setting, ...] = (
 REGISTRY: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
 GROUPS = {
-    "server": "Where it runs", "operations": "Operations: logs, metrics, readiness",
+    "server": "Where it runs", "upkeep": "Abuse and upkeep: rate limits, expiry, compaction",
+    "operations": "Operations: logs, metrics, readiness",
     "pipeline": "The move pipeline", "stream": "The event stream", "notifications": "Notifications and mail out",
     "mail": "Mail in", "cli": "The `pbem` command", "tests": "The test suite",
 }

@@ -41,7 +41,10 @@ def redis_client(redis_server):
 
 @pytest.fixture
 def settings(redis_server) -> Settings:
-    return Settings(redis_url=redis_server.url, claim_idle_ms=1000, snapshot_every=10, max_wait=10)
+    # Request rate limits off: many tests create games faster than a client
+    # would (tests/test_rate_limits.py turns them on).
+    return Settings(redis_url=redis_server.url, claim_idle_ms=1000, snapshot_every=10, max_wait=10,
+                    rate_limits=False)
 
 
 @pytest.fixture

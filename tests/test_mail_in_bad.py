@@ -268,6 +268,7 @@ def test_a_flood_of_mail_to_one_token_is_refused_for_the_hour(service, redis_cli
     assert requests.post(url, data=raw, headers=auth, timeout=10).status_code == 202
     r = requests.post(url, data=raw, headers=auth, timeout=10)
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_mails"
+    assert 1 <= int(r.headers["Retry-After"]) <= 3600 and r.json()["error"]["details"]["retry_after"] > 0
 
 
 def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, game, mail_in, smtp, monkeypatch):

@@ -123,10 +123,12 @@ def test_json_logs_and_metrics_from_every_process(tmp_path):
                 break
         assert refused_later, "no move was refused after its 202 in 20 races"
         races = seed - 19
-        # The worker counts a move just after its outcome is stored (and answered).
+        # The worker counts a move just after its outcome is stored (and
+        # answered); games by status are read at most every 10 s (a scan).
         wait_until(lambda: (lambda v: v.get('pbem_moves_refused_total{code="stale_version",stage="queue"}') ==
-                            len(refused_later) and v.get("pbem_move_submit_to_applied_seconds_count") == applied)(
-            scrape(server.base)), timeout=10)
+                            len(refused_later) and v.get("pbem_move_submit_to_applied_seconds_count") == applied
+                            and v.get('pbem_games{status="active"}') == 1 + races)(
+            scrape(server.base)), timeout=25, interval=0.5)
         values = scrape(server.base)
         assert values["pbem_moves_submitted_total"] == accepted  # both API processes, added up
         assert values['pbem_moves_applied_total{game="wakanda"}'] == applied

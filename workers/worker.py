@@ -27,6 +27,7 @@ from rq.worker import SimpleWorker
 
 from pbem import logs, metrics
 from pbem.config import check_environment, settings
+from pbem.maintenance import sweep_forever
 from pbem.notify.hooks import notice_queue
 from pbem.pipeline import MOVES_QUEUE, consumer_name
 
@@ -96,6 +97,8 @@ def main(argv: list[str] | None = None) -> None:
                                     socket_timeout=5, socket_connect_timeout=2)
         threading.Thread(target=metrics.heartbeat_forever, args=(beat, consumer_name(), stop),
                          daemon=True, name="heartbeat").start()
+    # Open games that expire, finished games to compact: one worker at a time.
+    threading.Thread(target=sweep_forever, args=(service, settings(), stop), daemon=True, name="maintenance").start()
     queues = [Queue(n, connection=moves.redis) for n in names]
     try:
         while True:

@@ -328,6 +328,18 @@ def forfeit_result(players: int, seat: int, reason: str = "") -> Result:
                   detail={"forfeited": seat, "why": reason}, outcome="lost" if players == 1 else "won")
 
 
+#: The server-made event for a game the operator abandoned (``PBEM_ADMIN_TOKEN``):
+#: like ``SEAT_FORFEITED`` rules modules pass it by, and the game's result is
+#: ``abandoned_result``: nobody won.
+GAME_ABANDONED = "GameAbandoned"
+
+
+def abandoned_result(players: int, why: str = "") -> Result:
+    """Every seat placed alike, no winner, ``reason`` "abandoned"."""
+    return Result(scores=tuple(0 for _ in range(players)), placings=tuple(1 for _ in range(players)),
+                  reason="abandoned", detail={"why": why}, outcome="no_winner")
+
+
 def placings_from_keys(keys: list) -> tuple:
     """Placings from one sort key per seat (higher is better; equal keys tie)."""
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)

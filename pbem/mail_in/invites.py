@@ -17,6 +17,7 @@ import time
 from rq import Queue
 
 from ..errors import Conflict, NotFound, ServiceError, Unprocessable
+from ..failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify.mail import header_text
@@ -128,7 +129,10 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
         log.warning("invitation mail for seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
-        try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat)
+        if not try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat):
+            Failures(service.store.redis).record("invitation", game_id, seat, f"{type(err).__name__}: {err}",
+                                                 attempt, "workers.mail_jobs.send_invitation", [game_id, seat, 1],
+                                                 QUEUE, to=invitation["email"])
         return False
     return True
 

@@ -28,7 +28,8 @@ from ..notify.picture import board_png
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
-from . import RETRIES, compose, decisions, pasting, reading, try_later
+from ..failures import Failures
+from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later
 from .addresses import Recipient, read_recipient
 from .config import MailInSettings
 from .store import MailStore
@@ -65,7 +66,13 @@ def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None =
         return "sent"
     except Exception as err:
         log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
-        return "retrying" if retry_answer(client, msg, attempt) else "given_up"
+        if retry_answer(client, msg, attempt):
+            return "retrying"
+        # Given up: kept a week more for the operator to retry (pbem.failures).
+        kept = MailStore(client).put_outgoing(raw, 7 * 86400)
+        Failures(client).record("answer", None, None, f"{type(err).__name__}: {err}", attempt,
+                                "workers.mail_jobs.send_answer", [kept, 1], QUEUE, to=msg.get("To"))
+        return "given_up"
 
 
 @dataclass

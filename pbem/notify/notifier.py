@@ -16,6 +16,7 @@ import requests
 from rq import Queue
 
 from .. import logs, metrics
+from ..failures import Failures
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
 from . import QUEUE, deadlines, mail, transport, webhooks, wording
@@ -153,6 +154,10 @@ class Notifier:
             log.warning("mail to seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
             if attempt <= len(MAIL_RETRIES):
                 self._later(MAIL_RETRIES[attempt - 1], "mail", game_id, seat, kind, since, version, message, attempt + 1)
+            else:  # given up: the operator may retry it (pbem.failures)
+                Failures(self.store.redis).record("mail", game_id, seat, f"{type(err).__name__}: {err}", attempt,
+                                                  f"{JOBS}.mail", [game_id, seat, kind, since, version, message, 1],
+                                                  QUEUE, mail_kind=kind, to=address)
             return False
 
     def turn_mail(self, loaded: Loaded, seat: int, since: int) -> str:
@@ -277,6 +282,10 @@ class Notifier:
             outcome = "gave_up"
         self.store.log_attempt(game_id, seat, {**entry, "outcome": outcome})
         _webhook_done(game_id, seat, entry, outcome)
+        if outcome in ("gave_up", "refused"):  # the operator may retry it (pbem.failures)
+            Failures(self.store.redis).record("webhook", game_id, seat, entry["error"] or outcome, attempt,
+                                              f"{JOBS}.deliver_webhook", [game_id, seat, delivery_id, 1], QUEUE,
+                                              delivery_id=delivery_id, url=entry["url"], webhook_kind=message["kind"])
         return outcome
 
     def tell(self, loaded: Loaded, seat: int, kind: str, since: int | None = None, message: str = "") -> None:
