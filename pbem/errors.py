@@ -99,8 +99,9 @@ CODES: dict[str, Code] = _codes(
     Code("forbidden", (403,), "not allowed (generic)"),
     Code("conflict", (409,), "the request conflicts with the game's state (generic)"),
     Code("unprocessable", (422,), "the request is well formed but cannot be done (generic)"),
-    Code("too_many_requests", (429,), "too many requests (invitations: `PBEM_INVITES_PER_HOUR` a game and "
-         "a client address); see `Retry-After` and `details.retry_after`"),
+    Code("too_many_requests", (429,), "too many requests: an operation's rate limit for a client address or "
+         "a token (`PBEM_LIMIT_*`: `details.limit`, `details.scope`), or invitations (`PBEM_INVITES_PER_HOUR` "
+         "a game and a client address); see `Retry-After` and `details.retry_after`"),
     Code("http_error", (), "any other HTTP error, with its status"),
     Code("internal_error", (500,), "a bug in the server; nothing was changed"),
     Code("unavailable", (503,), "the service is unavailable; try again"),
@@ -109,7 +110,8 @@ CODES: dict[str, Code] = _codes(
     Code("missing_token", (401,), "this operation needs a bearer token: a seat's (or, where it says so, "
          "the game's creator token or the operator's)"),
     Code("bad_token", (401,), "the Authorization header is not `Bearer <token>`, or the token belongs to "
-         "no seat (nor the creator) of this game"),
+         "no seat (nor the creator) of this game; on `/admin`, it is not the operator's"),
+    Code("admin_disabled", (403,), "the operator's operations are off: `PBEM_ADMIN_TOKEN` is not set"),
     Code("not_your_seat", (403,), "the token belongs to another seat of this game"),
     Code("bad_ticket", (401,), "the event stream's `ticket` is not one this server signed for this game "
          "(or names another seat than the bearer token sent with it)"),
@@ -143,8 +145,10 @@ CODES: dict[str, Code] = _codes(
          "that move): sign again with a new nonce"),
     Code("stale_version", (409,), "`expected_version` is not the game's version (`details.version` is); "
          "refused at once, or after a 202 when another move got in first", rejected=True),
-    Code("busy", (), "the game kept changing while the move was decided; sign it again", rejected=True),
+    Code("busy", (409,), "the game kept changing while the move was decided; sign it again (409: while the "
+         "operator abandoned it)", rejected=True),
     Code("rules_error", (), "the rules engine failed on this move (a bug); it was not applied", rejected=True),
+    Code("unknown_delivery", (404,), "no failed delivery with this id (retried already?)"),
     # -- notifications and deadlines
     Code("bad_reminder", (422,), "the reminder must come before the deadline"),
     Code("missing_url", (422,), "no webhook URL was given, now or at join"),
@@ -159,7 +163,8 @@ CODES: dict[str, Code] = _codes(
     Code("mail_too_large", (413,), "the mail is larger than the inbound limit"),
     Code("empty_mail", (422,), "the body must be one raw RFC 5322 message"),
     Code("no_token_recipient", (422,), "no recipient is a genuine `move+TOKEN@MAIL_DOMAIN` address"),
-    Code("too_many_mails", (429,), "this reply address took its mails for this hour"),
+    Code("too_many_mails", (429,), "this reply address took its mails for this hour (`PBEM_MAIL_PER_HOUR`); "
+         "see `Retry-After`"),
     Code("not_invited", (), "(mail only) the invitation replied to is unknown"),
     Code("joined_already", (), "(mail only) the invited seat is yours already"),
 )

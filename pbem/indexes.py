@@ -87,6 +87,16 @@ class Indexes:
         else:
             pipe.zadd(k, {f"{game_id}:{seat}": at})
 
+    def on_delete(self, pipe, game_id: str, public_keys: list, players: int) -> None:
+        """A game deleted: its players' and deadlines' entries (its id's in
+        ``games`` and ``games:STATUS`` go with the store's other indexes)."""
+        shard = self.shards.of_game(game_id)
+        for public_key in public_keys:
+            if public_key:
+                pipe.zrem(self.player_key(shard, public_key), game_id)
+        if players:
+            pipe.zrem(self.deadlines_key(shard), *(f"{game_id}:{seat}" for seat in range(players)))
+
     # -- reads ---------------------------------------------------------------
 
     def _merged(self, keys: list[str], offset: int, limit: int, newest_first: bool = True) -> list[tuple[str, float]]:

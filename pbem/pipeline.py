@@ -43,8 +43,10 @@ from typing import Callable
 import redis
 from rq import Queue
 
+from . import logs
 from .connections import STORE_DOWN, rq_connection, shards_of
 from .roundtrip import round_trips
+from .settings_registry import env
 from .store import dumps
 
 log = logging.getLogger(__name__)
@@ -73,7 +75,13 @@ return 0
 
 
 def consumer_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """This process's consumer in the streams' groups. A worker given a
+    stable ``PBEM_WORKER_NAME`` (``make run`` names its workers ``worker-N``)
+    keeps it across restarts, so a worker started again after a crash reads
+    back at once what its predecessor had taken (its first read is its own
+    pending entries) instead of waiting ``PBEM_CLAIM_IDLE_MS`` for a claim."""
+    name = env("PBEM_WORKER_NAME")
+    return f"{socket.gethostname()}:{name or os.getpid()}"
 
 
 class StreamQueue:
@@ -464,6 +472,9 @@ class MoveQueue(StreamQueue):
         # The record rides along: a drainer that holds the game's state
         # then decides without reading anything (Service.apply_moves).
         fields = {"g": game_id, "m": move_id}
+        rid = logs.request_id.get()
+        if rid:
+            fields["q"] = rid  # the request's id, for the worker's log line (pbem.logs)
         if record is not None:
             fields["r"] = dumps(record)
         return fields
@@ -492,6 +503,8 @@ class MoveQueue(StreamQueue):
     def drain(self, apply: Callable[..., object], shard: int | None = None, **kw) -> int:
         """``apply`` takes a list of (game, move id) pairs, and ``records``:
         the queued records the entries carried, by pair."""
-        return self.drain_fields(lambda items: apply(
-            [(i["g"], i["m"]) for i in items],
-            records={(i["g"], i["m"]): json.loads(i["r"]) for i in items if "r" in i}), **kw)
+        def batch(items):
+            logs.batch_request_ids.set({(i["g"], i["m"]): i["q"] for i in items if "q" in i})
+            return apply([(i["g"], i["m"]) for i in items],
+                         records={(i["g"], i["m"]): json.loads(i["r"]) for i in items if "r" in i})
+        return self.drain_fields(batch, **kw)

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from . import games, signing
-from .games.base import SEAT_FORFEITED, GameError, canonical, forfeit_result, rng_for
+from .games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
 @dataclass
@@ -63,6 +63,7 @@ def verify_lines(lines: list[str]) -> Report:
     state = game.start(header["players"], header["options"])
     version = 0
     forfeited = None  # a seat that forfeited ends the game with the server's result
+    abandoned = None  # so does the operator's abandoning it
     for step in steps:
         if step["version_before"] != version:
             report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
@@ -105,11 +106,34 @@ def verify_lines(lines: list[str]) -> Report:
         forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
         if forfeits and forfeited is None:
             forfeited = forfeits[0]
+        ends = [e for e in step["events"] if e.get("type") == GAME_ABANDONED]
+        if ends and abandoned is None and forfeited is None:
+            abandoned = ends[0]
     report.version = version
     if end:
-        result = (forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
-                  if forfeited else game.result(state))
+        if forfeited:
+            result = forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
+        elif abandoned:
+            result = abandoned_result(header["players"], abandoned.get("why", ""))
+        else:
+            result = game.result(state)
         report.result = result.as_dict() if result else None
-        if end.get("result") is not None and canonical(end["result"]) != canonical(report.result):
+        recorded = end.get("result")
+        if recorded is not None and report.result is not None and not _same_decision(recorded, report.result):
             report.fail("the recorded result differs from the replayed one")
+        elif recorded is not None and report.result is None:
+            report.fail("the record ends with a result the replayed game does not reach")
     return report
+
+
+#: What decides a game's result: the scores, the placings, who won, and the
+#: outcome. The words (``reason``) and breakdowns (``detail``) improve as the
+#: server does, and a record written by an older server must still verify, so
+#: they are not compared; nor is a deciding field the older record lacks
+#: (``outcome`` is newer than the first records; their winners say the same).
+_DECIDING = ("scores", "placings", "winners", "outcome")
+
+
+def _same_decision(recorded: dict, replayed: dict) -> bool:
+    keys = [k for k in _DECIDING if k in recorded]
+    return bool(keys) and all(canonical(recorded[k]) == canonical(replayed.get(k)) for k in keys)

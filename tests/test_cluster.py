@@ -19,8 +19,12 @@ from .test_notify_support import notify_env, smtp  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.parametrize("redis_client", ["cluster"], indirect=True)
 
-#: Keys outside any shard: each read or written alone, never with another.
-GLOBAL = re.compile(rb"^pbem:(shards|indexes:built|invites:rl:.*|mail:(raw|out):.*)$")
+#: Keys outside any shard: each read or written alone, never with another
+#: in one script or transaction (a pipeline may span nodes): the shard
+#: layout, the index build mark, rate marks, mail spools, the move workers'
+#: heartbeats, the maintenance sweep's lock, failed deliveries.
+GLOBAL = re.compile(rb"^pbem:(shards|indexes:built|invites:rl:.*|mail:(raw|out):.*|heartbeats:moves"
+                    rb"|maintenance:lock|failed|failed:at)$")
 
 
 def tag_of(key: bytes) -> bytes | None:

@@ -171,6 +171,19 @@ def test_the_example_record_verifies_and_its_lines_match_the_schemas():
     assert not game_record.verify_lines([json.dumps(r) for r in rows]).ok
 
 
+def test_a_records_result_is_checked_by_what_decides_it_not_its_words():
+    rows = [json.loads(line) for line in EXAMPLE.read_text().splitlines()]
+    reworded = json.loads(json.dumps(rows))
+    reworded[-1]["result"]["reason"] = "worded by another server"
+    reworded[-1]["result"].pop("outcome", None)
+    assert game_record.verify_lines([json.dumps(r) for r in reworded]).ok
+    for key, value in (("scores", [99, 0]), ("winners", [1]), ("placings", [2, 1]), ("outcome", "no_winner")):
+        changed = json.loads(json.dumps(rows))
+        changed[-1]["result"][key] = value
+        report = game_record.verify_lines([json.dumps(r) for r in changed])
+        assert not report.ok and "the recorded result differs from the replayed one" in report.problems, key
+
+
 def test_record_md_examples_are_lines_of_the_example_record():
     import re
 

@@ -50,7 +50,7 @@ def test_every_code_the_source_raises_is_documented():
 
 def test_a_new_undocumented_code_fails_the_check(tmp_path):
     shutil.copytree(ROOT / "pbem", tmp_path / "pbem")
-    with open(tmp_path / "pbem" / "service.py", "a") as f:
+    with open(tmp_path / "pbem" / "service" / "submit.py", "a") as f:
         f.write('\n\ndef _new():\n    raise Conflict("brand_new_code", "nobody wrote this down")\n')
     with open(tmp_path / "pbem" / "games" / "wakanda.py", "a") as f:
         f.write('\n\ndef _also_new(ok):\n    require(ok, "new_rule_code", "neither this")\n')

@@ -105,4 +105,6 @@ def aim(case, world) -> None:
           suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_spec(case, world):
     aim(case, world)
-    case.call_and_validate(base_url=world["url"], timeout=10, excluded_checks=EXCLUDED)
+    # GET /ready answers its documented 503 here (no move worker reports).
+    excluded = EXCLUDED + [schemathesis.checks.not_a_server_error] if case.operation.path == "/ready" else EXCLUDED
+    case.call_and_validate(base_url=world["url"], timeout=10, excluded_checks=excluded)

@@ -186,7 +186,8 @@ def test_parse_errors_and_illegal_moves_explain_and_answer_the_seat_not_the_send
     run_jobs(redis_client)
     assert snapshot(service, redis_client, game_id) == before
     body = text_of(answers(smtp, (ANN, BOB)[other])[-1])
-    assert "not applied: pass:" in body and "Waiting for seat" in body
+    turn_name = ("ann", "bob")[s]  # named by their addresses' names
+    assert f"not applied: pass: it is not your turn (it is {turn_name}'s)" in body and f"Waiting for {turn_name}." in body
 
 
 def test_auto_replies_are_ignored_and_invitations_need_join(service, redis_client, mail_in, smtp, game):
@@ -204,7 +205,7 @@ def test_auto_replies_are_ignored_and_invitations_need_join(service, redis_clien
     run_jobs(redis_client)
     assert service.store.seats(game_id)[0]["email"] == ANN
     last = smtp.to(ANN, "join_reply")[-1]
-    assert "could not take seat 0" in text_of(last) and "you have this seat already" in text_of(last)
+    assert "could not take the seat you were invited to: you have this seat already" in text_of(last)
 
 
 def test_inbound_over_http(service, redis_client, game, smtp, api_server):
@@ -267,6 +268,7 @@ def test_a_flood_of_mail_to_one_token_is_refused_for_the_hour(service, redis_cli
     assert requests.post(url, data=raw, headers=auth, timeout=10).status_code == 202
     r = requests.post(url, data=raw, headers=auth, timeout=10)
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_mails"
+    assert 1 <= int(r.headers["Retry-After"]) <= 3600 and r.json()["error"]["details"]["retry_after"] > 0
 
 
 def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, game, mail_in, smtp, monkeypatch):

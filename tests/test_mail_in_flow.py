@@ -30,7 +30,7 @@ def test_join_by_invitation_and_play_by_reply(service, redis_client, smtp, mail_
     assert seats[0]["mail_only"] and seats[1]["mail_only"] and seats[0]["public_key"] is None
     assert seats[0]["email"] == ANN and seats[1]["email"] == BOB
     joined = smtp.to(ANN, "join_reply")
-    assert any("You have seat 0 of this game" in text_of(m) for m in joined)
+    assert any("You have joined the game as ann." in text_of(m) for m in joined)
     loaded = service.load(game_id)
     assert loaded.meta["status"] == "active"
     s = sorted(loaded.game.to_act(loaded.state))[0]

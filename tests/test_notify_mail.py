@@ -18,6 +18,7 @@ from pbem.notify.kinds import Notice
 from pbem.notify.mail import compose
 from pbem.notify.notifier import Notifier
 from pbem.notify.tokens import read_reply_token
+from pbem.notify.wording import seat_names
 
 from .conftest import drain
 from .test_notify_support import new_game, notify_env, run_jobs, smtp, submit, to_act  # noqa: F401
@@ -43,9 +44,10 @@ def test_turn_mail_parts_headers_token_and_redaction(service, redis_client, noti
     mails = smtp.to(f"p{s}@example.test", "your_turn")
     assert len(mails) == 1 and not smtp.to(f"p{o}@example.test")
     msg = mails[0]
-    # multipart text + HTML
+    # multipart text + HTML, the HTML with its picture (tests/test_mail_pictures.py looks closer)
     assert msg.get_content_type() == "multipart/alternative"
-    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
+    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "multipart/related"]
+    assert [p.get_content_type() for p in list(msg.iter_parts())[1].iter_parts()] == ["text/html", "image/png"]
     # the reply token names this game and seat, and only with the server's secret
     name, reply = parseaddr(msg["Reply-To"])
     local, _, domain = reply.partition("@")
@@ -62,22 +64,37 @@ def test_turn_mail_parts_headers_token_and_redaction(service, redis_client, noti
         assert m["rcpt"] in ([f"p{s}@example.test"], [f"p{o}@example.test"])
         head = m["raw"].split(b"\r\n\r\n", 1)[0]
         assert m["msg"]["Bcc"] is None and b"\nBcc:" not in head and not head.startswith(b"Bcc:")
-        assert b"\nBcc:" not in m["raw"]  # the bodies show the cleaned text too
+        # the bodies show the cleaned text too: no line of them starts a header (read decoded, as a
+        # reader does: the transfer encoding may break a long line anywhere, "Bcc:" included)
+        for body in (text_of(m["msg"]), html_of(m["msg"])):
+            assert not any(line.startswith("Bcc:") for line in body.splitlines())
     assert "\n" not in msg["Subject"] and "\r" not in msg["Subject"]
     assert msg["Subject"].startswith("[pbem] Evening game Bcc: evil@attacker.test: your turn")
     assert parseaddr(msg["To"])[1] == f"p{s}@example.test"
-    # content: what happened, the board, examples, the deadline
+    # content: what happened, the board, examples, the deadline, as the game words them for this
+    # reader, with the players' names (cleaned of the injection's control characters)
     text = text_of(msg)
     loaded = service.load(game_id)
-    held = loaded.state["held"][s][0]
-    assert f"Seat {s} drew a {held.capitalize()}" in text
+    game = loaded.game
+    names = seat_names(service.store.seats(game_id), 2)
+    assert names[0].startswith("Ann") and "\r" not in names[0] and "\n" not in names[0]
+
+    def told(version_from, version_to, viewer):
+        return [game.describe(game.redact(e, viewer), viewer, names=names)
+                for _, e, _ in service.store.events(game_id, version_from, version_to)]
+    secret_draw = next(e for _, e, _ in service.store.events(game_id, 0, loaded.version)
+                       if e.get("secret") and s in e.get("to", ()))
+    mine = game.describe(secret_draw, s, names=names)
+    theirs = game.describe(game.redact(secret_draw, o), o, names=names)
+    assert mine != theirs  # the piece s drew is hidden from o
+    assert all(line in text for line in told(0, loaded.version, s)) and mine in text
     assert "It is your turn." in text and "Deadline: none" in text
-    assert loaded.game.render(loaded.state, s) in text
-    first_example = loaded.game.describe(loaded.game.legal_moves(loaded.state, s)[0], s)
+    assert game.render(loaded.state, s, names=names) in text
+    first_example = game.describe(game.legal_moves(loaded.state, s)[0], s, names=names)
     assert f"  {first_example}" in text and first_example in html_of(msg)
 
     # Seat s claims (keeping its hidden piece); seat o's mail must not show it.
-    claim = next(m for m in loaded.game.legal_moves(loaded.state, s) if m["type"] == "claim")
+    claim = next(m for m in game.legal_moves(loaded.state, s) if m["type"] == "claim")
     submit(service, game_id, s, keys, claim)
     drain(service)
     run_jobs(redis_client)
@@ -85,17 +102,13 @@ def test_turn_mail_parts_headers_token_and_redaction(service, redis_client, noti
     assert len(mails) == 1
     other_text, other_html = text_of(mails[0]), html_of(mails[0])
     now = service.load(game_id)
-    assert now.state["held"][s] == [held]
-    for body in (other_text, other_html):
-        assert f"Seat {s} drew a {held.capitalize()}" not in body
-        # o may hold the same kind of piece; only lines about o itself may name what is held
-        others = [ln for ln in body.splitlines() if f"Seat {o}" not in ln]
-        assert not any(f"holds {held.capitalize()}" in ln for ln in others)
-    assert f"Seat {s}: 2 headdress(es) left; holds 1 hidden piece(s)" in other_text
-    assert f"Seat {s} crowned the pole on village {claim['village']}" in other_text
-    # o sees its own new piece
-    assert f"Seat {o} drew a {now.state['held'][o][0].capitalize()}" in other_text
-    assert now.game.render(now.state, o) in other_text and now.game.render(now.state, OMNISCIENT) not in other_text
+    for body in (other_text, other_html.replace("&#x27;", "'").replace("&quot;", '"').replace("&amp;", "&")):
+        assert mine not in body  # nor what s drew, nor the board as s or everyone sees it
+        assert game.render(now.state, s, names=names) not in body
+        assert game.render(now.state, OMNISCIENT, names=names) not in body
+    # o is told what the claim did, as o sees it, and its own board
+    assert all(line in other_text for line in told(loaded.version, now.version, o))
+    assert game.render(now.state, o, names=names) in other_text
 
 
 def test_compose_refuses_header_injection():
@@ -127,17 +140,14 @@ def test_rate_limit_preferences_and_digest(service, redis_client, notify_env, sm
         run_jobs(redis_client)
 
     play(s)
-    play(o)  # s is to act again within a second of its last turn mail: deferred
-    assert len(smtp.to(f"p{s}@example.test", "your_turn")) == 1
-    scheduled = ScheduledJobRegistry(queue=Queue(QUEUE, connection=redis_client))
-    assert any(j.func_name.endswith("deferred_turn_mail") for j in
-               (scheduled.get_queue().fetch_job(i) for i in scheduled.get_job_ids()) if j)
-    time.sleep(1.05)
-    notifier = Notifier(service, NotifySettings())
-    assert notifier.deferred_turn_mail(game_id, s) == "sent"
+    play(o)  # s acted since its last turn mail: the next one is news and goes at once, interval or not
     later = smtp.to(f"p{s}@example.test", "your_turn")
     assert len(later) == 2
-    assert f"Seat {o}" in text_of(later[1])  # the deferred mail tells what o did meanwhile
+    loaded = service.load(game_id)
+    o_moved = [e for _, e, _ in service.store.events(game_id, 0, loaded.version) if e.get("player") == o][-1]
+    assert loaded.game.describe(loaded.game.redact(o_moved, s), s, names=["Ann", "Bob"]) in text_of(later[1])
+    notifier = Notifier(service, NotifySettings())
+    # (a burst to a seat that has not acted is gathered: tests/test_mail_timing.py)
 
     # "reminder" only: no turn mails; "digest": gathered, sent by the digest job
     for seat, pref in ((s, "reminder"), (o, "digest")):

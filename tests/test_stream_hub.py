@@ -4,6 +4,7 @@ a game that joins a blocked read, a client that falls behind."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import random
 import time
 
@@ -55,7 +56,22 @@ def with_hub(redis_server, body, **kw):
             return await body(hub)
         finally:
             await hub.close()
-    return asyncio.run(asyncio.wait_for(main(), 60))
+    # A thread of its own: a session's sync Playwright keeps an event loop
+    # running in the main thread, and asyncio.run refuses to nest in it.
+    out = {}
+
+    def run():
+        try:
+            out["value"] = asyncio.run(asyncio.wait_for(main(), 60))
+        except BaseException as err:  # re-raised in the test's thread
+            out["error"] = err
+    thread = threading.Thread(target=run, name="hub-test")
+    thread.start()
+    thread.join(90)
+    assert not thread.is_alive(), "the hub test did not finish in 90 s"
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def test_a_stream_past_the_hubs_cursor_gets_each_event_once(service, redis_server):

@@ -5,6 +5,7 @@ import functools
 
 from pbem.config import settings
 from pbem.connections import connect
+from pbem.metrics import install_worker_hooks as install_metrics
 from pbem.notify import install as install_notifications
 from pbem.service import Service, StateCache
 from pbem.shard_queues import move_queue
@@ -25,4 +26,6 @@ def context():
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
     # the move drain's next round trip.
     install_notifications(service, ride_on=queue)
+    # Count and log each move applied or refused (pbem.metrics, pbem.logs).
+    install_metrics(service)
     return service, queue

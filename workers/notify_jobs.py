@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 import redis
 
@@ -32,6 +33,8 @@ def drain_notices(helper: bool = False, shard: int | None = None) -> int:
     def handle(items: list[dict]) -> None:
         for item in items:  # one at a time: a notice is never handled twice for a neighbour's failure
             try:
+                made = int(item.get("t") or 0) / 1000
+                notifier.behind = bool(made) and time.time() - made > notifier.conf.picture_lag_s
                 actions[item["k"]](*json.loads(item["a"]))
             except STORE_DOWN:
                 raise

@@ -25,11 +25,14 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
-from pbem.cluster.drainers import DRAINERS, sweep_forever
-from pbem.connections import STORE_DOWN, rq_connection
+from pbem import logs, metrics
+from pbem.cluster.drainers import DRAINERS, sweep_forever as sweep_streams
+from pbem.config import check_environment, settings
+from pbem.connections import STORE_DOWN, rq_connection, store_client
 from pbem.indexes import Indexes
+from pbem.maintenance import sweep_forever
 from pbem.notify.hooks import notice_queues
-from pbem.pipeline import MOVES_QUEUE
+from pbem.pipeline import MOVES_QUEUE, consumer_name
 
 from .context import context
 
@@ -72,6 +75,7 @@ def wait_for_redis(client: redis.Redis, stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    check_environment("pbem-worker")
     with_scheduler = "--with-scheduler" in argv
     nice = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nice=")), 0)
     if nice:
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     if "--idle" in argv:
         run_when_idle()
     names = [a for a in argv if not a.startswith("--")] or DEFAULT_QUEUES
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s worker %(levelname)s %(message)s")
+    logs.setup("worker" if MOVES_QUEUE in names else "worker-background")
     service, moves = context()
     # A drain asked to stop hands over to a successor within its budget.
     moves.stopping = lambda: Worker.signalled
@@ -97,8 +101,18 @@ def main(argv: list[str] | None = None) -> None:
         for stream in streams:
             threading.Thread(target=stream.sweep_forever, args=(stop,), daemon=True, name="sweeper").start()
     else:  # a cluster's shards: one sweeper thread for them all
-        threading.Thread(target=sweep_forever, args=(streams, stop, streams[0].claim_idle_ms / 2000),
+        threading.Thread(target=sweep_streams, args=(streams, stop, streams[0].claim_idle_ms / 2000),
                          daemon=True, name="sweeper").start()
+    if MOVES_QUEUE in names:
+        # GET /ready wants a move worker that reported lately.
+        # A client of its own: sharing the worker's made RQ's blocking dequeue
+        # fail with "Timeout reading from socket" every few seconds (rq 3.0,
+        # redis-py 8.1; seen, not pinned down). (The store's: a cluster's too.)
+        beat = store_client(settings().redis_url, socket_timeout=5, socket_connect_timeout=2)
+        threading.Thread(target=metrics.heartbeat_forever, args=(beat, consumer_name(), stop),
+                         daemon=True, name="heartbeat").start()
+    # Open games that expire, finished games to compact: one worker at a time.
+    threading.Thread(target=sweep_forever, args=(service, settings(), stop), daemon=True, name="maintenance").start()
     connection = rq_connection(service.store.redis)
     queues = [Queue(n, connection=connection) for n in names]
     try:

@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app, request
+from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..errors import Forbidden, ServiceError, TooManyRequests, Unauthorized, Unprocessable
+from ..errors import Forbidden, ServiceError, Unauthorized, Unprocessable
 from ..mail_in import invites
 from ..mail_in.addresses import read_recipient
-from ..mail_in.config import MailInSettings
 from ..mail_in.listener import accept
 from ..mail_in.store import MailStore
-from ..notify.config import NotifySettings
 from ..service import CREATOR
-from . import security as sec
+from . import limits, security as sec
+from .common import bearer, mail_conf, service, take_invitation_slots
 from .parsing import Blueprint
 from .schemas import Invite, Line, Strict
 
@@ -65,14 +64,7 @@ class Invitations(Strict):
     invitations = fields.List(fields.Nested(Invited))
 
 
-def _conf() -> tuple[MailInSettings, NotifySettings]:
-    ext = current_app.extensions
-    if "pbem_mail_in" not in ext:
-        ext["pbem_mail_in"] = (MailInSettings(), NotifySettings())
-    return ext["pbem_mail_in"]
-
-
-def _check_secret(conf: MailInSettings) -> None:
+def _check_secret(conf) -> None:
     if not conf.inbound_secret:
         raise Forbidden("inbound_disabled", "inbound mail over HTTP is off: set PBEM_INBOUND_SECRET")
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
@@ -82,6 +74,10 @@ def _check_secret(conf: MailInSettings) -> None:
 
 class TooManyMails(ServiceError):
     status, code = 429, "too_many_mails"
+
+    def __init__(self, code: str, message: str, retry_after: int):
+        super().__init__(code, message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> list:
@@ -110,6 +106,7 @@ def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> lis
 class InboundEmailView(MethodView):
     @inbound_bp.arguments(InboundQuery, location="query")
     @sec.declare(inbound_bp, sec.INBOUND)
+    @limits.limited(inbound_bp, "inbound")
     @inbound_bp.doc(requestBody={
         "required": True, "description": "one raw RFC 5322 message",
         "content": {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}}})
@@ -117,7 +114,7 @@ class InboundEmailView(MethodView):
     def post(self, query):
         """Take one raw inbound mail for a `move+TOKEN@MAIL_DOMAIN` address
         and queue it; the player's answer goes out by mail."""
-        conf, nconf = _conf()
+        conf, nconf = mail_conf()
         _check_secret(conf)
         request.max_content_length = conf.max_bytes
         try:
@@ -132,34 +129,21 @@ class InboundEmailView(MethodView):
         if not found:
             raise Unprocessable("no_token_recipient",
                                 f"no recipient is a genuine move+TOKEN@{nconf.mail_domain} address")
-        client = current_app.extensions["pbem"].store.redis
+        client = service().store.redis
         mail = MailStore(client)
         accepted = [r.address for r in found if mail.take_slot(r.game_id, r.seat, conf.per_hour)]
         if not accepted:
+            wait = max(mail.slot_wait(r.game_id, r.seat) for r in found)
             raise TooManyMails("too_many_mails", f"more than {conf.per_hour} mails this hour for this address; "
-                               "try again later")
+                               f"try again in {wait} s", retry_after=wait)
         raw_id = accept(client, raw, accepted, conf)
         return {"accepted": accepted, "id": raw_id}
-
-
-def take_invitation_slots(game_id: str | None, count: int) -> None:
-    """Count invitations against the game's and the client address's hourly
-    allowance (``PBEM_INVITES_PER_HOUR``), or 429 too_many_requests."""
-    conf, _ = _conf()
-    mail = MailStore(current_app.extensions["pbem"].store.redis)
-    wait = mail.take_invitations(game_id, request.remote_addr or "unknown", count, conf.invites_per_hour)
-    if wait is not None:
-        raise TooManyRequests(f"at most {conf.invites_per_hour} invitations an hour for a game and from an "
-                              f"address; try again in {wait} s", retry_after=wait)
-
-
-def count_invitations_at_creation(game_id: str, count: int) -> None:
-    MailStore(current_app.extensions["pbem"].store.redis).count_invitations(game_id, count)
 
 
 @inbound_bp.route("/games/<game_id>/invitations")
 class InvitationsView(MethodView):
     @sec.declare(inbound_bp, sec.CREATOR_OR_SEAT)
+    @limits.limited(inbound_bp, "invite", per_token=True)
     @inbound_bp.arguments(InviteRequest)
     @inbound_bp.response(201, Invitations)
     def post(self, body, game_id):
@@ -174,12 +158,11 @@ class InvitationsView(MethodView):
         hour: 429 `too_many_requests` with `Retry-After` beyond. The mail's
         subject is fixed words, the game's name and id; the title appears
         in its text only, as the creator's words."""
-        service = current_app.extensions["pbem"]
-        from .app import bearer  # not at import time: app imports this module
-        actor = service.actor(game_id, bearer())
-        planned = invites.plan(service, game_id, body["invites"])  # checked before anything is counted
+        service_ = service()
+        actor = service_.actor(game_id, bearer())
+        planned = invites.plan(service_, game_id, body["invites"])  # checked before anything is counted
         take_invitation_slots(game_id, len(planned))
-        done = invites.record(service, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
+        done = invites.record(service_, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
         return {"game": game_id, "invitations": done}, 201
 
 

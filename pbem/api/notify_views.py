@@ -6,10 +6,6 @@ Service hooks that enqueue notification jobs.
 """
 from __future__ import annotations
 
-import secrets
-import time
-
-from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -18,9 +14,10 @@ from ..notify import install
 from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
 from ..notify.store import PREFERENCES
-from ..notify.webhooks import UrlRefused, check_url, new_secret
 from ..service import CREATOR
 from . import security as sec
+from .common import (bearer, check_deadline, check_webhook_url, is_operator, notifier, public_channels,
+                     register_webhook, save_deadline_settings, service)
 from .parsing import Blueprint
 from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
 
@@ -141,50 +138,26 @@ class WebhookPayload(Strict):
 # -- helpers -----------------------------------------------------------------
 
 
-def _app_api():
-    from . import app as app_module  # not at import time: app imports this module
-    return app_module
-
-
-def notifier() -> Notifier:
-    return Notifier(_app_api().service(), current_app.extensions["pbem_notify_settings"])
-
-
 def _seat(game_id: str, seat: int) -> int:
-    return _app_api().service().seat_viewer(game_id, seat, _app_api().bearer())
+    return service().seat_viewer(game_id, seat, bearer())
 
 
 def _caller(game_id: str) -> tuple[str, int | None]:
     """Who asks: ("operator", None) for PBEM_ADMIN_TOKEN, ("creator", None)
     for the game's creator token, ("seat N", N) for a seat's token."""
-    token = _app_api().bearer()
-    admin = current_app.extensions["pbem_notify_settings"].admin_token
-    if token and admin and secrets.compare_digest(token, admin):
+    token = bearer()
+    if is_operator(token):
         return "operator", None
     if token is None:
         raise Unauthorized("missing_token", "send a seat's bearer token, the game's creator token "
                                             "(or the operator's)")
-    who = _app_api().service().actor(game_id, token)
+    who = service().actor(game_id, token)
     return (CREATOR, None) if who == CREATOR else (f"seat {who}", who)
 
 
 def _actor(game_id: str) -> str:
     """Who may change a game's settings: the operator, the creator or a seat's owner."""
     return _caller(game_id)[0]
-
-
-def _public_channels(ch: dict) -> dict:
-    out = dict(ch)
-    if out.get("webhook"):
-        out["webhook"] = {k: v for k, v in out["webhook"].items() if k != "secret"}
-    return out
-
-
-def _check(url: str) -> None:
-    try:
-        check_url(url, current_app.extensions["pbem_notify_settings"].webhook_allow_private)
-    except UrlRefused as err:
-        raise Unprocessable(err.code, err.message, url=url) from None
 
 
 # -- views -------------------------------------------------------------------
@@ -197,7 +170,7 @@ class ChannelsView(MethodView):
     def get(self, game_id, seat):
         """A seat's notification channels (its bearer token)."""
         _seat(game_id, seat)
-        return _public_channels(notifier().channels(game_id, seat))
+        return public_channels(notifier().channels(game_id, seat))
 
     @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.arguments(ChannelsUpdate, required=False)  # no body: nothing changes
@@ -209,7 +182,7 @@ class ChannelsView(MethodView):
         ch = n.channels(game_id, seat)
         ch.update(body)
         n.store.save_channels(game_id, seat, ch)
-        return _public_channels(ch)
+        return public_channels(ch)
 
 
 @notify_bp.route("/<game_id>/seats/<int:seat>/webhook")
@@ -227,8 +200,8 @@ class WebhookView(MethodView):
         url = body.get("url") or ch.get("pending_webhook_url")
         if not url:
             raise Unprocessable("missing_url", "give a url (none was given at join)")
-        _check(url)
-        return register_webhook(n, game_id, seat, url, ch)
+        check_webhook_url(url)
+        return register_webhook(game_id, seat, url, n, ch)
 
     @sec.declare(notify_bp, sec.SEAT)
     @notify_bp.response(204)
@@ -253,35 +226,6 @@ class DeliveriesView(MethodView):
         return {"deliveries": notifier().store.attempts(game_id, seat, query["limit"])}
 
 
-def register_webhook(n: Notifier, game_id: str, seat: int, url: str, ch: dict | None = None) -> dict:
-    """Store a checked webhook URL for a seat with a new signing secret; the
-    answer holds the secret, shown this once."""
-    ch = ch if ch is not None else n.channels(game_id, seat)
-    secret = new_secret()
-    ch["webhook"] = {"id": secrets.token_hex(8), "url": url, "secret": secret, "enabled": True,
-                     "registered": time.time(), "disabled_reason": None}
-    ch["pending_webhook_url"] = None
-    n.store.save_channels(game_id, seat, ch)
-    return {**_public_channels(ch)["webhook"], "secret": secret}
-
-
-def check_webhook_url(url: str) -> None:
-    _check(url)
-
-
-def register_webhook_at_join(game_id: str, seat: int, url: str) -> dict:
-    return register_webhook(notifier(), game_id, seat, url)
-
-
-def check_deadline(body: dict) -> None:
-    if body["turn_seconds"] and body["reminder_seconds"] >= body["turn_seconds"]:
-        raise Unprocessable("bad_reminder", "the reminder must come before the deadline")
-
-
-def set_deadline_at_creation(game_id: str, body: dict) -> None:
-    notifier().store.save_game_settings(game_id, {**body, "set_by": "creator", "set_at": time.time()})
-
-
 def _deadlines_out(n: Notifier, game_id: str) -> dict:
     return {"settings": n.store.game_settings(game_id), "paused": n.store.paused(game_id),
             "pause_requests": n.store.pause_votes(game_id),
@@ -295,7 +239,7 @@ class DeadlineView(MethodView):
     @notify_bp.response(200, GameDeadlines)
     def get(self, game_id):
         """A game's deadline settings and the deadlines running now."""
-        _app_api().service()._meta(game_id)
+        service().meta(game_id)
         return _deadlines_out(notifier(), game_id)
 
     @sec.declare(notify_bp, sec.CREATOR_SEAT_OR_OPERATOR)
@@ -305,13 +249,13 @@ class DeadlineView(MethodView):
         """Set the turn deadline, the reminder and the default action (pass,
         random legal move, forfeit). A seat's owner may set them while the game
         waits for players; the operator at any time."""
-        meta = _app_api().service()._meta(game_id)
+        meta = service().meta(game_id)
         actor = _actor(game_id)
         if meta.get("status") != "open" and actor != "operator":
             raise Conflict("game_started", "deadline settings are fixed once the game has started")
         check_deadline(body)
         n = notifier()
-        n.store.save_game_settings(game_id, {**body, "set_by": actor, "set_at": time.time()})
+        save_deadline_settings(game_id, body, actor, n)
         if meta.get("status") == "active" and body["turn_seconds"]:
             loaded = n.service.load(game_id)
             for seat in sorted(loaded.game.to_act(loaded.state)):
@@ -332,7 +276,7 @@ class PauseView(MethodView):
         once. A seat's token asks for a pause: the clock stops once every
         seat has asked (`pause_requests` lists who has), so no seat can stop
         its opponent's clock alone."""
-        meta = _app_api().service()._meta(game_id)
+        meta = service().meta(game_id)
         if meta.get("status") == "finished":
             raise Conflict("game_over", "the game is over")
         who, seat = _caller(game_id)
@@ -352,7 +296,7 @@ class ResumeView(MethodView):
         """Restart the deadline clock after a pause: any seat, the creator or
         the operator. While the clock runs, a seat's resume withdraws its
         own request for a pause (409 not_paused if it had none)."""
-        _app_api().service()._meta(game_id)
+        service().meta(game_id)
         _, seat = _caller(game_id)
         n = notifier()
         if not n.store.paused(game_id):

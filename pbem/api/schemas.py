@@ -350,3 +350,10 @@ class Health(Strict):
 
 class Noop(Strict):
     ok = fields.Boolean()
+
+
+class Ready(Strict):
+    status = fields.String(metadata={"description": "`ready` or `not_ready`"})
+    checks = fields.Dict(keys=fields.String(), values=fields.Dict(), metadata={"description": (
+        "each check (`redis`, `workers`: the move workers reporting within 30 s, `queue`: the oldest "
+        "queued move's age against `PBEM_READY_MAX_QUEUE_AGE_S`) with `ok` and what it saw")})

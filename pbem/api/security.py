@@ -10,6 +10,7 @@ and checks each declaration against what the server does).
 * ``CREATOR_OR_SEAT``: the game's creator token (``POST /games`` answers it) or
   a seat's token.
 * ``CREATOR_SEAT_OR_OPERATOR``: any of the three.
+* ``OPERATOR``: the operator's ``PBEM_ADMIN_TOKEN`` only (``/admin``).
 * ``INBOUND``: the operator's ``PBEM_INBOUND_SECRET``.
 """
 from __future__ import annotations
@@ -35,9 +36,10 @@ SEAT = [{"seatToken": []}]
 SEAT_OR_OPERATOR = [{"seatToken": []}, {"operatorToken": []}]
 CREATOR_OR_SEAT = [{"creatorToken": []}, {"seatToken": []}]
 CREATOR_SEAT_OR_OPERATOR = [{"creatorToken": []}, {"seatToken": []}, {"operatorToken": []}]
+OPERATOR = [{"operatorToken": []}]
 INBOUND = [{"inboundSecret": []}]
 #: What needs some bearer token, checked before the body (``check_first``).
-NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR)
+NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR, OPERATOR)
 
 
 def declare(bp, security: list):
@@ -52,10 +54,15 @@ def declare(bp, security: list):
     return decorate
 
 
-def check_first() -> None:
-    """A ``before_request`` hook: the declared credential's presence."""
+def view_method():
+    """The view method that will answer this request (None: no such route)."""
     view = current_app.view_functions.get(request.endpoint)
-    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    return getattr(getattr(view, "view_class", None), request.method.lower(), None)
+
+
+def check_first(method=None) -> None:
+    """A ``before_request`` check: the declared credential's presence."""
+    method = method if method is not None else view_method()
     security = getattr(method, "_pbem_security", None)
     if security in NEEDS_TOKEN and not request.headers.get("Authorization"):
         raise Unauthorized("missing_token", "this operation needs " + _needed(security))
@@ -63,6 +70,6 @@ def check_first() -> None:
 
 def _needed(security: list) -> str:
     names = {"seatToken": "a seat's bearer token", "creatorToken": "the game's creator token",
-             "operatorToken": "the operator's"}
+             "operatorToken": "the operator's (PBEM_ADMIN_TOKEN)"}
     wanted = [names[next(iter(alternative))] for alternative in security]
     return wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]

@@ -5,9 +5,7 @@ in a game's summary, and the tickets that open a seat's stream from a
 browser (whose EventSource cannot send a bearer token)."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 
 from ..errors import Unauthorized
@@ -15,6 +13,7 @@ from ..games.base import SPECTATOR
 from ..tickets import check_ticket, make_ticket
 from . import schemas as s
 from . import security as sec
+from .common import bearer, secret, service, stream_url
 from .parsing import Blueprint
 
 stream_bp = Blueprint("streams", __name__, url_prefix="/games", description="The live event stream")
@@ -55,28 +54,6 @@ Errors before the stream starts are in the one error format: `401` (`bad_token`,
 origins in `PBEM_STREAM_ORIGINS` (default: the API's public origin)."""
 
 
-def _app_api():
-    from . import app as app_module  # not at import time: app imports this module
-    return app_module
-
-
-def secret() -> bytes:
-    ext = current_app.extensions
-    if "pbem_secret" not in ext:  # read once: NotifySettings.secret reads the data dir
-        ext["pbem_secret"] = ext["pbem_notify_settings"].secret()
-    return ext["pbem_secret"]
-
-
-def stream_url(game_id: str, query: dict | None = None) -> str:
-    base = current_app.extensions["pbem_settings"].stream_base_url()
-    url = f"{base}/games/{game_id}/events/stream"
-    return f"{url}?{urlencode(query)}" if query else url
-
-
-def links(game_id: str) -> dict:
-    return {"events_stream": stream_url(game_id)}
-
-
 @stream_bp.route("/<game_id>/events/stream")
 class EventStreamView(MethodView):
     @sec.declare(stream_bp, sec.OPTIONAL_SEAT)
@@ -89,10 +66,10 @@ class EventStreamView(MethodView):
                             success=True)
     @stream_bp.doc(summary="The live event stream (server-sent events)", description=STREAM_DOC)
     def get(self, query, game_id):
-        service = _app_api().service()
-        service.meta(game_id)  # 404 for an unknown game, here as there
-        token = _app_api().bearer()
-        viewer = service.viewer(game_id, token) if token is not None else SPECTATOR
+        service_ = service()
+        service_.meta(game_id)  # 404 for an unknown game, here as there
+        token = bearer()
+        viewer = service_.viewer(game_id, token) if token is not None else SPECTATOR
         if viewer is not SPECTATOR:
             # Checked as the stream process checks the pair: both may come, for one seat.
             if "ticket" in query and check_ticket(secret(), query["ticket"], game_id) != viewer:
@@ -114,7 +91,7 @@ class TicketView(MethodView):
         over (game, seat, expiry), so nothing is stored. Only that seat's bearer
         token gets one. It is checked when a stream opens; once it has expired,
         ask for another before reconnecting."""
-        viewer = _app_api().service().seat_viewer(game_id, seat, _app_api().bearer())
+        viewer = service().seat_viewer(game_id, seat, bearer())
         ticket, expires = make_ticket(secret(), game_id, viewer, (body or {}).get("ttl_s", 300))
         return {"game": game_id, "seat": viewer, "ticket": ticket, "expires": expires,
                 "stream_url": stream_url(game_id, {"ticket": ticket})}

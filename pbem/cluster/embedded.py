@@ -14,7 +14,6 @@ contiguous ranges, as the tool gives them.
 """
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import time
@@ -283,7 +282,9 @@ def main() -> None:
 
     masters = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     replicas = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    data = Path(os.environ.get("PBEM_DATA_DIR", "var")) / "cluster"
+    from ..settings_registry import env
+
+    data = Path(env("PBEM_DATA_DIR")) / "cluster"
     with EmbeddedCluster(data, masters, replicas) as cluster:
         print(f"REDIS_URL={cluster.url}", flush=True)
         try:

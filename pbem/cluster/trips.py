@@ -55,6 +55,8 @@ from redis.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import AskError, ClusterDownError, ClusterError, MovedError, TryAgainError
 
+from ..settings_registry import env
+
 log = logging.getLogger(__name__)
 
 #: Replies that mean "not here, not now": the command did not run.
@@ -110,9 +112,8 @@ class ClusterRoundTrips:
 
     def __init__(self, client: RedisCluster, wait_replicas: int | None = None, wait_ms: int | None = None):
         self.client = client
-        self.wait_replicas = int(os.environ.get("PBEM_CLUSTER_WAIT_REPLICAS", "1")) if wait_replicas is None \
-            else wait_replicas
-        self.wait_ms = int(os.environ.get("PBEM_CLUSTER_WAIT_MS", "1000")) if wait_ms is None else wait_ms
+        self.wait_replicas = env("PBEM_CLUSTER_WAIT_REPLICAS") if wait_replicas is None else wait_replicas
+        self.wait_ms = env("PBEM_CLUSTER_WAIT_MS") if wait_ms is None else wait_ms
         self._local = threading.local()
         self._refreshed = 0.0
         self._refresh_lock = threading.Lock()

@@ -7,6 +7,7 @@ Rules are pure functions:
     setup(state, rng)                  -> [event]         (chance outcomes are events)
     evolve(state, event)               -> state           (total: never rejects a logged event)
     to_act(state)                      -> frozenset[int]  (several seats at once for reactions)
+    turn_of(state)                     -> frozenset[int]  (whose turn it is: the seats the game waits for)
     window(state)                      -> None | id       (the window several seats answer at once)
     concurrent_ok(then, now, player)   -> bool            (a move signed at ``then`` still stands)
     legal_moves(state, player)         -> [move]
@@ -327,6 +328,18 @@ def forfeit_result(players: int, seat: int, reason: str = "") -> Result:
                   detail={"forfeited": seat, "why": reason}, outcome="lost" if players == 1 else "won")
 
 
+#: The server-made event for a game the operator abandoned (``PBEM_ADMIN_TOKEN``):
+#: like ``SEAT_FORFEITED`` rules modules pass it by, and the game's result is
+#: ``abandoned_result``: nobody won.
+GAME_ABANDONED = "GameAbandoned"
+
+
+def abandoned_result(players: int, why: str = "") -> Result:
+    """Every seat placed alike, no winner, ``reason`` "abandoned"."""
+    return Result(scores=tuple(0 for _ in range(players)), placings=tuple(1 for _ in range(players)),
+                  reason="abandoned", detail={"why": why}, outcome="no_winner")
+
+
 def placings_from_keys(keys: list) -> tuple:
     """Placings from one sort key per seat (higher is better; equal keys tie)."""
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
@@ -582,6 +595,14 @@ class Game:
         return text + (f": {reason}" if reason else "") + "."
 
     # -- defaults ------------------------------------------------------------
+
+    def turn_of(self, state: State) -> frozenset:
+        """The seats whose turn it is: those the game waits for, always among
+        ``to_act``. By default every seat to act. A game in which some seats
+        may also act out of turn, without the game waiting for them (a
+        reaction the turn goes on without), leaves those out: they are told
+        once that they may, not "your turn" after every turn."""
+        return self.to_act(state)
 
     def window(self, state: State) -> Any:
         """The window open in ``state`` when several seats may answer at once

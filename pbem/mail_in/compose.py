@@ -9,6 +9,7 @@ shape of one.
 """
 from __future__ import annotations
 
+import html
 import re
 import secrets
 from email.headerregistry import Address
@@ -16,7 +17,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
-from ..notify.mail import header_text
+from ..notify.links import for_people
+from ..notify.mail import add_html, header_text, links_html, picture_cid, picture_html
 
 _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
 
@@ -35,7 +37,11 @@ def _address(value: str) -> Address | str:
 
 def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, domain: str,
             game_id: str, seat: int | str = "x", version: int | None = None, reply_to: str | None = None,
-            in_reply_to: str | None = None, references: list[str] | None = None) -> EmailMessage:
+            in_reply_to: str | None = None, references: list[str] | None = None, png: bytes | None = None,
+            links: dict | None = None) -> EmailMessage:
+    """One answer or invitation. ``links`` close the text; with ``png`` (the
+    board as the reader sees it) an HTML alternative shows the picture above
+    the same text (``pbem.notify.mail.add_html``)."""
     msg = EmailMessage(policy=SMTP)
     msg["Subject"] = header_text(subject, 200)
     msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender, 254))
@@ -58,5 +64,20 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     msg["X-Pbem-Kind"] = kind
     if version is not None:
         msg["X-Pbem-Version"] = str(int(version))
-    msg.set_content(text if text.endswith("\n") else text + "\n")
+    text = text if text.endswith("\n") else text + "\n"
+    links = for_people(links or {})
+    if links:
+        text += "\n" + "".join(f"{name}: {url}\n" for name, url in links.items())
+    msg.set_content(text)
+    if png:
+        cid = picture_cid(domain)
+        add_html(msg, _html(subject, text, cid, links or {}), png, cid)
     return msg
+
+
+def _html(subject: str, text: str, cid: str, links: dict) -> str:
+    """The answer's text as it reads in the text part, under its picture."""
+    e = html.escape
+    return ("<!doctype html><html><body>"
+            f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n<pre style=\"white-space: pre-wrap\">{e(text)}</pre>\n"
+            + (links_html(links) if links else "") + "</body></html>\n")

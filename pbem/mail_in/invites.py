@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import logging
 import re
+import textwrap
 import time
 
 from rq import Queue
 
 from ..connections import rq_connection
 from ..errors import Conflict, NotFound, ServiceError, Unprocessable
+from ..failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify.mail import header_text
@@ -88,21 +90,25 @@ def record(service, game_id: str, planned: list[tuple[int, str, str]], queue: Qu
     return out
 
 
-def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str) -> tuple[str, str]:
+def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str,
+                    options: dict | None = None) -> tuple[str, str]:
     """Subject and text of an invitation. The subject is fixed words, the
     game's name and id: nothing a person typed, so an invitation cannot
     carry someone's words into a stranger's inbox as its headline. The
-    title is in the text, quoted as the inviter's words."""
+    title is in the text, quoted as the inviter's words. The text says the
+    rules in play in words and shows the notation of those rules only."""
+    options = game.check_options(players, options or {})
     name = game.title or game.name
     inviter = "the game's creator" if by == "creator" else f"the player at {by}"
     subject = f"[pbem] Invitation to play {name} (game {game_id}, seat {seat})"
-    lines = [f"You are invited by {inviter} to play {name} (game {game_id}), seat {seat},",
+    lines = [f"You are invited by {inviter} to play {name} (game {game_id}),",
              f"with {players - 1} other player(s).", "",
              f"The game's title, in its creator's words: \"{title}\"", "",
+             *textwrap.wrap("The rules in play: " + game.describe_setup(options, players), 76), "",
              "To take the seat, reply to this mail with the word 'join' on the first line",
              "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
              "mail when it is your turn, and you play by replying to it.", "",
-             "How moves are written:", "", game.notation_help or "", "",
+             "How moves are written:", "", game.notation_help_for(options) or "", "",
              "If you do not want to play, or do not know who invited you, ignore this mail."]
     return subject, "\n".join(lines)
 
@@ -114,7 +120,8 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         return False
     loaded = service.load(game_id)
     subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
-                                    header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"))
+                                    header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"),
+                                    loaded.meta.get("options") or {})
     msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
                           subject=subject, text=text,
                           domain=conf.mail_domain, game_id=game_id, seat=seat,
@@ -123,7 +130,10 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
         log.warning("invitation mail for seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
-        try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat)
+        if not try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat):
+            Failures(service.store.redis).record("invitation", game_id, seat, f"{type(err).__name__}: {err}",
+                                                 attempt, "workers.mail_jobs.send_invitation", [game_id, seat, 1],
+                                                 QUEUE, to=invitation["email"])
         return False
     return True
 

@@ -87,7 +87,11 @@ def controller(client: redis.Redis, conf: MailInSettings | None = None,
 def main(argv: list[str] | None = None) -> int:
     from ..config import settings
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s mail-in %(levelname)s %(message)s")
+    from .. import logs
+    from ..config import check_environment
+
+    check_environment("pbem-mail-in")
+    logs.setup("mail-in")
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP line at INFO
     url = settings().redis_url
     if not url:

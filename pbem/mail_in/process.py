@@ -10,6 +10,7 @@ address (or the invited address), never to the sender of the mail.
 from __future__ import annotations
 
 import logging
+import textwrap
 import time
 from dataclasses import dataclass, field
 from email import message_from_bytes
@@ -19,18 +20,25 @@ from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..notify import transport
 from ..notify.config import NotifySettings
-from ..notify.mail import header_text
+from ..notify import wording
+from ..notify.kinds import MAIL_AUTH
+from ..notify.links import links
+from ..notify.mail import EXAMPLES_HEADING, header_text
+from ..notify.picture import board_png
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
-from . import RETRIES, compose, reading, try_later
+from ..failures import Failures
+from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later
 from .addresses import Recipient, read_recipient
 from .config import MailInSettings
 from .store import MailStore
 
 log = logging.getLogger(__name__)
 
-AUTH = "mail-token"
+AUTH = MAIL_AUTH
+#: Events listed, at most, in an answer to a mail the game moved on from.
+CHANGES = 30
 EXAMPLES = 8
 HELP_WORDS = ("help", "?", "commands")
 BOARD_WORDS = ("board", "show", "status")
@@ -58,7 +66,13 @@ def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None =
         return "sent"
     except Exception as err:
         log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
-        return "retrying" if retry_answer(client, msg, attempt) else "given_up"
+        if retry_answer(client, msg, attempt):
+            return "retrying"
+        # Given up: kept a week more for the operator to retry (pbem.failures).
+        kept = MailStore(client).put_outgoing(raw, 7 * 86400)
+        Failures(client).record("answer", None, None, f"{type(err).__name__}: {err}", attempt,
+                                "workers.mail_jobs.send_answer", [kept, 1], QUEUE, to=msg.get("To"))
+        return "given_up"
 
 
 @dataclass
@@ -168,8 +182,14 @@ class MailProcessor:
             except Exception:
                 log.exception("mail log failed")
 
+    def _names(self, loaded: Loaded) -> list[str]:
+        return wording.seat_names(self.service.store.seats(loaded.id), int(loaded.meta["players"]))
+
     def _send(self, recipient: Recipient, to_addr: str | None, incoming: reading.Incoming, loaded: Loaded,
               what: str, lines: list[str], out: Outcome, kind: str = compose.REPLY) -> None:
+        """Answer, to the seat's own address. An answer ends with the board
+        (``_footer``) once the game is dealt, so its HTML part then carries
+        the reader's picture (drawn here, in the mail job)."""
         if not to_addr:
             log.warning("no address to answer mail %s for seat %s of %s", incoming.message_id, recipient.seat,
                         recipient.game_id)
@@ -177,17 +197,43 @@ class MailProcessor:
         title = header_text(loaded.meta.get("title") or loaded.id)
         reply_to = (reply_address(self.secret, self.nconf.mail_domain, loaded.id, recipient.seat)
                     if recipient.kind == "reply" or self.service.store.seats(loaded.id).get(recipient.seat) else None)
+        png = self._picture(loaded, recipient)
         msg = compose.message(kind=kind, to_addr=to_addr, sender=self.nconf.sender,
                               subject=f"[pbem] {title}: {what} (v{loaded.version})", text="\n".join(lines),
                               domain=self.nconf.mail_domain, game_id=loaded.id, seat=recipient.seat,
                               version=loaded.version, reply_to=reply_to, in_reply_to=incoming.message_id,
-                              references=incoming.references)
+                              references=incoming.references, png=png,
+                              links=self._links(loaded, recipient))
         try:
             transport.send(msg, self.nconf.smtp_url, self.nconf.data_dir)
             out.replied_to = to_addr
+            if self._holds_seat(recipient) and loaded.meta.get("status") == "active":
+                self.channels.set_told(loaded.id, recipient.seat, loaded.version)
         except Exception as err:  # the relay is down or refused: the same message goes again later
             log.warning("answer to mail %s failed, sent again later: %s", incoming.message_id, err)
             retry_answer(self.service.store.redis, msg)
+
+    def _links(self, loaded: Loaded, recipient: Recipient) -> dict:
+        """The game's links; the seat's play link when the answer is a turn
+        mail (the seat holds it and may act now)."""
+        holds = self._holds_seat(recipient)
+        playing = holds and recipient.seat in wording.acting(loaded)[0]
+        record = self.channels.deadline(loaded.id, recipient.seat) if playing else None
+        return links(self.nconf, loaded.id, recipient.seat if holds else None, play=playing,
+                     expires=record["at"] if record else None)
+
+    def _viewer(self, loaded: Loaded, recipient: Recipient):
+        if loaded.meta.get("status") == "finished":
+            return OMNISCIENT
+        return recipient.seat if self._holds_seat(recipient) else SPECTATOR
+
+    def _picture(self, loaded: Loaded, recipient: Recipient) -> bytes | None:
+        if loaded.meta.get("status") not in ("active", "finished"):
+            return None
+        viewer = self._viewer(loaded, recipient)
+        _, turn = wording.acting(loaded)
+        legal = loaded.game.legal_moves(loaded.state, viewer) if viewer in turn else None
+        return board_png(loaded.game, loaded.state, viewer, self._names(loaded), legal)
 
     def _holds_seat(self, recipient: Recipient) -> bool:
         """Whether the answer's reader holds the seat (an invitation token's
@@ -199,44 +245,59 @@ class MailProcessor:
         return bool(held and invitation and held.get("mail_only") and held.get("email") == invitation.get("email"))
 
     def _footer(self, loaded: Loaded, recipient: Recipient) -> list[str]:
+        """Where the game stands: whose turn, the board as the reader sees it
+        (the only board of the answer: a ``board`` command points here) and
+        the moves the reader may make now."""
         game, meta = loaded.game, loaded.meta
-        seat = recipient.seat if self._holds_seat(recipient) else SPECTATOR
+        names = self._names(loaded)
+        viewer = self._viewer(loaded, recipient)
         status = meta.get("status")
         lines = [f"Game {header_text(meta.get('title') or loaded.id)} ({loaded.id}), version {loaded.version}."]
         if status == "open":
             joined = len(self.service.store.seats(loaded.id))
             lines.append(f"The game waits for players: {joined} of {meta['players']} seats are taken.")
             return lines
+        to_act, turn = wording.acting(loaded)
         if status == "finished":
-            result = meta.get("result") or {}
-            lines.append(f"The game is over. Scores: {result.get('scores')}; winner(s): seat(s) {result.get('winners')}.")
+            lines.append("The game is over. " + wording.result_line(game, meta.get("result") or {}, names))
+        elif viewer in turn:
+            lines.append("It is your turn.")
+        elif viewer in to_act:
+            lines.append(f"It is {wording.joined(names, turn)}'s turn; you may act out of turn meanwhile.")
         else:
-            to_act = sorted(game.to_act(loaded.state))
-            lines.append("It is your turn." if seat in to_act else
-                         f"Waiting for seat(s) {', '.join(str(s) for s in to_act)}.")
-        viewer = OMNISCIENT if status == "finished" else seat
-        lines += ["", "The board as you see it:", "", game.render(loaded.state, viewer)]
-        if status == "active" and seat in game.to_act(loaded.state):
-            lines += ["", "What you may do now, for example:"] + [f"  {t}" for t in self._examples(loaded, seat)]
+            lines.append(f"Waiting for {wording.joined(names, turn)}.")
+        lines += ["", "The board as you see it:", "", wording.render(game, loaded.state, viewer, names)]
+        if status == "active" and viewer in to_act:
+            lines += ["", EXAMPLES_HEADING] + [f"  {t}" for t in self._examples(loaded, viewer)]
+            lines.append("(copy a line into your reply, above the quoted mail; 'moves' lists them all)")
         lines += ["", "Reply to this mail with your commands on its first lines (one per line; "
-                  "'help' and 'board' work too)."]
+                  "'help', 'board' and 'moves' work too)."]
         return lines
 
     def _examples(self, loaded: Loaded, seat: int, n: int = EXAMPLES) -> list[str]:
         try:
-            return [loaded.game.describe(m, seat) for m in loaded.game.legal_moves(loaded.state, seat)[:n]]
+            names = self._names(loaded)
+            moves = loaded.game.legal_moves(loaded.state, seat)
+            return [wording.describe(loaded.game, m, seat, names) for m in wording.examples(moves, n)]
         except Exception:
             return []
 
     def _help(self, loaded: Loaded) -> list[str]:
+        """How to play by mail, the rules in play in words and their
+        notation: one line per list item (an answer indents each)."""
+        options = loaded.meta.get("options") or {}
+        game = loaded.game
         return ["How to play by mail: reply to a turn mail (keep its subject: it says which version",
                 "you answer) and write your commands on the first lines, one per line. Quoted text",
                 "and your signature are ignored. Several moves in one mail are applied in order",
-                "until one fails.",
+                "until one fails. A line copied from a list of moves in a mail works as it is.",
                 "  help    this text",
                 "  board   the board as you see it",
                 "  moves   your legal moves now",
-                "", loaded.game.notation_help or ""]
+                "", *textwrap.wrap("The rules in play: " + wording.setup_line(game, options,
+                                                                                int(loaded.meta["players"])), 74),
+                "", "How moves are written:",
+                *wording.notation(game, options).splitlines()]
 
     # ------------------------------------------------------------------ invitations
 
@@ -258,10 +319,11 @@ class MailProcessor:
             if joined.get("error"):
                 out.status, out.reason = "refused", joined["error"]["code"]
                 out.steps[-1].ok = False
-                lines += [f"You could not take seat {recipient.seat}: {joined['error']['message']}."]
+                lines += [f"You could not take the seat you were invited to: {joined['error']['message']}."]
             else:
                 out.status = "joined"
-                lines += [f"You have seat {recipient.seat} of this game, as {joined['name']}.",
+                name = self._names(loaded)[recipient.seat]
+                lines += [f"You have joined the game as {name}.",
                           "Your turn mails will come to this address; reply to them with your moves."]
         elif word.lower() in HELP_WORDS:
             lines += ["You were invited to this game. Reply with 'join' (or 'join Your Name') on the first",
@@ -278,7 +340,8 @@ class MailProcessor:
     def _commands(self, recipient: Recipient, incoming: reading.Incoming, to_addr: str | None, out: Outcome) -> None:
         game_id, seat = recipient.game_id, recipient.seat
         loaded = self.service.load(game_id)
-        lines: list[str] = [f"Your mail to {header_text(loaded.meta.get('title') or game_id)}, seat {seat}:", ""]
+        lines: list[str] = [f"Your mail to {header_text(loaded.meta.get('title') or game_id)}, "
+                            f"as {self._names(loaded)[seat]}:", ""]
         if incoming.problem:
             out.status, out.reason = "unreadable", incoming.problem
             lines += [f"Your mail could not be read: {incoming.problem}.",
@@ -294,7 +357,7 @@ class MailProcessor:
                 step, version = self._one(recipient, incoming, i, command, version)
                 out.steps.append(step)
                 lines.append(f"> {command}")
-                lines += [f"  {x}" for x in step.lines]
+                lines += [f"  {x}" if x else "" for x in step.lines]
                 if step.ok and step.lines and step.lines[0].startswith("applied"):
                     out.applied.append(command)
                 if not step.ok:
@@ -319,15 +382,13 @@ class MailProcessor:
         if word in HELP_WORDS:
             return Step(command, True, self._help(loaded)), version
         if word in BOARD_WORDS:
-            viewer = OMNISCIENT if loaded.finished else seat
-            board = loaded.game.render(loaded.state, viewer) if loaded.meta.get("status") != "open" else "(not dealt yet)"
-            return Step(command, True, [f"version {loaded.version}:", *board.split("\n")]), version
+            # The answer ends with the board (and its picture): shown once.
+            return Step(command, True, ["The board as you see it is at the end of this mail."]), version
         if word in MOVES_WORDS:
-            moves = self._examples(loaded, seat, 40) if loaded.meta.get("status") == "active" and \
-                seat in loaded.game.to_act(loaded.state) else []
+            moves = self._examples(loaded, seat, 200) if seat in wording.acting(loaded)[0] else []
             return Step(command, True, moves or ["You have no move to make now."]), version
         if word.split(" ")[0] == "join":
-            return Step(command, True, [f"You have seat {seat} of this game already."]), version
+            return Step(command, True, ["You have joined this game already."]), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version
@@ -337,50 +398,113 @@ class MailProcessor:
             return fail("not applied: the game is over.")
         if status != "active":
             return fail("not applied: the game has not started; it waits for players to join.")
-        try:
-            move = loaded.game.parse(command, loaded.state, seat)
-        except GameError as err:
-            details = err.details or {}
-            why = [f"not applied: cannot read the move ({err.code}: {err.message})."]
-            if details.get("expected"):
-                why.append(f"expected: {details['expected']}")
-            examples = details.get("examples") or self._examples(loaded, seat, 4)
-            if examples:
-                why.append("for example: " + "; ".join(str(x) for x in examples[:EXAMPLES]))
-            return fail(*why)
-        text = loaded.game.describe(move, seat)
         if version is None:
+            move, _, error = self._read_move(loaded, seat, command)
+            if move is None:
+                return fail(*error)
+            text = wording.describe(loaded.game, move, seat, self._names(loaded))
             return fail(f"not applied: {text}: this mail does not say which version of the game it answers.",
                         "Reply to your latest turn mail (its subject ends with the version, like '(v12)'),",
                         f"or write the subject '[pbem] Game {game_id}, turn {loaded.version}'.")
-        try:
-            record = self.service.submit_trusted(game_id, seat, move, version, auth=AUTH,
-                                                 nonce=f"mail:{incoming.message_id}:{i}",
-                                                 message_id=incoming.message_id)
-        except ServiceError as err:
-            return fail(*self._refusal(loaded, seat, version, text, err.code, err.message))
-        record = self._settle(game_id, record["id"])
-        if record is None or record.get("status") == "queued":
-            return Step(command, False, [f"queued: {text}; its outcome will be mailed to you.",
-                                         "The commands after it were not applied."]), version
-        if record.get("status") == "rejected":
+        nonce = f"mail:{incoming.message_id}:{i}"
+        for attempt in range(3):  # the game may move on between the check and the queue: read and look again
+            move, note, error = self._read_move(loaded, seat, command)
+            if move is None:
+                return fail(*error)
+            text = wording.describe(loaded.game, move, seat, self._names(loaded))
+            read_as = [f"(read as '{text}'; '{note}' beside it was taken for a note)"] if note else []
+            at = self._answers_now(loaded, seat, version)
+            if at is None:
+                return fail(*read_as, *self._moved_on(loaded, seat, version, text))
+            try:
+                record = self.service.submit_trusted(game_id, seat, move, at, auth=AUTH,
+                                                     nonce=nonce, message_id=incoming.message_id)
+            except ServiceError as err:
+                if err.code == "stale_version":
+                    loaded = self.service.load(game_id)
+                    continue
+                return fail(*read_as, *self._refusal(loaded, seat, version, text, err.code, err.message))
+            record = self._settle(game_id, record["id"])
+            if record is None or record.get("status") == "queued":
+                return Step(command, False, [*read_as, f"queued: {text}; its outcome will be mailed to you.",
+                                             "The commands after it were not applied."]), version
             error = record.get("error") or {}
-            return fail(*self._refusal(self.service.load(game_id), seat, version, text,
-                                       error.get("code", "rejected"), error.get("message", "")))
-        return Step(command, True, [f"applied: {text} (now version {record['version']})."]), int(record["version"])
+            if record.get("status") == "rejected" and error.get("code") == "stale_version":
+                # Refused after its queueing, so never applied: try again
+                # under a nonce of its own (the first one is used up).
+                nonce = f"mail:{incoming.message_id}:{i}:{attempt + 1}"
+                loaded = self.service.load(game_id)
+                continue
+            if record.get("status") == "rejected":
+                return fail(*read_as, *self._refusal(self.service.load(game_id), seat, version, text,
+                                                     error.get("code", "rejected"), error.get("message", "")))
+            return Step(command, True, [f"applied: {text} (now version {record['version']}).", *read_as]), \
+                int(record["version"])
+        return fail(*self._moved_on(self.service.load(game_id), seat, version, command))
+
+    def _read_move(self, loaded: Loaded, seat: int, command: str) -> tuple[dict | None, str, list[str]]:
+        """The move a line means (as written, else as pasted from a list:
+        ``pasting``), what was left out of it, or why it cannot be read."""
+        first_error = None
+        for text, note in pasting.readings(command):
+            try:
+                return wording.parse(loaded.game, text, loaded.state, seat, self._names(loaded)), note, []
+            except GameError as err:
+                first_error = first_error or err
+        details = first_error.details or {}
+        why = [f"not applied: cannot read the move ({first_error.code}: {first_error.message})."]
+        if details.get("expected"):
+            why.append(f"expected: {details['expected']}")
+        examples = self._examples(loaded, seat, 4) or details.get("examples") or []
+        if examples:
+            why.append("for example: " + "; ".join(str(x) for x in examples[:EXAMPLES]))
+        return None, "", why
+
+    def _answers_now(self, loaded: Loaded, seat: int, version: int) -> int | None:
+        """The version to queue a mail's move at: the game's own, when the
+        mail answers it, or when it answers an older one whose decision is
+        still the one the seat faces (``decisions``: mail is slow, and the
+        server made the envelope, so the mail's version proves nothing); else
+        None (the game moved on)."""
+        if version == loaded.version:
+            return version
+        if not 0 <= version < loaded.version:
+            return None
+        then = self.service.load(loaded.id, version)
+        return loaded.version if decisions.same_decision(loaded.game, then.state, loaded.state, seat) else None
+
+    def _moved_on(self, loaded: Loaded, seat: int, version: int, text: str) -> list[str]:
+        """A move the game moved on from: what changed since the mail's
+        version, as the seat may see it (the current board follows)."""
+        if version > loaded.version:
+            return [f"not applied: {text}: your mail names version {version}, which this game has not reached "
+                    f"(it is at version {loaded.version}).",
+                    "Reply to your latest mail from the game, and keep its subject."]
+        why = [f"not applied: {text}: your mail answers version {version}, but the game is at version "
+               f"{loaded.version}, and " + ("it is no longer your turn." if seat not in wording.acting(loaded)[0]
+                                            else "what you decide now is not what you decided then."),
+               "Read the board at the end of this mail and reply with your move again."]
+        if 0 <= version < loaded.version:
+            names = self._names(loaded)
+            start = max(version, loaded.version - CHANGES)  # the latest, when much happened
+            shown = [(v, loaded.game.redact(e, seat)) for v, e, _ in
+                     self.service.store.events(loaded.id, start, loaded.version)]
+            if shown:
+                why += ["", "What happened since:"]
+                if start > version:
+                    why.append(f"  ({start - version} earlier events are not listed)")
+                why += [f"  {v}. {wording.describe(loaded.game, e, seat, names)}" for v, e in shown]
+        return why
 
     def _refusal(self, loaded: Loaded, seat: int, version: int, text: str, code: str, message: str) -> list[str]:
-        if code == "stale_version":
-            why = [f"not applied: {text}: your mail answers version {version}, but the game is at version "
-                   f"{loaded.version}: it has moved on since.",
-                   "Read the latest mail and reply to it; the current board is below."]
-        elif code == "nonce_reused":
-            why = [f"not applied again: {text}: this mail was processed already."]
-        else:
-            why = [f"not applied: {text}: {message} ({code})."]
-        examples = self._examples(loaded, seat) if loaded.meta.get("status") == "active" and \
-            seat in loaded.game.to_act(loaded.state) else []
-        if examples and code != "nonce_reused":
+        if code == "nonce_reused":
+            return [f"not applied again: {text}: this mail was processed already."]
+        if code == "not_your_turn":  # the game's words name seats by number
+            _, turn = wording.acting(loaded)
+            message = f"it is not your turn (it is {wording.joined(self._names(loaded), turn)}'s)"
+        why = [f"not applied: {text}: {message} ({code})."]
+        examples = self._examples(loaded, seat) if seat in wording.acting(loaded)[0] else []
+        if examples:
             why.append("legal moves now, for example: " + "; ".join(examples))
         return why
 

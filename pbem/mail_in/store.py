@@ -39,6 +39,11 @@ class MailStore:
         pipe.incr(k)
         return pipe.execute()[1] <= per_hour
 
+    def slot_wait(self, game_id: str, seat: int) -> int:
+        """Seconds until a seat's token may send mail again (its window's end)."""
+        left = self.redis.pttl(key(game_id, f"mail:rl:{seat}"))
+        return max(1, -(-left // 1000)) if left > 0 else 1
+
     # -- how many invitations a game, and a client address, may send ---------
 
     def take_invitations(self, game_id: str | None, client: str, count: int, per_hour: int) -> int | None:

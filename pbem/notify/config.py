@@ -7,38 +7,41 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-def _float(name: str, default: float) -> float:
-    return float(os.environ.get(name, default))
+from ..settings_registry import env
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+def _env(name: str):
+    return field(default_factory=lambda: env(name))
 
 
 @dataclass(frozen=True)
 class NotifySettings:
-    data_dir: Path = field(default_factory=lambda: Path(os.environ.get("PBEM_DATA_DIR", "var")).resolve())
+    data_dir: Path = field(default_factory=lambda: env("PBEM_DATA_DIR").resolve())
     #: smtp://user:pass@host:port, smtps://... or smtp://...?starttls=1; unset: a maildir.
-    smtp_url: str | None = field(default_factory=lambda: os.environ.get("SMTP_URL") or None)
-    mail_domain: str = field(default_factory=lambda: os.environ.get("MAIL_DOMAIN", "pbem.localhost"))
-    mail_from: str | None = field(default_factory=lambda: os.environ.get("PBEM_MAIL_FROM") or None)
-    public_url: str = field(default_factory=lambda: os.environ.get("PBEM_PUBLIC_URL") or
-                            f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}")
+    smtp_url: str | None = _env("SMTP_URL")
+    mail_domain: str = _env("MAIL_DOMAIN")
+    mail_from: str | None = _env("PBEM_MAIL_FROM")
+    public_url: str = field(default_factory=lambda: env("PBEM_PUBLIC_URL") or
+                            f"http://{env('HOST')}:{env('PORT')}")
     #: At most one turn mail per game and seat in this many seconds.
-    mail_interval: float = field(default_factory=lambda: _float("PBEM_MAIL_INTERVAL", 60))
+    mail_interval: float = _env("PBEM_MAIL_INTERVAL")
+    #: A notice handled more than this many seconds after its move goes
+    #: without a picture (the text has the board): a picture costs 50-250 ms,
+    #: so under a burst of moves mail catches up instead of falling behind.
+    picture_lag_s: float = _env("PBEM_MAIL_PICTURE_LAG_S")
     #: How often a "daily digest" is sent, in seconds.
-    digest_period: float = field(default_factory=lambda: _float("PBEM_DIGEST_PERIOD", 86400))
+    digest_period: float = _env("PBEM_DIGEST_PERIOD")
     #: Operator setting: deliver webhooks to loopback/private/link-local addresses.
-    webhook_allow_private: bool = field(default_factory=lambda: _flag("PBEM_WEBHOOK_ALLOW_PRIVATE"))
+    webhook_allow_private: bool = _env("PBEM_WEBHOOK_ALLOW_PRIVATE")
     #: First retry delay in seconds; doubles per attempt up to the cap, plus jitter.
-    webhook_backoff_base: float = field(default_factory=lambda: _float("PBEM_WEBHOOK_BACKOFF_BASE", 60))
-    webhook_backoff_cap: float = field(default_factory=lambda: _float("PBEM_WEBHOOK_BACKOFF_CAP", 6 * 3600))
+    webhook_backoff_base: float = _env("PBEM_WEBHOOK_BACKOFF_BASE")
+    webhook_backoff_cap: float = _env("PBEM_WEBHOOK_BACKOFF_CAP")
     #: 13 attempts with the defaults span more than a day (about 26.5 h before jitter).
-    webhook_max_attempts: int = field(default_factory=lambda: int(os.environ.get("PBEM_WEBHOOK_MAX_ATTEMPTS", 13)))
-    webhook_timeout: float = field(default_factory=lambda: _float("PBEM_WEBHOOK_TIMEOUT", 10))
+    webhook_max_attempts: int = _env("PBEM_WEBHOOK_MAX_ATTEMPTS")
+    webhook_timeout: float = _env("PBEM_WEBHOOK_TIMEOUT")
     #: Bearer token of the operator (game settings at any time); unset: none.
-    admin_token: str | None = field(default_factory=lambda: os.environ.get("PBEM_ADMIN_TOKEN") or None)
-    secret_env: str | None = field(default_factory=lambda: os.environ.get("PBEM_SECRET") or None)
+    admin_token: str | None = _env("PBEM_ADMIN_TOKEN")
+    secret_env: str | None = _env("PBEM_SECRET")
 
     @property
     def sender(self) -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
+import time
 
 from ..connections import shards_of
 from ..pipeline import StreamQueue
+from ..settings_registry import env
 from . import QUEUE
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,9 @@ def notice_queue(client, shard: int = 0) -> StreamQueue:
     back by its own shard's submissions."""
     shards = shards_of(client)
     submissions = shards.key(shard, "submissions")
-    linger = float(os.environ.get("PBEM_NOTICE_LINGER_MS", "200")) / 1000
-    max_delay = float(os.environ.get("PBEM_NOTICE_MAX_DELAY_S", "30"))
-    backlog = int(os.environ.get("PBEM_NOTICE_HOLD_BACKLOG", "3"))
+    linger = env("PBEM_NOTICE_LINGER_MS") / 1000
+    max_delay = env("PBEM_NOTICE_MAX_DELAY_S")
+    backlog = env("PBEM_NOTICE_HOLD_BACKLOG")
     # No helpers and a short budget: notices may lag a little under load,
     # but they never hold both workers while moves wait.
     return StreamQueue(client, shards.key(shard, "notices"), "notifiers", shards.key(shard, "notices:lease"), QUEUE,
@@ -60,12 +61,22 @@ def _to_act(loaded) -> list[int]:
         return []
 
 
+def _turn_of(loaded) -> list[int]:
+    """Whose turn it is (``Game.turn_of``: the seats the game waits for)."""
+    if loaded.meta.get("status") != "active":
+        return []
+    try:
+        return sorted(loaded.game.turn_of(loaded.state))
+    except Exception:
+        return []
+
+
 def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
     leaves them out (the pipeline benchmark's "notifications off").
     ``ride_on``: the move queue this process drains; a batch's notices then
     go in its next round trip (``StreamQueue.ride``) instead of one of their own."""
-    if getattr(service, "_notify_installed", False) or os.environ.get("PBEM_NOTIFY", "1") == "0":
+    if getattr(service, "_notify_installed", False) or not env("PBEM_NOTIFY"):
         return
     shards = shards_of(service.store.redis)
     if queue is not None or not shards.cluster:
@@ -82,11 +93,15 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
 
     def after_apply_batch(svc, applied):
         batches: dict[int, list] = {}
+        now_ms = str(int(time.time() * 1000))  # how late a drainer handles it (pbem.notify.notifier.behind)
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
-            batches.setdefault(shard_of(after.id), []).append({"k": "after_move", "a": json.dumps(
+            # The last three are newer (a drainer reading an older entry
+            # defaults them): how the move came (a mail's mover is answered
+            # with the board), and whose turn it was and is.
+            batches.setdefault(shard_of(after.id), []).append({"k": "after_move", "t": now_ms, "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
-                 after.meta.get("status") == "finished"])})
+                 after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after)])})
         for shard, entries in batches.items():
             by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .links import for_programs
+
 YOUR_TURN = "your_turn"
 REMINDER = "reminder"
 DEADLINE_PASSED = "deadline_passed"
 MOVE_REJECTED = "move_rejected"
 GAME_OVER = "game_over"
 DIGEST = "digest"
+#: Mail only: a seat that may act out of turn (a reaction the game does not
+#: wait for) is told so once, in words; webhooks get ``your_turn`` for it.
+MAY_REACT = "may_react"
+#: The ``auth`` of a move made by mail (``pbem.mail_in``): its mover is
+#: answered with the board, so it needs no turn mail of its own.
+MAIL_AUTH = "mail-token"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
 
 SUBJECTS = {
@@ -19,6 +27,7 @@ SUBJECTS = {
     MOVE_REJECTED: "your move was rejected",
     GAME_OVER: "game over",
     DIGEST: "daily digest",
+    MAY_REACT: "you may act out of turn",
 }
 
 
@@ -33,7 +42,7 @@ def mail_wanted(kind: str, preference: str) -> bool:
     """Whether a kind of notice goes out as its own mail under a preference
     (``every``: all; ``reminder``: no turn mails; ``digest``: turn mails are
     gathered into one mail a day). Webhooks get every kind."""
-    if kind == YOUR_TURN:
+    if kind in (YOUR_TURN, MAY_REACT):
         return preference == "every"
     return True
 
@@ -45,7 +54,7 @@ class Notice:
     game: str
     title: str
     seat: int
-    seat_name: str
+    seat_name: str                                        # the reader's name (unique among the seats)
     version: int
     status: str
     to_act: list[int]
@@ -57,6 +66,11 @@ class Notice:
     message: str = ""                                     # rejection reason, default action taken...
     links: dict = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)        # digest lines
+    names: list[str] = field(default_factory=list)        # every seat's name (pbem.notify.wording.seat_names)
+    game_title: str = ""                                  # the game's name in words ("Carcassonne")
+    turn: list[int] = field(default_factory=list)         # the seats whose turn it is (game.turn_of)
+    result_text: str = ""                                 # the result in words (game.describe_result)
+    picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
 
     def as_payload(self) -> dict:
         """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""
@@ -65,4 +79,4 @@ class Notice:
                                             "to_act": self.to_act},
                 "seat": self.seat, "events": self.events, "board": self.board,
                 "legal_moves": self.examples, "deadline": self.deadline, "result": self.result,
-                "message": self.message, "links": self.links}
+                "message": self.message, "links": for_programs(self.links)}

@@ -14,9 +14,11 @@ import time
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import formatdate
+from email.utils import formatdate, make_msgid
 
-from .kinds import DEADLINE_PASSED, DIGEST, GAME_OVER, MOVE_REJECTED, REMINDER, SUBJECTS, YOUR_TURN, Notice
+from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, SUBJECTS, YOUR_TURN,
+                    Notice)
+from .links import for_people
 from .tokens import reply_address
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -39,48 +41,79 @@ def when(ts: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
 
 
+#: The heading of the moves a mail offers (tests and players look for it).
+EXAMPLES_HEADING = "What you may do now, for example:"
+
+
+def joined(names: list[str], seats) -> str:
+    """Some seats' names in words: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    words = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in sorted(seats)]
+    if not words:
+        return "nobody"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def thread_root(game_id: str, seat: int, domain: str) -> str:
     return f"<game.{game_id}.{seat}@{domain}>"
 
 
-def _text_body(n: Notice) -> str:
-    out = [f"{header_text(n.title)} ({n.game}), seat {n.seat} ({header_text(n.seat_name)}), version {n.version}", ""]
+def _scores(n: Notice) -> str:
+    """The final scores by name ("Ann 12, Bob 8")."""
+    return ", ".join(f"{n.names[i] if i < len(n.names) else f'seat {i}'} {x}"
+                     for i, x in enumerate(n.result.get("scores", [])))
+
+
+def _opening(n: Notice) -> list[str]:
+    """What the mail is about, in a sentence or two."""
     if n.kind == YOUR_TURN:
-        out.append("It is your turn.")
-    elif n.kind == REMINDER:
-        out.append(f"Reminder: it is still your turn; the deadline is {when(n.deadline)}.")
-    elif n.kind == DEADLINE_PASSED:
-        out.append("The deadline passed.")
-    elif n.kind == MOVE_REJECTED:
-        out.append("Your move was rejected.")
-    elif n.kind == GAME_OVER:
-        out.append("The game is over.")
-    elif n.kind == DIGEST:
-        out.append("What happened in your game since the last digest:")
-        out += [f"  - {line}" for line in n.lines]
+        return ["It is your turn."]
+    if n.kind == MAY_REACT:
+        return [f"It is {joined(n.names, n.turn)}'s turn, and you may act out of turn meanwhile.",
+                "The game does not wait for you: reply with one of the moves below while it is someone",
+                "else's turn, or not at all. This is the only mail you get about it; your turn mails",
+                "come as usual."]
+    if n.kind == REMINDER:
+        return [f"Reminder: it is still your turn; the deadline is {when(n.deadline)}."]
+    if n.kind == DEADLINE_PASSED:
+        return ["The deadline passed."]
+    if n.kind == MOVE_REJECTED:
+        return ["Your move was rejected."]
+    if n.kind == GAME_OVER:
+        return ["The game is over."]
+    if n.kind == DIGEST:
+        return ["What happened in your game since the last digest:"] + [f"  - {line}" for line in n.lines]
+    return []
+
+
+def _text_body(n: Notice) -> str:
+    out = [f"{header_text(n.title)} ({n.game_title or n.game}), version {n.version}, "
+           f"for {header_text(n.seat_name)}", ""]
+    out += _opening(n)
     if n.message:
         out += ["", n.message]
     if n.events:
         out += ["", "What happened:"] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.result:
-        scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(n.result.get("scores", [])))
-        winners = ", ".join(str(w) for w in n.result.get("winners", []))
-        out += ["", f"Final scores: {scores}", f"Winner(s): seat {winners}"]
+        out += ["", n.result_text or "The result:", f"Final scores: {_scores(n)}"]
     if n.board:
         out += ["", "The board as you see it:", "", n.board]
     if n.examples:
-        out += ["", "What you may do now, for example:"] + [f"  {m['text']}" for m in n.examples]
+        out += ["", EXAMPLES_HEADING] + [f"  {m['text']}" for m in n.examples]
+        out += ["(copy a line into your reply, above the quoted mail; 'moves' lists them all)"]
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
         out += ["", f"Deadline: {when(n.deadline)}"]
     if n.links:
-        out += [""] + [f"{name}: {url}" for name, url in n.links.items()]
+        out += [""] + [f"{name}: {url}" for name, url in for_people(n.links).items()]
     return "\n".join(out) + "\n"
 
 
-def _html_body(n: Notice, text: str) -> str:
+def _html_body(n: Notice, cid: str | None) -> str:
     e = html.escape
     parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(SUBJECTS.get(n.kind, n.kind))}</h2>",
-             f"<p>{e(n.game)}, seat {n.seat} ({e(header_text(n.seat_name))}), version {n.version}</p>"]
+             f"<p>{e(n.game_title or n.game)}, version {n.version}, for {e(header_text(n.seat_name))}</p>"]
+    opening = _opening(n)
+    if opening:
+        parts.append("<p>" + e(" ".join(x.strip() for x in opening if not x.startswith("  - "))) + "</p>")
     if n.message:
         parts.append(f"<p>{e(n.message)}</p>")
     if n.lines:
@@ -89,18 +122,44 @@ def _html_body(n: Notice, text: str) -> str:
         parts.append("<h3>What happened</h3><ol>" +
                      "".join(f"<li value=\"{int(ev['version'])}\">{e(ev['text'])}</li>" for ev in n.events) + "</ol>")
     if n.result:
-        parts.append(f"<h3>Result</h3><p>scores {e(str(n.result.get('scores')))}, "
-                     f"winner(s) {e(str(n.result.get('winners')))}</p>")
+        parts.append(f"<h3>Result</h3><p>{e(n.result_text)}<br>Final scores: {e(_scores(n))}</p>")
+    if cid:
+        parts.append(picture_html(cid))
     if n.board:
         parts.append(f"<h3>The board as you see it</h3><pre>{e(n.board)}</pre>")
     if n.examples:
-        parts.append("<h3>What you may do now, for example</h3><ul>" +
+        parts.append(f"<h3>{e(EXAMPLES_HEADING.rstrip(':'))}</h3><ul>" +
                      "".join(f"<li><code>{e(m['text'])}</code></li>" for m in n.examples) + "</ul>")
     if n.kind in (YOUR_TURN, REMINDER):
         parts.append(f"<p>Deadline: {e(when(n.deadline))}</p>")
     if n.links:
-        parts.append("<p>" + " &middot; ".join(f"<a href=\"{e(u)}\">{e(k)}</a>" for k, u in n.links.items()) + "</p>")
+        parts.append(links_html(for_people(n.links)))
     return "<!doctype html><html><body>" + "\n".join(parts) + "</body></html>\n"
+
+
+def links_html(links: dict) -> str:
+    e = html.escape
+    return "<p>" + " &middot; ".join(f"<a href=\"{e(u)}\">{e(k)}</a>" for k, u in links.items()) + "</p>"
+
+
+def picture_html(cid: str) -> str:
+    """The picture, referenced by its part's Content-ID (``cid`` without <>)."""
+    return f"<p><img src=\"cid:{html.escape(cid)}\" alt=\"The board as you see it\"></p>"
+
+
+def picture_cid(domain: str) -> str:
+    """A fresh Content-ID for a mail's picture, without the angle brackets."""
+    return make_msgid("board", domain=header_text(domain, 200))[1:-1]
+
+
+def add_html(msg: EmailMessage, body: str, png: bytes | None, cid: str | None) -> None:
+    """The HTML alternative of ``msg``; with a picture, a multipart/related
+    part holding the HTML and the PNG it shows by ``cid:`` (mail clients
+    show such an image inline, and text-only readers keep the text part)."""
+    msg.add_alternative(body, subtype="html")
+    if png and cid:
+        html_part = msg.get_payload()[-1]
+        html_part.add_related(png, "image", "png", cid=f"<{cid}>", filename="board.png", disposition="inline")
 
 
 def compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -> EmailMessage:
@@ -117,7 +176,7 @@ def compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) ->
     msg["Auto-Submitted"] = "auto-generated"
     msg["X-Pbem-Game"] = n.game_id
     msg["X-Pbem-Kind"] = n.kind
-    text = _text_body(n)
-    msg.set_content(text)
-    msg.add_alternative(_html_body(n, text), subtype="html")
+    msg.set_content(_text_body(n))
+    cid = picture_cid(domain) if n.picture else None
+    add_html(msg, _html_body(n, cid), n.picture, cid)
     return msg

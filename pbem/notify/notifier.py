@@ -15,13 +15,17 @@ from datetime import datetime, timedelta, timezone
 import requests
 from rq import Queue
 
+from .. import logs, metrics
 from ..connections import rq_connection
+from ..failures import Failures
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
-from . import QUEUE, deadlines, mail, transport, webhooks
+from . import QUEUE, deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
-from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MOVE_REJECTED, REMINDER, YOUR_TURN, Notice,
-                    mail_wanted, newly_to_act)
+from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN,
+                    Notice, mail_wanted, newly_to_act)
+from .links import links
+from .picture import board_png
 from .store import NotifyStore
 
 log = logging.getLogger(__name__)
@@ -30,6 +34,9 @@ JOBS = "workers.notify_jobs"
 JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 MAIL_RETRIES = (30, 120, 600, 3600)
 EXAMPLES = 5
+EVENTS_SHOWN = 50
+#: How long "once in the game" is remembered: longer than a game by mail lasts.
+ONCE_A_GAME_S = 400 * 86400
 
 
 class Notifier:
@@ -39,6 +46,9 @@ class Notifier:
         self.store = NotifyStore(service.store.redis)
         self.queue = Queue(QUEUE, connection=rq_connection(service.store.redis))
         self._secret: bytes | None = None
+        #: Set by the notices drainer when the notice it hands us is late
+        #: (``picture_lag_s``): its mails then go without a picture.
+        self.behind = False
 
     @property
     def secret(self) -> bytes:
@@ -73,32 +83,48 @@ class Notifier:
 
     def notice(self, loaded: Loaded, seat: int, kind: str, since: int | None = None, message: str = "") -> Notice:
         """What ``seat`` is told about ``loaded`` (events after ``since``),
-        filtered through the game's redact/view for that seat only."""
+        filtered through the game's redact/view for that seat only; players
+        named by their names (``wording.seat_names``)."""
         game, state, meta = loaded.game, loaded.state, loaded.meta
         finished = meta.get("status") == "finished"
         viewer = OMNISCIENT if finished else seat
         seats = self.service.store.seats(loaded.id)
+        names = wording.seat_names(seats, int(meta.get("players") or len(seats)))
         events = []
         if since is not None and since < loaded.version:
-            for version, event, _ in self.service.store.events(loaded.id, since, loaded.version, 50):
+            since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
+            for version, event, _ in self.service.store.events(loaded.id, since, loaded.version):
                 shown = game.redact(event, viewer)
-                events.append({"version": version, "event": shown, "text": game.describe(shown, viewer)})
-        try:
-            to_act = sorted(game.to_act(state)) if meta.get("status") == "active" else []
-        except Exception:
-            to_act = []
+                events.append({"version": version, "event": shown,
+                               "text": wording.describe(game, shown, viewer, names)})
+        to_act, turn = wording.acting(loaded)
         examples = []
         if seat in to_act and not finished:
-            examples = [{"move": m, "text": game.describe(m, seat)} for m in game.legal_moves(state, seat)[:EXAMPLES]]
+            examples = [{"move": m, "text": wording.describe(game, m, seat, names)}
+                        for m in wording.examples(game.legal_moves(state, seat), EXAMPLES)]
         record = self.store.deadline(loaded.id, seat)
-        base = self.conf.public_url.rstrip("/")
+        deadline = record["at"] if record and seat in to_act else None
+        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT) and seat in to_act and not finished
         return Notice(kind=kind, game_id=loaded.id, game=game.name, title=str(meta.get("title") or loaded.id),
-                      seat=seat, seat_name=str(seats.get(seat, {}).get("name") or f"seat {seat}"),
+                      seat=seat, seat_name=names[seat] if seat < len(names) else f"seat {seat}",
                       version=loaded.version, status=str(meta.get("status")), to_act=to_act, events=events,
-                      board=game.render(state, viewer), examples=examples,
-                      deadline=record["at"] if record and seat in to_act else None,
+                      board=wording.render(game, state, viewer, names), examples=examples,
+                      deadline=deadline,
                       result=meta.get("result") if finished else None, message=message,
-                      links={"game": f"{base}/games/{loaded.id}", "record": f"{base}/games/{loaded.id}/record"})
+                      links=links(self.conf, loaded.id, seat, play=playing, expires=deadline),
+                      names=names, game_title=game.title or game.name, turn=turn,
+                      result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
+                      else "")
+
+    def picture(self, loaded: Loaded, n: Notice) -> bytes | None:
+        """The reader's picture: from their view, their legal moves marked
+        when it is their turn (everything once the game is over)."""
+        if self.behind:
+            return None
+        finished = loaded.meta.get("status") == "finished"
+        viewer = OMNISCIENT if finished else n.seat
+        legal = loaded.game.legal_moves(loaded.state, n.seat) if n.seat in n.turn and not finished else None
+        return board_png(loaded.game, loaded.state, viewer, n.names, legal)
 
     def channels(self, game_id: str, seat: int) -> dict:
         return self.store.channels(game_id, seat, self.service.store.seats(game_id).get(seat))
@@ -116,18 +142,33 @@ class Notifier:
         if not address:
             return False
         loaded = self.service.load(game_id, version)
+        told = self.store.told(game_id, seat)
+        if since is not None and told is not None and told < since:
+            since = told  # what happened since the seat's last mail is news to it too
         n = self.notice(loaded, seat, kind, since, message)
+        n.picture = self.picture(loaded, n)
         try:
             self.send_mail(n, address)
+            self.store.set_told(game_id, seat, loaded.version)
             return True
         except Exception as err:  # SMTP down, refused...: the job tries again, then gives up
             log.warning("mail to seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
             if attempt <= len(MAIL_RETRIES):
                 self._later(MAIL_RETRIES[attempt - 1], "mail", game_id, seat, kind, since, version, message, attempt + 1)
+            else:  # given up: the operator may retry it (pbem.failures)
+                Failures(self.store.redis).record("mail", game_id, seat, f"{type(err).__name__}: {err}", attempt,
+                                                  f"{JOBS}.mail", [game_id, seat, kind, since, version, message, 1],
+                                                  QUEUE, mail_kind=kind, to=address)
             return False
 
     def turn_mail(self, loaded: Loaded, seat: int, since: int) -> str:
-        """A turn mail, within the player's preference and the rate limit."""
+        """A turn mail, within the player's preference and the rate limit:
+        the first goes at once; while the seat has not acted since, more
+        notices are not mailed one by one but gathered into one mail at the
+        end of ``PBEM_MAIL_INTERVAL`` (sent only if the seat is still to act,
+        telling everything since the first). A seat that acts and whose turn
+        passes is free again (``after_move``), so a game played turn by turn
+        gets each turn mail at once."""
         ch = self.channels(loaded.id, seat)
         if not ch.get("email"):
             return "no_email"
@@ -144,17 +185,22 @@ class Notifier:
             if self.store.claim_deferred(loaded.id, seat, wait + 3600, since):
                 self._later(wait + 0.05, "deferred_turn_mail", loaded.id, seat)
             return "deferred"
-        self.mail(loaded.id, seat, YOUR_TURN, since, loaded.version)
+        gathered = self.store.release_deferred(loaded.id, seat)  # this mail tells those too
+        self.mail(loaded.id, seat, YOUR_TURN, min(since, gathered) if gathered is not None else since,
+                  loaded.version)
         return "sent"
 
     def deferred_turn_mail(self, game_id: str, seat: int) -> str:
+        """The gathered notices of one seat, as one mail (see ``turn_mail``)."""
         since = self.store.release_deferred(game_id, seat)
+        if since is None:
+            return "told_already"  # the seat acted, or a turn mail since told it all
         loaded = self.service.load(game_id)
-        if loaded.meta.get("status") != "active" or seat not in loaded.game.to_act(loaded.state):
+        if loaded.meta.get("status") != "active" or seat not in loaded.game.turn_of(loaded.state):
             return "moved_on"
         wait = self.store.take_mail_slot(game_id, seat, self.conf.mail_interval)
         if wait:  # someone else took the slot meanwhile: defer again
-            if self.store.claim_deferred(game_id, seat, wait + 3600, since or 0):
+            if self.store.claim_deferred(game_id, seat, wait + 3600, since):
                 self._later(wait + 0.05, "deferred_turn_mail", game_id, seat)
             return "deferred"
         self.mail(game_id, seat, YOUR_TURN, since, loaded.version)
@@ -230,11 +276,17 @@ class Notifier:
             delay = webhooks.backoff(attempt, self.conf.webhook_backoff_base, self.conf.webhook_backoff_cap)
             entry["next_attempt_at"] = time.time() + delay
             self.store.log_attempt(game_id, seat, {**entry, "outcome": "retrying"})
+            _webhook_done(game_id, seat, entry, "retrying")
             self._later(delay, "deliver_webhook", game_id, seat, delivery_id, attempt + 1)
             return "retrying"
         if outcome == "failed":
             outcome = "gave_up"
         self.store.log_attempt(game_id, seat, {**entry, "outcome": outcome})
+        _webhook_done(game_id, seat, entry, outcome)
+        if outcome in ("gave_up", "refused"):  # the operator may retry it (pbem.failures)
+            Failures(self.store.redis).record("webhook", game_id, seat, entry["error"] or outcome, attempt,
+                                              f"{JOBS}.deliver_webhook", [game_id, seat, delivery_id, 1], QUEUE,
+                                              delivery_id=delivery_id, url=entry["url"], webhook_kind=message["kind"])
         return outcome
 
     def tell(self, loaded: Loaded, seat: int, kind: str, since: int | None = None, message: str = "") -> None:
@@ -248,7 +300,14 @@ class Notifier:
     # ------------------------------------------------------------------ after a move
 
     def after_move(self, game_id: str, before_version: int, version: int, before: list[int],
-                   after: list[int], mover: int | None, finished: bool) -> dict:
+                   after: list[int], mover: int | None, finished: bool, auth: str | None = None,
+                   before_turn: list[int] | None = None, after_turn: list[int] | None = None) -> dict:
+        """Tell whoever must now be told. ``before``/``after``: the seats to
+        act; ``before_turn``/``after_turn``: whose turn it was and is
+        (``Game.turn_of``; an older notice has only the former). "Your
+        turn" goes to whose turn it newly is; a seat that may only act out
+        of turn gets one mail in the whole game saying so; webhooks get
+        ``your_turn`` for every new chance to act."""
         out: dict = {}
         if finished:
             loaded = self.service.load(game_id, version)
@@ -260,20 +319,42 @@ class Notifier:
                     self.tell(loaded, seat, GAME_OVER, before_version)
                     out[seat] = GAME_OVER
             return out
+        before_turn = before if before_turn is None else before_turn
+        after_turn = after if after_turn is None else after_turn
         for seat in set(before) - set(after):
             record = self.store.deadline(game_id, seat)
             if record:
                 self._cancel(record.get("jobs"))
                 self.store.set_deadline(game_id, seat, None)
+        if mover is not None and mover not in after_turn:
+            # The seat acted and its turn passed (it may still act out of
+            # turn): what it was told is used up, so its next turn mail is
+            # news and goes at once.
+            self.store.free_mail_slot(game_id, mover)
         current = self.service.load(game_id)
-        still = set(current.game.to_act(current.state)) if current.meta.get("status") == "active" else set()
-        for seat in newly_to_act(before, after, mover):
-            if seat not in still:
+        still, still_turn = (set(x) for x in wording.acting(current))
+        loaded_now = current if current.version == version else None
+        newly_turn = set(newly_to_act(before_turn, after_turn, mover))
+        newly = set(newly_to_act(before, after, mover))
+        for seat in sorted(newly_turn | newly):
+            if seat not in still or (seat in newly_turn and seat not in still_turn):
                 out[seat] = "moved_on"
                 continue
-            self.schedule_deadline(game_id, seat, version)
-            loaded_now = current if current.version == version else self.service.load(game_id, version)
-            out[seat] = self.turn_mail(loaded_now, seat, before_version)
+            loaded_now = loaded_now or self.service.load(game_id, version)
+            if seat in newly_turn:
+                self.schedule_deadline(game_id, seat, version)
+                if seat == mover and auth == MAIL_AUTH:
+                    out[seat] = "answered"  # the answer to the mover's mail shows the board and its turn
+                else:
+                    out[seat] = self.turn_mail(loaded_now, seat, before_version)
+            elif seat not in after_turn:
+                # It may act out of turn, and the game does not wait for it.
+                # Told once in the game, past the rate limit (it is no turn).
+                out[seat] = "may_react"
+                ch = self.channels(game_id, seat)
+                if (ch.get("email") and mail_wanted(MAY_REACT, ch.get("preference", "every"))
+                        and self.store.once(game_id, f"may_react:{seat}", ONCE_A_GAME_S)):
+                    self.mail(game_id, seat, MAY_REACT, None, version)
             if self._wants_webhook(game_id, seat):  # build the notice only for someone to send it to
                 self.webhook(self.notice(loaded_now, seat, YOUR_TURN, before_version))
         return out
@@ -377,3 +458,13 @@ class Notifier:
         for seat, left in paused.get("remaining", {}).items():
             out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))
         return out
+
+
+def _webhook_done(game_id: str, seat: int, entry: dict, outcome: str) -> None:
+    """Count and log one webhook attempt (pbem.metrics, pbem.logs)."""
+    metrics.count_delivery("webhook", outcome)
+    if logs.activity.isEnabledFor(logging.INFO):
+        logs.activity.info("webhook " + outcome, extra={
+            "event": "delivery", "channel": "webhook", "outcome": outcome, "game_id": game_id, "seat": seat,
+            "delivery_id": entry.get("delivery_id"), "attempt": entry.get("attempt"), "status": entry.get("status"),
+            "ms": entry.get("duration_ms")})

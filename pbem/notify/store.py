@@ -7,6 +7,7 @@
     pbem:{g:ID}:notify:wh:ID      string a webhook delivery's fixed message (for retries)
     pbem:{g:ID}:notify:rl:SEAT    string set for PBEM_MAIL_INTERVAL after a turn mail
     pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
+    pbem:{g:ID}:notify:told:SEAT  string the version the seat's last mail showed it
 
 A deadline is indexed across games too (pbem/indexes.py, its shard's
 ``deadlines``), in the same transaction as its record.
@@ -114,6 +115,22 @@ class NotifyStore:
             return 0.0
         left = self.redis.pttl(k)
         return max(left, 1) / 1000.0
+
+    def free_mail_slot(self, game_id: str, seat: int) -> None:
+        """The seat acted: its next turn mail may go at once, and whatever
+        was gathered for it is moot (the deferred job finds nothing)."""
+        self.redis.delete(key(game_id, f"notify:rl:{seat}"), key(game_id, f"notify:deferred:{seat}"))
+
+    def set_told(self, game_id: str, seat: int, version: int) -> None:
+        """A mail showed the seat the game at ``version`` (never moves back)."""
+        k = key(game_id, f"notify:told:{seat}")
+        self.redis.eval("local v = tonumber(redis.call('GET', KEYS[1]) or '-1') "
+                        "if tonumber(ARGV[1]) > v then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end",
+                        1, k, int(version), 90 * 86400)
+
+    def told(self, game_id: str, seat: int) -> int | None:
+        raw = self.redis.get(key(game_id, f"notify:told:{seat}"))
+        return int(raw) if raw is not None else None
 
     def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int) -> bool:
         """Mark a turn mail as deferred (one at a time), remembering the first

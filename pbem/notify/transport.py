@@ -6,12 +6,16 @@
 """
 from __future__ import annotations
 
+import logging
 import mailbox
 import smtplib
 import ssl
+import time
 from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from .. import logs, metrics
 
 
 class MailError(Exception):
@@ -19,7 +23,28 @@ class MailError(Exception):
 
 
 def send(msg: EmailMessage, smtp_url: str | None, data_dir: Path, timeout: float = 20) -> str:
-    """Send one message; returns where it went ("smtp" or the maildir path)."""
+    """Send one message; returns where it went ("smtp" or the maildir path).
+    Every outgoing mail passes here: it is counted and logged (pbem.metrics,
+    pbem.logs) by outcome."""
+    start = time.perf_counter()
+    try:
+        where = _send(msg, smtp_url, data_dir, timeout)
+    except Exception as err:
+        _delivered(msg, "failed", start, error=f"{type(err).__name__}: {err}"[:300])
+        raise
+    _delivered(msg, "sent", start, to="smtp" if where == "smtp" else "maildir")
+    return where
+
+
+def _delivered(msg: EmailMessage, outcome: str, start: float, **extra) -> None:
+    metrics.count_delivery("mail", outcome)
+    if logs.activity.isEnabledFor(logging.INFO):
+        logs.activity.info("mail " + outcome, extra={
+            "event": "delivery", "channel": "mail", "outcome": outcome, "game_id": msg.get("X-Pbem-Game"),
+            "message_id": msg.get("Message-ID"), "ms": logs.since(start), **extra})
+
+
+def _send(msg: EmailMessage, smtp_url: str | None, data_dir: Path, timeout: float) -> str:
     if not smtp_url:
         box = mailbox.Maildir(str(data_dir / "maildir"), create=True)
         box.add(msg)

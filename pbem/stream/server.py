@@ -21,11 +21,12 @@ import redis.asyncio as aredis
 from aiohttp import web
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
-from ..config import Settings, settings as load_settings
+from .. import logs
+from ..config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
 from ..service import game_of, seat_of_token, shown_events
-from ..store import decode_log, decode_meta, decode_seats, dumps, key
+from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
 from ..tickets import check_ticket
 from . import sse
 from .hub import CLOSE, KEEPALIVE, Hub
@@ -93,22 +94,29 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     return int(given), token, ticket
 
 
-async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int]:
-    """The game's meta, who the caller is, and where to start; else a 4xx."""
+async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None]:
+    """The game's meta, who the caller is, where to start, and the game's
+    archive if it was compacted (``Store.compact``); else a 4xx."""
     after, token, ticket = where_from(request)
     ticket_seat = check_ticket(request.app[SECRET], ticket, game_id) if ticket is not None else None
-    pipe = request.app[REDIS].pipeline(transaction=False)
+    pipe = request.app[REDIS].pipeline(transaction=True)  # one step: the keys, or the archive that replaced them
     pipe.hgetall(key(game_id, "meta"))
     pipe.hgetall(key(game_id, "seats"))
-    raw_meta, raw_seats = await pipe.execute()
+    pipe.get(key(game_id, "archive"))
+    pipe.get(key(game_id, "extra"))
+    raw_meta, raw_seats, raw_archive, raw_extra = await pipe.execute()
     if not raw_meta:
         raise NotFound("unknown_game", f"no game {game_id!r}")
-    viewer = seat_of_token(decode_seats(raw_seats), token) if token is not None else ticket_seat
+    archive = decode_archive(raw_archive) if raw_archive else None
+    seats = archive.decoded_seats() if archive is not None else decode_seats(raw_seats)
+    viewer = seat_of_token(seats, token) if token is not None else ticket_seat
     if token is not None and ticket is not None and viewer != ticket_seat:
         # Clients that keep Authorization on the API's 307 send both: fine
         # when they name one seat.
         raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
-    return decode_meta(raw_meta), viewer, after
+    if raw_extra:  # a compacted game's long meta fields
+        raw_meta = {**raw_meta, **decode_extra(raw_extra)}
+    return decode_meta(raw_meta), viewer, after, archive
 
 
 async def options(request: web.Request) -> web.Response:
@@ -125,7 +133,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     game_id = request.match_info["game_id"]
     headers = cors(request)
     try:
-        meta, viewer, after = await identify(request, game_id)
+        meta, viewer, after, archive = await identify(request, game_id)
     except ServiceError as err:
         return error(err, headers)
     except (RedisConnectionError, RedisTimeoutError, OSError) as err:
@@ -140,7 +148,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     if meta.get("status") == "finished":
         # Public now: everything missed, then the end.
         try:
-            await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]))
+            await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]), archive)
             await resp.write(sse.end_frame(int(meta["version"]), meta.get("result")))
         except (ConnectionResetError, RedisConnectionError, RedisTimeoutError) as err:
             log.info("stream of %s ended: %s", game_id, err)
@@ -169,13 +177,24 @@ async def stream(request: web.Request) -> web.StreamResponse:
     return resp
 
 
-async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, after: int, upto: int) -> int:
-    """Send the log's events in ``(after, upto]`` (read in pages) as
-    ``viewer`` may see them; returns the last version sent (or ``after``)."""
+async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, after: int, upto: int,
+                   archive: Archive | None = None) -> int:
+    """Send the log's events in ``(after, upto]`` (read in pages, from the
+    archive for a compacted game) as ``viewer`` may see them; returns the
+    last version sent (or ``after``)."""
     client = request.app[REDIS]
     sent = after
     while sent < upto:
-        rows = decode_log(await client.xrange(key(game_id, "log"), f"{sent + 1}-0", f"{upto}-1", count=PAGE))
+        if archive is not None:
+            rows = archive.rows(sent, upto, PAGE)
+        else:
+            rows = decode_log(await client.xrange(key(game_id, "log"), f"{sent + 1}-0", f"{upto}-1", count=PAGE))
+        if not rows and archive is None and finished:
+            # Compacted since the meta was read: the archive has the rest.
+            raw = await client.get(key(game_id, "archive"))
+            if raw:
+                archive = decode_archive(raw)
+                continue
         if not rows:
             break
         await resp.write(b"".join(sse.event_frame(item) for item in shown_events(game, viewer, finished, rows)))
@@ -225,7 +244,8 @@ def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING, format="pbem-stream: %(levelname)s %(message)s")
+    check_environment("pbem-stream")
+    logs.setup("stream", logging.WARNING)
     conf = load_settings()
     app = create_app(conf)
     port = conf.stream_bind_port()

@@ -26,7 +26,7 @@ from ..games.base import GameError, seat_names
 from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
-from ..api.stream_views import stream_url
+from ..api.common import bearer, stream_url
 from ..tickets import make_ticket
 from ..pictures import palette
 from . import links, model
@@ -52,7 +52,7 @@ def secret() -> bytes:
 
 
 def bearer_caller(game_id: str) -> model.Caller:
-    from ..api.app import bearer  # the API's reading of Authorization: one rule for both
+    # the API's reading of Authorization (pbem/api/common.py): one rule for both
     return model.Caller(bearer(), f"/g/{game_id}")
 
 

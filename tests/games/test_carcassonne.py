@@ -486,7 +486,7 @@ def test_draw_order_option_is_checked():
     with pytest.raises(BadOptions):
         G.check_options(2, {"start_player": 2})
     with pytest.raises(BadOptions):
-        G.check_options(2, {"expansions": ["tower"]})
+        G.check_options(2, {"expansions": ["river"]})
     G.check_options(5, {"draw_order": ["D"] * 3, "start_player": 4})
 
 

@@ -277,3 +277,32 @@ def test_random_games_finish(players, options):
     for seed in range(2):
         out = play_random(G, players, options, seed=seed)
         assert out.state.over
+
+
+def test_a_wagon_moves_onto_the_abbey_that_closed_its_road():
+    """A road closed by an abbey ends at the abbey's cloister: the wagon may go there."""
+    state = new_game(["W", "B", "B", "B", "B", "E", "A", "U"], expansions=["abbey_mayor"])
+    for text in ("place -1,0 r0 wagon road E", "place 0,1 r0", "place 1,1 r0", "place 2,1 r0",
+                 "place 2,0 r0", "place 0,-1 r180", "place 1,-1 r0"):
+        state, _ = play(state, text)
+    assert state.pending == {1: "abbey"}                              # the hole at 1,0
+    state, ev = play(state, "abbey 1,0")
+    assert of_type(ev, "WagonOffered") and G.to_act(state) == {0}
+    assert {"type": "wagon", "x": 1, "y": 0, "on": "cloister"} in G.legal_moves(state, 0)
+    state, ev = play(state, "wagon 1,0 cloister", player=0)
+    assert of_type(ev, "WagonMoved")[0]["x"] == 1 and state.scores == (2, 0)
+
+
+def test_nearby_tiles_counts_the_diagonal_neighbours():
+    from pbem.games.carcassonne.expansions.abbey_mayor.wagon import wagon_targets
+    from pbem.games.carcassonne.features import sid_at
+    state = new_game(["V", "B", "E"], expansions=["abbey_mayor"], wagon_move="nearby_tiles")
+    state, _ = play(state, "place 1,0 r0 wagon road W")
+    state, _ = play(state, "place 0,1 r0")                            # a monastery diagonal to 1,0
+    sid = sid_at(state, (1, 0), "road S")
+    targets = wagon_targets(state, sid, state.seg_feature[sid])
+    assert {"type": "wagon", "x": 0, "y": 1, "on": "cloister"} in targets
+    import copy
+    state2 = copy.copy(state)
+    state2.options = {**state.options, "wagon_move": "adjacent_tiles"}
+    assert {"type": "wagon", "x": 0, "y": 1, "on": "cloister"} not in wagon_targets(state2, sid, state.seg_feature[sid])

@@ -175,3 +175,18 @@ def test_random_games_alone_and_with_every_expansion():
             sizes = [e["size"] for e in of_type(events, "KingTaken")]
             assert sizes == sorted(set(sizes))              # records only grow
             assert canonical(G.dump(G.replay(players, playout.options, events))) == canonical(G.dump(state))
+
+
+@pytest.mark.parametrize("scoring,total,final", [
+    ("per_feature", 4 + 1, [1]),            # 1 per completed city at the end
+    ("fixed_10_20", 4 + 10, [10]),          # the King's fixed 10 (the Robber Baron's would be 20)
+    ("fixed_15_40", 4 + 15, [15]),
+    ("continuous", 4 + 1, []),              # 1 when the city was completed, nothing at the end
+])
+def test_the_king_robber_scorings(scoring, total, final):
+    state = new_game(["E"], expansions=["king_robber"], king_robber_scoring=scoring)
+    state, ev = play(state, "place 0,-1 r180 follower city S")
+    during = [e for e in of_type(ev, "KingScored") if e.get("continuous")]
+    assert [e["points"] for e in during] == ([1] if scoring == "continuous" else [])
+    at_end = [e["points"] for e in of_type(ev, "KingScored") if not e.get("continuous")]
+    assert at_end == final and state.scores == (total, 0)

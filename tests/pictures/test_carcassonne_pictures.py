@@ -14,6 +14,7 @@ import pytest
 from pbem import games, pictures
 from pbem.games.base import OMNISCIENT, SPECTATOR, canonical, rng_for
 from pbem.games.carcassonne.orient import oriented
+from pbem.pictures.carcassonne import hooks
 from pbem.games.playout import play_random
 
 GAME = games.get("carcassonne")
@@ -59,7 +60,9 @@ def test_every_setup_and_viewer_gives_valid_svg(players, options):
             # every figure of the view is drawn, as what it is, where it is
             drawn = sorted((int(e.get("data-x")), int(e.get("data-y")), e.get("data-on"), e.get("data-figure"))
                            for e in elements(root, "figure"))
-            wanted = sorted((f["x"], f["y"], f["on"], f["figure"]) for f in view["followers"])
+            # ... and the figures the view places elsewhere (the dragon, the fairy, towers, castles)
+            extra = [(f["x"], f["y"], f["on"] or "tile", f["figure"]) for fn in hooks.PLACED for f in fn(view)]
+            wanted = sorted([*((f["x"], f["y"], f["on"], f["figure"]) for f in view["followers"]), *extra])
             assert drawn == wanted
             names = " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
             for seat in range(players):
@@ -247,8 +250,9 @@ def test_a_later_expansion_draws_through_the_hooks():
     body = terrain.tile_body(build(tile), 60, 1)
     assert terrain.WATER in body and terrain.WATER_EDGE in body
     assert "volcano" not in hooks.MARKS and 'fill="#ffffff"' in body     # the unknown mark's diamond
-    dragon = figure_svg("dragon", None, "", 10, 10, 20)
-    assert "<circle" in dragon and ">D<" in dragon
+    unknown = figure_svg("catapult", None, "", 10, 10, 20)      # (the dragon has its art now)
+    assert "<circle" in unknown and ">C<" in unknown
+    assert "<circle" not in figure_svg("dragon", None, "", 10, 10, 20)
 
 
 def test_names_are_escaped_and_long_ones_cut():

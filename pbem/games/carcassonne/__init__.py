@@ -5,10 +5,11 @@ Inns & Cathedrals (``expansions/inns_cathedrals.py``, ``inns_cathedrals_tiles.py
 ``traders_builders_tiles.py``: goods, builder, pig), King & Robber
 (``king_robber.py``, ``king_robber_tiles.py``), Cult (``cult.py``,
 ``cult_tiles.py``: shrines), Siege (``siege.py``, ``siege_tiles.py``: besieged
-cities, the escape) and Abbey & Mayor (the subpackage ``abbey_mayor/``: abbey,
-mayor, wagon, barn), enabled with ``options={"expansions": ["inns_cathedrals",
-"traders_builders", "king_robber", "cult", "siege", "abbey_mayor"]}`` (any
-combination).
+cities, the escape), Abbey & Mayor (the subpackage ``abbey_mayor/``: abbey,
+mayor, wagon, barn), and the subpackages ``princess_dragon/`` (volcano, dragon,
+fairy, princess, magic portal), ``tower/`` (floors, capture, prisoners),
+``count/`` (the City of Carcassonne) and ``bridges_castles_bazaars/``, enabled
+with ``options={"expansions": [...]}`` (any combination of their names).
 
 Rules: ``docs/rules/carcassonne.md``. Modules of the base game: ``geometry``
 (edges, halves, rotation), ``segments`` / ``tiles`` (tiles as segments, the 72
@@ -16,7 +17,9 @@ base tiles as data), ``orient`` (precomputed rotated tiles and fits),
 ``state`` / ``features`` (state, incremental feature tracking), ``rules`` (the
 turn's named steps with hooks, expansion registry), ``base_rules`` (the base
 game's handlers), ``evolve`` (event evolvers), ``scoring``, ``moves`` (legal
-moves, validation, grouping), ``notation``, ``render`` and ``game``.
+moves, validation, grouping), ``actions`` (step 5's actions away from the tile),
+``removal`` (figures taken off the board), ``segwords``, ``notation``,
+``render``, ``catalog`` (codes, view fields, options) and ``game``.
 
 Driving a game from Python without the server (a scripted draw order, a
 fixed start player, moves in notation, then the scores)::

@@ -12,7 +12,8 @@ from .tiles import base_pile
 
 
 def placeable(state, letter: str) -> bool:
-    """Whether the tile fits in some empty cell next to the board in some rotation."""
+    """Whether the tile fits in some empty cell next to the board in some rotation
+    (or, with an expansion's help such as a bridge, ``Rules.placeable_with``)."""
     checks = state.rules.placement_checks if state.rules is not None else ()
     for cell, constraint in state.frontier.items():
         rots = fits(letter, constraint)
@@ -21,6 +22,8 @@ def placeable(state, letter: str) -> bool:
         for r in rots:
             if not refusal(state, letter, cell, r):
                 return True
+    if state.rules is not None:
+        return any(fn(state, letter) for fn in state.rules.placeable_with)
     return False
 
 
@@ -30,8 +33,12 @@ def _pick(state, rng, tried: set):
             if letter not in tried:
                 return letter
         return None
-    letters = [(k, v) for k, v in sorted(state.pile.items()) if k not in tried and v > 0]
-    total = sum(v for _, v in letters)
+    letters = sorted(state.pile.items())
+    if tried:
+        letters = [(k, v) for k, v in letters if k not in tried]
+    total = 0
+    for _k, v in letters:
+        total += v
     if not total:
         return None
     r = rng.randrange(total)
@@ -49,14 +56,19 @@ def draw_tile(turn: Turn) -> None:
     """Step 2: draw a tile; one that fits nowhere is removed (or, with
     unplaceable_tile = reshuffle, put back) and another is drawn. With the
     pile empty the game ends."""
+    if turn.state.tile is not None:
+        return                          # an expansion gave the tile already (a bazaar tile)
     tried: set = set()
     remove = turn.state.options.get("unplaceable_tile", "remove") == "remove"
+    filters = turn.rules.draw_filters
     while True:
         letter = _pick(turn.state, turn.rng, tried)
         if letter is None:
             finish(turn)
             return
         turn.emit({"type": "TileDrawn", "player": turn.player, "tile": letter})
+        if filters and any(f(turn, letter) for f in filters):
+            continue                    # put aside (a dragon tile before the dragon is in play)
         if placeable(turn.state, letter):
             return
         if remove:
@@ -118,7 +130,12 @@ def final_fields(turn: Turn) -> None:
 
 
 def finish(turn: Turn) -> None:
-    """Final scoring (its handlers in order), then the game ends."""
+    """Final scoring (its handlers in order), then the game ends. An expansion may
+    first open decisions (``Rules.before_finish``, the Count's last moves out of the
+    city); the move that closes them calls ``finish`` again."""
+    for before in turn.rules.before_finish:
+        if before(turn):
+            return
     for handler in turn.rules.handlers[FINAL_SCORING]:
         handler(turn)
     turn.emit({"type": "GameEnded", "scores": list(turn.state.scores)})
@@ -158,5 +175,7 @@ def rules_for(expansions) -> Rules:
         for name in key:
             EXPANSIONS[name].install(rules)
             rules.parts.append(name)
+        for step, late in rules.late.items():
+            rules.handlers[step].extend(late)
         _CACHE[key] = rules
     return rules

@@ -140,6 +140,80 @@ def label_of(state: State, sid: int) -> tuple:
     return cell[0], cell[1], oriented(t[0], t[1]).labels[sid & ((1 << SEG_BITS) - 1)]
 
 
+#: per direction d: (dx, dy, the neighbour's edge, (bit, the neighbour's half) x 2)
+_PORTS = tuple((DELTA[d][0], DELTA[d][1], (d + 2) % 4,
+                ((1 << (4 + 2 * d), opposite_half(2 * d)), (1 << (5 + 2 * d), opposite_half(2 * d + 1))))
+               for d in range(4))
+
+
+_PORT_SIDS: dict = {}
+
+
+def _port_sids(nbrs: tuple) -> tuple:
+    """(bit, neighbour segment id) of the ports an empty cell's 4 neighbours (board
+    entries, None for none) meet: it depends on those tiles only, so it is kept."""
+    out = _PORT_SIDS.get(nbrs)
+    if out is None:
+        sids = []
+        for d, (_dx, _dy, back, halves) in enumerate(_PORTS):
+            nb = nbrs[d]
+            if nb is None:
+                continue
+            no = oriented(nb[0], nb[1])
+            nbase = nb[2] << SEG_BITS
+            k = no.edge_seg[back]
+            if k >= 0:
+                sids.append((1 << d, nbase + k))
+            for bit, h in halves:
+                k = no.half_seg[h]
+                if k >= 0:
+                    sids.append((bit, nbase + k))
+        out = tuple(sids)
+        if len(_PORT_SIDS) > 200000:     # a long-lived process: start again
+            _PORT_SIDS.clear()
+        _PORT_SIDS[nbrs] = out
+    return out
+
+
+def port_sids(state: State, cell: tuple) -> tuple:
+    """(bit, neighbour segment id) of each port of an empty cell (kept by neighbours)."""
+    board = state.board
+    x, y = cell
+    return _port_sids((board.get((x, y - 1)), board.get((x + 1, y)), board.get((x, y + 1)), board.get((x - 1, y))))
+
+
+def sid_mask(state: State, sids) -> int:
+    """The occupancy mask of ports from ``port_sids``."""
+    features = state.features
+    seg_feature = state.seg_feature
+    mask = 0
+    for bit, sid in sids:
+        if features[seg_feature[sid]].meeples:
+            mask |= bit
+    return mask
+
+
+def port_features(state: State, cell: tuple) -> list:
+    """(bit, feature id) of each port of an empty cell that a neighbour's road, city or
+    field meets (edge d = bit d, half h = bit 4 + h): what the occupancy mask and the
+    expansions' figure choices are computed from."""
+    board = state.board
+    seg_feature = state.seg_feature
+    x, y = cell
+    nbrs = (board.get((x, y - 1)), board.get((x + 1, y)), board.get((x, y + 1)), board.get((x - 1, y)))
+    return [(bit, seg_feature[sid]) for bit, sid in _port_sids(nbrs)]
+
+
+def mask_of(state: State, ports) -> int:
+    """The occupancy mask of ports from ``port_features``."""
+    features = state.features
+    mask = 0
+    for bit, fid in ports:
+        if features[fid].meeples:
+            mask |= bit
+    return mask
+
+
 def occupancy_mask(state: State, cell: tuple) -> int:
     """Bits of the ports of an empty cell whose neighbouring feature already
     holds a follower (edge d = bit d, half h = bit 4 + h)."""

@@ -5,6 +5,7 @@ from collections import Counter
 
 from ..base import BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, placings_from_keys
 from .base_rules import rules_for
+from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
 from .notation import HELP, MOVE_TEXTS, describe_event, describe_move, parse_move
@@ -12,15 +13,31 @@ from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, run
 from .state import State
-from .tiles import BASE_TILES, START_TILE
+from .tiles import BASE_TILES
 
 add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
-from .expansions import inns_cathedrals, traders_builders, king_robber, cult, siege, abbey_mayor  # noqa: F401,E501
+from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
+                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
+def _help_lines(module) -> str:
+    """The notation lines (indented 4) of an expansion's text module docstring."""
+    return "\n".join(line[4:] for line in (module.__doc__ or "").splitlines() if line.startswith("    "))
+
+
+from .expansions.princess_dragon import text as _pd_text  # noqa: E402
+from .expansions.tower import text as _tower_text  # noqa: E402
+from .expansions.count import text as _count_text  # noqa: E402
+from .expansions.bridges_castles_bazaars import text as _bcb_text  # noqa: E402
+
+#: the notation of the four later expansions' moves (their text modules), and "pass"
+MORE_HELP = "\n".join([*(_help_lines(m) for m in (_pd_text, _tower_text, _count_text, _bcb_text)),
+                        "pass                              decline whatever optional decision you owe"])
+
 FOLLOWERS = 7
+
 #: Version of ``dump``'s format (2: followers in the order their features hold them).
 SNAPSHOT_FORMAT = 2
 
@@ -41,141 +58,19 @@ class Carcassonne(Game):
     min_players = 2
     max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
     hidden_information = False  # tiles are drawn one at a time by chance events: no hidden order
-    error_codes = {
-        "unknown_move": "the move's type is not a move of the rules in play",
-        "not_now": "this move is not the one owed now (a placement, a decision...)",
-        "unknown_expansion": "the expansions option names an unknown expansion",
-        "bad_position": "`x` and `y` must be integers",
-        "bad_rotation": "the rotation is 0, 90, 180 or 270 (clockwise)",
-        "cell_taken": "there is a tile at that cell already",
-        "not_adjacent": "the cell touches no tile",
-        "edges_do_not_match": "the tile's edges do not match its neighbours'",
-        "bad_figure": "a deployment names a figure and a segment (e.g. follower city N)",
-        "unknown_figure": "the figure is not one of the rules in play",
-        "bad_segment": "the tile has no such segment, or the figure may not stand on it",
-        "feature_occupied": "the feature the segment joins holds a follower already",
-        "no_followers_left": "the seat has no follower in its supply",
-        "no_big_follower_left": "Inns & Cathedrals: the big follower is not in the supply",
-        "no_<figure>_left": "the figure (builder, pig, mayor, wagon, barn) is not in the seat's supply",
-        "no_own_follower": "Traders & Builders: the builder joins a road or city without a follower of the seat",
-        "no_own_farmer": "Traders & Builders: the pig joins a field without a farmer of the seat",
-        "cult_neighbourhood": "Cult: a shrine may not have more than one monastery around it, nor a monastery "
-                              "more than one shrine",
-        "no_knight_there": "Siege: the seat has no knight on that segment",
-        "bad_escape": "Siege: the escape names the knight's city segment by an edge",
-        "cannot_escape": "Siege: that city is not a besieged city with a monastery or shrine next to it",
-        "no_abbey_left": "Abbey & Mayor: the seat's abbey is placed already",
-        "not_a_hole": "Abbey & Mayor: an abbey fills an empty cell with 4 neighbouring tiles",
-        "bad_barn": "Abbey & Mayor: a barn goes on a corner where 4 tiles meet, all 4 corners field, in a field "
-                    "without a barn",
-        "bad_wagon_target": "Abbey & Mayor: the wagon may go only to an incomplete, unoccupied feature next to "
-                            "its scored one",
-        "bad_abbey": "Abbey & Mayor: the abbey move could not be read",
-        "bad_wagon": "Abbey & Mayor: the wagon move could not be read",
-        "two_figures": "one figure per move",
-        "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
-        "missing_segment": "the text does not say where the figure goes",
-        "trailing_text": "words after the move were not understood",
-        "unknown_command": "the text could not be read as a move",
-    }
-    view_fields = {
-        "players": "the number of seats",
-        "options": "the game's options, defaults filled in",
-        "board": "the placed tiles in order: `x`, `y`, `tile` (its letter, see docs/rules/carcassonne.md), "
-                 "`rotation` (0, 90, 180, 270 clockwise)",
-        "followers": "the figures on the board: `player`, `x`, `y`, `on` (the segment), `figure`",
-        "scores": "per seat",
-        "supply": "per seat, followers left in its supply",
-        "pile": "tiles left by letter (the draw order is never shown: each draw is a chance event)",
-        "tiles_left": "tiles left to draw",
-        "discarded": "tiles drawn that fitted nowhere",
-        "active": "the seat whose turn it is",
-        "tile": "the tile drawn for the active seat (null when none)",
-        "to_act": "the seats to act now",
-        "step": "the step of the turn that waits for a decision",
-        "turn": "turns played so far",
-        "over": "true once the game is over",
-        "by_category": "per scoring category, per seat: the points scored so far",
-        "big_followers": "Inns & Cathedrals: per seat, big followers left",
-        "builders": "Traders & Builders: per seat, builders left",
-        "pigs": "Traders & Builders: per seat, pigs left",
-        "goods": "Traders & Builders: per good (cloth, grain, wine), per seat",
-        "extra_tile": "Traders & Builders: true while the active seat plays its builder's extra tile",
-        "king_robber": "King & Robber: who holds the King and the Robber Baron, with the sizes that won them",
-        "besieged_cities": "Siege: the besieged cities: `x`, `y`, `on`, `tiles`, `complete`",
-        "abbeys": "Abbey & Mayor: per seat, abbeys left",
-        "mayors": "Abbey & Mayor: per seat, mayors left",
-        "wagons": "Abbey & Mayor: per seat, wagons left",
-        "barns": "Abbey & Mayor: per seat, barns left",
-        "wagon_decision": "Abbey & Mayor: the wagon waiting to move (`player`, `x`, `y`, `on`)",
-        "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
-    }
+    error_codes = ERROR_CODES
+    view_fields = VIEW_FIELDS
     #: One seat owes a decision at a time (``state.pending`` holds one), the
     #: expansions' decisions (abbey, wagon, escape) included.
     concurrency = "strict"
     concurrency_doc = ("One seat acts at a time (the active player, or the seat owing a decision): a move "
                        "must be signed at the game's current version.")
-    options = (
-        Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
-               "cult, siege, abbey_mayor (any combination; the others are still to come)", list,
-               item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
-        Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
-               int, choices=(4, 2)),
-        Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
-               str, choices=("per_field",)),
-        Option("unplaceable_tile", "remove",
-               "a drawn tile that fits nowhere is removed from the game, or put back (reshuffle)",
-               str, choices=("remove", "reshuffle")),
-        Option("tie_break", "shared", "tied players share the placing", str, choices=("shared",)),
-        Option("draw_order", [],
-               "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
-               "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-               "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12)", list),
-        Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
-        Option("king_robber_scoring", "per_feature",
-               "King & Robber: the King scores 1 per completed city, the Robber Baron 1 per completed road",
-               str, choices=("per_feature",)),
-        Option("cult_set", 6, "Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)",
-               int, choices=(6, 5)),
-        Option("wagon_move", "along_road",
-               "Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road) or to a "
-               "feature on its tile or the 4 next to it (adjacent_tiles)", str,
-               choices=("along_road", "adjacent_tiles")),
-        Option("barn_placement", "any",
-               "Abbey & Mayor: a barn may go into a field with farmers (any) or only without (no_farmers)",
-               str, choices=("any", "no_farmers")),
-        Option("abbey_after_last_tile", True,
-               "Abbey & Mayor: after the last tile every seat still holding its abbey may place it", bool),
-        Option("siege_escape_adjacency", "any_city_tile",
-               "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
-               "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
-    )
-    sample_setups = (
-        (2, {}),
-        (3, {}),
-        (4, {}),
-        (5, {}),
-        (2, {"tiny_city_scoring": 2, "unplaceable_tile": "reshuffle"}),
-        (3, {"draw_order": list("UVWXCBAKLDDEEFH"), "start_player": 1}),
-        (2, {"expansions": ["inns_cathedrals"]}),
-        (6, {"expansions": ["inns_cathedrals"]}),
-        (3, {"expansions": ["traders_builders"]}),
-        (4, {"expansions": ["inns_cathedrals", "traders_builders"]}),
-        (2, {"expansions": ["king_robber"]}),
-        (3, {"expansions": ["cult"]}),
-        (2, {"expansions": ["cult"], "cult_set": 5}),
-        (2, {"expansions": ["siege"]}),
-        (3, {"expansions": ["siege"], "siege_escape_adjacency": "siege_tile"}),
-        (2, {"expansions": ["abbey_mayor"]}),
-        (3, {"expansions": ["abbey_mayor"], "wagon_move": "adjacent_tiles", "barn_placement": "no_farmers",
-             "abbey_after_last_tile": False}),
-        (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege"]}),
-        (4, {"expansions": ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege",
-                            "abbey_mayor"]}),
-    )
-    #: what bench/engines.py times: full base games (the scripted sample is tiny).
-    bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}))
-    notation_help = HELP
+    options = OPTIONS
+    sample_setups = SAMPLE_SETUPS
+    #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
+    #: game with every expansion.
+    bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}), (2, {"expansions": ALL_EXPANSIONS}))
+    notation_help = HELP + "\n" + MORE_HELP
 
     # -- options ---------------------------------------------------------------
 
@@ -213,8 +108,9 @@ class Carcassonne(Game):
         st.players = players
         st.options = options
         st.rules = rules
-        place_tile_into(st.board, st.seg_feature, st.features, st.frontier, 0, (0, 0), START_TILE, 0)
-        st.placed = ((0, 0),)
+        for n, (x, y, letter, rot) in enumerate(rules.start_tiles):
+            place_tile_into(st.board, st.seg_feature, st.features, st.frontier, n, (x, y), letter, rot)
+        st.placed = tuple((x, y) for x, y, _letter, _rot in rules.start_tiles)
         if options["draw_order"]:
             st.order = tuple(options["draw_order"])
             st.pile = dict(Counter(st.order))
@@ -244,7 +140,10 @@ class Carcassonne(Game):
         owed = state.pending.get(player)
         if owed is None or state.over:
             return []
-        return state.rules.legal[owed](state, player)
+        moves = state.rules.legal[owed](state, player)
+        if state.rules.anytime and player == state.active:
+            moves = moves + [m for legal, _v, _e in state.rules.anytime.values() for m in legal(state, player)]
+        return moves
 
     def decide(self, state: State, player: int, move, rng) -> list:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -252,14 +151,24 @@ class Carcassonne(Game):
         self.check_turn(state, player)
         kind = move["type"]
         rules = state.rules
+        anytime = rules.anytime.get(kind)
+        if anytime is not None:
+            # a move of the active seat's own turn beside whatever it owes (The Tower's ransom)
+            if player != state.active:
+                raise IllegalMove("not_now", f"you may {kind} only on your own turn")
+            _legal, validate, events = anytime
+            return events(state, player, validate(state, player, move))
         start = rules.moves.get(kind)
         if start is None:
-            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: {', '.join(sorted(rules.moves))}")
+            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: "
+                              f"{', '.join(sorted([*rules.moves, *rules.anytime]))}")
         owed = state.pending.get(player)
         if owed != kind:
             raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
         clean = rules.validators[kind](state, player, move)
-        return run(Turn(rules, state, rng, player, clean), start)
+        # The turn is the active seat's, whoever answers (a wagon's owner, a dragon step):
+        # the steps read ``turn.player`` as the active seat and ``turn.mover`` as the mover.
+        return run(Turn(rules, state, rng, state.active, clean, mover=player), start)
 
     def default_move(self, state: State, player: int):
         """Timeout: the first legal placement (cells by y then x, rotations
@@ -273,7 +182,9 @@ class Carcassonne(Game):
             return moves[0] if moves else None
         places = legal_placements(state)
         if not places:
-            return None
+            # a tile that fits only with an expansion's help (a bridge): its first legal move
+            moves = self.legal_moves(state, player)
+            return moves[0] if moves else None
         (x, y), r = places[0]
         return {"type": "place_tile", "x": x, "y": y, "rotation": r * 90}
 
@@ -321,8 +232,12 @@ class Carcassonne(Game):
             # ``load`` adds them back one by one, so a loaded feature lists its
             # followers in the live order, and what iterates them (the
             # FollowersReturned event, say) answers alike from a snapshot.
+            # (features by their first segment: a bridge joins features in an order a rebuild
+            # from the tiles does not repeat; ``load`` reads each feature's list in order)
             "followers": [[p, *label_of(state, sid), figure]
-                          for f in state.features.values() for p, sid, figure in f.meeples],
+                          for f in sorted((f for f in state.features.values() if f.meeples),
+                                          key=lambda f: min(f.segs))
+                          for p, sid, figure in f.meeples],
             "pile": dict(sorted(state.pile.items())),
             "order": None if state.order is None else list(state.order),
             "discarded": list(state.discarded),
@@ -372,15 +287,17 @@ class Carcassonne(Game):
         st.turn = data["turn"]
         st.over = data["over"]
         st.ext = data["ext"]
+        for restore in st.rules.restore:
+            restore(st)
         return st
 
     # -- text ----------------------------------------------------------------------
 
     def describe(self, item: dict, viewer=None, names=None) -> str:
+        if item.get("type") in MOVE_TEXTS:     # an expansion's moves (and a placement with a bridge)
+            return MOVE_TEXTS[item["type"]](item)
         if item.get("type") == "place_tile":
             return describe_move(item)
-        if item.get("type") in MOVE_TEXTS:
-            return MOVE_TEXTS[item["type"]](item)
         return describe_event(item)
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:

@@ -14,7 +14,7 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import occupancy_mask
+from .features import occupancy_mask, port_sids, sid_mask
 from .geometry import EDGES
 from .orient import DEPLOYABLE, fits, oriented
 
@@ -24,6 +24,11 @@ FIGURES = ("follower",)
 
 def _yx(cell):
     return (cell[1], cell[0])
+
+
+def sorted_cells(frontier) -> list:
+    """The frontier's cells by (y, x) (sorting pairs, not calling a key function)."""
+    return [(x, y) for y, x in sorted([(y, x) for x, y in frontier])]
 
 
 def legal_placements(state, letter=None) -> list:
@@ -40,6 +45,13 @@ def legal_placements(state, letter=None) -> list:
     return out
 
 
+def relevant_checks(state, letter: str) -> list:
+    """The placement checks that may refuse this tile at all (a check may say which tiles
+    it concerns: ``check.relevant(letter)``; Cult: those with a cloister)."""
+    return [c for c in state.rules.placement_checks
+            if getattr(c, "relevant", None) is None or c.relevant(letter)]
+
+
 def refusal(state, letter: str, cell, r: int):
     """The first expansion restriction refusing the placement: (code, message), or None."""
     for check in state.rules.placement_checks:
@@ -54,34 +66,100 @@ def legal_moves(state, player: int) -> list:
         return []
     letter = state.tile
     frontier = state.frontier
-    has_follower = state.supply[player] > 0
-    extra = state.rules.figure_options
-    checks = state.rules.placement_checks
-    out = []
-    append = out.append
-    for cell in sorted(frontier, key=_yx):
+    checks = relevant_checks(state, letter)
+    cells = []
+    for cell in sorted_cells(frontier):
         rots = fits(letter, frontier[cell])
         if not rots:
             continue
         if checks:
-            rots = [r for r in rots if not refusal(state, letter, cell, r)]
+            rots = [r for r in rots if not any(check(state, letter, cell, r) for check in checks)]
             if not rots:
                 continue
+        cells.append((cell, rots))
+    return placement_moves(state, player, letter, cells)
+
+
+def placement_moves(state, player: int, letter: str, cells, more: dict | None = None) -> list:
+    """The place_tile moves of tile ``letter`` at each (cell, rotations) of ``cells``:
+    no figure first, then each figure choice; ``more`` is added to every move (a
+    bridge). The expansions' choices come from ``Rules.figure_providers`` (prepared
+    once here) and ``Rules.figure_options``."""
+    has_follower = state.supply[player] > 0
+    rules = state.rules
+    extra = list(rules.figure_options)
+    providers = [fn for fn in (make(state, player) for make in rules.figure_providers) if fn]
+    block = tile_block(state, letter)
+    if block:
+        # the volcano: no figure on the tile (a barn on its corner only with "tile")
+        has_follower = False
+        if block == "all":
+            extra, providers = [], []
+        else:
+            extra = [_corners_only(fn) for fn in extra]
+            providers = [_corners_only_provider(fn) for fn in providers]
+    out = []
+    append = out.append
+    if not extra and not providers and not more:
+        # the base game's own loop (no expansion figure): as fast as before them
+        for cell, rots in cells:
+            x, y = cell
+            mask = occupancy_mask(state, cell) if has_follower else 0
+            for r in rots:
+                rotation = r * 90
+                append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+                if has_follower:
+                    for label in oriented(letter, r).free_labels(mask):
+                        append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                                "figure": "follower", "on": label})
+        return out
+    seg_feature = state.seg_feature
+    for cell, rots in cells:
         x, y = cell
-        mask = occupancy_mask(state, cell) if has_follower or extra else 0
+        sids = port_sids(state, cell)
+        mask = sid_mask(state, sids)
+        ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
         for r in rots:
             rotation = r * 90
-            append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+            if more:
+                head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation, **more}
+            else:
+                head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
+            append(head)
             o = oriented(letter, r)
             if has_follower:
                 for label in o.free_labels(mask):
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": "follower", "on": label})
+                    append({**head, "figure": "follower", "on": label})
+            for fn in providers:
+                for figure, label in fn(cell, o, mask, ports):
+                    append({**head, "figure": figure, "on": label})
             for fn in extra:
                 for figure, label in fn(state, player, cell, o, mask):
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": figure, "on": label})
+                    append({**head, "figure": figure, "on": label})
     return out
+
+
+def tile_block(state, letter) -> str | None:
+    """What an expansion forbids on the new tile (``Rules.tile_blocks``): None, "tile"
+    (no figure on its segments) or "all" (no figure at all this turn)."""
+    for fn in state.rules.tile_blocks:
+        block = fn(state, letter)
+        if block:
+            return block
+    return None
+
+
+def _corners_only_provider(fn):
+    def options(cell, o, mask, ports):
+        return [(figure, label) for figure, label in fn(cell, o, mask, ports) if label.startswith("corner ")]
+    return options
+
+
+def _corners_only(fn):
+    def options(state, player, cell, o, mask):
+        return [(figure, label) for figure, label in fn(state, player, cell, o, mask)
+                if label.startswith("corner ")]
+    return options
 
 
 def _int(v) -> bool:
@@ -129,6 +207,9 @@ def check_place(state, player: int, move: dict):
     if not isinstance(figure, str) or not isinstance(on, str):
         raise IllegalMove("bad_figure", "a deployment names a figure and a segment, e.g. follower city N")
     o = oriented(letter, r)
+    block = tile_block(state, letter) if state.rules.tile_blocks else None
+    if block and (block == "all" or not on.startswith("corner ")):
+        raise IllegalMove("figure_blocked", "no figure may be deployed on this tile (the dragon's volcano)")
     validators = state.rules.figure_validators
     if figure in validators:
         return cell, r, validators[figure](state, player, cell, o, on)

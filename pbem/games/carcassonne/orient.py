@@ -92,15 +92,36 @@ class Oriented:
 #: Segment kinds a follower may stand on in the base game.
 DEPLOYABLE = {"road", "city", "cloister", "field"}
 
-_ORIENTED: dict[str, tuple] = {}
+#: fn(letter) -> TileType or None: tile types made on demand (a tile with a bridge of
+#: Bridges, Castles & Bazaars is ``letter~NS``), known to every process that meets the id.
+FACTORIES: list = []
+
+
+class _Tiles(dict):
+    def __missing__(self, letter):
+        for make in FACTORIES:
+            tile = make(letter)
+            if tile is not None:
+                add_tiles({letter: tile})
+                return dict.__getitem__(self, letter)
+        raise KeyError(letter)
+
+
+class _Oriented(dict):
+    def __missing__(self, letter):
+        TILES[letter]                    # made by a factory (or KeyError)
+        return dict.__getitem__(self, letter)
+
+
+_ORIENTED: dict[str, tuple] = _Oriented()
 _FITS: dict[tuple, tuple] = {}
-TILES: dict[str, TileType] = {}
+TILES: dict[str, TileType] = _Tiles()
 
 
 def add_tiles(tiles: dict[str, TileType]) -> None:
     """Make tile types known to the engine (base tiles, expansion tiles)."""
     for letter, tile in tiles.items():
-        known = TILES.get(letter)
+        known = dict.get(TILES, letter)
         if known is not None:
             # the same row read again (by another module or a test) is fine;
             # the same id with another geometry is not
@@ -124,7 +145,12 @@ def fits(letter: str, constraint: str) -> tuple:
     key = (letter, constraint)
     out = _FITS.get(key)
     if out is None:
-        out = tuple(o.rot for o in _ORIENTED[letter]
-                    if all(c == "." or c == e for c, e in zip(constraint, o.edges)))
-        _FITS[key] = out
+        c0, c1, c2, c3 = constraint
+        rots = []
+        for o in _ORIENTED[letter]:
+            e = o.edges
+            if (c0 == "." or c0 == e[0]) and (c1 == "." or c1 == e[1]) and (c2 == "." or c2 == e[2]) \
+                    and (c3 == "." or c3 == e[3]):
+                rots.append(o.rot)
+        out = _FITS[key] = tuple(rots)
     return out

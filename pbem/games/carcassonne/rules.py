@@ -30,6 +30,8 @@ class Rules:
     def __init__(self):
         #: step name -> handlers fn(turn), run in order.
         self.handlers: dict[str, list] = {s: [] for s in (*STEPS, FINAL_SCORING)}
+        #: step -> handlers added with ``last`` (appended after every installation)
+        self.late: dict[str, list] = {}
         #: event type -> fn(state, event) -> new state (pure).
         self.evolvers: dict[str, object] = {}
         #: figure -> strength for majorities (follower 1; big follower 2...).
@@ -49,6 +51,11 @@ class Rules:
         self.validators: dict[str, object] = {}
         #: move type (= the decision a seat owes in ``state.pending``) -> fn(state, player) -> moves.
         self.legal: dict[str, object] = {}
+        #: the same, fast: fn(state, player) -> None (nothing this time) or
+        #: fn(cell, o, mask, ports) -> iterable of (figure, label), prepared once per
+        #: listing of the legal placements (``ports``: ``features.port_features`` of the cell,
+        #: empty when ``mask`` is 0, no follower at all next to the cell).
+        self.figure_providers: list = []
         #: figure -> fn(state, player, figure, +1/-1) -> state for non-follower supplies.
         self.supplies: dict[str, object] = {}
         #: extra figure choices on a placement: fn(state, player, cell, oriented, mask)
@@ -78,10 +85,47 @@ class Rules:
         #: text notation of the expansions' own moves: fn(game, text, state, player) ->
         #: move dict, or None if the text is not such a move.
         self.parsers: list = []
+        #: moves the active seat may make at any time of its own turn, whatever decision
+        #: it owes (The Tower's ransom): move type -> (legal fn(state, player) -> moves,
+        #: validator fn(state, player, move) -> cleaned move, events fn(state, player, move)
+        #: -> events). They change no decision owed.
+        self.anytime: dict[str, tuple] = {}
+        #: the start tiles: (x, y, letter, quarter turns), in placement order (the Count:
+        #: the City of Carcassonne instead of the D).
+        self.start_tiles: list = [(0, 0, "D", 0)]
+        #: fn(turn, letter) -> True if the tile just drawn is put aside and another drawn
+        #: (P&D: a dragon tile before the dragon is in play).
+        self.draw_filters: list = []
+        #: fn(state, letter) -> None, "tile" (no figure on the new tile's segments) or
+        #: "all" (no figure at all this turn) (P&D: the volcano).
+        self.tile_blocks: list = []
+        #: fn(turn) -> True if it opened a decision before the final scoring (the Count's
+        #: last moves out of the city); ``finish`` runs again once it is answered.
+        self.before_finish: list = []
+        #: fn(state) mutating a state whose features were just rebuilt from its tiles
+        #: (``load``, a bridge) to put back what lives only in ``state.ext`` (castles).
+        self.restore: list = []
+        #: fn(state, field) -> ids of city features a field borders besides its own
+        #: tiles' cities (the City of Carcassonne).
+        self.field_borders: list = []
+        #: fn(state, letter) -> True if the tile fits somewhere only with the help of an
+        #: expansion (a bridge): the draw keeps it.
+        self.placeable_with: list = []
+        #: step 5's actions away from the new tile (``actions.py``): name -> Action
+        #: (the fairy, a tower floor, the princess, the magic portal...).
+        self.actions: dict = {}
+        #: decision owed -> the move that declines it, for the word "pass".
+        self.pass_moves: dict = {}
+        #: figure -> fn(state, player) -> how many the seat has in supply (the follower's
+        #: is ``state.supply``; the expansions add theirs).
+        self.supply_count: dict = {"follower": lambda state, player: state.supply[player]}
 
-    def on(self, step: str, handler, first: bool = False) -> None:
-        """Add a handler to a step (``first``: before the ones already there)."""
-        if first:
+    def on(self, step: str, handler, first: bool = False, last: bool = False) -> None:
+        """Add a handler to a step (``first``: before the ones already there; ``last``:
+        after every expansion's, once all are installed: the bazaar after the builder)."""
+        if last:
+            self.late.setdefault(step, []).append(handler)
+        elif first:
             self.handlers[step].insert(0, handler)
         else:
             self.handlers[step].append(handler)
@@ -116,14 +160,16 @@ class Turn:
     event and evolves the working state, so later steps see earlier ones."""
 
     __slots__ = ("rules", "state", "rng", "player", "move", "events", "completed",
-                 "next_player", "data")
+                 "next_player", "data", "mover")
 
-    def __init__(self, rules: Rules, state, rng, player: int, move: dict | None = None):
+    def __init__(self, rules: Rules, state, rng, player: int, move: dict | None = None,
+                 mover: int | None = None):
         self.rules = rules
         self.state = state
         self.rng = rng
-        self.player = player
+        self.player = player           # the seat whose turn it is
         self.move = move
+        self.mover = player if mover is None else mover   # the seat that made ``move``
         self.events: list = []
         self.completed: list = []      # feature ids the placed tile completed (step 8)
         self.next_player = None        # who plays next (default: the next seat)
@@ -159,5 +205,6 @@ def run(turn: Turn, step: str) -> list:
             turn.next_player = None
             turn.completed = []
             turn.move = None
+            turn.mover = turn.player
             turn.data = {}
             i = 0

@@ -80,7 +80,9 @@ def completed_by_last_tile(state: State) -> list:
             fid = seg_feature[base + k]
             if fid not in seen:
                 seen.add(fid)
-                if features[fid].open == 0:
+                f = features[fid]
+                # a castle (Bridges, Castles & Bazaars) counts as incomplete
+                if f.open == 0 and not (f.marks and f.marks.get("castle")):
                     done.append((fid, base + k))
     board = state.board
     x, y = cell
@@ -119,18 +121,30 @@ def final_feature_events(state: State) -> list:
     return [feature_scored(state, fid, sid, False) for sid, fid in sorted(items)]
 
 
+def bordering_cities(state: State, f: Feature) -> list:
+    """The completed city features a field borders, each once, in a fixed order: its
+    tiles' cities, and those an expansion adds (``Rules.field_borders``: the City of
+    Carcassonne)."""
+    seg_feature = state.seg_feature
+    features = state.features
+    fids = {seg_feature[c] for c in f.cities}
+    rules = state.rules
+    if rules is not None:
+        for extra in rules.field_borders:
+            fids.update(extra(state, f))
+    return [features[c] for c in sorted(fids) if features[c].open == 0]
+
+
 def field_events(state: State, per_city: int | None = None) -> list:
     """Final scoring of fields with farmers: ``per_city`` points per completed
     city bordering the field (default: ``Rules.field_city_points``, 3 a city;
     Siege: 6 a besieged city), each city once per field, for the majority."""
-    seg_feature = state.seg_feature
     features = state.features
     out = []
     for sid, fid in sorted((min(f.segs), fid) for fid, f in features.items()
                            if f.kind == "field" and f.meeples):
         f = features[fid]
-        cities = {seg_feature[c] for c in f.cities}
-        done = [features[c] for c in cities if features[c].open == 0]
+        done = bordering_cities(state, f)
         if per_city is not None or state.rules is None:
             points = (3 if per_city is None else per_city) * len(done)
         else:                           # the rules' value per city (Siege: 6 if besieged)

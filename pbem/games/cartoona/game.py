@@ -274,6 +274,17 @@ class Cartoona(Game):
     def to_act(self, state) -> frozenset:
         return mv.to_act(state)
 
+    def turn_of(self, state) -> frozenset:
+        """Full game, free play: only the active player's turn. The seats that
+        may play out of turn then (``anytime``) are to act, but the turn does
+        not wait for them (the active player's ``end turn`` ends it). A
+        reaction window waits for every seat still to answer it, an Instant's
+        tile for its player; the other modes have one seat to act."""
+        s = state
+        if s["mode"] == "full" and s["end"] is None and mv.free_phase(s):
+            return frozenset((s["active"],))
+        return mv.to_act(s)
+
     def legal_moves(self, state, player):
         return mv.legal_moves(state, player)
 

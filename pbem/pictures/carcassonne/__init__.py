@@ -18,7 +18,7 @@ import math
 
 from ... import games
 from .. import markup as m
-from . import expansion_marks, expansion_panel, figures, terrain  # noqa: F401  (register their hooks)
+from . import expansion_marks, expansion_panel, expansion_pieces, figures, terrain  # noqa: F401  (register their hooks)
 from .board import Board
 from .panel import WIDTH, Panel
 

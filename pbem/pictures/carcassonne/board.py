@@ -154,9 +154,20 @@ class Board:
         out = []
         numbers = m.Labels()
         spots: dict = {}
-        for f in self.view.get("followers", ()):
+        placed = [f for fn in hooks.PLACED for f in fn(self.view)]
+        for f in [*self.view.get("followers", ()), *placed]:
             x, y, label, figure = f["x"], f["y"], f["on"], f.get("figure", "follower")
-            where = self.barn_point(x, y, label) if figure == "barn" else self.segment_point(x, y, label)
+            if label is None:            # a figure standing on a tile (the dragon, a tower)
+                if (x, y) not in self.cells:
+                    continue
+                px, py = self.origin(x, y)
+                dx, dy = f.get("at", (0.5, 0.5))
+                where = (px + dx * self.tile, py + dy * self.tile)
+                label = "tile"
+            elif figure == "barn":
+                where = self.barn_point(x, y, label)
+            else:
+                where = self.segment_point(x, y, label)
             if where is None:
                 continue
             # two figures on one spot (a farmer and its pig): the later one steps aside
@@ -165,7 +176,7 @@ class Board:
             spots[key] = n + 1
             px, py = where[0] + n * self.tile * 0.2, where[1] - n * self.tile * 0.08
             kind = label.split(" ")[0]
-            role = ROLES.get(kind, kind)
+            role = f.get("role") or ROLES.get(kind, kind)
             if kind == "cloister" and self._is_shrine(x, y):
                 role = "heretic"
             out.append(figure_svg(figure, f["player"], role, px, py, FIGURE * self.tile,

@@ -14,8 +14,14 @@
 * ``FIGURES[figure]``: draws a figure (the view's ``followers[].figure``:
   follower, big, builder, pig, mayor, wagon, barn; later dragon, fairy,
   tower pieces...) ``fn(seat, role, size) -> svg`` centred on (0, 0).
+* ``PLACED``: ``fn(view) -> [{"player", "x", "y", "on", "figure"}]``: figures on
+  the board that are not in the view's ``followers`` (the dragon, the fairy, a
+  tower and its top, a castle), drawn like them through ``FIGURES`` (``"on"``:
+  the segment they stand by, or None: the tile's centre; ``"player"`` None: a
+  neutral figure).
 * ``SUPPLIES``: (view key, figure, label) rows of the panel: per-seat counts
-  the expansions add to the view (``big_followers``, ``builders``...).
+  the expansions add to the view (``big_followers``, ``builders``...); the key
+  may be ``fn(view) -> list per seat`` for a count nested in the view.
 * ``PANEL_LINES``: ``fn(view, names) -> [str]`` lines of public state under
   the seats (King & Robber, besieged cities...).
 * ``LEGAL[move type]``: notes a legal move for the board to mark, ``fn(board,
@@ -38,11 +44,12 @@ MARKS: dict = {}
 TAGS: dict = {}
 FIGURES: dict = {}
 SUPPLIES: list = []
+PLACED: list = []
 PANEL_LINES: list = []
 LEGAL: dict = {}
 DECISIONS: dict = {}
 #: marks drawn nowhere (flags of other expansions' rules, no picture)
-SILENT_MARKS = {"no-castle", "underpass"}
+SILENT_MARKS = {"no-castle", "underpass", "coc"}
 
 
 def segment(kind: str, layer: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import markup as m
 from .expansion_marks import GOODS, cathedral, good_icon, inn_icon, shrine, siege
+from . import expansion_pieces as pieces
 from .figures import figure_svg
 from .terrain import monastery, pennant
 
@@ -40,6 +41,11 @@ BASE = [
 ]
 
 
+def _tile_tag(fn):
+    # a tile tag drawn on a 30-pixel square around (x, y)
+    return lambda x, y: f'<g transform="translate({x - 15:.1f},{y - 15:.1f})">{fn(None, 30, 0)}</g>'
+
+
 def _abbey(x, y) -> str:
     return (m.rect(x - 8, y - 8, 16, 16, fill="#b9b3a6", stroke="#8a8376", stroke_width=1)
             + monastery(x, y + 2, 6))
@@ -54,6 +60,16 @@ BY_EXPANSION = {
     "siege": [("siege", _mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
     "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
                     (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
+    "princess_dragon": [(None, _figure("dragon"), "dragon"), (None, _figure("fairy"), "fairy"),
+                        ("volcano", _tile_tag(pieces.volcano), "volcano"),
+                        ("dragon", _tile_tag(pieces.dragon_tag), "dragon tile"),
+                        ("magic portal", _tile_tag(pieces.portal), "magic portal"),
+                        ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 30, 1, 0), "princess")],
+    "tower": [(None, _figure("tower", "2"), "tower (height)"), (None, _figure("tower floor"), "tower floor"),
+              ("tower", _tile_tag(pieces.tower_base), "tower foundation")],
+    "count": [("district", _tile_tag(pieces.district), "the City")],
+    "bridges_castles_bazaars": [(None, _figure("bridge"), "bridge"), (None, _figure("castle"), "castle"),
+                                ("bazaar", _tile_tag(pieces.bazaar_tag), "bazaar")],
 }
 
 

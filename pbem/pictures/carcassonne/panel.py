@@ -22,7 +22,8 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 CATEGORY = {"city": "cities", "road": "roads", "cloister": "cloisters", "field": "fields"}
 EXPANSION_NAMES = {"inns_cathedrals": "Inns & Cathedrals", "traders_builders": "Traders & Builders",
                    "king_robber": "King & Robber", "cult": "Cult", "siege": "Siege",
-                   "abbey_mayor": "Abbey & Mayor"}
+                   "abbey_mayor": "Abbey & Mayor", "princess_dragon": "Princess & Dragon", "tower": "Tower",
+                   "count": "Count", "bridges_castles_bazaars": "Bridges, Castles & Bazaars"}
 
 
 def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
@@ -135,7 +136,11 @@ class Panel:
         v = self.view
         items = [("follower", v["supply"][seat])]
         for key, figure, _label in hooks.SUPPLIES:
-            if key in v:
+            if callable(key):
+                counts = key(v)
+                if counts is not None:
+                    items.append((figure, counts[seat]))
+            elif key in v:
                 items.append((figure, v[key][seat]))
         out = []
         for figure, count in items:

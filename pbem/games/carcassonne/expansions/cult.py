@@ -84,6 +84,9 @@ def neighbourhood_check(state, letter: str, cell, r: int):
     return None
 
 
+neighbourhood_check.relevant = lambda letter: cloister_kind(letter) is not None
+
+
 def _cloister_feature(state, cell):
     t = state.board[cell]
     k = oriented(t[0], t[1]).cloister

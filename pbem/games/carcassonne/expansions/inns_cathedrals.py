@@ -67,11 +67,11 @@ def _supply(state, player: int, figure: str, delta: int):
 # -- the placement move: choices and validation ------------------------------------------
 
 
-def _options(state, player: int, cell, o, mask: int):
-    """The big-follower choices of one placement: every free segment."""
+def provider(state, player: int):
+    """``Rules.figure_providers``: the big follower on every free segment."""
     if big_left(state, player) <= 0:
-        return ()
-    return [(BIG, label) for label in o.free_labels(mask)]
+        return None
+    return lambda cell, o, mask, ports: [(BIG, label) for label in o.free_labels(mask)]
 
 
 def _validate(state, player: int, cell, o, on: str) -> int:
@@ -120,7 +120,8 @@ class InnsAndCathedrals(Expansion):
         rules.max_players = max(rules.max_players, 6)
         rules.strength[BIG] = BIG_STRENGTH
         rules.supplies[BIG] = _supply
-        rules.figure_options.append(_options)
+        rules.supply_count[BIG] = big_left
+        rules.figure_providers.append(provider)
         rules.figure_validators[BIG] = _validate
         rules.figure_words.update(big=BIG, large=BIG)
         rules.initial.append(_initial)

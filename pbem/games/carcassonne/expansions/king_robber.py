@@ -91,13 +91,41 @@ def take_records(turn: Turn) -> None:
         st = turn.state
 
 
-def final_scoring(turn: Turn) -> None:
-    """At the end: 1 per completed city to the King, 1 per completed road to
-    the Robber Baron (nothing if nobody holds it)."""
+#: king_robber_scoring = fixed_A_B: the King's holder scores A at the end, the Robber Baron's B
+FIXED = {"fixed_10_20": {"king": 10, "robber": 20}, "fixed_15_40": {"king": 15, "robber": 40}}
+
+
+def continuous(turn: Turn) -> None:
+    """Step 8.4 with king_robber_scoring = continuous: after the records, the King's
+    holder scores 1 for each city the tile completed, the Robber Baron's 1 for each road
+    (the holder at that moment: the one who just took the figure scores for that feature)."""
     st = turn.state
+    if st.options.get("king_robber_scoring", "per_feature") != "continuous":
+        return
+    for kind, (figure, _taken, scored) in FIGURES.items():
+        p = holder(st, figure)
+        n = sum(1 for fid in turn.completed if fid in st.features and st.features[fid].kind == kind)
+        if p is not None and n:
+            turn.emit({"type": scored, "player": p, "features": n, "points": n, "winners": [p],
+                       "category": EXPANSION, "continuous": True})
+
+
+def final_scoring(turn: Turn) -> None:
+    """At the end (per_feature): 1 per completed city to the King, 1 per completed road
+    to the Robber Baron (nothing if nobody holds it); fixed_10_20 / fixed_15_40: the
+    fixed points to each holder; continuous: nothing more."""
+    st = turn.state
+    mode = st.options.get("king_robber_scoring", "per_feature")
+    if mode == "continuous":
+        return
     for kind, (figure, _taken, scored) in FIGURES.items():
         p = holder(st, figure)
         if p is None:
+            continue
+        if mode in FIXED:
+            points = FIXED[mode][figure]
+            turn.emit({"type": scored, "player": p, "features": None, "points": points, "winners": [p],
+                       "category": EXPANSION, "fixed": True})
             continue
         n = sum(1 for f in st.features.values() if f.kind == kind and f.open == 0)
         turn.emit({"type": scored, "player": p, "features": n, "points": n, "winners": [p],
@@ -120,6 +148,8 @@ def _taken_text(figure: str, what: str):
 def _scored_text(figure: str, one: str, many: str):
     def text(e: dict) -> str:
         n = e["features"]
+        if n is None:
+            return f"{NAMES[figure][0].upper() + NAMES[figure][1:]}: {e['points']} points to seat {e['player']}."
         return (f"{NAMES[figure][0].upper() + NAMES[figure][1:]}: {n} completed "
                 f"{one if n == 1 else many}: {e['points']} point{'' if e['points'] == 1 else 's'} "
                 f"to seat {e['player']}.")
@@ -162,6 +192,7 @@ class KingAndRobber(Expansion):
         rules.evolvers.update(KingTaken=_taken("king"), RobberTaken=_taken("robber"),
                               KingScored=points, RobberScored=points)
         rules.on("score", take_records)
+        rules.on("score", continuous)
         rules.on(FINAL_SCORING, final_scoring)
 
 

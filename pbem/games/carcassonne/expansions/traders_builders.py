@@ -44,7 +44,7 @@ from ..features import label_of
 from ..geometry import DELTA, opposite_half
 from ..orient import add_tiles, oriented
 from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
-from ..scoring import completed_by_last_tile, majority
+from ..scoring import bordering_cities, completed_by_last_tile, majority
 from ..state import SEG_BITS
 from .traders_builders_tiles import EXPANSION, GOODS, TB_TILES, tb_pile
 
@@ -182,37 +182,57 @@ def has_follower(state, fids, player: int) -> bool:
     return False
 
 
-def _near_own_follower(state, cell, player: int) -> bool:
-    """Quick filter: does any neighbour of the cell hold a follower of the seat?"""
-    board = state.board
-    for d in range(4):
-        dx, dy = DELTA[d]
-        nb = board.get((cell[0] + dx, cell[1] + dy))
-        if nb is None:
-            continue
-        base = nb[2] << SEG_BITS
-        for j in range(oriented(nb[0], nb[1]).nseg):
-            if has_follower(state, (state.seg_feature[base + j],), player):
-                return True
-    return False
-
-
 _KINDS = {BUILDER: ("road", "city"), PIG: ("field",)}
 
 
-def _options(state, player: int, cell, o, mask: int):
-    """Step 5 choices of one placement: the builder on a road/city segment,
-    the pig on a field segment, in a feature with the seat's follower."""
+def provider(state, player: int):
+    """``Rules.figure_providers``: the builder and pig choices, prepared once; a cell none
+    of whose ports meets a feature with the seat's follower offers none."""
     figures = [f for f in SPECIAL if figure_left(state, player, f) > 0]
-    if not figures or not _near_own_follower(state, cell, player):
-        return ()
-    out = []
-    for figure in figures:
-        kinds = _KINDS[figure]
-        for k in range(o.nseg):
-            if o.kinds[k] in kinds and has_follower(state, joined_features(state, cell, o, k), player):
-                out.append((figure, o.labels[k]))
-    return out
+    if not figures:
+        return None
+    memo: dict = {}
+
+    def own(fid) -> bool:
+        v = memo.get(fid)
+        if v is None:
+            v = memo[fid] = has_follower(state, (fid,), player)
+        return v
+
+    last = [None, 0]                     # the rotations of one cell share its ports
+
+    def options(cell, o, mask, ports):
+        if not mask:
+            return ()                    # no follower at all next to the cell
+        if ports is not last[0]:
+            own_mask = 0
+            for bit, fid in ports:
+                if own(fid):
+                    own_mask |= bit
+            last[0], last[1] = ports, own_mask
+        own_mask = last[1]
+        if not own_mask:
+            return ()
+        out = []
+        for figure in figures:
+            kinds = _KINDS[figure]
+            segs = [k for k in range(o.nseg) if o.kinds[k] in kinds]
+            joined = {k for k in segs if o.masks[k] & own_mask}
+            if not joined:
+                continue
+            # a segment sharing a neighbour's feature with one that meets the seat's
+            # follower ends up in the same feature (``joined_features``, by the ports)
+            touched = {k: {fid for bit, fid in ports if bit & o.masks[k]} for k in segs}
+            grown = True
+            while grown:
+                grown = False
+                for k in segs:
+                    if k not in joined and any(touched[k] & touched[j] for j in joined):
+                        joined.add(k)
+                        grown = True
+            out.extend((figure, o.labels[k]) for k in segs if k in joined)
+        return out
+    return options
 
 
 def _validator(figure: str):
@@ -310,7 +330,6 @@ def pig_bonus(turn: Turn) -> None:
     with their pig in it (after the field's FieldScored)."""
     st = turn.state
     features = st.features
-    seg_feature = st.seg_feature
     for sid, fid in sorted((min(f.segs), fid) for fid, f in features.items()
                            if f.kind == "field" and f.meeples):
         f = features[fid]
@@ -318,7 +337,7 @@ def pig_bonus(turn: Turn) -> None:
         winners = sorted(pigs & set(majority(st, f)))
         if not winners:
             continue
-        done = [features[c] for c in {seg_feature[c] for c in f.cities} if features[c].open == 0]
+        done = bordering_cities(st, f)
         bonus = turn.rules.pig_city_points
         x, y, label = label_of(st, sid)
         turn.emit({"type": "PigScored", "feature": "field", "x": x, "y": y, "on": label,
@@ -373,8 +392,9 @@ class TradersAndBuilders(Expansion):
         for figure in SPECIAL:
             rules.strength[figure] = 0
             rules.supplies[figure] = _supply
+            rules.supply_count[figure] = (lambda f: lambda state, player: figure_left(state, player, f))(figure)
             rules.figure_validators[figure] = _validator(figure)
-        rules.figure_options.append(_options)
+        rules.figure_providers.append(provider)
         rules.figure_words.update(builder=BUILDER, pig=PIG)
         rules.initial.append(_initial)
         rules.views.append(_view)

@@ -58,8 +58,8 @@ from .abbey import (_declined, _offered, _round_skipped, _round_started, _taken,
                     offer_abbey, round_turn, take_abbey, validate_abbey)
 from ...base_rules import draw_tile
 from .barn import barn_connections, barn_final, deploy_barn
-from .common import BARN, MAYOR, WAGON, _initial, _supply
-from .figures import _figure_validator, _options, deploy
+from .common import BARN, MAYOR, WAGON, _initial, _supply, left
+from .figures import _figure_validator, deploy, provider
 from .text import _render, _view, parse
 from .tiles import EXPANSION, am_pile
 from .wagon import _wagon_moved, _wagon_offered, _wagon_returned, legal_wagon, validate_wagon, wagons
@@ -76,9 +76,10 @@ class AbbeyAndMayor(Expansion):
         rules.strength[BARN] = 0
         for f in (MAYOR, WAGON, BARN):
             rules.supplies[f] = _supply
+            rules.supply_count[f] = (lambda fig: lambda state, player: left(state, player, fig))(f)
             rules.figure_validators[f] = _figure_validator(f)
         rules.figure_words.update(mayor=MAYOR, wagon=WAGON)
-        rules.figure_options.append(_options)
+        rules.figure_providers.append(provider)
         rules.initial.append(_initial)
         rules.moves["abbey"] = "draw_tile"
         rules.validators["abbey"] = validate_abbey

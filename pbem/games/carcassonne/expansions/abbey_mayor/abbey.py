@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ....base import IllegalMove
 from ...base_rules import draw_tile, finish
+from ...features import port_features
 from ...moves import refusal
 from ...orient import oriented
 from ...rules import Turn
@@ -27,6 +28,12 @@ def _abbey_figures(state, player, cell):
     out = []
     if state.supply[player] > 0:
         out.append(("follower", "cloister"))
+    ports = port_features(state, cell)
+    for make in state.rules.figure_providers:
+        fn = make(state, player)
+        for figure, label in (fn(cell, o, 0, ports) if fn else ()):
+            if label == "cloister":
+                out.append((figure, label))
     for fn in state.rules.figure_options:
         for figure, label in fn(state, player, cell, o, 0):
             if label == "cloister":

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...features import label_of
 from ...orient import oriented
 from ...rules import Turn
+from ...scoring import bordering_cities
 from ...state import SEG_BITS
 from .common import BARN, CORNERS, FARMERS
 
@@ -38,7 +39,7 @@ def _score_farmers(turn: Turn, fid: int, connected: bool) -> None:
         total[p] = total.get(p, 0) + strength.get(fig, 1)
     best = max(total.values())
     winners = sorted(p for p, v in total.items() if v == best)
-    done = [st.features[c] for c in {st.seg_feature[c] for c in f.cities} if st.features[c].open == 0]
+    done = bordering_cities(st, f)
     rules = st.rules
     x, y, label = label_of(st, min(f.segs))
     for p in winners:
@@ -92,7 +93,7 @@ def barn_final(turn: Turn) -> None:
                 count[p] = count.get(p, 0) + 1
         best = max(count.values())
         winners = sorted(p for p, v in count.items() if v == best)
-        done = [st.features[c] for c in {st.seg_feature[c] for c in f.cities} if st.features[c].open == 0]
+        done = bordering_cities(st, f)
         x, y, label = label_of(st, sid)
         turn.emit({"type": "BarnScored", "x": x, "y": y, "on": label, "cities": len(done),
                    "points": sum(rules.field_city_points(st, c) + rules.pig_city_points(st, c) for c in done),

@@ -88,6 +88,39 @@ def _options(state, player: int, cell, o, mask: int):
     return out
 
 
+_FREE: dict = {}
+
+
+def provider(state, player: int):
+    """``Rules.figure_providers``: the mayor, wagon and barn choices, prepared once."""
+    mayor, wagon, barn = (left(state, player, f) > 0 for f in (MAYOR, WAGON, BARN))
+    if not (mayor or wagon or barn):
+        return None
+    board = state.board
+
+    def options(cell, o, mask, ports):
+        out = []
+        if mayor or wagon:
+            key = (o.letter, o.rot, mask)
+            lists = _FREE.get(key)
+            if lists is None:
+                free = o.free_labels(mask)
+                lists = _FREE[key] = ([(MAYOR, lab) for lab in free if lab.startswith("city")],
+                                      [(WAGON, lab) for lab in free if not lab.startswith("field")])
+            if mayor:
+                out += lists[0]
+            if wagon:
+                out += lists[1]
+        if barn and o.letter != ABBEY:
+            x, y = cell
+            for corner, (dx, dy) in _CORNER_DELTA.items():
+                if (x + dx, y) in board and (x, y + dy) in board and (x + dx, y + dy) in board \
+                        and _barn_ok(state, cell, o, corner):
+                    out.append((BARN, f"corner {corner}"))
+        return out
+    return options
+
+
 def _barn_ok(state, cell, o, corner) -> bool:
     k = _barn_corner(state, cell, o, corner)
     if k is None:

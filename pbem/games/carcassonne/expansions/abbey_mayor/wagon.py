@@ -9,7 +9,8 @@ from ...rules import Turn
 from ...scoring import completed_by_last_tile
 from ...state import SEG_BITS
 from .common import WAGON, _int, _mine, _set
-from .tiles import EXPANSION, MEETS
+from .tiles import ABBEY, EXPANSION, MEETS
+from ...geometry import DELTA
 
 
 def _eligible(state, f) -> bool:
@@ -41,13 +42,52 @@ def _meets(state, cell, o, k) -> list:
     return [j for j in range(o.nseg) if o.kinds[j] == "city"]
 
 
+_ORTHOGONAL = ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0))
+_NEARBY = ((0, 0), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _abbey_ends(state, f, fid: int, found: dict) -> None:
+    """along_road: a road or city closed by an abbey ends at the abbey's cloister, so the
+    wagon moves between them (either way round)."""
+    if f.kind == "cloister":
+        cell = state.cell_of(f.segs[0])
+        if state.board[cell][0] != ABBEY:
+            return
+        for d, (dx, dy) in enumerate(DELTA):
+            t = state.board.get((cell[0] + dx, cell[1] + dy))
+            if t is None:
+                continue
+            k = oriented(t[0], t[1]).edge_seg[(d + 2) % 4]
+            if k >= 0:
+                sid = (t[2] << SEG_BITS) + k
+                g = state.seg_feature[sid]
+                if g != fid and _eligible(state, state.features[g]):
+                    found.setdefault(g, sid)
+        return
+    for sid in sorted(f.segs):
+        cell = state.cell_of(sid)
+        t = state.board[cell]
+        o = oriented(t[0], t[1])
+        for d in o.ports[sid & ((1 << SEG_BITS) - 1)]:
+            a = state.board.get((cell[0] + DELTA[d][0], cell[1] + DELTA[d][1]))
+            if a is not None and a[0] == ABBEY:
+                asid = a[2] << SEG_BITS                  # the abbey's one segment: its cloister
+                g = state.seg_feature[asid]
+                if _eligible(state, state.features[g]):
+                    found.setdefault(g, asid)
+
+
 def wagon_targets(state, wsid: int, fid: int) -> list:
     """Feature-representative segment ids the wagon at ``wsid`` (on scored feature ``fid``) may move to."""
     f = state.features[fid]
     found: dict = {}
-    if state.options.get("wagon_move", "along_road") == "adjacent_tiles":
+    mode = state.options.get("wagon_move", "along_road")
+    if mode in ("adjacent_tiles", "nearby_tiles"):
         x, y = state.cell_of(wsid)
-        for cx, cy in ((x, y), (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+        # adjacent_tiles: the tile and its 4 orthogonal neighbours (the reading of the first
+        # version, kept for its games); nearby_tiles: and the 4 diagonal ones too (published C2)
+        around = _ORTHOGONAL if mode == "adjacent_tiles" else _NEARBY
+        for cx, cy in ((x + dx, y + dy) for dx, dy in around):
             for o, k, sid in _segs_on(state, (cx, cy)):
                 g = state.seg_feature[sid]
                 if g != fid and _eligible(state, state.features[g]):
@@ -67,6 +107,7 @@ def wagon_targets(state, wsid: int, fid: int) -> list:
                             g = state.seg_feature[sid]
                             if _eligible(state, state.features[g]):
                                 found.setdefault(g, sid)
+        _abbey_ends(state, f, fid, found)
     out = []
     for g, sid in found.items():
         x, y, label = label_of(state, sid)

@@ -1,0 +1,147 @@
+"""Bridges, Castles & Bazaars: text notation, event sentences, views and the text board.
+
+    place X,Y rR bridge X2,Y2 NS [figure ...]  a bridge (N-S or W-E) with the placement;
+                                               a thief on it: ... follower road N
+    castle X,Y city N | no castle              when offered: the city becomes a castle, or not
+    bazaar N bid B                             when hosting: tile N (from 0) with an opening bid
+    bid B | pass                               when bidding
+    buy | sell                                 the host's choice after the bids
+"""
+from __future__ import annotations
+
+import re
+
+from ....base import ParseError
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, describe_move, parse_move
+from ...segwords import XY, segment_words
+from . import bazaar, castles
+from .bridges import left as bridges_left
+
+_BRIDGE = re.compile(r"^(.*?)\s+bridge\s+" + XY + r"\s+(ns|we|n-s|w-e|sn|ew)\b\s*(.*)$", re.IGNORECASE)
+_CASTLE = re.compile(r"^\s*castle\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
+_NO_CASTLE = re.compile(r"^\s*(?:no\s+castle|castle\s+(?:no|none|pass))\s*$", re.IGNORECASE)
+_PICK = re.compile(r"^\s*bazaar\s+(\d+)\s+bid\s+(\d+)\s*$", re.IGNORECASE)
+_BID = re.compile(r"^\s*(?:bid\s+(\d+)|(pass|no\s+bid))\s*$", re.IGNORECASE)
+_DEAL = re.compile(r"^\s*(buy|sell)\s*$", re.IGNORECASE)
+_AXES = {"ns": "NS", "n-s": "NS", "sn": "NS", "we": "WE", "w-e": "WE", "ew": "WE"}
+
+
+def parse(game, text: str, state, player):
+    t = text.replace("\u2212", "-")
+    owed = state.pending.get(player) if state is not None else None
+    m = _BRIDGE.match(t)
+    if m and re.match(r"^\s*(?:place|play|put|tile)?\s*\(?\s*-?\d", m.group(1), re.IGNORECASE):
+        head = m.group(1) + (" " + m.group(5) if m.group(5) else "")
+        move = parse_move(game, head, state, player)
+        move["bridge"] = [int(m.group(2)), int(m.group(3)), _AXES[m.group(4).lower()]]
+        return move
+    if _NO_CASTLE.match(t):
+        return {"type": castles.CASTLE, "pass": True}
+    m = _CASTLE.match(t)
+    if m:
+        x, y = int(m.group(1)), int(m.group(2))
+        label, rest = segment_words(m.group(3).lower().split(), state, (x, y))
+        if label is None or rest:
+            raise ParseError("bad_castle", "name the city: castle X,Y city N", expected="castle X,Y city N | no castle",
+                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["no castle"])
+        return {"type": castles.CASTLE, "x": x, "y": y, "on": label}
+    if owed == bazaar.MOVE:
+        m = _PICK.match(t)
+        if m:
+            return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
+        m = _BID.match(t)
+        if m:
+            return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
+        m = _DEAL.match(t)
+        if m:
+            return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
+    if t.strip().lower().startswith(("bazaar", "bid ")):
+        raise ParseError("bad_bid", "at the bazaar: bazaar N bid B, bid B, pass, buy or sell",
+                         expected="bazaar N bid B | bid B | pass | buy | sell",
+                         examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["pass"])
+    return None
+
+
+def describe_place(move: dict) -> str:
+    """The placement with its bridge: the bridge before the figure."""
+    if "bridge" not in move:
+        return describe_move(move)
+    x, y, axis = move["bridge"]
+    plain = describe_move({k: v for k, v in move.items() if k not in ("bridge", "figure", "on")})
+    figure = describe_move(move)[len(plain):]
+    return f"{plain} bridge {x},{y} {axis}{figure}"
+
+
+def describe_castle(move: dict) -> str:
+    return "no castle" if move.get("pass") else f"castle {move.get('x')},{move.get('y')} {move.get('on')}"
+
+
+def describe_bazaar(move: dict) -> str:
+    if "tile" in move:
+        return f"bazaar {move['tile']} bid {move['bid']}"
+    if move.get("pass"):
+        return "pass"
+    if "bid" in move:
+        return f"bid {move['bid']}"
+    return str(move.get("deal"))
+
+
+MOVE_TEXTS["place_tile"] = describe_place      # the same text as before for a move without a bridge
+MOVE_TEXTS[castles.CASTLE] = describe_castle
+MOVE_TEXTS[bazaar.MOVE] = describe_bazaar
+EVENT_TEXTS.update(
+    BridgeBuilt=lambda e: f"seat {e['player']} builds a bridge {e['axis']} at {e['x']},{e['y']}.",
+    CastleOffered=lambda e: f"seat {e['player']} may turn the city ({e['on']} at {e['x']},{e['y']}) into a castle.",
+    CastleDeclined=lambda e: f"seat {e['player']} keeps the city as a city.",
+    CastleBuilt=lambda e: f"seat {e['player']}'s knight holds a castle at {e['x']},{e['y']} ({e['on']}).",
+    CastleScored=lambda e: f"The castle at {e['x']},{e['y']}: {e['points']} points to seat {e['player']}.",
+    BazaarCalled=lambda e: f"seat {e['player']} placed a bazaar: a bazaar follows the turn.",
+    BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
+    BazaarOpened=lambda e: "The bazaar shows " + ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
+                           + f"; seat {e['host']} hosts first.",
+    BazaarHostOwed=lambda e: f"seat {e['player']} hosts: pick a tile and bid.",
+    BazaarTilePicked=lambda e: f"seat {e['player']} offers tile {e['tile']}, bidding {e['bid']}.",
+    BazaarBidOwed=lambda e: f"seat {e['player']} may bid or pass.",
+    BazaarBid=lambda e: f"seat {e['player']} bids {e['bid']}.",
+    BazaarBidPassed=lambda e: f"seat {e['player']} passes.",
+    BazaarDealOwed=lambda e: f"seat {e['player']} buys or sells.",
+    BazaarDealt=lambda e: (f"seat {e['host']} buys tile {e['tile']} for {e['price']}" if e["buy"] else
+                           f"seat {e['host']} sells tile {e['tile']} to seat {e['bidder']} for {e['price']}") + ".",
+    BazaarNextHost=lambda e: "" if e["host"] is None else f"seat {e['host']} hosts next.",
+    BazaarTileTakenFree=lambda e: f"seat {e['player']} takes the last tile ({e['tile']}) for nothing.",
+    BazaarClosed=lambda e: "The bazaar closes: the tiles are played from the first host on.",
+    BazaarTileTaken=lambda e: f"seat {e['player']} plays its bazaar tile {e['tile']}.",
+)
+
+
+def view(state, viewer, view: dict) -> None:
+    m = castles.mine(state)
+    view["bridges"] = [bridges_left(state, p) for p in range(state.players)]
+    view["castles"] = list(m["castles_left"])
+    view["castles_built"] = [{k: c[k] for k in ("player", "x", "y", "on", "tiles", "scored")}
+                             for c in m.get("castles") or ()]
+    view["castle_decision"] = None if not m.get("offer") else dict(zip(("player", "x", "y", "on"), m["offer"]))
+    a = bazaar.auction(state)
+    view["bazaar"] = None if not a else {
+        "tiles": list(a["tiles"]), "owners": list(a["owners"]), "host": a["host"], "phase": a["phase"],
+        "tile": a["tile"], "price": a["price"], "bidder": a["bidder"]}
+    held = bazaar.held(state)
+    view["bazaar_tiles"] = [held.get(str(p)) for p in range(state.players)]
+
+
+def render(state, viewer) -> list:
+    m = castles.mine(state)
+    lines = ["Bridges, castles in supply: " + ", ".join(
+        f"seat {p} {bridges_left(state, p)}/{m['castles_left'][p]}" for p in range(state.players))]
+    built = [f"{c['x']},{c['y']} seat {c['player']}" + (" (scored)" if c["scored"] else "")
+             for c in m.get("castles") or ()]
+    if built:
+        lines.append("Castles: " + "; ".join(built))
+    a = bazaar.auction(state)
+    if a:
+        lines.append("Bazaar: " + ", ".join(f"{i}: {t}" + ("" if a["owners"][i] is None else f" (seat {a['owners'][i]})")
+                                            for i, t in enumerate(a["tiles"]))
+                     + (f"; tile {a['tile']} at {a['price']} (seat {a['bidder']})" if a["tile"] is not None else ""))
+    if bazaar.held(state):
+        lines.append("Bazaar tiles to play: " + ", ".join(f"seat {k} {v}" for k, v in sorted(bazaar.held(state).items())))
+    return lines

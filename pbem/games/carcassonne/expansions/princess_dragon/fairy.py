@@ -1,0 +1,127 @@
+"""The Princess & the Dragon: the fairy (steps 1.1, 5, 8 and the final scoring).
+
+* **Move it** (step 5, the action ``fairy``, instead of a figure): next to one of the
+  seat's followers on the board (``FairyMoved``). It stays on that tile when the
+  follower leaves, standing by nobody.
+* **+1** at the start of the turn of the seat whose follower it stands by (not again on
+  a builder's extra tile: the double turn is one turn).
+* **+3** to that follower's owner when its feature is scored, in play (after the
+  feature's own scoring) or at the end, whoever wins the feature.
+* The dragon never enters the fairy's tile (``dragon.steps_from``).
+"""
+from __future__ import annotations
+
+from ....base import IllegalMove
+from ...features import is_complete, label_of
+from ...rules import Turn
+from ...segwords import cell_sid
+from .common import FOLLOWERS, fairy_follower, mine, put
+
+POINTS_TURN, POINTS_FEATURE = 1, 3
+
+
+def targets(state, player: int) -> list:
+    """The seat's followers the fairy may be moved next to: (x, y, on, figure), sorted."""
+    here = fairy_follower(state)
+    out = []
+    for f in state.features.values():
+        for p, sid, figure in f.meeples:
+            if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
+                x, y, label = label_of(state, sid)
+                out.append((y, x, label, figure))
+    out.sort()
+    return [(x, y, label, figure) for y, x, label, figure in out]
+
+
+def exists(state, player: int) -> bool:
+    here = fairy_follower(state)
+    for f in state.features.values():
+        if f.meeples:
+            for p, sid, figure in f.meeples:
+                if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
+                    return True
+    return False
+
+
+def legal(state, player: int) -> list:
+    return [{"type": "action", "do": "fairy", "x": x, "y": y, "on": on, "figure": figure}
+            for x, y, on, figure in targets(state, player)]
+
+
+def validate(state, player: int, move: dict) -> dict:
+    if set(move) != {"type", "do", "x", "y", "on", "figure"}:
+        raise IllegalMove("malformed_move", "the fairy names your follower: x, y, on, figure "
+                          "(e.g. fairy 1,0 road E)")
+    figure = move["figure"]
+    sid = cell_sid(state, move)
+    if sid is None or not isinstance(figure, str):
+        raise IllegalMove("bad_segment", f"there is no segment {move['on']!r} at {move['x']},{move['y']}")
+    x, y, on = label_of(state, sid)
+    if (x, y, on, figure) not in targets(state, player):
+        raise IllegalMove("bad_fairy", "the fairy goes next to one of your followers (not where it stands)")
+    return {"type": "action", "do": "fairy", "x": x, "y": y, "on": on, "figure": figure}
+
+
+def run(turn: Turn, move: dict) -> None:
+    turn.emit({"type": "FairyMoved", "player": turn.player, "x": move["x"], "y": move["y"],
+               "on": move["on"], "figure": move["figure"]})
+
+
+def describe(move: dict) -> str:
+    figure = move.get("figure")
+    return f"fairy {move.get('x')},{move.get('y')} {move.get('on')}" + ("" if figure == "follower" else f" {figure}")
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+def _score(turn: Turn, player: int, points: int, reason: str) -> None:
+    turn.emit({"type": "FairyScored", "player": player, "points": points, "winners": [player],
+               "reason": reason, "category": "fairy"})
+
+
+def _extra_tile(state) -> bool:
+    """Whether the turn starting now is a builder's extra tile (Traders & Builders)."""
+    extra = (state.ext.get("traders_builders") or {}).get("extra")
+    return extra is not None and extra == state.turn + 1
+
+
+def start_turn(turn: Turn) -> None:
+    """Step 1.1: +1 when the fairy stands by one of the active seat's followers."""
+    st = turn.state
+    if st.tile is not None or st.pending:
+        return
+    by = fairy_follower(st)
+    if by is not None and by[0] == turn.player and not _extra_tile(st):
+        _score(turn, by[0], POINTS_TURN, "turn")
+
+
+def scored(turn: Turn) -> None:
+    """Step 8: +3 when the fairy's follower was in a feature scored this turn."""
+    st = turn.state
+    by = fairy_follower(st)
+    if by is None:
+        return
+    fid = st.seg_feature[by[1]]
+    if fid in turn.completed or fid in turn.data.get("castles_scored", ()):
+        _score(turn, by[0], POINTS_FEATURE, "feature")
+
+
+def final(turn: Turn) -> None:
+    """Final scoring: +3 when the fairy's follower is in a feature scored at the end (a
+    field, an incomplete road, city or cloister)."""
+    st = turn.state
+    by = fairy_follower(st)
+    if by is None:
+        return
+    f = st.feature_of(by[1])
+    if not is_complete(st, f) and not f.marks.get("castle"):   # fields are never complete
+        _score(turn, by[0], POINTS_FEATURE, "final")
+
+
+def _moved(state, event):
+    return put(state, fairy={k: event[k] for k in ("player", "x", "y", "on", "figure")})
+
+
+EVOLVERS = {"FairyMoved": _moved}
+__all__ = ["mine"]

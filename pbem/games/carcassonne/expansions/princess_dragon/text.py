@@ -1,0 +1,139 @@
+"""The Princess & the Dragon: text notation, event sentences, views and the text board.
+
+    dragon N | E | S | W              the dragon's step, when it is yours (also dragon X,Y)
+    fairy X,Y road E [big|mayor|wagon] step 5: the fairy next to your follower there
+    princess X,Y city N seat P [big]  step 5: the princess sends that knight home
+    portal X,Y follower road E        step 5: through the portal (big city N, mayor city N,
+                                      wagon cloister, farmer NL, big farmer NL)
+"""
+from __future__ import annotations
+
+import re
+
+from ....base import ParseError
+from ...geometry import DELTA, EDGES
+from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from ...segwords import XY, segment_words
+from .common import dragon_at, fairy_follower, mine
+from .dragon import DRAGON_MOVE, legal_dragon, steps_from
+
+_DRAGON = re.compile(r"^\s*dragon\s+(?:(n|e|s|w|north|east|south|west)|" + XY + r")\s*$", re.IGNORECASE)
+_ACTION = re.compile(r"^\s*(fairy|princess|portal)\s+" + XY + r"\s*(.*?)\s*$", re.IGNORECASE)
+_FIGURES = ("follower", "big", "mayor", "wagon")
+
+
+def _bad(game, state, player, code, expected):
+    return ParseError(code, f"could not read {expected.split()[0]!r}", expected=expected,
+                      examples=[game.describe(m) for m in game.legal_moves(state, player)[:4]] or [expected])
+
+
+def parse(game, text: str, state, player):
+    t = text.replace("\u2212", "-")
+    m = _DRAGON.match(t)
+    if m:
+        if m.group(1):
+            return {"type": DRAGON_MOVE, "direction": m.group(1)[0].upper()}
+        here = dragon_at(state) if state is not None else None
+        cell = (int(m.group(2)), int(m.group(3)))
+        for d, (dx, dy) in enumerate(DELTA):
+            if here and (here[0] + dx, here[1] + dy) == cell:
+                return {"type": DRAGON_MOVE, "direction": EDGES[d]}
+        raise _bad(game, state, player, "bad_dragon", "dragon N | E | S | W")
+    m = _ACTION.match(t)
+    if not m:
+        word = t.strip().split()[0].lower() if t.strip() else ""
+        if word == "dragon":
+            raise _bad(game, state, player, "bad_dragon", "dragon N | E | S | W")
+        if word == "fairy":
+            raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E")
+        if word == "princess":
+            raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P")
+        if word == "portal":
+            raise _bad(game, state, player, "bad_portal", "portal X,Y follower road E")
+        return None
+    what, x, y = m.group(1).lower(), int(m.group(2)), int(m.group(3))
+    words = m.group(4).lower().split()
+    if what == "portal":
+        figure = "follower"
+        if words and words[0] in (*_FIGURES, "meeple"):
+            figure = {"meeple": "follower"}.get(words[0], words[0])
+            words = words[1:]
+        label, rest = segment_words(words, state, (x, y))
+        if label is None or rest:
+            raise _bad(game, state, player, "bad_portal", "portal X,Y follower road E")
+        return {"type": "action", "do": "portal", "figure": figure, "x": x, "y": y, "on": label}
+    label, rest = segment_words(words, state, (x, y))
+    if label is None:
+        if what == "fairy":
+            raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E")
+        raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P")
+    if what == "princess":
+        if len(rest) < 2 or rest[0] != "seat" or not rest[1].isdigit() or len(rest) > 3 \
+                or (len(rest) == 3 and rest[2] not in _FIGURES):
+            raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P [big]")
+        figure = rest[2] if len(rest) == 3 else "follower"
+        return {"type": "action", "do": "princess", "x": x, "y": y, "on": label, "player": int(rest[1]),
+                "figure": figure}
+    if len(rest) > 1 or (rest and rest[0] not in _FIGURES):
+        raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E [big | mayor | wagon]")
+    figure = rest[0] if rest else "follower"
+    return {"type": "action", "do": "fairy", "x": x, "y": y, "on": label, "figure": figure}
+
+
+def describe_dragon(move: dict) -> str:
+    return f"dragon {move.get('direction')}"
+
+
+MOVE_TEXTS[DRAGON_MOVE] = describe_dragon
+
+
+def _who(items) -> str:
+    return "; ".join(f"seat {i['player']}'s {i['figure']} on {i['on']} at {i['x']},{i['y']}" for i in items)
+
+
+EVENT_TEXTS.update(
+    DragonTileSetAside=lambda e: f"Dragon tile {e['tile']} waits until the dragon is in play; seat "
+                                 f"{e['player']} draws again.",
+    DragonPlaced=lambda e: f"The dragon lands on the volcano at {e['x']},{e['y']}.",
+    DragonTilesReturned=lambda e: "The dragon tiles set aside go back into the pile: " + ", ".join(e["tiles"]) + ".",
+    DragonFlightStarted=lambda e: f"The dragon takes flight from {e['x']},{e['y']}: up to 6 steps, seats "
+                                  + ", ".join(str(p) for p in e["movers"]) + " in turn.",
+    DragonStepOwed=lambda e: f"seat {e['player']} moves the dragon one step.",
+    DragonMoved=lambda e: f"seat {e['player']} moves the dragon {e['direction']} to {e['x']},{e['y']}.",
+    FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
+    DragonFlightEnded=lambda e: f"The dragon's flight ends after {e['steps']} step{'s' if e['steps'] != 1 else ''}.",
+    FairyMoved=lambda e: f"seat {e['player']} moves the fairy next to its {e['figure']} on {e['on']} at "
+                         f"{e['x']},{e['y']}.",
+    FairyScored=lambda e: f"The fairy: {e['points']} point{'s' if e['points'] != 1 else ''} to seat {e['player']}.",
+    KnightRemoved=lambda e: f"The princess sends home {_who(e['followers'])}.",
+)
+
+
+def view(state, viewer, view: dict) -> None:
+    m = mine(state)
+    here = dragon_at(state)
+    view["dragon"] = None if here is None else {"x": here[0], "y": here[1]}
+    fairy = m.get("fairy")
+    view["fairy"] = None if not fairy else {**fairy, "standing_by": fairy_follower(state) is not None}
+    flight = m.get("flight")
+    view["dragon_flight"] = None if not flight else {
+        "movers": list(flight["movers"][flight["steps"]:]), "steps": flight["steps"],
+        "visited": [list(c) for c in flight["visited"]],
+        "steps_now": [{"direction": d, "x": c[0], "y": c[1]} for d, c in steps_from(state)]}
+    view["dragon_tiles_set_aside"] = list(m.get("set_aside") or [])
+
+
+def render(state, viewer) -> list:
+    here = dragon_at(state)
+    lines = ["Dragon: " + ("not in play yet" if here is None else f"at {here[0]},{here[1]}")]
+    fairy = mine(state).get("fairy")
+    if fairy:
+        by = "" if fairy_follower(state) else " (by nobody)"
+        lines.append(f"Fairy: at {fairy['x']},{fairy['y']} by seat {fairy['player']}'s {fairy['figure']} on "
+                     f"{fairy['on']}{by}")
+    if mine(state).get("set_aside"):
+        lines.append("Dragon tiles set aside: " + ", ".join(mine(state)["set_aside"]))
+    for p, owed in sorted(state.pending.items()):
+        if owed == DRAGON_MOVE:
+            lines.append(f"Seat {p} moves the dragon: " + ", ".join(describe_dragon(m) for m in legal_dragon(state, p)))
+    return lines

@@ -1,0 +1,83 @@
+"""What mails call the players and how they word a game's text.
+
+Players are named as the games' own texts name them
+(``pbem.games.base.seat_names``): the name they joined with, or "seat N"
+where a name is missing, reads like a seat number or is shared, so a reader
+can always tell the seats apart. The games' ``describe``, ``render`` and
+``parse`` take those names; the rules in play and their notation come from
+the games' ``describe_setup`` and ``notation_help_for``.
+"""
+from __future__ import annotations
+
+from ..games.base import seat_names as game_seat_names
+from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
+
+
+def seat_names(seats: dict, players: int) -> list[str]:
+    """One name per seat, from the seats' records (``Store.seats``)."""
+    raw = [header_text((seats.get(s) or {}).get("name") or "", 64) or None for s in range(players)]
+    return game_seat_names(players, raw)
+
+
+def describe(game, item: dict, viewer, names: list[str] | None) -> str:
+    return game.describe(item, viewer, names=names)
+
+
+def render(game, state, viewer, names: list[str] | None) -> str:
+    return game.render(state, viewer, names=names)
+
+
+def parse(game, text: str, state, seat: int, names: list[str] | None):
+    """A line as a move; a move that names a seat may name it by name."""
+    return game.parse(text, state, seat, names=names)
+
+
+def acting(loaded) -> tuple[list[int], list[int]]:
+    """(the seats to act, the seats whose turn it is) of a loaded game;
+    nobody unless it is active."""
+    if loaded.meta.get("status") != "active":
+        return [], []
+    try:
+        return sorted(loaded.game.to_act(loaded.state)), sorted(loaded.game.turn_of(loaded.state))
+    except Exception:  # a state before setup, say
+        return [], []
+
+
+def examples(moves: list, n: int) -> list:
+    """At most ``n`` of ``moves`` to show as examples, in their order: one
+    of each type of move first, then others spread over the whole list
+    (the first few of a long list are often one placement with each of its
+    follower choices, which says little)."""
+    if len(moves) <= n:
+        return list(moves)
+    chosen: list[int] = []
+    kinds: set = set()
+    for i, move in enumerate(moves):
+        kind = move.get("type") if isinstance(move, dict) else None
+        if kind not in kinds and len(chosen) < n:
+            kinds.add(kind)
+            chosen.append(i)
+    step = (len(moves) - 1) / max(1, n - 1)
+    for k in range(n):
+        if len(chosen) >= n:
+            break
+        i = round(k * step)
+        while i in chosen:
+            i = (i + 1) % len(moves)
+        chosen.append(i)
+    return [moves[i] for i in sorted(chosen)]
+
+
+def setup_line(game, options: dict, players: int) -> str:
+    """The game's setup in words: the rules in play (``describe_setup``)."""
+    return game.describe_setup(options, players)
+
+
+def notation(game, options: dict) -> str:
+    """The notation help for the rules in play only (``notation_help_for``)."""
+    return game.notation_help_for(options) or ""
+
+
+def result_line(game, result: dict, names: list[str]) -> str:
+    """Who won, in words (``describe_result``)."""
+    return game.describe_result(result, names)

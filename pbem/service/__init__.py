@@ -1,0 +1,66 @@
+"""The service layer: load a game, call the rules, append, tell the world.
+
+The API views and the worker jobs are thin: each loads, calls one function
+here, and returns. Everything that is stored goes through ``Store``; every
+rule goes through the game's protocol object.
+
+``Service`` is the one facade they call; its parts change for different
+reasons and live apart, as mixins of that one object (they share its caches):
+
+    common      Loaded, the state cache, who a token is, events as a viewer sees them
+    loading     meta, seed, the state at any version (cache, snapshot, log tail)
+    lifecycle   create, join and deal, list; abandon, delete, compact, expire
+    queries     who is asking, and every read through the game's filter
+    submit      the move pipeline's edge: check and queue (one round trip when hot)
+    apply       the move pipeline's worker side: decide and append in batches, hooks
+    records     the game record (JSON lines)
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from ..signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
+from ..store import Store
+from .apply import Applying
+from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, StateCache,  # noqa: F401  (re-exported)
+                     game_of, new_game_id, seat_of_token, shown_events, token_hash)
+from .lifecycle import Lifecycle
+from .loading import Loading
+from .queries import Queries
+from .records import Records
+from .submit import Submitting
+
+
+class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading):
+    def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
+                 snapshot_every: int = 50, cache: StateCache | None = None,
+                 enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):
+        self.store = store
+        self.enqueue = enqueue
+        #: Like ``enqueue``, and starts waiting for the outcome in the same
+        #: round trip (``MoveQueue.push_wait``), for ``submit(wait=...)``.
+        self.enqueue_wait = enqueue_wait
+        #: Queues a move only if the game is still at a given version, waiting
+        #: as ``enqueue_wait`` does (``MoveQueue.push_checked``): the one
+        #: round trip of ``_submit_hot``.
+        self.enqueue_checked = enqueue_checked
+        self._seats: dict[tuple[str, int], dict] = {}  # write-once (joining is HSETNX)
+        self.snapshot_every = snapshot_every
+        self.cache = cache or StateCache()
+        self._seeds: dict[str, bytes] = {}
+        self._memo_lock = threading.Lock()
+        #: Called as hook(service, loaded_before, loaded_after, events, move_record)
+        #: after every applied move.
+        self.after_apply: list[Callable] = []
+        #: Called as hook(service, [(loaded_before, loaded_after, events, move_record)])
+        #: once per batch of applied moves (notifications subscribe here: one
+        #: round trip for the batch).
+        self.after_apply_batch: list[Callable] = []
+        #: Called as hook(service, loaded, record) when the worker rejects a
+        #: queued move (notifications tell the mover).
+        self.after_reject: list[Callable] = []
+
+
+__all__ = ["CREATOR", "FIRST_WAIT_S", "SETUP_MOVE", "Loaded", "SeatProof", "Service", "StateCache", "game_of",
+           "move_id_for", "new_game_id", "seat_of_token", "shown_events", "token_hash"]

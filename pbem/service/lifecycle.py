@@ -1,0 +1,217 @@
+"""A game's life: created, joined (dealt once every seat is taken), listed,
+and the operator's end of it: abandoned, deleted, compacted once finished,
+expired while open and nobody joined (the sweeps, pbem/maintenance.py)."""
+from __future__ import annotations
+
+import secrets
+import time
+
+from .. import games, signing
+from ..errors import Conflict, NotFound, Unprocessable
+from ..failures import Failures
+from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
+from ..signing import move_id_for
+from ..store import FINISHED_INDEX, OPEN_INDEX
+from .common import SETUP_MOVE, Loaded, Part, token_hash
+
+
+class Lifecycle(Part):
+    def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
+                    *, seed: bytes | None = None) -> dict:
+        """Open a game. ``seed`` is for tests and scripted scenarios that need
+        the same deal every time; the API never passes one, so a player can't
+        choose (or learn) the seed before the game ends."""
+        game, options = self.check_new_game(name, players, options)
+        game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/shards.py)
+        seed = secrets.token_bytes(32) if seed is None else seed
+        # The creator's credential (invitations, the clock): shown once in the
+        # answer, stored hashed like a seat's token.
+        creator_token = secrets.token_urlsafe(32)
+        meta = {
+            "id": game_id,
+            "game": game.name,
+            "rules_version": str(game.version),
+            "players": players,
+            "options": options,
+            "title": title or f"{game.title or game.name} {game_id}",
+            "status": "open",
+            "version": 0,
+            "created": time.time(),
+            "seed_sha256": seed_commitment(seed),
+            "creator_token_sha256": token_hash(creator_token),
+        }
+        self.store.create_game(game_id, meta, seed.hex())
+        return {**self.summary(self.load(game_id), SPECTATOR), "creator_token": creator_token}
+
+    @staticmethod
+    def check_new_game(name: str, players: int, options: dict | None) -> tuple[games.Game, dict]:
+        """The game and its options with defaults, or 422 (nothing stored)."""
+        try:
+            game = games.get(name)
+            return game, game.check_options(players, options)
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
+
+    def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50,
+                   player: str | None = None) -> list[dict]:
+        """Games newest first, from the indexes (pbem/indexes.py): all, those
+        with ``status``, or those where the public key ``player`` holds a
+        seat (last joined first; a player has few games: read whole, then
+        filtered by status)."""
+        if player is not None:
+            ids = self.store.indexes.of_player(player, 0, 10_000) if status else \
+                self.store.indexes.of_player(player, offset, limit)
+        else:
+            ids = self.store.list_games(offset, limit, status)
+        out = []
+        for meta in self.store.metas(ids):
+            if meta is None or (status and meta.get("status") != status):
+                continue  # gone, or its status changed since the index was read
+            out.append(self._public_meta(meta))
+        return out[offset:offset + limit] if player is not None and status else out
+
+    def join(self, game_id: str, seat: int, public_key: str | None, name: str,
+             email: str | None = None, webhook_url: str | None = None) -> dict:
+        """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
+        an invitation mail): no Ed25519 key, so it moves only by mail reply
+        token and signed moves for it are refused."""
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta["players"]:
+            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+        if meta["status"] != "open":
+            raise Conflict("game_started", "the game has started: its seats are taken")
+        try:
+            public_key = signing.check_public_key(public_key) if public_key is not None else None
+        except signing.SignatureError as err:
+            raise Unprocessable(err.code, err.message) from None
+        token = secrets.token_urlsafe(32)
+        data = {"seat": seat, "name": name, "public_key": public_key, "token_sha256": token_hash(token),
+                "email": email, "webhook_url": webhook_url, "joined": time.time()}
+        if public_key is None:
+            data["mail_only"] = True
+        if not self.store.claim_seat(game_id, seat, data):
+            raise Conflict("seat_taken", f"seat {seat} is taken")
+        if len(self.store.seats(game_id)) == meta["players"]:
+            self._start(game_id)
+        return {"game": game_id, "seat": seat, "token": token}
+
+    def _start(self, game_id: str) -> None:
+        """Deal the game once every seat is filled. Idempotent: the append
+        names version 0 and the move id ``setup``, so only one joiner wins."""
+        loaded = self.load(game_id)
+        events = loaded.game.setup(loaded.state, rng_for(self._seed(game_id), 0))
+        state = loaded.game.apply(loaded.state, events)
+        record = {"id": SETUP_MOVE, "status": "applied", "auth": "setup", "version_before": 0,
+                  "version": len(events), "settled": time.time()}
+        done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active",
+                                 meta={"started": time.time()})
+        if done.kind == "ok":
+            self.store.reindex(OPEN_INDEX, game_id, None)  # started: it can no longer expire
+            self.cache.put(game_id, done.version, state)
+            after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
+            self.announce(loaded, after, events, record)
+
+    def abandon(self, game_id: str, why: str = "", by: str = "operator") -> dict:
+        """End a game in play as abandoned: one server-made ``GameAbandoned``
+        event in the log (like a forfeit's ``SeatForfeited``), the game
+        finished with ``abandoned_result`` (nobody won). Idempotent for a
+        game already abandoned; 409 for one not in play."""
+        for _ in range(5):
+            loaded = self.load(game_id)
+            status = loaded.meta.get("status")
+            if status == "finished":
+                if (loaded.meta.get("result") or {}).get("reason") == "abandoned":
+                    return self.summary(loaded, SPECTATOR)
+                raise Conflict("game_over", "the game is over")
+            if status != "active":
+                raise Conflict("game_not_started", "the game waits for players: delete it instead")
+            event = {"type": GAME_ABANDONED, "by": by, "why": why}
+            try:
+                state = loaded.game.evolve(loaded.state, event)
+            except (GameError, KeyError, ValueError, TypeError):
+                state = loaded.state  # a rules module that refuses the event: the state stays as it was
+            now = time.time()
+            result = abandoned_result(int(loaded.meta["players"]), why).as_dict()
+            move_id = move_id_for(game_id, -1, f"abandon-{loaded.version}")
+            record = {"id": move_id, "status": "applied", "auth": "abandon", "version_before": loaded.version,
+                      "version": loaded.version + 1, "settled": now, "abandoned_by": by}
+            done = self.store.append(game_id, loaded.version, move_id, [event], record, status="finished",
+                                     meta={"result": result, "finished": now})
+            if done.kind == "ok":
+                meta = {**loaded.meta, "version": done.version, "status": "finished", "result": result,
+                        "finished": now}
+                after = Loaded(meta, loaded.game, state, done.version)
+                self.cache.put(game_id, done.version, state)
+                self.announce(loaded, after, [event], record)
+                return self.summary(self.load(game_id), SPECTATOR)
+            # stale: a move got in first; try again on the new state
+        raise Conflict("busy", "the game kept changing; try again")
+
+    def delete_game(self, game_id: str) -> dict:
+        """Remove every key of a game and its index entries (the operator's),
+        and forget its failed deliveries."""
+        self._meta(game_id)
+        forgotten = Failures(self.store.redis).forget_game(game_id)
+        return {"keys": self.store.delete_game(game_id), "failures_forgotten": forgotten}
+
+    def compact(self, game_id: str, grace_s: float = 0.0, now: float | None = None) -> str:
+        """Compact a finished game into one archive once ``grace_s`` has
+        passed since it ended (``Store.build_archive``, ``Store.compact``):
+        'ok', 'done' (already), 'not_finished', 'too_soon', 'queued' (a move
+        still waits to be settled) or 'moved'. Every read answers the same
+        before and after (the store reads the archive where the keys were)."""
+        now = time.time() if now is None else now
+        meta = self._meta(game_id)
+        if meta.get("archived"):
+            return "done"
+        if meta.get("status") != "finished":
+            return "not_finished"
+        if float(meta.get("finished") or 0) + grace_s > now:
+            return "too_soon"
+        built = self.store.build_archive(game_id)
+        if built is None:
+            return "done"
+        version, count, archive, queued = built
+        if queued:
+            return "queued"
+        return self.store.compact(game_id, version, count, archive)
+
+    def expire_open_games(self, ttl_s: float, now: float | None = None, limit: int = 100) -> list[str]:
+        """Delete the games created more than ``ttl_s`` ago that are still
+        open with no seat taken (``Store.expire_open``); those that started,
+        or that somebody joined, leave the index (they never expire)."""
+        now = time.time() if now is None else now
+        expired = []
+        for game_id, _ in self.store.due(OPEN_INDEX, now - ttl_s, limit):
+            failures = Failures(self.store.redis).failures_of(game_id)  # before its keys go
+            outcome = self.store.expire_open(game_id)
+            if outcome == "expired":
+                expired.append(game_id)
+                for failure_id in failures:  # an invitation that never went, say
+                    Failures(self.store.redis).forget(failure_id)
+            else:
+                self.store.reindex(OPEN_INDEX, game_id, None)
+        return expired
+
+    def compact_finished(self, grace_s: float, now: float | None = None, limit: int = 50) -> list[str]:
+        """Compact the games of the finished index whose grace has passed;
+        an entry for a game not (yet) finished is looked at again later."""
+        now = time.time() if now is None else now
+        compacted = []
+        for game_id, _ in self.store.due(FINISHED_INDEX, now - grace_s, limit):
+            meta = self.store.meta(game_id)
+            if meta is None or meta.get("archived"):
+                self.store.reindex(FINISHED_INDEX, game_id, None)
+                continue
+            if meta.get("status") != "finished":
+                self.store.reindex(FINISHED_INDEX, game_id, now)  # a stale append's entry: look again later
+                continue
+            outcome = self.compact(game_id, grace_s, now)
+            if outcome in ("ok", "done"):
+                compacted.append(game_id)
+                self.store.reindex(FINISHED_INDEX, game_id, None)
+            elif outcome == "too_soon":
+                self.store.reindex(FINISHED_INDEX, game_id, float(meta.get("finished") or now))
+            else:
+                self.store.reindex(FINISHED_INDEX, game_id, now)
+        return compacted

@@ -1,0 +1,193 @@
+"""Reads: who is asking (a seat, the creator, a spectator), and everything
+a viewer may see (summaries, views, legal moves, parsing, events, past
+states, move statuses), each through the game's filter."""
+from __future__ import annotations
+
+import secrets
+
+from .. import games
+from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
+from ..games.base import OMNISCIENT, SPECTATOR, GameError
+from .common import CREATOR, Loaded, Part, SeatProof, game_of, seat_of_token, shown_events, token_hash
+
+
+class Queries(Part):
+    def viewer(self, game_id: str, token: str | None, meta: dict | None = None) -> int | None:
+        """The seat a bearer token belongs to; None (spectator) without one."""
+        if isinstance(token, SeatProof):
+            return self._proved(game_id, token.seat)
+        if token is None:
+            return SPECTATOR
+        return seat_of_token(self.store.seats(game_id), token)
+
+    def _proved(self, game_id: str, seat: int) -> int:
+        """A proved seat still names a taken seat of the game (a link outlives nothing)."""
+        if seat not in self.store.seats(game_id):  # one read: a taken seat is a seat of the game
+            raise Unauthorized("bad_link", f"game {game_id} has no seat {seat} taken")
+        return seat
+
+    def actor(self, game_id: str, token: str | None) -> str | int:
+        """Whom a bearer token speaks for in a game: ``CREATOR`` (the token
+        ``create_game`` gave) or a seat; 401 without a token or with another."""
+        meta = self._meta(game_id)
+        if token is None:
+            raise Unauthorized("missing_token", "send the game's creator token or a seat's bearer token")
+        creator = meta.get("creator_token_sha256")
+        if creator and secrets.compare_digest(creator, token_hash(token)):
+            return CREATOR
+        return self.viewer(game_id, token)
+
+    def seat_viewer(self, game_id: str, seat: int, token: str | None) -> int:
+        """The viewer for a seat's private view: only that seat's token opens it."""
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta["players"]:
+            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+        if token is None:
+            raise Unauthorized("missing_token", "a seat's private view needs that seat's bearer token")
+        viewer = self.viewer(game_id, token)
+        if viewer != seat:
+            raise Forbidden("not_your_seat", f"this token does not belong to seat {seat}")
+        return viewer
+
+    @staticmethod
+    def _effective(loaded: Loaded, viewer):
+        """A finished game is public: nothing is hidden from anyone."""
+        return OMNISCIENT if loaded.finished else viewer
+
+    def _public_meta(self, meta: dict) -> dict:
+        out = {k: meta.get(k) for k in ("id", "game", "title", "players", "options", "status",
+                                         "version", "created", "seed_sha256")}
+        out["rules_version"] = int(meta["rules_version"])
+        if meta.get("status") == "finished":
+            out["result"] = meta.get("result")
+        return out
+
+    def summary(self, loaded: Loaded, viewer) -> dict:
+        game, state = loaded.game, loaded.state
+        out = self._public_meta(loaded.meta)
+        seats = self.store.seats(loaded.id)
+        out["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+                        for s in range(loaded.meta["players"])]
+        # Who the caller is (a seat, or None for a spectator), always; once the
+        # game is over everything is public, which ``sees_all`` says.
+        out["viewer"] = viewer
+        out["sees_all"] = loaded.finished
+        if loaded.meta["status"] in ("active", "finished"):
+            out["to_act"] = sorted(game.to_act(state))
+            seen = self._effective(loaded, viewer)
+            out["view"] = game.view(state, seen)
+            out["board"] = game.render(state, seen)
+            result = game.result(state)
+            out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
+        else:
+            out["to_act"], out["view"], out["board"], out["result"] = [], None, None, None
+        if loaded.finished:
+            out["seed"] = self._seed(loaded.id).hex()
+        return out
+
+    def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
+        """``list_games`` with what a lobby shows of each: the seats' names
+        and, for a game in play, who is to act (its state is loaded for that,
+        from the cache as a rule). Nothing private: no view."""
+        out = []
+        for item in self.list_games(status, offset, limit):
+            seats = self.store.seats(item["id"])
+            item["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+                             for s in range(item["players"])]
+            item["to_act"] = []
+            if item["status"] == "active":
+                loaded = self.load(item["id"])
+                item["to_act"] = sorted(loaded.game.to_act(loaded.state))
+            out.append(item)
+        return out
+
+    def roster(self, game_id: str) -> dict:
+        """The game's type and its seats' names by seat (None: free): public,
+        and cheaper than ``get_game`` for a page that only labels a picture."""
+        meta = self._meta(game_id)
+        seats = self.store.seats(game_id)
+        return {"game": meta["game"], "status": meta["status"],
+                "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
+
+    def get_game(self, game_id: str, token: str | None) -> dict:
+        loaded = self.load(game_id)
+        return self.summary(loaded, self.viewer(game_id, token))
+
+    def seat_view(self, game_id: str, seat: int, token: str | None) -> dict:
+        viewer = self.seat_viewer(game_id, seat, token)
+        return self.summary(self.load(game_id), viewer)
+
+    def legal_moves(self, game_id: str, token: str | None) -> dict:
+        viewer = self.viewer(game_id, token)
+        if viewer is SPECTATOR:
+            raise Unauthorized("missing_token", "legal moves are listed for a seat: send its bearer token")
+        loaded = self.load(game_id)
+        game = loaded.game
+        acting = loaded.meta["status"] == "active" and viewer in game.to_act(loaded.state)
+        moves = game.legal_moves(loaded.state, viewer) if acting else []
+        return {"version": loaded.version, "seat": viewer, "to_act": acting,
+                "moves": [{"move": m, "text": game.describe(m, viewer)} for m in moves]}
+
+    def parse(self, game_id: str, token: str | None, text: str) -> dict:
+        viewer = self.viewer(game_id, token)
+        if viewer is SPECTATOR:
+            raise Unauthorized("missing_token", "moves are parsed for a seat: send its bearer token")
+        loaded = self.load(game_id)
+        try:
+            move = loaded.game.parse(text, loaded.state, viewer)
+        except GameError as err:
+            raise Unprocessable(err.code, err.message, **err.details) from None
+        return {"move": move, "text": loaded.game.describe(move, viewer), "version": loaded.version}
+
+    def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
+        meta = self._meta(game_id)
+        viewer = self.viewer(game_id, token)
+        rows = self.store.events(game_id, after, None, limit)
+        items = shown_events(game_of(meta), viewer, meta.get("status") == "finished", rows)
+        return {"version": meta["version"], "events": items,
+                "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
+
+    def state_at(self, game_id: str, token: str | None, version: int) -> dict:
+        viewer = self.viewer(game_id, token)
+        meta = self._meta(game_id)
+        loaded = self.load(game_id, version, meta)
+        seen = OMNISCIENT if meta.get("status") == "finished" else viewer
+        game = loaded.game
+        return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen)}
+
+    def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
+        """A move's outcome (optionally waiting for it to settle), for anyone
+        who may see the game; its envelope as the caller may see it."""
+        meta = self._meta(game_id)
+        viewer = self.viewer(game_id, token)
+        record = (self.store.wait_settled(game_id, move_id, wait) if wait > 0
+                  else self.store.move(game_id, move_id, durable=True))
+        if record is None:
+            raise NotFound("unknown_move_id", f"no move {move_id!r} in game {game_id}")
+        return self._shown_record(meta, record, viewer)
+
+    def wait_submitted(self, game_id: str, record: dict, wait: float) -> dict:
+        """The outcome of a move just submitted, waiting up to ``wait`` s."""
+        # The caller sent this envelope: showing it back to them hides nothing.
+        return self.store.wait_settled(game_id, record["id"], wait, queued=record)
+
+    #: What a withheld move's record keeps: that it exists and how it ended,
+    #: not who sent it, how, what it was, or why it was refused.
+    WITHHELD_KEEPS = ("id", "status", "submitted", "settled", "version_before", "version")
+
+    def _shown_record(self, meta: dict, record: dict, viewer, events: list | None = None) -> dict:
+        """A move's record as ``viewer`` may see it: whole, or with its
+        envelope withheld, as the game's ``redact_move`` says (from the
+        events the move made, read here when the caller has not). The
+        mover sees their own move, and a finished game hides nothing."""
+        envelope = record.get("envelope")
+        if not envelope or meta.get("status") == "finished" or envelope.get("player") == viewer:
+            return record
+        game = games.get(meta["game"], int(meta["rules_version"]))
+        if events is None and record.get("status") == "applied" and game.filters_moves:
+            rows = self.store.events(meta["id"], record["version_before"], record["version"])
+            events = [event for _, event, move_id in rows if move_id == record["id"]]
+        if game.redact_move(envelope["move"], envelope["player"], viewer, events) is not None:
+            return record
+        return {k: record[k] for k in self.WITHHELD_KEEPS if k in record} | {"envelope_withheld": True}

@@ -1,0 +1,64 @@
+"""People who play only by mail (no tests here): they read the server's
+mails from the maildir, answer invitations with ``join``, and reply to a
+mail by pasting a line it offers, the way a mail client replies (quoting
+the mail below, keeping its subject and threading headers)."""
+from __future__ import annotations
+
+import re
+
+from pbem.mail_in import invites
+from pbem.notify.mail import EXAMPLES_HEADING
+
+from .mail_reader import text_of
+from .test_mail_in_support import reply, reply_address
+
+
+def offered_examples(text: str) -> list[str]:
+    """The lines a mail lists under its examples heading."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == EXAMPLES_HEADING:
+            out = []
+            for nxt in lines[i + 1:]:
+                if not nxt.startswith("  ") or not nxt.strip():
+                    break
+                out.append(nxt.strip())
+            return out
+    return []
+
+
+def board_of(text: str) -> str:
+    """The board as a mail shows it: from its heading to the examples (or
+    the reply hint)."""
+    start = text.find("The board as you see it:")
+    if start < 0:
+        return ""
+    rest = text[start:]
+    ends = [rest.find(m) for m in (EXAMPLES_HEADING, "Reply to this mail", "\nDeadline:", "\ngame: ")]
+    ends = [e for e in ends if e > 0]
+    return rest[:min(ends)] if ends else rest
+
+
+def offered_board_lines(text: str, legal_texts: list[str]) -> list[str]:
+    """The board's own lines offered as moves: those that start with a
+    legal move's text (the protocol's rule for ``render``)."""
+    out = []
+    for line in board_of(text).split("\n"):
+        line = line.strip()
+        if any(line == t or re.match(re.escape(t) + r"\s", line) for t in legal_texts):
+            out.append(line)
+    return out
+
+
+def invite_all(service, game_id: str, players: list[tuple[str, str]]) -> None:
+    """Invite each (name, address) to the next free seat."""
+    invites.invite(service, game_id, [{"email": address, "name": name} for name, address in players])
+
+
+def answer(msg, line: str, sender: str):
+    """A reply to ``msg`` with ``line`` on top and ``msg`` quoted below."""
+    return reply(msg, line, sender)
+
+
+__all__ = ["offered_examples", "board_of", "offered_board_lines", "invite_all", "answer", "reply_address",
+           "text_of"]

@@ -1,0 +1,210 @@
+"""deploy/ as it is written: compose.yaml read as YAML (there is no Docker
+engine here), the Procfile and the systemd units, every command one that
+exists, every role there (the SMTP listener too), the environment each needs
+set and valid, one secret and one data volume for all; and nginx.conf run by
+a real nginx, with TLS, in front of `make run`."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import yaml
+
+from pbem.embedded_redis import free_port
+from pbem.settings_registry import REGISTRY, errors
+
+from .conftest import ROOT
+from .run_support import Server
+
+DEPLOY = ROOT / "deploy"
+SCRIPTS = {"pbem"}  # console scripts of the package (pyproject.toml)
+
+
+def roles_of(argv: list[str]) -> str:
+    """What a command runs, after checking that it exists: its modules and
+    the classes it names import."""
+    if argv[0].endswith("gunicorn"):
+        app = argv[1].split(":")[0]
+        assert importlib.util.find_spec(app), argv
+        worker_class = argv[argv.index("--worker-class") + 1]
+        module, _, name = worker_class.rpartition(".")
+        assert hasattr(importlib.import_module(module), name), worker_class
+        if "--config" in argv:
+            config = argv[argv.index("--config") + 1]
+            assert config.startswith("python:") and importlib.util.find_spec(config[7:]), config
+        return "api"
+    if argv[0].endswith("python") or argv[0] == "python":
+        assert argv[1] == "-m", argv
+        module = argv[2]
+        assert importlib.util.find_spec(module), f"no module {module}"
+        if module == "workers.worker":
+            queues = [a for a in argv[3:] if not a.startswith("--")]
+            assert set(queues) <= {"pbem-moves", "pbem-notify", "pbem-mail"}, queues
+            return "background" if "--with-scheduler" in argv else "worker"
+        return {"pbem.stream": "stream", "pbem.mail_in.listener": "mail-in"}[module]
+    assert argv[0] in SCRIPTS, argv
+    return argv[0]
+
+
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def sample(value: str) -> str:
+    """A compose value with its ``${VAR:?...}`` / ``${VAR:-default}`` filled in."""
+    return re.sub(r"\$\{(\w+)(:[?-])([^}]*)\}", lambda m: "x" * 40 if m.group(2) == ":?" else m.group(3), value)
+
+
+def test_compose_runs_every_role_with_one_secret_and_one_data_volume():
+    doc = compose()
+    services = doc["services"]
+    pbem = {name: s for name, s in services.items() if s.get("build")}
+    roles = {name: roles_of(shlex.split(s["command"])) for name, s in pbem.items()}
+    assert sorted(roles.values()) == ["api", "background", "mail-in", "stream", "worker"], roles
+    volumes = set(doc["volumes"])
+    for name, service in services.items():
+        for dep in service.get("depends_on", []):
+            assert dep in services, (name, dep)
+    secrets_seen = set()
+    for name, service in pbem.items():
+        env = {k: str(v) for k, v in service["environment"].items()}
+        for key in env:
+            assert key in REGISTRY, f"{name}: {key} is no setting"
+        assert errors({k: sample(v) for k, v in env.items()}) == [], name
+        assert env["REDIS_URL"].startswith("redis://redis:"), name
+        # The one secret, required: compose refuses to start without it.
+        assert env["PBEM_SECRET"].startswith("${PBEM_SECRET:?"), name
+        secrets_seen.add(env["PBEM_SECRET"])
+        # One data volume, shared, at the data dir.
+        mounts = {m.split(":")[1]: m.split(":")[0] for m in service["volumes"]}
+        assert mounts.get(env["PBEM_DATA_DIR"]) in volumes, (name, mounts)
+        assert env["PROMETHEUS_MULTIPROC_DIR"].startswith(env["PBEM_DATA_DIR"])
+        assert env["MAIL_DOMAIN"] and env["PBEM_PUBLIC_URL"].startswith("https://")
+    assert len(secrets_seen) == 1
+    assert len({tuple(s["volumes"]) for s in pbem.values()}) == 1
+    # The SMTP listener takes mail from outside, on the host's port 25.
+    mail = next(s for n, s in pbem.items() if roles[n] == "mail-in")
+    assert mail["environment"]["PBEM_MAIL_HOST"] == "0.0.0.0"
+    assert f"25:{mail['environment']['PBEM_MAIL_PORT']}" in mail["ports"]
+    # nginx reaches the API and the stream process where they listen.
+    conf = (DEPLOY / "nginx.conf").read_text()
+    api = next(s for n, s in pbem.items() if roles[n] == "api")
+    stream = next(s for n, s in pbem.items() if roles[n] == "stream")
+    assert "--bind 0.0.0.0:8000" in api["command"] and "server api:8000;" in conf
+    assert stream["environment"]["HOST"] == "0.0.0.0"
+    assert f"server stream:{stream['environment']['PBEM_STREAM_PORT']};" in conf
+    nginx = services["nginx"]
+    assert "./nginx.conf:/etc/nginx/conf.d/default.conf:ro" in nginx["volumes"]
+    assert any(v.startswith("./tls:/etc/nginx/tls") for v in nginx["volumes"])
+    assert "443:8443" in nginx["ports"]
+
+
+def test_procfile_and_systemd_run_every_role():
+    procfile = {}
+    for line in (DEPLOY / "Procfile").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, command = line.split(":", 1)
+            procfile[name] = roles_of(shlex.split(re.sub(r"\$\{\w+:-(\w+)\}", r"\1", command)))
+    assert sorted(procfile.values()) == ["api", "background", "mail-in", "stream", "worker"], procfile
+    units = []
+    for unit in (DEPLOY / "systemd").glob("*.service"):
+        command = next(line.split("=", 1)[1] for line in unit.read_text().splitlines() if line.startswith("ExecStart="))
+        if command.startswith("/bin/sh -c"):  # the worker template: one command per instance
+            units += [roles_of(shlex.split(c.split("exec ", 1)[1].split(";")[0]))
+                      for c in shlex.split(command)[2].split("; else")]
+        else:
+            units.append(roles_of(shlex.split(command.replace("/opt/pbem/.venv/bin/", ""))))
+    assert sorted(units) == ["api", "background", "mail-in", "stream", "worker"], units
+
+
+def test_the_image_installs_the_server_pinned_and_without_test_extras():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "-c constraints.txt" in dockerfile and ".[test]" not in dockerfile
+    assert "/var/lib/pbem" in dockerfile  # the data volume's mount point, writable by the user
+
+
+# -- nginx.conf, running ------------------------------------------------------------
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.fixture
+def nginx_in_front(tmp_path):
+    if not Path(NGINX).exists():
+        pytest.skip("the nginx test needs nginx (apt-get install nginx-light; .ci/run does it)")
+    server = Server(tmp_path / "var", PBEM_WORKERS="1", WEB_CONCURRENCY="1", PBEM_LOG_FORMAT="json")
+    tls = tmp_path / "tls"
+    tls.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(tls / "privkey.pem"), "-out", str(tls / "fullchain.pem")],
+                   check=True, capture_output=True)
+    http_port, https_port = free_port(), free_port()
+    conf = (DEPLOY / "nginx.conf").read_text()
+    conf = (conf.replace("server api:8000;", f"server 127.0.0.1:{server.port};")
+            .replace("server stream:8001;", f"server 127.0.0.1:{server.stream_port};")
+            .replace("listen 8080;", f"listen 127.0.0.1:{http_port};")
+            .replace("listen 8443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
+            .replace("/etc/nginx/tls/", f"{tls}/").replace("/var/www/acme", str(tmp_path / "acme")))
+    (tmp_path / "site.conf").write_text(conf)
+    (tmp_path / "nginx.conf").write_text(f"""
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;
+    fastcgi_temp_path {tmp_path}/fcgi; uwsgi_temp_path {tmp_path}/uwsgi; scgi_temp_path {tmp_path}/scgi;
+    include {tmp_path}/site.conf;
+}}
+""")
+    check = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        server.wait_ready()
+        yield {"https": f"https://localhost:{https_port}", "http": f"http://127.0.0.1:{http_port}",
+               "cert": str(tls / "fullchain.pem"), "server": server}
+    finally:
+        proc.send_signal(signal.SIGQUIT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        server.stop()
+
+
+def test_nginx_serves_the_api_and_the_stream_over_tls(nginx_in_front):
+    base, cert = nginx_in_front["https"], nginx_in_front["cert"]
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            health = requests.get(base + "/health", verify=cert, timeout=5)
+            break
+        except requests.ConnectionError:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    assert health.status_code == 200 and health.headers["Strict-Transport-Security"].startswith("max-age=")
+    # nginx's own request id reaches the API, which returns it; a client's is kept.
+    assert re.fullmatch(r"[0-9a-f]{32}", health.headers["X-Request-ID"])
+    assert requests.get(base + "/health", verify=cert, headers={"X-Request-ID": "from-client-1"},
+                        timeout=5).headers["X-Request-ID"] == "from-client-1"
+    game = requests.post(base + "/games", json={"game": "wakanda", "players": 2}, verify=cert, timeout=5).json()
+    # The stream path goes to the stream process itself (no 307 to another port).
+    with requests.get(f"{base}/games/{game['id']}/events/stream", verify=cert, stream=True, timeout=5) as sse:
+        assert sse.history == [] and sse.status_code == 200
+        assert sse.headers["Content-Type"].startswith("text/event-stream")
+        assert next(sse.iter_lines()) .startswith(b"retry:")
+    assert requests.get(base + "/ready", verify=cert, timeout=5).status_code == 200  # from loopback
+    plain = requests.get(nginx_in_front["http"] + "/games", allow_redirects=False, timeout=5)
+    assert plain.status_code == 301 and plain.headers["Location"].startswith("https://")
