@@ -6,7 +6,10 @@ PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	&& echo $$p && break; done)
 VENV := .venv
 BIN := $(VENV)/bin
+# The server needs only the package; the suite also needs the test extras
+# (pytest, hypothesis, schemathesis, playwright), installed by `make test`.
 STAMP := $(VENV)/.installed-stamp
+TEST_STAMP := $(VENV)/.test-installed-stamp
 
 .PHONY: run test spec errors docs bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
@@ -14,15 +17,20 @@ $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
 
-install: $(STAMP)
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(TEST_STAMP)
+
+# A development setup: the package and the test extras.
+install: $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/python -m pbem.run
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
 spec: $(STAMP)
