@@ -1021,7 +1021,7 @@ class Kachina(Game):
         return ParseError("bad_notation", f"could not read {text!r}: expected {expected}",
                           expected=expected, examples=examples or ["keep"])
 
-    def render(self, state: KState, viewer: Any = SPECTATOR, names=None) -> str:
+    def render(self, state: KState, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         s = state
         lines = []
         if s.board:

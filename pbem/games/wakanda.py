@@ -867,7 +867,7 @@ class Wakanda(Game):
                          expected="'build <piece> on <village>', 'claim <village>' or 'pass'",
                          examples=examples)
 
-    def render(self, state: dict, viewer=SPECTATOR, names=None) -> str:
+    def render(self, state: dict, viewer=SPECTATOR, names=None, whole=False) -> str:
         v = self.view(state, viewer)
         who = [name_seat(seat, names) for seat in (0, 1)]
         head = "game over" if v["finished"] else f"{who[v['current']]} to act"

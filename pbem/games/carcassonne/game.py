@@ -303,7 +303,7 @@ class Carcassonne(Game):
     def parse(self, text: str, state: State, player: int, names=None) -> dict:
         return parse_move(self, text, state, player)
 
-    def render(self, state: State, viewer=None, names=None) -> str:
+    def render(self, state: State, viewer=None, names=None, whole=False) -> str:
         return render(state, viewer)
 
     # -- helpers for help messages and scripts -------------------------------------

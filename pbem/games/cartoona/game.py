@@ -536,7 +536,7 @@ class Cartoona(Game):
     def parse(self, text_in: str, state, player, names=None):
         return text.parse(self, text_in, state, player)
 
-    def render(self, state, viewer: Any = SPECTATOR, names=None) -> str:
+    def render(self, state, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         return text.render(self, state, viewer)
 
 
