@@ -202,8 +202,14 @@ def _board(summary: dict, out) -> None:
         print("to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"]), file=out)
     if summary.get("result"):
         r = summary["result"]
+        names = [s["name"] for s in summary["seats"]]
         print("result: " + ", ".join(f"seat {i}: {score} (place {p})"
                                      for i, (score, p) in enumerate(zip(r["scores"], r["placings"]))), file=out)
+        try:  # the result in words, by the game's own rules module
+            game = games.get(summary["game"], summary.get("rules_version"))
+            print(game.describe_result(r, names), file=out)
+        except games.GameError:
+            pass
 
 
 def cmd_show(args, out) -> int:
@@ -211,7 +217,7 @@ def cmd_show(args, out) -> int:
     seats = profile.seats(args.game_id)
     seat = profile.my_seat(args.game_id, args.seat) if seats else None
     client = profile.client(args.game_id)
-    summary = client.game(args.game_id, seat)
+    summary = client.game(args.game_id, seat, whole=args.whole)
     _board(summary, out)
     if args.svg or args.png:
         return _picture(client, summary, seat, args, out)
@@ -325,7 +331,12 @@ def cmd_replay(args, out) -> int:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
         state = game.apply(state, step["events"])
-    print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer")), file=out)
+    names = [None] * header["players"]
+    for seat in header.get("seats", []):
+        if 0 <= seat.get("seat", -1) < len(names):
+            names[seat["seat"]] = seat.get("name")
+    print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer"), names,
+                      whole=args.whole), file=out)
     return 0
 
 
@@ -373,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("game_id")
         p.add_argument("--seat", type=int)
         if name == "show":
+            p.add_argument("--whole", action="store_true",
+                           help="all of the board (a big Carcassonne board is otherwise shown around the last tile)")
             p.add_argument("--svg", metavar="FILE", help="also write the picture of your view as SVG")
             p.add_argument("--png", metavar="FILE", help="also write the picture of your view as PNG")
             p.add_argument("--scale", type=float, default=1.0, help="PNG size multiplier (default 1)")
@@ -391,6 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int)
     p.add_argument("--html", action="store_true",
                    help="write one self-contained HTML file: every version's picture, a replay slider, the log")
+    p.add_argument("--whole", action="store_true", help="all of the board")
     p.set_defaults(fn=cmd_replay)
     sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
     sub.add_parser("mail-in", help="the inbound SMTP listener (play by email)").set_defaults(fn=cmd_mail_in)
