@@ -183,15 +183,15 @@ def _fail(game, state, player, code, message, names=None):
 
 
 def parse(game, text, state, player, names=None):
-    def fail(code, message):
+    def _parse_fail(code, message):
         _fail(game, state, player, code, message, names)
 
     if not isinstance(text, str):
-        fail("not_text", "a move is a line of text")
+        _parse_fail("not_text", "a move is a line of text")
     norm = re.sub(r"[,;()\[\]]", " ", text.strip().lower())
     words = norm.split()
     if not words:
-        fail("empty", "no move given")
+        _parse_fail("empty", "no move given")
     cmd = words[0]
     tiles = [int(x) for x in re.findall(r"\bt(\d+)\b", norm)]
     cres = [int(x) for x in re.findall(r"\bc(\d+)\b", norm)]
@@ -200,12 +200,12 @@ def parse(game, text, state, player, names=None):
     if " as " in f" {norm} ":
         after = words[words.index("as") + 1:] if "as" in words else []
         if not after or after[0] not in COLOUR_WORDS:
-            fail("bad_colour", "after 'as' name a colour: yellow, blue, magenta or purple")
+            _parse_fail("bad_colour", "after 'as' name a colour: yellow, blue, magenta or purple")
         colour = COLOUR_WORDS[after[0]]
 
     def one_tile():
         if len(tiles) != 1:
-            fail("tile_expected", f"'{cmd}' needs exactly one tile, like t17")
+            _parse_fail("tile_expected", f"'{cmd}' needs exactly one tile, like t17")
         return tiles[0]
 
     if cmd in ("place", "put", "start", "add"):
@@ -215,7 +215,7 @@ def parse(game, text, state, player, names=None):
         elif cres:
             cs = sorted(cres)
         else:
-            fail("creature_expected", "say 'new' or 'on cN' (on c3+c5 to merge)")
+            _parse_fail("creature_expected", "say 'new' or 'on cN' (on c3+c5 to merge)")
         move = {"type": "place_tile", "tile": tile, "creatures": cs}
         if state["mode"] == "solo":
             move["colour"] = colour if colour else _only_colour(game, state, player, tile)
@@ -227,7 +227,7 @@ def parse(game, text, state, player, names=None):
         return move
     if cmd == "score":
         if not cres:
-            fail("creature_expected", "score which creature? like: score c3")
+            _parse_fail("creature_expected", "score which creature? like: score c3")
         return {"type": "score", "creatures": sorted(cres)}
     if cmd in ("end", "done", "finish"):
         return {"type": "end_turn"}
@@ -271,7 +271,7 @@ def parse(game, text, state, player, names=None):
             m = re.search(r"(?:seat|player|p|on)\s*(\d+)", norm)
             target = int(m.group(1)) if m else None
         if target is None:
-            fail("seat_expected",
+            _parse_fail("seat_expected",
                   "call cheat on whom? a player's name or seat number, like: call cheat on seat 2")
         forfeit = None
         f = re.search(r"forfeit\s+k(\d+)", norm)
@@ -280,7 +280,7 @@ def parse(game, text, state, player, names=None):
         elif state["opts"]["false_call_penalty"] == "discard_one" and 0 <= player < state["n"] \
                 and any(m["type"] == "call_cheat" and m["forfeit"] is not None
                         for m in game.legal_moves(state, player)):
-            fail("forfeit_expected",
+            _parse_fail("forfeit_expected",
                   "name the card you give up if the call is wrong: call cheat on seat 2 forfeit k5")
         return {"type": "call_cheat", "target": target, "forfeit": forfeit}
     if cmd in ("order", "always"):
@@ -289,7 +289,7 @@ def parse(game, text, state, player, names=None):
             rest = "always_" + rest
         name = rest.replace("steals", "steal").replace("swaps", "swap")
         if name not in ORDERS:
-            fail("bad_order", f"standing orders are {', '.join(ORDERS)}")
+            _parse_fail("bad_order", f"standing orders are {', '.join(ORDERS)}")
         on = "off" not in words
         return {"type": "set_order", "order": name, "on": on}
     if cmd == "draw":
@@ -300,7 +300,7 @@ def parse(game, text, state, player, names=None):
         return {"type": "pool_tile"}
     if cmd == "remove":
         return {"type": "remove_tile", "tile": one_tile()}
-    fail("unknown_command", f"I do not know the command {cmd!r}")
+    _parse_fail("unknown_command", f"I do not know the command {cmd!r}")
 
 
 def _only_colour(game, state, player, tile):
