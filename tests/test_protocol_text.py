@@ -74,3 +74,24 @@ def test_default_result_line():
         "No winner (0-0)."
     # a result stored before outcomes existed reads as won
     assert toy.describe_result({"scores": [2, 1], "placings": [1, 2], "winners": [0]}, ["Ann", "Bob"]) == "Ann won (2-1)."
+
+
+def test_a_turn_mail_says_lost_or_no_winner_never_a_winning_seat_that_lost():
+    from pbem.notify.mail import verdict
+    assert verdict(Result((12,), (1,), "lost", outcome="lost").as_dict()) == "Lost: no winner."
+    assert verdict(Result((0, 0), (1, 1), "time up", outcome="no_winner").as_dict()) == "No winner."
+    assert verdict(Result((3, 1), (1, 2)).as_dict()) == "Winner(s): seat 0"
+    assert verdict({"scores": [3, 1], "placings": [1, 2], "winners": [0]}) == "Winner(s): seat 0"  # stored before
+
+
+def test_a_record_written_before_outcomes_still_verifies_and_one_missing_a_field_does_not():
+    from pbem.games.base import canonical
+    from pbem.record import as_recorded
+    replayed = Result((12,), (1,), "lost", {"won": False, "new": 1}, outcome="lost").as_dict()
+    old = {"scores": [12], "placings": [1], "winners": [0], "reason": "lost", "detail": {"won": False}}
+    assert canonical(as_recorded(replayed, old)) == canonical(old)
+    assert canonical(as_recorded(replayed, replayed)) == canonical(replayed)
+    lying = {**old, "winners": []}
+    assert canonical(as_recorded(replayed, lying)) != canonical(lying)
+    partial = {k: v for k, v in old.items() if k != "scores"}
+    assert canonical(as_recorded(replayed, partial)) != canonical(partial)

@@ -545,10 +545,7 @@ class Wakanda(Game):
             v = self._village_arg(state, move)
             if piece not in state["held"][player]:
                 raise IllegalMove("piece_not_held", f"you hold no {piece} piece")
-            # The village's name rides along (it is face up: open), so the
-            # log's sentences can say it without the state.
-            events = [{"type": "PieceBuilt", "player": player, "piece": piece, "village": v,
-                       "name": state["row"][v - 1]}]
+            events = [{"type": "PieceBuilt", "player": player, "piece": piece, "village": v}]
         elif kind == "claim":
             if keys != CLAIM_KEYS:
                 raise IllegalMove("malformed_move", "claim takes exactly 'village'")
@@ -557,7 +554,7 @@ class Wakanda(Game):
                 raise IllegalMove("no_headdress", "you have placed all three of your headdresses")
             if not state["poles"][v - 1] and not state["options"]["allow_empty_claim"]:
                 raise IllegalMove("empty_pole", f"village {v} has no pole yet: build on it before claiming")
-            events = [{"type": "PoleClaimed", "player": player, "village": v, "name": state["row"][v - 1]}]
+            events = [{"type": "PoleClaimed", "player": player, "village": v}]
             opened = state["opened"]
             if opened < ROW:
                 events.append({"type": "VillageOpened", "village": opened + 1, "name": state["row"][opened]})
@@ -569,6 +566,11 @@ class Wakanda(Game):
             events = [{"type": "Passed", "player": player}]
         else:
             raise IllegalMove("unknown_move", f"unknown move type {kind!r}: build, claim or pass")
+        if self.version >= 2 and kind in ("build", "claim"):
+            # The village's name rides along (it is face up: open), so the
+            # log's sentences can say it without the state. Not in wakanda@1:
+            # its records re-run to the very events they logged.
+            events[0]["name"] = state["row"][events[0]["village"] - 1]
         after = self.apply(state, events)
         if kind == "claim" and len(after["claims"]) == ROW:
             events.append(self._end_event(after, "all_claimed"))
@@ -893,7 +895,8 @@ class Wakanda(Game):
             hand = (", ".join(p.capitalize() for p in pl["held"]) or "nothing") if pl["held"] is not None \
                 else f"{pl['held_count']} hidden piece(s)"
             stopped = "; stopped (no headdress, the bag empty)" if pl["seat"] in v["stopped"] else ""
-            lines.append(f"{who[pl['seat']]}: {pl['headdresses']} headdress(es) left; holds {hand}{stopped}")
+            lines.append(f"{name_seat(pl['seat'], names, capital=True)}: {pl['headdresses']} headdress(es) left; "
+                         f"holds {hand}{stopped}")
         lines.append(("Final score: " if v["finished"] else "Score now: ")
                      + "; ".join(f"{who[seat]} {self._score_words(state, seat)}" for seat in (0, 1)))
         unseen = ", ".join(f"{n} {p.capitalize()}" for p, n in v["unseen"].items()) or "nothing"

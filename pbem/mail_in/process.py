@@ -209,7 +209,8 @@ class MailProcessor:
             return lines
         if status == "finished":
             result = meta.get("result") or {}
-            lines.append(f"The game is over. Scores: {result.get('scores')}; winner(s): seat(s) {result.get('winners')}.")
+            names = self.service.seat_names(loaded.id, meta["players"])
+            lines.append(f"The game is over. Scores: {result.get('scores')}. {game.describe_result(result, names)}")
         else:
             to_act = sorted(game.to_act(loaded.state))
             lines.append("It is your turn." if seat in to_act else

@@ -64,8 +64,7 @@ def _text_body(n: Notice) -> str:
         out += ["", "What happened:"] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.result:
         scores = ", ".join(f"seat {i}: {s}" for i, s in enumerate(n.result.get("scores", [])))
-        winners = ", ".join(str(w) for w in n.result.get("winners", []))
-        out += ["", f"Final scores: {scores}", f"Winner(s): seat {winners}"]
+        out += ["", f"Final scores: {scores}", verdict(n.result)]
     if n.board:
         out += ["", "The board as you see it:", "", n.board]
     if n.examples:
@@ -75,6 +74,15 @@ def _text_body(n: Notice) -> str:
     if n.links:
         out += [""] + [f"{name}: {url}" for name, url in n.links.items()]
     return "\n".join(out) + "\n"
+
+
+def verdict(result: dict) -> str:
+    """Who won, from a result's ``outcome`` (a result stored before it
+    existed reads as won): never "Winner(s): seat 0" for a lost solo game."""
+    winners = result.get("winners") or []
+    if result.get("outcome", "won") == "won" and winners:
+        return "Winner(s): seat " + ", ".join(str(w) for w in winners)
+    return "Lost: no winner." if result.get("outcome") == "lost" else "No winner."
 
 
 def _html_body(n: Notice, text: str) -> str:
@@ -89,8 +97,7 @@ def _html_body(n: Notice, text: str) -> str:
         parts.append("<h3>What happened</h3><ol>" +
                      "".join(f"<li value=\"{int(ev['version'])}\">{e(ev['text'])}</li>" for ev in n.events) + "</ol>")
     if n.result:
-        parts.append(f"<h3>Result</h3><p>scores {e(str(n.result.get('scores')))}, "
-                     f"winner(s) {e(str(n.result.get('winners')))}</p>")
+        parts.append(f"<h3>Result</h3><p>scores {e(str(n.result.get('scores')))}; {e(verdict(n.result))}</p>")
     if n.board:
         parts.append(f"<h3>The board as you see it</h3><pre>{e(n.board)}</pre>")
     if n.examples:
