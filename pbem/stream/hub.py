@@ -48,10 +48,11 @@ class Batch:
     when they were read (so they are public, as ``GET /events`` shows them);
     ``end``: they include its last event."""
 
-    __slots__ = ("game", "rows", "finished", "end", "result", "last", "_frames")
+    __slots__ = ("game", "rows", "finished", "end", "result", "last", "names", "_frames")
 
-    def __init__(self, game, rows: list, finished: bool, end: bool, result=None):
+    def __init__(self, game, rows: list, finished: bool, end: bool, result=None, names=None):
         self.game, self.rows, self.finished, self.end, self.result = game, rows, finished, end, result
+        self.names = names
         self.last = rows[-1][0]
         self._frames: dict = {}
 
@@ -62,7 +63,8 @@ class Batch:
         frames = self._frames.get(seen)
         if frames is None:
             frames = self._frames[seen] = [(item["version"], sse.event_frame(item))
-                                           for item in shown_events(self.game, viewer, self.finished, self.rows)]
+                                           for item in shown_events(self.game, viewer, self.finished, self.rows,
+                                                                             self.names)]
         return frames
 
 
@@ -103,10 +105,12 @@ class Subscriber:
 
 
 class Watched:
-    __slots__ = ("game", "cursor", "subs")
+    __slots__ = ("game", "cursor", "subs", "names")
 
-    def __init__(self, game, cursor: int):
-        self.game, self.cursor, self.subs = game, cursor, set()
+    def __init__(self, game, cursor: int, names=None):
+        # names: the players' by seat (every seat is taken before the first
+        # event, so they stay as the first subscriber read them)
+        self.game, self.cursor, self.subs, self.names = game, cursor, set(), names
 
 
 class Hub:
@@ -181,13 +185,13 @@ class Hub:
 
     # -- subscribers ---------------------------------------------------------
 
-    def subscribe(self, game_id: str, meta: dict, viewer, after: int) -> Subscriber:
+    def subscribe(self, game_id: str, meta: dict, viewer, after: int, names=None) -> Subscriber:
         """Join the stream of ``game_id`` for ``viewer``, after version
         ``after``; ``meta`` was read just before. Synchronous on purpose: no
         batch can be handed out between reading the cursor and joining."""
         watched = self.games.get(game_id)
         if watched is None:
-            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])))
+            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])), names)
             self._wake()
         sub = Subscriber(viewer, after, watched.cursor)
         watched.subs.add(sub)
@@ -278,7 +282,7 @@ class Hub:
             w.cursor = rows[-1][0]
             finished = status == b"finished"
             end = finished and version is not None and w.cursor >= int(version)
-            batch = Batch(w.game, rows, finished, end, json.loads(result) if end and result else None)
+            batch = Batch(w.game, rows, finished, end, json.loads(result) if end and result else None, w.names)
             for sub in list(w.subs):
                 if not sub.push(batch, self.backlog):
                     w.subs.discard(sub)

@@ -8,7 +8,8 @@ from .base_rules import rules_for
 from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
-from .notation import HELP, MOVE_TEXTS, describe_event, describe_move, parse_move
+from .notation import (HELP, MOVE_TEXTS, describe_event, describe_move, describe_setup, examples_for, help_for,
+                       parse_move)
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, run
@@ -298,13 +299,23 @@ class Carcassonne(Game):
             return MOVE_TEXTS[item["type"]](item)
         if item.get("type") == "place_tile":
             return describe_move(item)
-        return describe_event(item)
+        return describe_event(item, names)
+
+    def notation_help_for(self, options: dict) -> str:
+        return help_for(options.get("expansions", ()))
+
+    def notation_examples(self, options: dict) -> list:
+        return examples_for(options.get("expansions", ()))
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        return describe_setup(options, players)
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:
+        # (no move of Carcassonne names a seat: ``names`` is not needed)
         return parse_move(self, text, state, player)
 
-    def render(self, state: State, viewer=None, names=None) -> str:
-        return render(state, viewer)
+    def render(self, state: State, viewer=None, names=None, whole=False) -> str:
+        return render(state, viewer, names, whole)
 
     # -- helpers for help messages and scripts -------------------------------------
 
