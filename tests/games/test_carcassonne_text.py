@@ -182,3 +182,276 @@ def test_the_setup_in_words():
     assert text.startswith("Carcassonne with Cult, Siege and King & Robber; 3 players")
     assert "a completed 2-tile city scores 2" in text and "6 shrine tiles" in text
     assert G.describe_setup(G.check_options(2, {}), 2).startswith("Carcassonne; 2 players;")
+
+
+# -- the four later expansions: their help, examples, seats by name, symbols ------------------
+
+from pbem.games.base import ParseError  # noqa: E402
+from pbem.games.carcassonne.expansions.princess_dragon.common import put as put_dragon  # noqa: E402
+
+from .carcassonne_support import new_game, play  # noqa: E402
+
+LATER = ("princess_dragon", "tower", "count", "bridges_castles_bazaars")
+TITLES = {"princess_dragon": "The Princess & the Dragon", "tower": "The Tower",
+          "count": "The Count of Carcassonne", "bridges_castles_bazaars": "Bridges, Castles & Bazaars"}
+#: a word of each later expansion's notation that no other help line has
+OWN_WORDS = {"princess_dragon": "portal X,Y", "tower": "ransom seat", "count": "enter castle",
+             "bridges_castles_bazaars": "bazaar N bid B"}
+
+#: each help line (its left column) of a later expansion -> lines pasted from it:
+#: (text, the decision owed when it applies or None, what the move holds). A
+#: line naming big, mayor or wagon is in the help only with that figure in play.
+PASTED = {
+    "princess_dragon": {
+        "dragon N | E | S | W": [("dragon N", "dragon", {"type": "dragon", "direction": "N"}),
+                                 ("dragon e", "dragon", {"type": "dragon", "direction": "E"}),
+                                 ("dragon S", "dragon", {"direction": "S"}),
+                                 ("dragon W", "dragon", {"direction": "W"})],
+        "fairy X,Y road E": [("fairy 1,0 road E", "action", {"type": "action", "do": "fairy", "on": "road E",
+                                                              "figure": "follower"})],
+        "fairy X,Y road E big": [("fairy 1,0 road E big", "action", {"do": "fairy", "figure": "big"})],
+        "fairy X,Y road E mayor": [("fairy 1,0 city N mayor", "action", {"do": "fairy", "figure": "mayor"}),
+                                   ("fairy 1,0 road E wagon", "action", {"do": "fairy", "figure": "wagon"})],
+        "princess X,Y city N seat P": [
+            ("princess 1,0 city N seat 1", "action", {"do": "princess", "player": 1, "figure": "follower"})],
+        "princess X,Y city N seat P big": [
+            ("princess 1,0 city N seat 1 big", "action", {"do": "princess", "player": 1, "figure": "big"})],
+        "princess X,Y city N seat P mayor": [
+            ("princess 1,0 city N seat 1 mayor", "action", {"figure": "mayor"}),
+            ("princess 1,0 city N seat 1 wagon", "action", {"figure": "wagon"})],
+        "portal X,Y follower road E": [
+            ("portal 1,0 follower road E", "action", {"do": "portal", "figure": "follower", "on": "road E"}),
+            ("portal 1,0 farmer NL", "action", {"do": "portal", "figure": "follower", "on": "field NL"}),
+            ("portal 1,0 cloister", "action", {"do": "portal", "figure": "follower", "on": "cloister"})],
+        "portal X,Y big city N": [("portal 1,0 big city N", "action", {"do": "portal", "figure": "big", "on": "city N"}),
+                                  ("portal 1,0 big farmer NL", "action", {"figure": "big", "on": "field NL"})],
+        "portal X,Y mayor city N": [("portal 1,0 mayor city N", "action", {"do": "portal", "figure": "mayor"}),
+                                    ("portal 1,0 wagon road E", "action", {"figure": "wagon", "on": "road E"})],
+        "pass": [("pass", "action", {"type": "action", "pass": True})],
+    },
+    "tower": {
+        "tower X,Y": [("tower 1,0", "action", {"type": "action", "do": "tower", "x": 1, "y": 0})],
+        "tower X,Y top": [("tower 1,0 top", "action", {"do": "tower", "top": "follower"})],
+        "tower X,Y top big": [("tower 1,0 top big", "action", {"do": "tower", "top": "big"})],
+        "capture X,Y road E seat P": [
+            ("capture 1,0 road E seat 1", "capture", {"type": "capture", "on": "road E", "player": 1,
+                                                      "figure": "follower"})],
+        "capture X,Y road E seat P big": [("capture 1,0 road E seat 1 big", "capture", {"figure": "big"})],
+        "capture X,Y road E seat P mayor": [("capture 1,0 city N seat 1 mayor", "capture", {"figure": "mayor"}),
+                                            ("capture 1,0 road E seat 1 wagon", "capture", {"figure": "wagon"})],
+        "capture X,Y tower seat P": [("capture 1,0 tower seat 1", "capture", {"type": "capture", "on": "tower"})],
+        "capture none": [("capture none", "capture", {"type": "capture", "pass": True})],
+        "exchange follower": [("exchange follower", "exchange", {"type": "exchange", "figure": "follower"})],
+        "exchange big": [("exchange big", "exchange", {"type": "exchange", "figure": "big"})],
+        "exchange mayor": [("exchange mayor", "exchange", {"figure": "mayor"}),
+                           ("exchange wagon", "exchange", {"figure": "wagon"})],
+        "ransom seat P": [("ransom seat 1", None, {"type": "ransom", "from": 1, "figure": "follower"})],
+        "ransom seat P big": [("ransom seat 1 big", None, {"type": "ransom", "figure": "big"})],
+        "ransom seat P mayor": [("ransom seat 1 mayor", None, {"figure": "mayor"}),
+                                ("ransom seat 1 wagon", None, {"figure": "wagon"})],
+        "pass": [("pass", "capture", {"type": "capture", "pass": True}),
+                 ("pass", "action", {"type": "action", "pass": True})],
+    },
+    "count": {
+        "enter castle count market": [("enter castle count market", "count",
+                                       {"type": "count", "quarter": "castle", "count_to": "market",
+                                        "figure": "follower"})],
+        "enter market big count castle": [("enter market big count castle", "count",
+                                           {"quarter": "market", "figure": "big", "count_to": "castle"})],
+        "enter castle mayor count market": [("enter castle mayor count market", "count", {"figure": "mayor"}),
+                                            ("enter castle wagon count market", "count", {"figure": "wagon"})],
+        "stay out": [("stay out", "count", {"type": "count", "pass": True})],
+        "leave castle X,Y city N": [("leave castle 1,0 city N", "count_move",
+                                     {"type": "count_move", "quarter": "castle", "on": "city N",
+                                      "figure": "follower"})],
+        "leave castle big X,Y city N": [("leave castle big 1,0 city N", "count_move", {"figure": "big"})],
+        "leave castle mayor X,Y city N": [("leave castle mayor 1,0 city N", "count_move", {"figure": "mayor"}),
+                                          ("leave castle wagon 1,0 city N", "count_move", {"figure": "wagon"})],
+        "pass": [("pass", "count", {"type": "count", "pass": True}),
+                 ("pass", "count_move", {"type": "count_move", "pass": True})],
+    },
+    "bridges_castles_bazaars": {
+        "place X,Y rR bridge X2,Y2 NS": [
+            ("place 1,0 r0 bridge 1,0 NS", "place_tile", {"type": "place_tile", "bridge": [1, 0, "NS"]}),
+            ("place 1,0 r0 bridge 2,0 WE follower road N", "place_tile",
+             {"bridge": [2, 0, "WE"], "figure": "follower", "on": "road N"})],
+        "castle X,Y city N | no castle": [("castle 1,0 city N", "castle", {"type": "castle", "on": "city N"}),
+                                          ("no castle", "castle", {"type": "castle", "pass": True})],
+        "bazaar N bid B": [("bazaar 0 bid 2", "bazaar", {"type": "bazaar", "tile": 0, "bid": 2})],
+        "bid B | pass": [("bid 3", "bazaar", {"type": "bazaar", "bid": 3}),
+                         ("pass", "bazaar", {"type": "bazaar", "pass": True})],
+        "buy | sell": [("buy", "bazaar", {"deal": "buy"}), ("sell", "bazaar", {"deal": "sell"})],
+        "pass": [("pass", "castle", {"type": "castle", "pass": True})],
+    },
+}
+FIGURES = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
+
+
+def _game(expansions, players=2):
+    options = G.check_options(players, {"expansions": list(expansions), "start_player": 0})
+    state = G.start(players, options)
+    return G.apply(state, G.setup(state, rng_for(b"later", 0)))
+
+
+def _owing(state, player, decision):
+    """The state with ``player`` owing ``decision`` (all the parse looks at)."""
+    if decision is None:
+        return state
+    new = state.copy()
+    new.pending = {player: decision}
+    return new
+
+
+def _templates(expansion, expansions) -> set:
+    """The left column of the expansion's help lines (each a move as typed)
+    in the help of a game with ``expansions``."""
+    lines = G.notation_help_for(G.check_options(2, {"expansions": list(expansions)})).splitlines()
+    start = lines.index(f"  {TITLES[expansion]}:") + 1
+    out = set()
+    for line in lines[start:]:
+        if not line.startswith("  ") or line.startswith("  pass ") or line.endswith(":") \
+                or line.startswith(("  place X,Y rR big", "  place X,Y rR mayor")):
+            break
+        if line[2] != " ":
+            out.add(line[2:36].strip())
+    return out
+
+
+def test_a_later_expansion_help_lists_only_its_own_notation():
+    for expansion in LATER:
+        text = G.notation_help_for(G.check_options(2, {"expansions": [expansion]}))
+        assert f"  {TITLES[expansion]}:" in text and OWN_WORDS[expansion] in text
+        assert "decline whatever optional decision you owe" in text
+        for other in LATER:
+            if other != expansion:
+                assert TITLES[other] not in text and OWN_WORDS[other] not in text, (expansion, other)
+        for word in ("big city", "builder", "heretic", "escape", "abbey X,Y"):
+            assert word not in text
+        # seats by name only where a move names a seat
+        assert ("seat Ann" in text) == (expansion in ("princess_dragon", "tower")), expansion
+    base = G.notation_help_for(G.check_options(2, {}))
+    assert "pass" not in base and "seat P" not in base
+    every = G.notation_help_for(G.check_options(2, {"expansions": list(LATER)}))
+    assert all(TITLES[e] in every for e in LATER) and all(TITLES[e] in G.notation_help for e in LATER)
+
+
+@pytest.mark.parametrize("expansions", [[e] for e in LATER] + [list(LATER), None])
+def test_every_help_line_is_at_most_80_columns(expansions):
+    text = G.notation_help if expansions is None else \
+        G.notation_help_for(G.check_options(2, {"expansions": expansions}))
+    assert "pass" in text
+    assert all(len(line) <= 80 for line in text.splitlines()), [ln for ln in text.splitlines() if len(ln) > 80]
+
+
+@pytest.mark.parametrize("expansion", LATER)
+@pytest.mark.parametrize("others", [[], ["inns_cathedrals"], ["inns_cathedrals", "abbey_mayor"]])
+def test_every_help_line_of_a_later_expansion_pastes_as_a_move(expansion, others):
+    """Each line of the help, filled in, parses where it applies (the seat
+    owing that decision) into the move it says; a line naming a figure is
+    there only with that figure in play."""
+    expansions = [expansion, *others]
+    shown = {t for t in PASTED[expansion]
+             if t != "pass" and all(FIGURES[w] in expansions for w in t.split() if w in FIGURES)}
+    assert _templates(expansion, expansions) == shown
+    state = _game(expansions)
+    for template, lines in PASTED[expansion].items():
+        if template not in shown and template != "pass":
+            continue
+        for text, owed, expected in lines:
+            move = G.parse(text, _owing(state, 0, owed), 0)
+            assert {k: move.get(k) for k in expected} == expected, (template, text, move)
+
+
+@pytest.mark.parametrize("expansion", LATER)
+def test_the_examples_of_a_later_expansion_parse_in_a_game_with_it(expansion):
+    examples = G.notation_examples(G.check_options(2, {"expansions": [expansion]}))
+    own = examples[3:]
+    assert len(own) >= 3, own              # more than one example of its notation
+    text = G.notation_help_for(G.check_options(2, {"expansions": [expansion]}))
+    states = [_game([expansion])] + [s for s in positions(2, {"expansions": [expansion]}, seed=2, every=9)][:6]
+    for example in own:
+        assert example in text
+        for state in states:
+            for seat in sorted(G.to_act(state)) or [0]:
+                G.parse(example, state, seat)
+        with pytest.raises(ParseError):    # the notation is the expansion's
+            G.parse(example, _game([]), 0)
+
+
+def test_the_dragon_goes_to_a_tile_named_by_its_cell():
+    state = put_dragon(_game(["princess_dragon"]), dragon=[0, 0])
+    assert G.parse("dragon 1,0", state, 0) == {"type": "dragon", "direction": "E"}
+    assert G.parse("dragon 0,-1", state, 0) == {"type": "dragon", "direction": "N"}
+    with pytest.raises(ParseError):
+        G.parse("dragon 2,0", state, 0)
+
+
+def test_a_move_naming_a_seat_takes_the_number_or_the_players_name():
+    names = ["Ann", "Bob Lee"]
+    tower = _game(["tower"])
+    assert G.parse("ransom seat Bob Lee", tower, 0, names) == G.parse("ransom seat 1", tower, 0)
+    assert G.parse("RANSOM seat  bob   LEE big", tower, 0, names) == {"type": "ransom", "from": 1, "figure": "big"}
+    assert G.parse("ransom seat 1", tower, 0, names)["from"] == 1          # the number still
+    assert G.parse("capture 1,0 road E seat Ann", _owing(tower, 1, "capture"), 1, names)["player"] == 0
+    assert G.parse("capture 1,0 tower seat Bob Lee big", _owing(tower, 0, "capture"), 0, names)["player"] == 1
+    with pytest.raises(ParseError):
+        G.parse("ransom seat Zed", tower, 0, names)
+    with pytest.raises(ParseError):                                       # "Bob" is not "Bob Lee"
+        G.parse("ransom seat Bob", tower, 0, names)
+    dragon = _game(["princess_dragon"])
+    move = G.parse("princess 1,0 city N seat Bob Lee big", _owing(dragon, 0, "action"), 0, names)
+    assert move["player"] == 1 and move["figure"] == "big"
+    # the moves offered name the seat as the board does, and read back
+    for state, move in ((tower, {"type": "ransom", "from": 1, "figure": "follower"}),
+                        (tower, {"type": "capture", "x": 1, "y": 0, "on": "road E", "player": 0, "figure": "big"}),
+                        (dragon, {"type": "action", "do": "princess", "x": 1, "y": 0, "on": "city N", "player": 1,
+                                  "figure": "follower"})):
+        text = G.describe(move, 0, names)
+        assert re.search(r"seat (Ann|Bob Lee)\b", text) and not re.search(r"seat \d", text), text
+        assert G.parse(text, state, 0, names) == move
+        assert G.parse(G.describe(move, 0), state, 0) == move             # no names: numbers
+    # a seat whose name cannot stand for it (like a number, or twice) keeps its number
+    assert G.describe({"type": "ransom", "from": 1, "figure": "follower"}, 0, ["Ann", "2"]) == "ransom seat 1"
+    assert G.parse("ransom seat 2", tower, 0, ["Ann", "2"])["from"] == 2
+
+
+def test_the_later_expansions_symbols_are_drawn_and_explained():
+    drawn = {"V": "PD1", "D": "PD22", "@": "PD29", "P": "PD11", "T": "TO4", "$": "BB3", "=": "CO2"}
+    for char, letter in drawn.items():
+        assert char in "".join(glyph(letter, 0)), (char, letter, glyph(letter, 0))
+    assert "=" not in "".join(glyph("AB", 0))       # the abbey's edges match anything: not the City's
+    assert "I" in "".join(glyph("BB11", 1))          # Bridges, Castles & Bazaars' inn
+
+    def key(state):
+        lines = G.render(state, None).splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("Key:"))
+        return "\n".join(lines[start:lines.index("", start)])
+
+    base = key(_game([]))
+    for expansion, chars in (("princess_dragon", "VD@P"), ("tower", "T"), ("count", "="),
+                             ("bridges_castles_bazaars", "$I")):
+        text = key(_game([expansion]))
+        for char in chars:
+            assert f" {char} " in text, (expansion, char, text)
+            assert f" {char} " not in base
+    assert " = " not in key(_game(["abbey_mayor"]))
+    # the City of Carcassonne is on the board from the start; a tower foundation once placed
+    assert "=" in G.render(_game(["count"]), None).split("\nKey:")[0]
+    state = new_game(["TO4"], expansions=["tower"])
+    state, _ = play(state, G.describe(G.legal_moves(state, 0)[0]))
+    assert "T" in G.render(state, None).split("\nKey:")[0].split("\n", 2)[2]
+
+
+@pytest.mark.parametrize("expansions", [["princess_dragon"], ["tower"], ["count"], ["bridges_castles_bazaars"],
+                                        ["abbey_mayor", "inns_cathedrals"]])
+def test_the_key_explains_every_character_the_board_draws(expansions):
+    seen = set()
+    for state in positions(2, {"expansions": expansions}, seed=1, every=5):
+        lines = G.render(state, None, ["Ann", "Bob"], whole=True).splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("Key:"))
+        key = "\n".join(lines[start:lines.index("", start)])
+        board = "".join(line[4:] for line in lines[2:start])
+        for char in set(board) - set(" ?<>0123456789") - seen:
+            assert re.search(r"(^|\s)" + re.escape(char) + r"[\s\d]", key), (char, key)
+            seen.add(char)
+    assert seen

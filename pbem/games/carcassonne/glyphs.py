@@ -41,7 +41,19 @@ BARN_CELL = {"NE": (0, 4), "SE": (2, 4), "SW": (2, 0), "NW": (0, 0)}
 FIGURE_LETTERS = {"big": "b", "builder": "u", "pig": "p", "mayor": "m", "wagon": "w", "barn": "n"}
 #: what a segment's marks look like (a pennant is ``*``), and what the key says of them
 MARK_CHARS = {"inn": ("I", "inn"), "cathedral": ("C", "cathedral"), "wine": ("W", "wine"),
-              "grain": ("G", "grain"), "cloth": ("F", "cloth (fabric)"), "siege": ("!", "besieged")}
+              "grain": ("G", "grain"), "cloth": ("F", "cloth (fabric)"), "siege": ("!", "besieged"),
+              "princess": ("P", "princess")}
+#: a tile's symbols (its tags), drawn in a free field cell, and their key
+TAG_CHARS = {"volcano": ("V", "volcano"), "magic portal": ("@", "magic portal"), "dragon": ("D", "dragon symbol"),
+             "tower": ("T", "tower foundation"), "bazaar": ("$", "bazaar")}
+#: where a tag goes: the first of these cells still field
+TAG_CELLS = ((2, 4), (2, 0), (0, 4), (0, 0), (1, 1), (1, 3))
+#: an edge inside the City of Carcassonne (the Count's tiles join there; the
+#: tile tables write it ``·``): neither city, road nor field
+INNER_EDGE = "="
+DISTRICT_EDGE = "\u00b7"
+#: the key's entry for the City of Carcassonne's inner edges
+INNER_KEY = (INNER_EDGE, "inside the City of Carcassonne")
 ROAD_CHAR = ("|", "-", "|", "-")
 
 
@@ -119,6 +131,15 @@ def glyph(letter: str, rot: int, figures: tuple = ()) -> list:
         grid[1][2] = "x"             # two roads (or cities) cross without joining
     elif road_ends and grid[1][2] == FIELD:
         grid[1][2] = "o"
+    for d, kind in enumerate(o.edges):
+        if kind == DISTRICT_EDGE:    # (not the abbey's edges, ``*``, which match any)
+            for r, c in EDGE_CELLS[d]:
+                grid[r][c] = INNER_EDGE
+    for tag in o.tile.tags:
+        if tag in TAG_CHARS:
+            free = [at for at in TAG_CELLS if grid[at[0]][at[1]] == FIELD]
+            if free:
+                grid[free[0][0]][free[0][1]] = TAG_CHARS[tag][0]
     for k, seg in enumerate(o.tile.segments):
         spare = [at for at in cells.get(k, ()) if at != anchors.get(k)]
         for name, _count in seg.marks:
@@ -162,6 +183,22 @@ def distinct_rotations(letter: str) -> list:
     return out
 
 
+def marks_in_play(expansions) -> list:
+    """The marks, tags and inner edges the glyphs of this game's tiles (the
+    base game's and those of ``expansions``) draw, in the key's order: what
+    the key must explain, and only that."""
+    from .orient import TILES
+    kinds = {"base", *expansions}
+    found = set()
+    for tile in TILES.values():
+        if tile.expansion in kinds:
+            found.update(name for seg in tile.segments for name, _count in seg.marks)
+            found.update(tile.tags)
+            if DISTRICT_EDGE in tile.edges:
+                found.add("district")
+    return [m for m in (*MARK_CHARS, *TAG_CHARS, "district") if m in found]
+
+
 def key_lines(figures, shrines: bool, seats: list, marks_in_play=()) -> list:
     """The glyphs' key: only the figures in play (``figures``: their names
     besides the follower), shrines where the Cult is, the tile marks of the
@@ -170,7 +207,8 @@ def key_lines(figures, shrines: bool, seats: list, marks_in_play=()) -> list:
              "     x two cross without joining  M monastery" + ("  S shrine" if shrines else "")
              + "  * pennant  . field",
              "     ? the tile fits  > < the last tile"]
-    for item in (f"{MARK_CHARS[m][0]} {MARK_CHARS[m][1]}" for m in marks_in_play if m in MARK_CHARS):
+    table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY}
+    for item in (f"{table[m][0]} {table[m][1]}" for m in marks_in_play if m in table):
         if len(lines[-1]) + 2 + len(item) > 80:
             lines.append("    ")
         lines[-1] += "  " + item

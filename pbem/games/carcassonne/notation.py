@@ -10,13 +10,19 @@ play, then the conventions. Base game::
 An expansion brings its own lines: ``title``, ``help`` (lines like the
 above) and ``examples`` (moves written as they are typed, each parsing in
 any position) on its :class:`Expansion` object, or, for the ones written
-before that, in ``EXPANSION_TEXT`` here.
+before that, in ``EXPANSION_TEXT`` here; the four later ones (The Princess
+& the Dragon, The Tower, The Count, Bridges, Castles & Bazaars) write their
+lines in their text module's docstring and their examples in
+``LATER_TEXT``. Every help line is at most 80 columns. A move naming a seat
+("ransom seat 1") takes the player's name too ("ransom seat Ann",
+``seats_by_name``), and the moves offered are written with it
+(``name_seats(..., in_move=True)``).
 """
 from __future__ import annotations
 
 import re
 
-from ..base import ParseError, name_seat
+from ..base import ParseError, name_seat, seat_names
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
 from .expansions.traders_builders_tiles import GOODS
@@ -45,36 +51,97 @@ EXPANSION_TEXT = {
                                     (big road E, big cloister, big farmer NL)""",
                         ("place 1,0 r0 big city N",)),
     "traders_builders": ("Traders & Builders", """\
-  place X,Y rR builder road E       Traders & Builders: the builder instead, on a
-                                    road/city with your follower (builder city N)
+  place X,Y rR builder road E       Traders & Builders: the builder instead,
+                                    on a road or city with your follower
+                                    (builder city N)
   place X,Y rR pig NL               ... the pig, in a field with your farmer""",
                          ("place 1,0 r0 builder road E", "place 1,0 r0 pig NL")),
     "king_robber": ("King & Robber", "", ()),
     "cult": ("Cult", """\
-  place X,Y rR heretic              Cult: a follower on the shrine (follower shrine)""",
+  place X,Y rR heretic              Cult: a follower on the shrine
+                                    (also follower shrine)""",
              ("place 0,1 r0 heretic",)),
     "siege": ("Siege", """\
-  escape X,Y city E                 Siege, when offered: your knight on that city
-                                    segment leaves the besieged city
+  escape X,Y city E                 Siege, when offered: your knight on that
+                                    city segment leaves the besieged city
   no escape                         ... or not (also: escape pass)""",
               ("escape 1,0 city E", "no escape")),
     "abbey_mayor": ("Abbey & Mayor", """\
   place X,Y rR mayor city N         Abbey & Mayor: the mayor on a city
   place X,Y rR wagon road E         ... the wagon on a road, city or cloister
-  place X,Y rR barn NE              ... the barn on a corner of the tile (NE SE SW NW)
-  abbey X,Y [monk | big | wagon]    ... when offered: the abbey instead of drawing
+  place X,Y rR barn NE              ... the barn on a corner of the tile
+                                    (NE SE SW NW)
+  abbey X,Y [monk | big | wagon]    ... when offered: the abbey instead of
+                                    drawing
   draw                              ... or draw (also: no abbey)
-  wagon X,Y road E | wagon home     ... when offered: move the scored wagon or take it back""",
+  wagon X,Y road E | wagon home     ... when offered: move the scored wagon
+                                    or take it back""",
                     ("place 1,0 r0 mayor city N", "place 1,0 r0 barn NE", "abbey 2,1", "draw",
                      "wagon home")),
 }
 
 
-def expansion_text(name: str) -> tuple:
-    """(title, help lines, examples) of an expansion."""
+#: name -> (title, examples) of the expansions whose help lines are their
+#: text module's docstring (``expansions/<name>/text.py``, the lines indented
+#: 4). Each example parses in any position of a game with the expansion (the
+#: bazaar's moves only while it is held: they are in the help, not here).
+LATER_TEXT = {
+    "princess_dragon": ("The Princess & the Dragon", ("dragon N", "fairy 1,0 road E", "princess 1,0 city N seat 1",
+                                                      "portal 1,0 follower road E")),
+    "tower": ("The Tower", ("tower 1,0", "tower 1,0 top", "capture 1,0 road E seat 1", "capture none",
+                            "exchange follower", "ransom seat 1")),
+    "count": ("The Count of Carcassonne", ("enter castle count market", "leave castle 1,0 city N", "stay out")),
+    "bridges_castles_bazaars": ("Bridges, Castles & Bazaars", ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N",
+                                                               "no castle")),
+}
+#: the expansions whose moves name a seat ("ransom seat 1")
+SEAT_MOVES = ("princess_dragon", "tower")
+#: a help line for the optional decisions the later expansions ask for
+PASS_LINE = "  pass                              decline whatever optional decision you owe"
+SEAT_LINE = ("  (seat P: the seat's number or its player's name as the board shows it,\n"
+             "  e.g. seat 1 or seat Ann)")
+
+
+#: the figures of other expansions a later expansion's move may name, and
+#: the expansion that brings each
+FIGURE_EXPANSIONS = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
+
+
+def _docstring_lines(name: str, expansions=None) -> str:
+    """The help lines of a later expansion: its text module's docstring
+    lines indented 4, indented 2 here like the others. With ``expansions``
+    (those in play), a line whose move names a figure not in play ("exchange
+    big" without Inns & Cathedrals) is left out with its continuation."""
+    import importlib
+    try:
+        module = importlib.import_module(f"{__package__}.expansions.{name}.text")
+    except ImportError:
+        return ""
+    lines = ["  " + line[4:] for line in (module.__doc__ or "").splitlines() if line.startswith("    ")]
+    if expansions is None:
+        return "\n".join(lines)
+    missing = {figure for figure, by in FIGURE_EXPANSIONS.items() if by not in expansions}
+    out, keep = [], True
+    for line in lines:
+        if line[2:3] != " ":            # a move (a line going on is indented further)
+            keep = not missing & set(line[2:36].split())
+        if keep:
+            out.append(line)
+    return "\n".join(out)
+
+
+def expansion_text(name: str, expansions=None) -> tuple:
+    """(title, help lines, examples) of an expansion (with ``expansions``,
+    those in play: only the lines of the figures in play)."""
     from .rules import EXPANSIONS
     ext = EXPANSIONS.get(name)
-    title, lines, examples = EXPANSION_TEXT.get(name, (name.replace("_", " ").title(), "", ()))
+    if name in LATER_TEXT:
+        title, examples = LATER_TEXT[name]
+        lines = _docstring_lines(name, expansions)
+        if lines:
+            lines = f"  {title}:\n" + lines
+    else:
+        title, lines, examples = EXPANSION_TEXT.get(name, (name.replace("_", " ").title(), "", ()))
     return (getattr(ext, "title", "") or title, getattr(ext, "help", "") or lines,
             tuple(getattr(ext, "examples", ()) or examples))
 
@@ -84,14 +151,25 @@ def help_for(expansions) -> str:
     parts = ["Carcassonne moves (one per line):", BASE_HELP]
     examples = list(BASE_EXAMPLES)
     for name in expansions:
-        _, lines, more = expansion_text(name)
+        _, lines, more = expansion_text(name, expansions)
         if lines:
             parts.append(lines)
         examples += more
+    if any(name in LATER_TEXT for name in expansions):
+        parts.append(PASS_LINE)
+    if any(name in SEAT_MOVES for name in expansions):
+        parts.append(SEAT_LINE)
     parts.append(CONVENTIONS)
     extra = examples[len(BASE_EXAMPLES):]
-    if extra:
-        parts.append("More examples: " + ", ".join(extra) + ".")
+    if extra:                  # at most 80 columns, cut between examples (each stays whole)
+        line = "More examples:"
+        for i, example in enumerate(extra):
+            item = f" {example}" + ("," if i < len(extra) - 1 else ".")
+            if len(line) + len(item) > 80:
+                parts.append(line)
+                line = " "
+            line += item
+        parts.append(line)
     return "\n".join(parts)
 
 
@@ -101,8 +179,6 @@ def examples_for(expansions) -> list:
         out += expansion_text(name)[2]
     return out
 
-
-HELP = help_for(list(EXPANSION_TEXT))
 
 
 def describe_setup(options: dict, players: int | None = None) -> str:
@@ -140,12 +216,38 @@ def describe_setup(options: dict, players: int | None = None) -> str:
 
 
 
-def name_seats(text: str, names) -> str:
-    """An expansion's sentence with "seat N" as the seat's name (the
-    expansions write "seat N"; this is where their texts get names)."""
+def name_seats(text: str, names, in_move: bool = False) -> str:
+    """An expansion's text with "seat N" as the seat's name (the expansions
+    write "seat N"; this is where their texts get names). In a move the
+    word stays, "seat Ann", so the parse finds the name where the number
+    was (``seats_by_name``)."""
     if not names:
         return text
+    if in_move:
+        return _SEAT.sub(lambda m: m.group(0) if name_seat(int(m.group(2)), names).startswith("seat ")
+                         else f"{m.group(1)}eat {name_seat(int(m.group(2)), names)}", text)
     return _SEAT.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S"), text)
+
+
+def seats_by_name(text: str, names) -> str:
+    """A typed move with "seat Ann" read back as "seat 0" (a move that names
+    a seat takes its player's name as well as its number). Names as the
+    texts show them (``seat_names``: never one like a number), without case,
+    any spaces between a name's words; the longest name first."""
+    if not names or not isinstance(text, str):
+        return text
+    known = {" ".join(name.split()).casefold(): seat for seat, name in enumerate(seat_names(len(names), names))
+             if not name.startswith("seat ")}
+    if not known:
+        return text
+    alternatives = (r"\s+".join(re.escape(word) for word in name.split())
+                    for name in sorted(known, key=len, reverse=True))
+    pattern = re.compile(r"\bseat\s+(" + "|".join(alternatives) + r")(?=\s|$)", re.IGNORECASE)
+
+    def number(m):
+        seat = known.get(" ".join(m.group(1).split()).casefold())
+        return m.group(0) if seat is None else f"seat {seat}"
+    return pattern.sub(number, text)
 
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")

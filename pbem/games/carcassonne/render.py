@@ -16,7 +16,7 @@ import textwrap
 
 from ..base import name_seat
 from .features import label_of
-from .glyphs import distinct_rotations, glyph, key_lines
+from .glyphs import distinct_rotations, glyph, key_lines, marks_in_play
 from .moves import group_moves, legal_moves, legal_placements
 from .notation import describe_move, name_seats
 
@@ -179,9 +179,7 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
         figures.add("barn")  # (its word is read by the expansion's own parser)
     figures = sorted(figures)
     expansions = state.options.get("expansions", ())
-    marks = [m for name, ms in (("inns_cathedrals", ("inn", "cathedral")), ("traders_builders", ("wine", "grain",
-             "cloth")), ("siege", ("siege",))) if name in expansions for m in ms]
-    out += key_lines(figures, "cult" in expansions, who, marks)
+    out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions))
     out.append("")
     out += wrap("Scores: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.scores)))
     out += wrap("Followers in supply: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.supply)))
