@@ -33,8 +33,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
+
+import requests
 
 from . import games, record as game_record
 from .client import ApiError, Client
@@ -120,6 +123,34 @@ def parse_option(text: str) -> tuple[str, object]:
         return name, value
 
 
+def list_options(options: dict, described: list[dict]) -> dict:
+    """``-o expansions=inns_cathedrals,king_robber``: a list option given as
+    text is its comma-separated elements (one value is a one-element list,
+    an empty one the empty list); a JSON list passes as it is. ``described``
+    is the game's options as ``GET /game-types`` gives them."""
+    kinds = {o["name"]: o.get("type") for o in described}
+    out = dict(options)
+    for name, value in options.items():
+        if kinds.get(name) == "list" and isinstance(value, str):
+            out[name] = [item.strip() for item in value.split(",") if item.strip()]
+        elif kinds.get(name) == "list" and not isinstance(value, list) and value is not None:
+            out[name] = [value]  # a lone number or word JSON read as a scalar: "-o fixed_bag=3" is [3]
+    return out
+
+
+def unreachable(server: str, err: Exception) -> str:
+    """One line for a server that does not answer: what failed, what to check."""
+    text = str(err)
+    found = re.search(r"(Connection refused|Name or service not known|nodename nor servname|"
+                      r"No route to host|Network is unreachable|timed out|Temporary failure in name resolution|"
+                      r"Connection reset by peer|Remote end closed connection)", text)
+    why = found.group(1).lower() if found else type(err).__name__
+    if isinstance(err, requests.exceptions.Timeout):
+        why = "no answer in time"
+    return (f"pbem: cannot reach the server at {server} ({why}): check the server URL "
+            f"(--server, or PBEM_SERVER) and that the server is running")
+
+
 def cmd_keygen(args, out) -> int:
     if _read("key.json", None) and not args.force:
         print(f"you already have a key (public: {_read('key.json', {})['public_key']}); --force replaces it", file=out)
@@ -150,7 +181,12 @@ def cmd_games(args, out) -> int:
 def cmd_create(args, out) -> int:
     profile = Profile(args.server)
     client = profile.client()
-    game = client.create_game(args.game, args.players, dict(args.option or []), args.title or "")
+    options = dict(args.option or [])
+    if options:
+        versions = [t for t in client.game_types() if t["name"] == args.game]
+        described = max(versions, key=lambda t: t["version"])["options"] if versions else []  # create plays the newest
+        options = list_options(options, described)
+    game = client.create_game(args.game, args.players, options, args.title or "")
     profile.remember_creator(game["id"], game["creator_token"])  # invitations and the clock, later too
     print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
     if args.invite:  # play by email: each invited address gets a mail; its reply "join" takes the seat
@@ -177,8 +213,14 @@ def _board(summary: dict, out) -> None:
         print("to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"]), file=out)
     if summary.get("result"):
         r = summary["result"]
+        names = [s["name"] for s in summary["seats"]]
         print("result: " + ", ".join(f"seat {i}: {score} (place {p})"
                                      for i, (score, p) in enumerate(zip(r["scores"], r["placings"]))), file=out)
+        try:  # the result in words, by the game's own rules module
+            game = games.get(summary["game"], summary.get("rules_version"))
+            print(game.describe_result(r, names), file=out)
+        except games.GameError:
+            pass
 
 
 def cmd_show(args, out) -> int:
@@ -186,7 +228,7 @@ def cmd_show(args, out) -> int:
     seats = profile.seats(args.game_id)
     seat = profile.my_seat(args.game_id, args.seat) if seats else None
     client = profile.client(args.game_id)
-    summary = client.game(args.game_id, seat)
+    summary = client.game(args.game_id, seat, whole=args.whole)
     _board(summary, out)
     if args.svg or args.png:
         return _picture(client, summary, seat, args, out)
@@ -300,7 +342,12 @@ def cmd_replay(args, out) -> int:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
         state = game.apply(state, step["events"])
-    print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer")), file=out)
+    names = [None] * header["players"]
+    for seat in header.get("seats", []):
+        if 0 <= seat.get("seat", -1) < len(names):
+            names[seat["seat"]] = seat.get("name")
+    print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer"), names,
+                      whole=args.whole), file=out)
     return 0
 
 
@@ -380,7 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("create", help="create a game")
     p.add_argument("game")
     p.add_argument("--players", type=int, required=True)
-    p.add_argument("-o", "--option", action="append", type=parse_option, help="name=value (JSON values)")
+    p.add_argument("-o", "--option", action="append", type=parse_option,
+                   help="name=value (JSON values; a list option also as a,b or one value)")
     p.add_argument("--title")
     p.add_argument("--invite", action="append", metavar="EMAIL", help="invite a seat by email (repeat; seats in order)")
     p.set_defaults(fn=cmd_create)
@@ -396,6 +444,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("game_id")
         p.add_argument("--seat", type=int)
         if name == "show":
+            p.add_argument("--whole", action="store_true",
+                           help="all of the board (a big Carcassonne board is otherwise shown around the last tile)")
             p.add_argument("--svg", metavar="FILE", help="also write the picture of your view as SVG")
             p.add_argument("--png", metavar="FILE", help="also write the picture of your view as PNG")
             p.add_argument("--scale", type=float, default=1.0, help="PNG size multiplier (default 1)")
@@ -414,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int)
     p.add_argument("--html", action="store_true",
                    help="write one self-contained HTML file: every version's picture, a replay slider, the log")
+    p.add_argument("--whole", action="store_true", help="all of the board")
     p.set_defaults(fn=cmd_replay)
     sub.add_parser("run", help="the server with embedded defaults").set_defaults(fn=cmd_run)
     sub.add_parser("mail-in", help="the inbound SMTP listener (play by email)").set_defaults(fn=cmd_mail_in)
@@ -450,6 +501,9 @@ def main(argv: list[str] | None = None, out=None) -> int:
         if examples:
             print("for example: " + "; ".join(examples[:5]), file=sys.stderr)
         return 2
+    except requests.exceptions.RequestException as err:
+        print(unreachable(args.server, err), file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

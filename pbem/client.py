@@ -92,8 +92,10 @@ class Client:
         self.tokens[(game_id, seat)] = out["token"]
         return out
 
-    def game(self, game_id: str, seat: int | None = None) -> dict:
-        return self._call("GET", f"/games/{game_id}", token=self.token(game_id, seat))
+    def game(self, game_id: str, seat: int | None = None, whole: bool = False) -> dict:
+        """The game as ``seat`` sees it (``whole``: all of the text board)."""
+        return self._call("GET", f"/games/{game_id}", token=self.token(game_id, seat),
+                          params={"board": "whole"} if whole else None)
 
     def legal_moves(self, game_id: str, seat: int) -> dict:
         return self._call("GET", f"/games/{game_id}/legal-moves", token=self.token(game_id, seat))

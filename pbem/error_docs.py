@@ -36,7 +36,7 @@ def game_tables() -> str:
            "creation), or as a rejected move's `error.code` (the move's status after a 202).",
            "", "Every game:", "", "| code | meaning |", "|---|---|"]
     out += [f"| `{code}` | {meaning} |" for code, meaning in PROTOCOL_ERROR_CODES.items()]
-    for game in games.all_games():
+    for game in games.latest_games():  # an older version's codes are among its successor's
         out += ["", f"{game.title or game.name} (`{game.name}`):", "", "| code | meaning |", "|---|---|"]
         out += [f"| `{code}` | {meaning} |" for code, meaning in game.error_codes.items()]
     return "\n".join(out)
@@ -78,7 +78,7 @@ def spec_codes() -> dict:
     out = {"server": {c.code: {"statuses": list(c.statuses), "rejected_move": c.rejected, "meaning": c.meaning}
                       for c in CODES.values()},
            "games": {"*": dict(PROTOCOL_ERROR_CODES)}}
-    for game in games.all_games():
+    for game in games.latest_games():
         out["games"][game.name] = dict(game.error_codes)
     return out
 

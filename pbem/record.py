@@ -119,7 +119,7 @@ def verify_lines(lines: list[str]) -> Report:
             result = game.result(state)
         report.result = result.as_dict() if result else None
         recorded = end.get("result")
-        if recorded is not None and report.result is not None and not _same_decision(recorded, report.result):
+        if recorded is not None and report.result is not None and not same_decision(recorded, report.result):
             report.fail("the recorded result differs from the replayed one")
         elif recorded is not None and report.result is None:
             report.fail("the record ends with a result the replayed game does not reach")
@@ -129,11 +129,20 @@ def verify_lines(lines: list[str]) -> Report:
 #: What decides a game's result: the scores, the placings, who won, and the
 #: outcome. The words (``reason``) and breakdowns (``detail``) improve as the
 #: server does, and a record written by an older server must still verify, so
-#: they are not compared; nor is a deciding field the older record lacks
-#: (``outcome`` is newer than the first records; their winners say the same).
-_DECIDING = ("scores", "placings", "winners", "outcome")
+#: they are not compared. ``outcome`` is newer than the first records: a
+#: record without it is read as its server meant it, the seats placed first
+#: winning.
+_REQUIRED = ("scores", "placings")
 
 
-def _same_decision(recorded: dict, replayed: dict) -> bool:
-    keys = [k for k in _DECIDING if k in recorded]
-    return bool(keys) and all(canonical(recorded[k]) == canonical(replayed.get(k)) for k in keys)
+def same_decision(recorded: dict, replayed: dict) -> bool:
+    """Whether a recorded result says what the replayed one does."""
+    if not isinstance(recorded, dict) or any(k not in recorded for k in _REQUIRED):
+        return False  # a result's own fields are never left out
+    if any(canonical(recorded[k]) != canonical(replayed.get(k)) for k in _REQUIRED):
+        return False
+    if "outcome" in recorded:
+        return (canonical(recorded["outcome"]) == canonical(replayed.get("outcome"))
+                and canonical(recorded.get("winners", replayed.get("winners"))) == canonical(replayed.get("winners")))
+    first = [i for i, p in enumerate(replayed["placings"]) if p == 1]
+    return canonical(recorded.get("winners", first)) == canonical(first)

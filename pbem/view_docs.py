@@ -124,7 +124,7 @@ def page(game: Game, found: list[Sample]) -> str:
 
 
 def pages() -> dict[Path, str]:
-    return {OUT / f"{g.name}.md": page(g, samples(g)) for g in games.all_games()}
+    return {OUT / f"{g.name}.md": page(g, samples(g)) for g in games.latest_games()}
 
 
 def main(argv: list[str]) -> int:

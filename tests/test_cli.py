@@ -72,3 +72,17 @@ def test_two_people_play_from_the_terminal(api_server, start_worker, tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     code, out = run(ann, url, "verify", str(path))
     assert code == 1 and "FAIL" in out
+
+
+def test_a_list_option_is_given_as_comma_separated_text(api_server, tmp_path):
+    home = tmp_path / "ann"
+    code, out = run(home, api_server.url, "create", "carcassonne", "--players", "2",
+                    "-o", "expansions=inns_cathedrals,king_robber", "-o", "start_player=1")
+    assert code == 0, out
+    game_id = out.split()[1]
+    code, out = run(home, api_server.url, "create", "carcassonne", "--players", "2", "-o", "expansions=cult")
+    assert code == 0, out
+    from pbem.client import Client
+    client = Client(api_server.url)
+    assert client.game(game_id)["options"]["expansions"] == ["inns_cathedrals", "king_robber"]
+    assert client.game(out.split()[1])["options"]["expansions"] == ["cult"]

@@ -74,3 +74,29 @@ def test_default_result_line():
         "No winner (0-0)."
     # a result stored before outcomes existed reads as won
     assert toy.describe_result({"scores": [2, 1], "placings": [1, 2], "winners": [0]}, ["Ann", "Bob"]) == "Ann won (2-1)."
+
+
+def test_a_game_over_mail_says_lost_or_no_winner_never_a_winning_seat_that_lost():
+    from pbem.notify.kinds import GAME_OVER, Notice
+    from pbem.notify.mail import _html_body, _text_body
+    toy = Toy()
+    for result, said in ((Result((12,), (1,), "lost", outcome="lost"), "Ann lost (12)"),
+                         (Result((0, 0), (1, 1), "time up", outcome="no_winner"), "No winner (0-0)")):
+        names = ["Ann", "Bob"][:len(result.scores)]
+        n = Notice(GAME_OVER, "g1", "toy", "A game", 0, "Ann", 9, "finished", [], result=result.as_dict(),
+                   names=names, result_text=toy.describe_result(result, names))
+        for body in (_text_body(n), _html_body(n, None)):
+            assert said in body and "Winner" not in body and " won" not in body, body
+
+
+def test_a_record_written_before_outcomes_still_verifies_and_one_missing_a_field_does_not():
+    from pbem.record import same_decision
+    replayed = Result((12,), (1,), "lost", {"won": False, "new": 1}, outcome="lost").as_dict()
+    old = {"scores": [12], "placings": [1], "winners": [0], "reason": "lost", "detail": {"won": False}}
+    assert same_decision(old, replayed)  # written before outcomes: its winners are the seats placed first
+    assert same_decision(replayed, replayed)
+    assert same_decision({**replayed, "reason": "worded by another server", "detail": {}}, replayed)
+    assert not same_decision({**old, "winners": []}, replayed)
+    assert not same_decision({**replayed, "outcome": "won", "winners": [0]}, replayed)
+    assert not same_decision({k: v for k, v in old.items() if k != "scores"}, replayed)
+    assert not same_decision({**old, "scores": [11]}, replayed)

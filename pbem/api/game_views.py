@@ -117,11 +117,12 @@ class GamesView(MethodView):
 @games_bp.route("/<game_id>")
 class GameView(MethodView):
     @sec.declare(games_bp, sec.OPTIONAL_SEAT)
+    @games_bp.arguments(s.BoardQuery(), location="query")
     @games_bp.response(200, s.GameSummary)
-    def get(self, game_id):
+    def get(self, query, game_id):
         """Status, version, whose turn, and the caller's own view (bearer token
         optional: without one, the spectator's view)."""
-        out = service().get_game(game_id, bearer())
+        out = service().get_game(game_id, bearer(), whole=query["board"] == "whole")
         out["links"] = links(game_id)
         return out, 200, {"ETag": f'"{out["version"]}"'}
 
@@ -148,10 +149,12 @@ class SeatView(MethodView):
 @games_bp.route("/<game_id>/seats/<int:seat>/view")
 class SeatPrivateView(MethodView):
     @sec.declare(games_bp, sec.SEAT)
+    @games_bp.arguments(s.BoardQuery(), location="query")
     @games_bp.response(200, s.GameSummary)
-    def get(self, game_id, seat):
+    def get(self, query, game_id, seat):
         """A seat's private view: only that seat's bearer token opens it."""
-        return {**service().seat_view(game_id, seat, bearer()), "links": links(game_id)}
+        return {**service().seat_view(game_id, seat, bearer(), whole=query["board"] == "whole"),
+                "links": links(game_id)}
 
 
 @games_bp.route("/<game_id>/legal-moves")

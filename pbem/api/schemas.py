@@ -269,6 +269,12 @@ class MoveRecord(Strict):
     error = fields.Nested(MoveError)
 
 
+class BoardQuery(Strict):
+    board = fields.String(load_default="part", validate=validate.OneOf(["part", "whole"]), metadata={
+        "description": "`part` (default): `board` shows what matters now in at most 80 columns (Carcassonne: the "
+                       "window around the last tile); `whole`: all of the board"})
+
+
 class MoveStatusQuery(Strict):
     wait = QueryInt(load_default=0, validate=validate.Range(0, 60),
                metadata={"description": "seconds to wait for the move to settle"})

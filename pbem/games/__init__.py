@@ -53,6 +53,17 @@ def all_games() -> list[Game]:
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
+def latest_games() -> list[Game]:
+    """The newest version of each game: what new games are created with
+    (the docs describe these; older versions stay registered for the games
+    and records made with them)."""
+    _load_all()
+    newest: dict[str, int] = {}
+    for name, version in _REGISTRY:
+        newest[name] = max(version, newest.get(name, version))
+    return [_REGISTRY[(name, newest[name])] for name in sorted(newest)]
+
+
 def get(name: str, version: int | None = None) -> Game:
     """The game registered as ``name`` (newest version unless one is named)."""
     _load_all()

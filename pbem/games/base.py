@@ -17,7 +17,7 @@ Rules are pure functions:
     redact_move(move, mover, viewer, events) -> move | None (the one place moves are filtered)
     parse(text, state, player, names)  -> move            (raises ParseError)
     describe(item, viewer, names)      -> str             (a move or an event, in words)
-    render(state, viewer, names)       -> str             (the board as text)
+    render(state, viewer, names, whole) -> str            (the board as text; whole: all of it)
     result(state)                      -> None | Result
 
 ``names`` is the players' names, a list by seat (None, or a shorter list,
@@ -540,10 +540,14 @@ class Game:
         an event (a sentence), seats named by ``name_seat``."""
         return canonical(item)
 
-    def render(self, state: State, viewer: Any = SPECTATOR, names: Sequence | None = None) -> str:
+    def render(self, state: State, viewer: Any = SPECTATOR, names: Sequence | None = None,
+               whole: bool = False) -> str:
         """The board as plain text for the terminal and email, seats named
         by ``name_seat``. A line that starts with a legal move's text is
-        offered as a move and parses, whole, to a legal move."""
+        offered as a move and parses, whole, to a legal move. A game whose
+        board can outgrow a screen (Carcassonne) shows the part that
+        matters now, in at most 80 columns, and says so; ``whole`` asks for
+        all of it (other games show all of it anyway)."""
         return json.dumps(self.view(state, viewer), indent=2, sort_keys=True)
 
     # -- words around the notation (defaults a game may improve on) -----------

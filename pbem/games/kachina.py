@@ -60,6 +60,7 @@ from .base import (
     Option,
     ParseError,
     Result,
+    name_seat,
     placings_from_keys,
 )
 
@@ -280,15 +281,50 @@ class Kachina(Game):
         (3, {"line_cap_scope": "grid_line", "stuck_player": "discard"}),
         (4, {"tile_order": _fixed_order, "start_player": 2}),
     )
-    notation_help = (
+    _HELP_HEAD = (
         "Kachina moves (cells are x,y: x grows east, y grows south; the opening tile is 0,0):\n"
         "  sun 3,-1            place a tile from your hand (chief sun ogre eagle wolf warrior\n"
         "                      hummingbird koshari, or ch su og ea wo wa hu ko)\n"
         "  eagle on 2,0        cover the tile at 2,0 with an Eagle\n"
         "  warrior swap 1,1    swap a Warrior for the tile at 1,1 (it goes to your hand, no draw)\n"
-        "  redraw / keep       before play, when dealt 3 or more of one kind\n"
-        "  pass / discard sun  only when you hold tiles but none can be placed\n"
     )
+    _HELP_REDRAW = "  keep / redraw       before play: keep your hand, or (dealt 3 or more of one kind) redraw\n"
+    _HELP_PASS = "  pass                only when you hold tiles but none can be placed\n"
+    _HELP_DISCARD = ("  discard sun         only when you hold tiles but none can be placed: discard one\n"
+                     "                      face up and draw\n")
+    #: the help for every setup (``notation_help_for`` keeps only the rules in play)
+    notation_help = (_HELP_HEAD + _HELP_REDRAW
+                     + "  pass / discard sun  when you hold tiles but none can be placed (the game's\n"
+                       "                      stuck_player option says which)\n")
+
+    # -- words -----------------------------------------------------------
+
+    def notation_help_for(self, options: dict) -> str:
+        stuck = self._HELP_DISCARD if options.get("stuck_player") == "discard" else self._HELP_PASS
+        return self._HELP_HEAD + (self._HELP_REDRAW if options.get("opening_redraw", True) else "") + stuck
+
+    def notation_examples(self, options: dict) -> list:
+        out = ["sun 3,-1", "eagle on 2,0", "warrior swap 1,1"]
+        if options.get("opening_redraw", True):
+            out += ["keep", "redraw"]
+        out.append("discard sun" if options.get("stuck_player") == "discard" else "pass")
+        return out
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        parts = ["Kachina"] + ([f"{players} players"] if players is not None else [])
+        parts.append("an opening redraw for a hand of 3 or more of one kind" if options.get("opening_redraw", True)
+                     else "no opening redraw")
+        parts.append("the start player draws after the opening tile" if options.get("opening_player_draws", True)
+                     else "the start player does not draw after the opening tile")
+        parts.append("the 7-tile limit counts " + ("the run through the cell" if options.get("line_cap_scope", "run")
+                                                   == "run" else "the whole grid row or column"))
+        parts.append("a seat that cannot place " + ("discards a tile and draws" if options.get("stuck_player")
+                                                    == "discard" else "passes"))
+        if options.get("tile_order"):
+            parts.append(f"a fixed order of {len(options['tile_order'])} tiles")
+        if options.get("start_player", -1) >= 0:
+            parts.append(f"seat {options['start_player']} starts")
+        return "; ".join(parts) + "."
 
     # -- options ---------------------------------------------------------
 
@@ -916,14 +952,15 @@ class Kachina(Game):
         if t == "discard":
             return f"discard {item['tile']}"
         secret = item.get("secret") or {}
-        who = f"Seat {item.get('player')}"
+        who = name_seat(item.get("player"), names, capital=True)
         if t == "TilePlaced":
             title = TITLES[KIND[item["tile"]]]
             where = f"{item['x']},{item['y']}"
             if item["mode"] == "cover":
                 what = f"covered the {TITLES[KIND[item['covered']]]} at {where} with an Eagle"
             elif item["mode"] == "swap":
-                what = f"swapped a Warrior for the {TITLES[KIND[item['taken']]]} at {where}, taking it"
+                taken = TITLES[KIND[item["taken"]]]
+                what = f"took the {taken} at {where} into hand, leaving a Warrior in its place,"
             elif item.get("move") == 1:
                 what = f"opened with {_article(title)} at {where}"
             else:
@@ -961,7 +998,7 @@ class Kachina(Game):
                 return (f"{who} redrew{why}: returned " + ", ".join(TITLES[KIND[x]] for x in secret["returned"])
                         + "; drew " + ", ".join(TITLES[KIND[x]] for x in secret["drawn"]) + ".")
             return f"{who} redrew 5 tiles{why}."
-        return super().describe(item, viewer)
+        return super().describe(item, viewer, names)
 
     def parse(self, text: str, state: KState, player: int, names=None) -> dict:
         if not isinstance(text, str):
@@ -1021,8 +1058,9 @@ class Kachina(Game):
         return ParseError("bad_notation", f"could not read {text!r}: expected {expected}",
                           expected=expected, examples=examples or ["keep"])
 
-    def render(self, state: KState, viewer: Any = SPECTATOR, names=None) -> str:
+    def render(self, state: KState, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         s = state
+        who = [name_seat(p, names) for p in range(s.n)]
         lines = []
         if s.board:
             xs = [xy(c)[0] for c in s.board]
@@ -1044,19 +1082,39 @@ class Kachina(Game):
             lines.append("  CH chief 8, SU sun 7, OG ogre 6, EA eagle 5, WO wolf 4, WA warrior 3, "
                          "HU hummingbird 2, KO koshari 1")
         else:
-            lines.append("(empty table: the start player opens at 0,0)")
-        lines.append("Scores: " + ", ".join(f"seat {p}: {sc}" for p, sc in enumerate(s.scores)))
-        lines.append("Hands: " + ", ".join(f"seat {p}: {len(h)}" for p, h in enumerate(s.hands))
+            lines.append(f"(empty table: {who[s.start]} opens at 0,0)")
+        lines.append(f"Start player: {who[s.start]}")
+        lines.append("Scores: " + ", ".join(f"{who[p]}: {sc}" for p, sc in enumerate(s.scores)))
+        lines.append("Hands: " + ", ".join(f"{who[p]}: {len(h)}" for p, h in enumerate(s.hands))
                      + f"; draw pile: {len(s.pile)}")
-        if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.n:
-            lines.append("Your tiles: " + (", ".join(NAMES[k] for k in s.hands[viewer]) or "none"))
+        me = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.n else None
+        if me is not None:
+            lines.append("Your tiles: " + (", ".join(NAMES[k] for k in s.hands[me]) or "none"))
         if s.phase == "redraw":
-            lines.append("Redraw decisions awaited from seats " + ", ".join(map(str, sorted(self.to_act(s)))))
+            waiting = [who[p] for p in sorted(self.to_act(s))]
+            lines.append("Opening redraw: answers awaited from " + ", ".join(waiting)
+                         + " (a hand of 3 or more tiles of one kind may be redrawn once)")
+            if me is not None:
+                lines.append(self._redraw_words(s, me))
         elif s.phase == "play":
-            lines.append(f"Seat {s.turn} to play" + (" the opening tile at 0,0" if not s.board else ""))
+            lines.append(f"{who[s.turn]} to play" + (" the opening tile at 0,0" if not s.board else ""))
         elif s.phase == "over":
             lines.append(f"Game over: {s.reason}")
         return "\n".join(lines)
+
+    def _redraw_words(self, s: KState, seat: int) -> str:
+        """What ``seat`` may answer in the opening redraw, and why."""
+        if s.choices[seat] is not None:
+            return "You have answered: " + ("redraw." if s.choices[seat] else "keep.")
+        hand = s.hands[seat]
+        three = [k for k in sorted(set(hand)) if hand.count(k) >= 3]
+        if three and len(s.pile) >= HAND_SIZE:
+            kind = NAMES[three[0]]
+            return (f"You may redraw: you hold {hand.count(three[0])} {kind} tiles. "
+                    "Answer 'redraw' (5 new tiles) or 'keep'.")
+        if three:
+            return "You may not redraw: the draw pile holds fewer than 5 tiles. Answer 'keep'."
+        return "You may not redraw (no 3 tiles of one kind in your hand): answer 'keep'."
 
 
 def _article(title: str) -> str:

@@ -36,7 +36,8 @@ import random
 import re
 
 from . import register
-from .base import OMNISCIENT, SPECTATOR, Game, IllegalMove, Option, ParseError, Result, BadOptions
+from .base import (OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, ParseError, Result,
+                   name_seat)
 
 # --------------------------------------------------------------------------
 # Static facts
@@ -70,7 +71,37 @@ PASS_KEYS = frozenset(("type",))
 END_REASONS = {
     "all_claimed": "all six poles are claimed",
     "both_passed": "both players passed in a row (house rule 8)",
+    "stopped": "one player stopped (no headdress, the bag empty) and the other could neither build nor claim",
 }
+#: What each village scores, in words (every village its owner claimed
+#: scores all of that owner's poles).
+VILLAGE_RULES = {
+    "eagle": "8 per Eagle", "chief": "5 per Chief", "tomahawk": "4 per Tomahawk", "fur": "3 per Fur",
+    "tipi": "2 per Tipi", "sun": "1 per Sun, no Sun penalty", "variety": "2 per kind of piece",
+    "height": "2 per piece of the tallest pole",
+}
+SUN_PENALTY = "Sun penalty: without the Sun village, -1 per Sun on your poles."
+#: The option that keeps the English rulebook's reading of the end (absent
+#: from wakanda@1, whose games all play that reading).
+BUILD_AFTER_BAG = "build_after_bag_empty"
+
+
+def _village(item: dict) -> str:
+    """"village 2 (Eagle)" where the event names it (events before names
+    were added say only the number)."""
+    name = item.get("name")
+    return f"village {item.get('village')}" + (f" ({name.capitalize()})" if name else "")
+
+
+def _tie_words(tie: dict, names=None) -> str:
+    """A tie-break in words, from ``Result.detail["tie_break_key"]``."""
+    w, rule = name_seat(tie["winner"], names), tie["rule"]
+    if rule == "draw":
+        return "equal headdress records: a draw (house rule 9)"
+    if rule == "more":
+        return f"{w} placed more headdresses ({tie['mine']} against {tie['theirs']}, house rule 9)"
+    what = "the third headdress first" if rule == "third" else "the last headdress earlier"
+    return f"{w} placed {what} (turn {tie['mine']} against turn {tie['theirs']})"
 
 
 def _is_int(value) -> bool:
@@ -119,7 +150,7 @@ def tie_break_keys(scores: list, claims: list) -> list:
 
 class Wakanda(Game):
     name = "wakanda"
-    version = 1
+    version = 2
     title = "Wakanda"
     min_players = 2
     max_players = 2
@@ -139,7 +170,7 @@ class Wakanda(Game):
     view_fields = {
         "scores": "what each seat would score if the game ended now (the villages it has claimed, as they stand)",
         "placings": "once the game is over: each seat's placing (1 = first; tied seats share one)",
-        "game": "the rules' key, `wakanda@1`",
+        "game": "the rules' key: `wakanda@2`, or `wakanda@1` for a game begun under it",
         "options": "the game's options, defaults filled in",
         "turn": "the number of moves played so far",
         "current": "the seat to move (null once finished)",
@@ -153,6 +184,9 @@ class Wakanda(Game):
         "unseen": "per piece name, how many this viewer cannot see (the bag, and hands hidden from it)",
         "claims": "every claim in order: `seat`, `village` (position), `turn`",
         "passes_in_a_row": "consecutive passes (two end the game)",
+        "stopped": "the seats that have stopped: out of headdresses once the bag is empty, a seat stops and "
+                   "the other takes every turn (the source's end; wakanda@1 and `build_after_bag_empty` never "
+                   "stop a seat)",
         "finished": "true once the game is over",
         "end_reason": "why the game ended (null while it runs)",
         "removed_villages": "the two villages out of the game: null until the game is over",
@@ -161,6 +195,10 @@ class Wakanda(Game):
     concurrency = "strict"
     concurrency_doc = "The two seats take turns: a move must be signed at the game's current version."
     options = (
+        Option(BUILD_AFTER_BAG, False,
+               "The English rulebook's reading: a player out of headdresses keeps building with the pieces "
+               "they hold after the bag is empty (until they hold none). Default: the source's, such a player "
+               "stops once the bag is empty."),
         Option("allow_empty_claim", False,
                "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),
         Option("hidden_held_pieces", False,
@@ -186,15 +224,68 @@ class Wakanda(Game):
         (2, {"allow_empty_claim": True}),
         (2, {"fixed_villages": ["sun", "height", "variety", "eagle", "chief", "tipi"],
              "start_player": 1}),
+        (2, {BUILD_AFTER_BAG: True}),
     )
+    #: The help for every setup (``notation_help_for`` fits it to the options).
     notation_help = (
         "Wakanda moves (one per line, case-insensitive):\n"
         "  build <piece> on <village>   e.g. 'build sun on 2'  (also 'b sun 2', 'build 2 sun')\n"
-        "  claim <village>              e.g. 'claim 3'         (also 'c 3', 'claim height')\n"
+        "  claim <village>              e.g. 'claim 3'         (also 'c 3')\n"
         "  pass                         only when you can neither build nor claim\n"
         "Pieces: eagle, chief, tomahawk, fur, tipi, sun. Villages are numbered 1-6 left to\n"
-        "right; a face-up village may also be named (eagle ... sun, variety, height)."
+        "right; a face-up village may also go by its name (eagle ... sun, variety, height).\n"
+        "Scoring: each village you claim scores all of your poles: Eagle 8 per Eagle,\n"
+        "Chief 5 per Chief, Tomahawk 4 per Tomahawk, Fur 3 per Fur, Tipi 2 per Tipi,\n"
+        "Sun 1 per Sun; Variety 2 per kind of piece on your poles; Height 2 per piece of\n"
+        "your tallest pole. Sun penalty: without the Sun village, -1 per Sun on your\n"
+        "poles. On a tie, whoever placed their third headdress first wins.\n"
+        "The game ends when all six poles are claimed. A player out of headdresses\n"
+        "keeps building until the bag is empty (then stops); with build_after_bag_empty\n"
+        "until they hold no piece either."
     )
+    _EXAMPLES = ["build sun on 2", "b sun 2", "build 2 sun", "claim 3", "c 3", "pass"]
+
+    # -- words ---------------------------------------------------------------
+
+    def notation_help_for(self, options: dict) -> str:
+        head = self.notation_help.rsplit("The game ends", 1)[0]
+        if options.get(BUILD_AFTER_BAG, True):
+            end = ("The game ends when all six poles are claimed. A player out of headdresses\n"
+                   "keeps building with the pieces they hold, also once the bag is empty.")
+        else:
+            end = ("The game ends when all six poles are claimed. A player out of headdresses\n"
+                   "keeps building until the bag is empty, then stops.")
+        notes = []
+        if options.get("allow_empty_claim"):
+            notes.append("An empty pole may be claimed.")
+        else:
+            notes.append("A pole must hold a piece before it is claimed.")
+        if options.get("hidden_future_villages"):
+            notes.append("Villages 4-6 lie face down until they open.")
+        if options.get("hidden_held_pieces"):
+            notes.append("Held pieces are secret.")
+        return head + end + "\n" + " ".join(notes)
+
+    def notation_examples(self, options: dict) -> list[str]:
+        return list(self._EXAMPLES)
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        parts = ["Wakanda", "2 players"]
+        parts.append("a player out of headdresses builds on with the pieces they hold once the bag is empty "
+                     "(the English rulebook)" if options.get(BUILD_AFTER_BAG, True)
+                     else "a player out of headdresses stops once the bag is empty (the source)")
+        parts.append("held pieces secret" if options.get("hidden_held_pieces") else "held pieces public")
+        if options.get("hidden_future_villages"):
+            parts.append("villages 4-6 face down until they open")
+        if options.get("allow_empty_claim"):
+            parts.append("empty poles may be claimed")
+        if options.get("fixed_villages"):
+            parts.append("villages in a fixed order")
+        if options.get("fixed_bag"):
+            parts.append(f"the first {len(options['fixed_bag'])} draws fixed")
+        if options.get("start_player", -1) >= 0:
+            parts.append(f"seat {options['start_player']} starts")
+        return "; ".join(parts) + "."
 
     # -- options -------------------------------------------------------------
 
@@ -239,6 +330,7 @@ class Wakanda(Game):
             "turn": 0,
             "passes": 0,                # passes in a row
             "claims": [],               # [seat, village, turn] in order
+            "stopped": [],              # seats that stopped: no headdress, the bag empty (the source's end)
             "finished": False,
             "end_reason": None,
         }
@@ -325,6 +417,11 @@ class Wakanda(Game):
             s["opened"] = event["village"]
         elif kind == "Passed":
             self._advance(s, passed=True)
+        elif kind == "PlayerStopped":
+            # The source: a player out of headdresses plays on "until the bag
+            # is empty"; from then on the other seat takes every turn.
+            s["stopped"] = list(s.get("stopped", ())) + [event["player"]]
+            s["current"] = 1 - event["player"]
         elif kind == "StartPlayerChosen":
             s["current"] = s["start_player"] = event["player"]
             s["turn"] = 1
@@ -346,6 +443,20 @@ class Wakanda(Game):
         s["passes"] = s["passes"] + 1 if passed else 0
         s["turn"] = s["turn"] + 1
         s["current"] = 1 - s["current"]
+        if s["current"] in s.get("stopped", ()):  # (a snapshot from before stops has none)
+            s["current"] = 1 - s["current"]
+
+    @staticmethod
+    def stops_when_bag_empty(state: dict) -> bool:
+        """The source's end (the default of wakanda@2): a player out of
+        headdresses stops once the bag is empty. wakanda@1, and the
+        ``build_after_bag_empty`` option, keep the English rulebook's: they
+        build on with what they hold."""
+        return not state["options"].get(BUILD_AFTER_BAG, True)
+
+    def _must_stop(self, state: dict, seat: int) -> bool:
+        return (self.stops_when_bag_empty(state) and not state["headdresses"][seat] and not sum(state["bag"])
+                and seat not in state.get("stopped", ()))
 
     def to_act(self, state: dict) -> frozenset:
         if state["finished"] or state["current"] is None:
@@ -455,15 +566,30 @@ class Wakanda(Game):
             events = [{"type": "Passed", "player": player}]
         else:
             raise IllegalMove("unknown_move", f"unknown move type {kind!r}: build, claim or pass")
+        if self.version >= 2 and kind in ("build", "claim"):
+            # The village's name rides along (it is face up: open), so the
+            # log's sentences can say it without the state. Not in wakanda@1:
+            # its records re-run to the very events they logged.
+            events[0]["name"] = state["row"][events[0]["village"] - 1]
         after = self.apply(state, events)
         if kind == "claim" and len(after["claims"]) == ROW:
             events.append(self._end_event(after, "all_claimed"))
-        elif kind == "pass" and after["passes"] >= 2:
+            return events
+        if kind == "pass" and after["passes"] >= 2:
             events.append(self._end_event(after, "both_passed"))
-        else:
-            draw = self._draw(after, rng)
-            if draw is not None:
-                events.append(draw)
+            return events
+        if self._must_stop(after, after["current"]):
+            stop = {"type": "PlayerStopped", "player": after["current"]}
+            events.append(stop)
+            after = self.apply(after, [stop])
+        if kind == "pass" and after["current"] == player:
+            # The other seat has stopped and this one could not act: nothing
+            # can change any more.
+            events.append(self._end_event(after, "stopped"))
+            return events
+        draw = self._draw(after, rng)
+        if draw is not None:
+            events.append(draw)
         return events
 
     def _end_event(self, state: dict, reason: str) -> dict:
@@ -535,6 +661,7 @@ class Wakanda(Game):
             "passes_in_a_row": state["passes"],
             "finished": state["finished"],
             "end_reason": state["end_reason"],
+            "stopped": list(state.get("stopped", ())),
             "removed_villages": (list(state["removed"])
                                  if viewer == OMNISCIENT or state["finished"] else None),
             # what each seat would score if the game ended now (claimed villages
@@ -598,24 +725,28 @@ class Wakanda(Game):
         claims = state["claims"]
         keys = tie_break_keys(scores, claims)
         placings = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-        tie_break = None
+        tie_break = tie = None
         if scores[0] == scores[1]:
             a, b = keys
             heads = [k[1] for k in keys]
             if a == b:
                 tie_break = "draw: equal scores and equal headdress record (house rule 9)"
+                tie = {"winner": None, "rule": "draw"}
             elif heads[0] == heads[1] == HEADDRESSES:
                 w = 0 if a > b else 1
                 tie_break = (f"seat {w} placed the third headdress first "
                              f"(turn {-keys[w][2]} against turn {-keys[1 - w][2]})")
+                tie = {"winner": w, "rule": "third", "mine": -keys[w][2], "theirs": -keys[1 - w][2]}
             elif heads[0] != heads[1]:
                 w = 0 if heads[0] > heads[1] else 1
                 tie_break = (f"seat {w} placed more headdresses ({heads[w]} against {heads[1 - w]}, "
                              f"house rule 9)")
+                tie = {"winner": w, "rule": "more", "mine": heads[w], "theirs": heads[1 - w]}
             else:
                 w = 0 if a > b else 1
                 tie_break = (f"seat {w} placed the last headdress earlier "
                              f"(turn {-keys[w][2]} against turn {-keys[1 - w][2]}, house rule 9)")
+                tie = {"winner": w, "rule": "last", "mine": -keys[w][2], "theirs": -keys[1 - w][2]}
         winners = [s for s in (0, 1) if placings[s] == 1]
         headline = "draw" if len(winners) == 2 else f"seat {winners[0]} wins {scores[0]}-{scores[1]}" \
             if winners[0] == 0 else f"seat 1 wins {scores[1]}-{scores[0]}"
@@ -631,6 +762,8 @@ class Wakanda(Game):
             "removed_villages": list(state["removed"]),
             "claims": [{"seat": s, "village": v, "name": row[v - 1], "turn": t} for s, v, t in claims],
             "tie_break": tie_break,
+            # the same as data, for texts that name the seats (describe_result)
+            "tie_break_key": tie,
             "unclaimed": unclaimed,
             "held": [list(h) for h in state["held"]],
         }
@@ -646,20 +779,22 @@ class Wakanda(Game):
             return f"claim {item.get('village')}"
         if kind == "pass":
             return "pass"
-        p = item.get("player")
+        who = name_seat(item.get("player"), names, capital=True)
         if kind == "PieceDrawn":
             piece = item.get("piece") or (item.get("secret") or {}).get("piece")
-            return f"Seat {p} drew {'a ' + piece.capitalize() if piece else 'a piece'} from the bag."
+            return f"{who} drew {'a ' + piece.capitalize() if piece else 'a piece'} from the bag."
         if kind == "PieceBuilt":
-            return f"Seat {p} built a {item['piece'].capitalize()} on village {item['village']}."
+            return f"{who} built a {item['piece'].capitalize()} on {_village(item)}."
         if kind == "PoleClaimed":
-            return f"Seat {p} crowned the pole on village {item['village']} with a headdress."
+            return f"{who} crowned the pole on {_village(item)} with a headdress."
         if kind == "VillageOpened":
-            return f"Village {item['village']} ({str(item.get('name')).capitalize()}) opened."
+            return f"V{_village(item)[1:]} opened."
         if kind == "Passed":
-            return f"Seat {p} could not act and passed."
+            return f"{who} could not act and passed."
+        if kind == "PlayerStopped":
+            return f"{who} has no headdress left and the bag is empty: {who} stops, the other player plays on."
         if kind == "StartPlayerChosen":
-            return f"Seat {p} starts."
+            return f"{who} starts."
         if kind == "VillagesDealt":
             shown = ", ".join(f"{i + 1} {v.capitalize() if v else '(face down)'}"
                               for i, v in enumerate(item["row"]))
@@ -668,7 +803,23 @@ class Wakanda(Game):
             removed = ", ".join(v.capitalize() for v in item.get("removed", ()))
             return (f"Game over: {END_REASONS.get(item.get('reason'), item.get('reason'))}. "
                     f"Villages removed at setup: {removed}.")
-        return super().describe(item, viewer)
+        return super().describe(item, viewer, names)
+
+    def describe_result(self, result, names=None) -> str:
+        data = result.as_dict() if isinstance(result, Result) else dict(result or {})
+        scores, winners = data.get("scores") or [0, 0], data.get("winners") or []
+        if len(winners) == 1:
+            w = winners[0]
+            head = f"{name_seat(w, names, capital=True)} won {scores[w]}-{scores[1 - w]}"
+        else:
+            head = f"Draw {scores[0]}-{scores[1]}"
+        detail = data.get("detail") or {}
+        end = END_REASONS.get(detail.get("end"), detail.get("end") or "")
+        text = head + (f": {end}" if end else "")
+        tie = detail.get("tie_break_key")
+        if tie:
+            text += "; tie broken: " + _tie_words(tie, names)
+        return text + "."
 
     def parse(self, text: str, state: dict, player: int, names=None) -> dict:
         if not isinstance(text, str):
@@ -718,35 +869,53 @@ class Wakanda(Game):
                          expected="'build <piece> on <village>', 'claim <village>' or 'pass'",
                          examples=examples)
 
-    def render(self, state: dict, viewer=SPECTATOR, names=None) -> str:
+    def render(self, state: dict, viewer=SPECTATOR, names=None, whole=False) -> str:
         v = self.view(state, viewer)
-        lines = [f"Wakanda - turn {v['turn']}" + (
-            " - game over" if v["finished"] else f" - seat {v['current']} to act")]
-        flags = [k for k in ("hidden_held_pieces", "hidden_future_villages", "allow_empty_claim")
-                 if state["options"][k]]
+        who = [name_seat(seat, names) for seat in (0, 1)]
+        head = "game over" if v["finished"] else f"{who[v['current']]} to act"
+        lines = [f"Wakanda - turn {v['turn']} - {head}"
+                 + (f" - {who[v['start_player']]} started" if v["start_player"] is not None else "")]
+        flags = [k for k in ("hidden_held_pieces", "hidden_future_villages", "allow_empty_claim", BUILD_AFTER_BAG)
+                 if state["options"].get(k)]
         if flags:
             lines.append("Options: " + ", ".join(flags))
-        lines.append("Villages (pole listed bottom to top):")
+        lines.append("Villages (each village you claim scores all of your poles; poles bottom to top):")
         turns = {c["village"]: c["turn"] for c in v["claims"]}
         for vil in v["villages"]:
             name = (vil["village"] or "face down").capitalize()
+            rule = VILLAGE_RULES.get(vil["village"], "")
             if vil["state"] == "claimed":
-                status = f"claimed by seat {vil['owner']} (turn {turns[vil['position']]})"
+                status = f"claimed by {who[vil['owner']]} (turn {turns[vil['position']]})"
             else:
                 status = vil["state"]
             pole = " ".join(p.capitalize() for p in vil["pole"]) or "-"
-            lines.append(f"  {vil['position']} {name:<9} {status:<26} {pole}")
+            lines.append(f"  {vil['position']} {name:<9} {rule:<27} {status:<26} {pole}")
+        lines.append("  " + SUN_PENALTY)
         for pl in v["players"]:
             hand = (", ".join(p.capitalize() for p in pl["held"]) or "nothing") if pl["held"] is not None \
                 else f"{pl['held_count']} hidden piece(s)"
-            lines.append(f"Seat {pl['seat']}: {pl['headdresses']} headdress(es) left; holds {hand}")
+            stopped = "; stopped (no headdress, the bag empty)" if pl["seat"] in v["stopped"] else ""
+            lines.append(f"{name_seat(pl['seat'], names, capital=True)}: {pl['headdresses']} headdress(es) left; "
+                         f"holds {hand}{stopped}")
+        lines.append(("Final score: " if v["finished"] else "Score now: ")
+                     + "; ".join(f"{who[seat]} {self._score_words(state, seat)}" for seat in (0, 1)))
         unseen = ", ".join(f"{n} {p.capitalize()}" for p, n in v["unseen"].items()) or "nothing"
         lines.append(f"Bag: {v['bag_count']} piece(s); not in sight: {unseen}")
         if v["finished"]:
-            r = self.result(state)
             lines.append("Removed villages: " + ", ".join(x.capitalize() for x in v["removed_villages"]))
-            lines.append(f"Scores: seat 0 {r.scores[0]}, seat 1 {r.scores[1]} - {r.reason}")
+            lines.append(self.describe_result(self.result(state), names))
         return "\n".join(lines)
+
+    @staticmethod
+    def _score_words(state: dict, seat: int) -> str:
+        """"12 (Eagle 8, Height 6, Sun penalty -2)": what the seat's claimed
+        villages give it now (claimed villages are face up, poles public)."""
+        mine = [v for v in range(1, ROW + 1) if state["owner"][v - 1] == seat]
+        b = score_breakdown([state["row"][v - 1] for v in mine], [state["poles"][v - 1] for v in mine])
+        parts = [f"{name.capitalize()} {points}" for name, points in b["villages"].items()]
+        if b["sun_penalty"]:
+            parts.append(f"Sun penalty {b['sun_penalty']}")
+        return f"{b['total']}" + (f" ({', '.join(parts)})" if parts else "")
 
     # -- snapshots -------------------------------------------------------------
 
@@ -758,3 +927,19 @@ class Wakanda(Game):
 
 
 register(Wakanda())
+
+
+class WakandaV1(Wakanda):
+    """``wakanda@1``, the rules of the games created before ``wakanda@2``:
+    a player out of headdresses builds on with the pieces they hold once
+    the bag is empty (the English rulebook's reading; ``@2`` has it as the
+    ``build_after_bag_empty`` option, and plays the source's by default).
+    Kept so that games in progress, and their records, play on as they
+    began."""
+
+    version = 1
+    options = tuple(o for o in Wakanda.options if o.name != BUILD_AFTER_BAG)
+    sample_setups = ((2, {}), (2, {"hidden_held_pieces": True, "hidden_future_villages": True}))
+
+
+register(WakandaV1())

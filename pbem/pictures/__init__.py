@@ -62,9 +62,10 @@ def has_picture(game_name: str) -> bool:
 
 
 def games_with_pictures() -> list:
-    """The registered games (``pbem.games.all_games()``) that have a picture."""
+    """The registered games that have a picture (the newest version of
+    each: a picture draws a view, the same for every version)."""
     from .. import games
-    return [g for g in games.all_games() if has_picture(g.name)]
+    return [g for g in games.latest_games() if has_picture(g.name)]
 
 
 def _takes_last(fn) -> bool:

@@ -24,7 +24,7 @@ from ..signing import move_id_for  # noqa: F401  (re-exported: callers name it f
 from ..store import Store
 from .apply import Applying
 from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, StateCache,  # noqa: F401  (re-exported)
-                     game_of, new_game_id, seat_of_token, shown_events, token_hash)
+                     game_of, names_of, new_game_id, seat_of_token, shown_events, token_hash)
 from .lifecycle import Lifecycle
 from .loading import Loading
 from .queries import Queries
@@ -63,4 +63,4 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading):
 
 
 __all__ = ["CREATOR", "FIRST_WAIT_S", "SETUP_MOVE", "Loaded", "SeatProof", "Service", "StateCache", "game_of",
-           "move_id_for", "new_game_id", "seat_of_token", "shown_events", "token_hash"]
+           "move_id_for", "names_of", "new_game_id", "seat_of_token", "shown_events", "token_hash"]

@@ -123,17 +123,24 @@ def seat_of_token(seats: dict[int, dict], token: str | None):
     raise Unauthorized("bad_token", "this token belongs to no seat of this game")
 
 
-def shown_events(game: games.Game, viewer, finished: bool, rows) -> list[dict]:
+def names_of(seats: dict, players: int) -> list:
+    """The players' names by seat (None where a seat is free): what the
+    games' texts name seats by, on every read path (API and stream alike)."""
+    return [seats[s]["name"] if s in seats else None for s in range(players)]
+
+
+def shown_events(game: games.Game, viewer, finished: bool, rows, names=None) -> list[dict]:
     """Log rows (version, event, move id) as ``viewer`` may see them, public
     once the game is ``finished``: the items of ``GET /games/{id}/events``.
     The event stream (pbem/stream) sends exactly these, so the game's
-    ``redact`` stays the one filter of events on every read path."""
+    ``redact`` stays the one filter of events on every read path. ``names``
+    (by seat) name the players in the texts."""
     seen = OMNISCIENT if finished else viewer
     items = []
     for version, event, move_id in rows:
         shown = game.redact(event, seen)
         items.append({"version": version, "move_id": move_id, "event": shown,
-                      "text": game.describe(shown, seen)})
+                      "text": game.describe(shown, seen, names)})
     return items
 
 

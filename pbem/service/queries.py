@@ -8,7 +8,7 @@ import secrets
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
-from .common import CREATOR, Loaded, Part, SeatProof, game_of, seat_of_token, shown_events, token_hash
+from .common import CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash
 
 
 class Queries(Part):
@@ -62,11 +62,17 @@ class Queries(Part):
             out["result"] = meta.get("result")
         return out
 
-    def summary(self, loaded: Loaded, viewer) -> dict:
+    def seat_names(self, game_id: str, players: int, seats: dict | None = None) -> list:
+        """The players' names by seat (None where a seat is free), for the
+        games' texts: they name a seat by its player's name."""
+        return names_of(self.store.seats(game_id) if seats is None else seats, players)
+
+    def summary(self, loaded: Loaded, viewer, whole: bool = False) -> dict:
         game, state = loaded.game, loaded.state
         out = self._public_meta(loaded.meta)
         seats = self.store.seats(loaded.id)
-        out["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+        names = self.seat_names(loaded.id, loaded.meta["players"], seats)
+        out["seats"] = [{"seat": s, "name": names[s], "joined": s in seats}
                         for s in range(loaded.meta["players"])]
         # Who the caller is (a seat, or None for a spectator), always; once the
         # game is over everything is public, which ``sees_all`` says.
@@ -76,7 +82,7 @@ class Queries(Part):
             out["to_act"] = sorted(game.to_act(state))
             seen = self._effective(loaded, viewer)
             out["view"] = game.view(state, seen)
-            out["board"] = game.render(state, seen)
+            out["board"] = game.render(state, seen, names, whole=whole)
             result = game.result(state)
             out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
@@ -109,13 +115,13 @@ class Queries(Part):
         return {"game": meta["game"], "status": meta["status"],
                 "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
 
-    def get_game(self, game_id: str, token: str | None) -> dict:
+    def get_game(self, game_id: str, token: str | None, whole: bool = False) -> dict:
         loaded = self.load(game_id)
-        return self.summary(loaded, self.viewer(game_id, token))
+        return self.summary(loaded, self.viewer(game_id, token), whole)
 
-    def seat_view(self, game_id: str, seat: int, token: str | None) -> dict:
+    def seat_view(self, game_id: str, seat: int, token: str | None, whole: bool = False) -> dict:
         viewer = self.seat_viewer(game_id, seat, token)
-        return self.summary(self.load(game_id), viewer)
+        return self.summary(self.load(game_id), viewer, whole)
 
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         viewer = self.viewer(game_id, token)
@@ -125,25 +131,28 @@ class Queries(Part):
         game = loaded.game
         acting = loaded.meta["status"] == "active" and viewer in game.to_act(loaded.state)
         moves = game.legal_moves(loaded.state, viewer) if acting else []
+        names = self.seat_names(game_id, loaded.meta["players"]) if moves else None
         return {"version": loaded.version, "seat": viewer, "to_act": acting,
-                "moves": [{"move": m, "text": game.describe(m, viewer)} for m in moves]}
+                "moves": [{"move": m, "text": game.describe(m, viewer, names)} for m in moves]}
 
     def parse(self, game_id: str, token: str | None, text: str) -> dict:
         viewer = self.viewer(game_id, token)
         if viewer is SPECTATOR:
             raise Unauthorized("missing_token", "moves are parsed for a seat: send its bearer token")
         loaded = self.load(game_id)
+        names = self.seat_names(game_id, loaded.meta["players"])
         try:
-            move = loaded.game.parse(text, loaded.state, viewer)
+            move = loaded.game.parse(text, loaded.state, viewer, names)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
-        return {"move": move, "text": loaded.game.describe(move, viewer), "version": loaded.version}
+        return {"move": move, "text": loaded.game.describe(move, viewer, names), "version": loaded.version}
 
     def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
         meta = self._meta(game_id)
         viewer = self.viewer(game_id, token)
         rows = self.store.events(game_id, after, None, limit)
-        items = shown_events(game_of(meta), viewer, meta.get("status") == "finished", rows)
+        names = self.seat_names(game_id, meta["players"]) if rows else None
+        items = shown_events(game_of(meta), viewer, meta.get("status") == "finished", rows, names)
         return {"version": meta["version"], "events": items,
                 "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
 
@@ -153,8 +162,9 @@ class Queries(Part):
         loaded = self.load(game_id, version, meta)
         seen = OMNISCIENT if meta.get("status") == "finished" else viewer
         game = loaded.game
+        names = self.seat_names(game_id, meta["players"])
         return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
-                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen)}
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names)}
 
     def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
         """A move's outcome (optionally waiting for it to settle), for anyone

@@ -56,10 +56,11 @@ class Batch:
     when they were read (so they are public, as ``GET /events`` shows them);
     ``end``: they include its last event."""
 
-    __slots__ = ("game", "rows", "finished", "end", "result", "last", "_frames")
+    __slots__ = ("game", "rows", "finished", "end", "result", "last", "names", "_frames")
 
-    def __init__(self, game, rows: list, finished: bool, end: bool, result=None):
+    def __init__(self, game, rows: list, finished: bool, end: bool, result=None, names=None):
         self.game, self.rows, self.finished, self.end, self.result = game, rows, finished, end, result
+        self.names = names
         self.last = rows[-1][0]
         self._frames: dict = {}
 
@@ -70,7 +71,8 @@ class Batch:
         frames = self._frames.get(seen)
         if frames is None:
             frames = self._frames[seen] = [(item["version"], sse.event_frame(item))
-                                           for item in shown_events(self.game, viewer, self.finished, self.rows)]
+                                           for item in shown_events(self.game, viewer, self.finished, self.rows,
+                                                                             self.names)]
         return frames
 
 
@@ -111,10 +113,12 @@ class Subscriber:
 
 
 class Watched:
-    __slots__ = ("game", "cursor", "subs", "shard")
+    __slots__ = ("game", "cursor", "subs", "shard", "names")
 
-    def __init__(self, game, cursor: int, shard: int = 0):
-        self.game, self.cursor, self.subs, self.shard = game, cursor, set(), shard
+    def __init__(self, game, cursor: int, shard: int = 0, names=None):
+        # names: the players' by seat (every seat is taken before the first
+        # event, so they stay as the first subscriber read them)
+        self.game, self.cursor, self.subs, self.shard, self.names = game, cursor, set(), shard, names
 
 
 class Reader:
@@ -224,14 +228,14 @@ class Hub:
 
     # -- subscribers ---------------------------------------------------------
 
-    def subscribe(self, game_id: str, meta: dict, viewer, after: int) -> Subscriber:
+    def subscribe(self, game_id: str, meta: dict, viewer, after: int, names=None) -> Subscriber:
         """Join the stream of ``game_id`` for ``viewer``, after version
         ``after``; ``meta`` was read just before. Synchronous on purpose: no
         batch can be handed out between reading the cursor and joining."""
         watched = self.games.get(game_id)
         if watched is None:
             shard = self.shards.of_game(game_id)
-            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])), shard)
+            watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])), shard, names)
             self._wake(self.readers[shard])
         sub = Subscriber(viewer, after, watched.cursor)
         watched.subs.add(sub)
@@ -323,7 +327,7 @@ class Hub:
             w.cursor = rows[-1][0]
             finished = status == b"finished"
             end = finished and version is not None and w.cursor >= int(version)
-            batch = Batch(w.game, rows, finished, end, json.loads(result) if end and result else None)
+            batch = Batch(w.game, rows, finished, end, json.loads(result) if end and result else None, w.names)
             for sub in list(w.subs):
                 if not sub.push(batch, self.backlog):
                     w.subs.discard(sub)

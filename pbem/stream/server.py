@@ -25,7 +25,7 @@ from .. import logs
 from ..config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
-from ..service import game_of, seat_of_token, shown_events
+from ..service import game_of, names_of, seat_of_token, shown_events
 from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
 from ..tickets import check_ticket
 from . import sse
@@ -94,9 +94,10 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     return int(given), token, ticket
 
 
-async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None]:
-    """The game's meta, who the caller is, where to start, and the game's
-    archive if it was compacted (``Store.compact``); else a 4xx."""
+async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None, list]:
+    """The game's meta, who the caller is, where to start, the game's
+    archive if it was compacted (``Store.compact``) and the players' names
+    by seat; else a 4xx."""
     after, token, ticket = where_from(request)
     ticket_seat = check_ticket(request.app[SECRET], ticket, game_id) if ticket is not None else None
     pipe = request.app[REDIS].pipeline(transaction=True)  # one step: the keys, or the archive that replaced them
@@ -116,7 +117,8 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
         raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
     if raw_extra:  # a compacted game's long meta fields
         raw_meta = {**raw_meta, **decode_extra(raw_extra)}
-    return decode_meta(raw_meta), viewer, after, archive
+    meta = decode_meta(raw_meta)
+    return meta, viewer, after, archive, names_of(seats, int(meta["players"]))
 
 
 async def options(request: web.Request) -> web.Response:
@@ -133,7 +135,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     game_id = request.match_info["game_id"]
     headers = cors(request)
     try:
-        meta, viewer, after, archive = await identify(request, game_id)
+        meta, viewer, after, archive, names = await identify(request, game_id)
     except ServiceError as err:
         return error(err, headers)
     except (RedisConnectionError, RedisTimeoutError, OSError) as err:
@@ -148,15 +150,15 @@ async def stream(request: web.Request) -> web.StreamResponse:
     if meta.get("status") == "finished":
         # Public now: everything missed, then the end.
         try:
-            await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]), archive)
+            await catch_up(request, resp, game_id, game, viewer, True, after, int(meta["version"]), archive, names)
             await resp.write(sse.end_frame(int(meta["version"]), meta.get("result")))
         except (ConnectionResetError, RedisConnectionError, RedisTimeoutError) as err:
             log.info("stream of %s ended: %s", game_id, err)
         return resp
     hub = request.app[HUB]
-    sub = hub.subscribe(game_id, meta, viewer, after)
+    sub = hub.subscribe(game_id, meta, viewer, after, names)
     try:
-        sub.sent = await catch_up(request, resp, game_id, game, viewer, False, after, sub.upto)
+        sub.sent = await catch_up(request, resp, game_id, game, viewer, False, after, sub.upto, names=names)
         while True:
             item = await sub.queue.get()
             if item is CLOSE:
@@ -178,7 +180,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
 
 
 async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, after: int, upto: int,
-                   archive: Archive | None = None) -> int:
+                   archive: Archive | None = None, names=None) -> int:
     """Send the log's events in ``(after, upto]`` (read in pages, from the
     archive for a compacted game) as ``viewer`` may see them; returns the
     last version sent (or ``after``)."""
@@ -197,7 +199,7 @@ async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, af
                 continue
         if not rows:
             break
-        await resp.write(b"".join(sse.event_frame(item) for item in shown_events(game, viewer, finished, rows)))
+        await resp.write(b"".join(sse.event_frame(item) for item in shown_events(game, viewer, finished, rows, names)))
         sent = rows[-1][0]
     return sent
 

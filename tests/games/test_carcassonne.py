@@ -537,8 +537,8 @@ def test_placements_are_grouped_for_help_and_default_move_is_canonical():
     assert G.default_move(state, 0) == {"type": "place_tile", "x": first[0], "y": first[1], "rotation": first[2]}
     assert G.default_move(state, 1) is None
     text = G.render(state, 0)
-    assert "Legal placements:" in text and f"place {first[0]},{first[1]} r{first[2]}" in text
-    assert "Legal placements:" not in G.render(state, 1)
+    assert "Legal placements" in text and f"\n  place {first[0]},{first[1]} r{first[2]}\n" in text
+    assert "Legal placements" not in G.render(state, 1)
 
 
 def test_event_sentences():

@@ -465,8 +465,8 @@ def test_views_render_and_snapshot_show_the_big_follower():
     text = G.render(state, 1)
     assert "seat 0 big road S at 1,0" in text
     assert "Big followers in supply: seat 0 0, seat 1 1" in text
-    assert "IC13 0" in text                      # the wide cell: tile id, then the seat
-    assert "+ big on:" in text                   # the legal placements list the big follower
+    assert "b0" in text and "b big follower" in text  # on the board: seat 0's big follower
+    assert "| big city S" in text  # the legal placements list the big follower
     dump = json.loads(json.dumps(G.dump(state)))
     assert dump["ext"] == {"inns_cathedrals": {"big": [0, 1]}}
     again = G.load(dump)

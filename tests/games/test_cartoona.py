@@ -33,7 +33,11 @@ def card(kind, nth=0):
 
 
 def fresh(n=3, seed=0, **opts):
-    """A set-up game, normalised to seat 0 at the start of a clean turn, empty table."""
+    """A set-up game, normalised to seat 0 at the start of a clean turn, empty table.
+    These tests play the digest's reaction windows, where any seat may block
+    another's card: the ``block_out_of_turn`` option (the source's rule, the
+    default, is tested in test_cartoona_block.py)."""
+    opts.setdefault("block_out_of_turn", True)
     options = G.check_options(n, opts)
     s = G.start(n, options)
     s = G.apply(s, G.setup(s, random.Random(seed)))

@@ -358,7 +358,7 @@ STALL_SCRIPT = [  # B starts (odd turns)
 
 
 def test_stall_both_pass_ends_game_and_more_headdresses_wins_a_tie():
-    state, log = play_script(STALL_ROW, B, STALL_SCRIPT)
+    state, log = play_script(STALL_ROW, B, STALL_SCRIPT, build_after_bag_empty=True)
     assert G.result(state) is None
     # B: nothing held, bag empty, only the empty village 6 left: must pass
     assert G.to_act(state) == {B}
@@ -398,7 +398,7 @@ def test_stall_before_every_village_opened_reveals_the_face_down_one():
 
 
 def test_a_single_pass_does_not_end_the_game():
-    state, _ = play_script(STALL_ROW, B, STALL_SCRIPT)
+    state, _ = play_script(STALL_ROW, B, STALL_SCRIPT, build_after_bag_empty=True)
     state, _ = do(state, B, "pass")
     assert G.result(state) is None and state["passes"] == 1
 
@@ -431,7 +431,7 @@ def test_tie_break_keys_rule_9_fallbacks():
 def test_result_equal_headdresses_last_placed_earlier_and_draw():
     # a finished state built from the stall game, with the record edited to
     # exercise the remaining fallbacks through result()
-    state, _ = play_script(STALL_ROW, B, STALL_SCRIPT)
+    state, _ = play_script(STALL_ROW, B, STALL_SCRIPT, build_after_bag_empty=True)
     state, _ = do(state, B, "pass")
     state, _ = do(state, A, "pass")
     edited = json.loads(json.dumps(state))
@@ -688,7 +688,7 @@ def test_end_of_game_reveals_secret_hands_and_face_down_villages():
 
 
 def test_replay_of_a_scripted_game_equals_live_state():
-    state, log = play_script(STALL_ROW, B, STALL_SCRIPT)
+    state, log = play_script(STALL_ROW, B, STALL_SCRIPT, build_after_bag_empty=True)
     replayed = G.replay(2, state["options"], json.loads(json.dumps(log)))
     assert canonical(G.dump(replayed)) == canonical(G.dump(state))
 
@@ -729,6 +729,7 @@ def test_describe_round_trip_and_render():
         assert G.parse(G.describe(move), state, A) == move
     text = G.render(state, A)
     assert "claimed by seat 1" in text and "Eagle" in text
+    assert "claimed by Bob" in G.render(state, A, ["Ann", "Bob"])
     done, _ = play_script(EXAMPLE_1_ROW, A, EXAMPLE_1)
     text = G.render(done, A)
     assert "Removed villages: Fur, Tipi" in text and "19" in text and "21" in text

@@ -8,7 +8,8 @@ from .base_rules import rules_for
 from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
-from .notation import HELP, MOVE_TEXTS, describe_event, describe_move, parse_move
+from .notation import (MOVE_TEXTS, describe_event, describe_move, describe_setup, examples_for, help_for,
+                       name_seats, parse_move, seats_by_name)
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, run
@@ -21,20 +22,6 @@ add_tiles(BASE_TILES)
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
                          abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
 from .expansions.cult_tiles import SETS as CULT_SETS
-
-def _help_lines(module) -> str:
-    """The notation lines (indented 4) of an expansion's text module docstring."""
-    return "\n".join(line[4:] for line in (module.__doc__ or "").splitlines() if line.startswith("    "))
-
-
-from .expansions.princess_dragon import text as _pd_text  # noqa: E402
-from .expansions.tower import text as _tower_text  # noqa: E402
-from .expansions.count import text as _count_text  # noqa: E402
-from .expansions.bridges_castles_bazaars import text as _bcb_text  # noqa: E402
-
-#: the notation of the four later expansions' moves (their text modules), and "pass"
-MORE_HELP = "\n".join([*(_help_lines(m) for m in (_pd_text, _tower_text, _count_text, _bcb_text)),
-                        "pass                              decline whatever optional decision you owe"])
 
 FOLLOWERS = 7
 
@@ -70,7 +57,8 @@ class Carcassonne(Game):
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
     #: game with every expansion.
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}), (2, {"expansions": ALL_EXPANSIONS}))
-    notation_help = HELP + "\n" + MORE_HELP
+    #: the help with every expansion (a game's own help: ``notation_help_for``)
+    notation_help = help_for(ALL_EXPANSIONS)
 
     # -- options ---------------------------------------------------------------
 
@@ -295,16 +283,26 @@ class Carcassonne(Game):
 
     def describe(self, item: dict, viewer=None, names=None) -> str:
         if item.get("type") in MOVE_TEXTS:     # an expansion's moves (and a placement with a bridge)
-            return MOVE_TEXTS[item["type"]](item)
+            return name_seats(MOVE_TEXTS[item["type"]](item), names, in_move=True)
         if item.get("type") == "place_tile":
             return describe_move(item)
-        return describe_event(item)
+        return describe_event(item, names)
+
+    def notation_help_for(self, options: dict) -> str:
+        return help_for(options.get("expansions", ()))
+
+    def notation_examples(self, options: dict) -> list:
+        return examples_for(options.get("expansions", ()))
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        return describe_setup(options, players)
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:
-        return parse_move(self, text, state, player)
+        # a move that names a seat ("capture 1,0 road E seat Ann") takes the name too
+        return parse_move(self, seats_by_name(text, names), state, player)
 
-    def render(self, state: State, viewer=None, names=None) -> str:
-        return render(state, viewer)
+    def render(self, state: State, viewer=None, names=None, whole=False) -> str:
+        return render(state, viewer, names, whole)
 
     # -- helpers for help messages and scripts -------------------------------------
 

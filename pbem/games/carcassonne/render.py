@@ -1,19 +1,30 @@
-"""Plain-text board for terminals and email.
+"""Plain-text board for terminals and email, at most 80 columns.
 
-Each tile is drawn 3 lines high and 5 characters wide: its north edge type
-on top, west and east edge types at the sides, south edge type below, and
-in the middle its letter followed by the seat number of a follower on it
-(``*`` for followers of several seats). Edge types: C city, R road, F field.
-With expansion tiles (ids like ``IC13``) every cell is widened to the
-longest id in the pile (the id padded to that width, a space, the seat, a
-space); the list under the board names each figure ("seat 0 big city N at
-1,0" for a big follower).
+The board is drawn tile by tile in glyphs (``glyphs.py``: 5 characters by 3
+lines, showing how roads and cities run and where the figures stand), with
+the x coordinates above and y beside it. A board too big for 80 columns
+(12 tiles across) or for a screen (12 tiles down) is shown in part: the
+window around the last tile placed that holds the most cells where the
+drawn tile fits, and a line says how to see it all (``whole``). Under it:
+the drawn tile in each of its distinct rotations, the scores and supplies,
+the expansions' lines, and for the seat to place, the placements, one move
+per line (a figure is added after the rotation as listed under it).
 """
 from __future__ import annotations
 
+import textwrap
+
+from ..base import name_seat
 from .features import label_of
-from .moves import group_moves, legal_moves
-from .orient import oriented
+from .glyphs import distinct_rotations, glyph, key_lines, marks_in_play
+from .moves import group_moves, legal_moves, legal_placements
+from .notation import describe_move, name_seats
+
+WIDTH = 80
+#: tiles across and down in the window (4 + 6 * 12 + 1 = 77 columns)
+MAX_ACROSS, MAX_DOWN = 12, 12
+EMPTY = ["     "] * 3
+SPOT = ["     ", "  ?  ", "     "]
 
 
 def followers_on_board(state) -> list:
@@ -35,75 +46,160 @@ def _where(figure: str, label: str) -> str:
     return label[6:] if figure in ("pig", "barn") else "farmer " + label[6:]
 
 
-def placements_text(state, player) -> str:
-    """The drawn tile's legal placements, one line per position and rotation,
-    with the follower choices of each."""
+def spots(state) -> list:
+    """The empty cells where the drawn tile fits (public: anyone can work
+    them out), while a tile waits to be placed."""
+    if state.over or not state.tile or "place_tile" not in state.pending.values():
+        return []
+    return sorted({cell for cell, _ in legal_placements(state)}, key=lambda c: (c[1], c[0]))
+
+
+def window(state, marked: list, whole: bool = False) -> tuple:
+    """(x0, y0, x1, y1) of the part of the board shown: all of it when it
+    fits (or ``whole``), else the window around the last tile placed with
+    the most marked cells, then the most tiles, then the last tile nearest
+    its middle."""
+    cells = list(state.board) + list(marked)
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    if whole or (x1 - x0 < MAX_ACROSS and y1 - y0 < MAX_DOWN):
+        return x0, y0, x1, y1
+    fx, fy = state.placed[-1]
+
+    def starts(lo, hi, focus, size):
+        if hi - lo < size:
+            return [lo]
+        return list(range(max(lo, focus - size + 1), min(focus, hi - size + 1) + 1))
+
+    best = None
+    for wx in starts(x0, x1, fx, MAX_ACROSS):
+        for wy in starts(y0, y1, fy, MAX_DOWN):
+            ex, ey = min(x1, wx + MAX_ACROSS - 1), min(y1, wy + MAX_DOWN - 1)
+
+            def inside(c):
+                return wx <= c[0] <= ex and wy <= c[1] <= ey
+            key = (sum(1 for c in marked if inside(c)), sum(1 for c in state.board if inside(c)),
+                   -abs(2 * fx - wx - ex) - abs(2 * fy - wy - ey), -wy, -wx)
+            if best is None or key > best[0]:
+                best = (key, (wx, wy, ex, ey))
+    return best[1]
+
+
+def board_lines(state, box: tuple, marked: list) -> list:
+    x0, y0, x1, y1 = box
+    on_tile: dict = {}
+    for player, x, y, label, figure in followers_on_board(state):
+        on_tile.setdefault((x, y), []).append((figure, player, label))
+    last = state.placed[-1] if state.placed else None
+    marked = set(marked)
+    out = ["    " + "".join(f" {x:^5}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        rows = ["    ", f"{y:>4}", "    "]
+        for x in range(x0, x1 + 1):
+            t = state.board.get((x, y))
+            cell = glyph(t[0], t[1], tuple(on_tile.get((x, y), ()))) if t else SPOT if (x, y) in marked else EMPTY
+            for i in range(3):
+                sep = ">" if i == 1 and (x, y) == last else "<" if i == 1 and (x - 1, y) == last else " "
+                rows[i] += sep + cell[i]
+        rows[1] += "<" if (x1, y) == last else ""
+        out += [r.rstrip() for r in rows]
+    return out
+
+
+def tile_lines(letter: str) -> list:
+    """The drawn tile in each of its distinct rotations, side by side."""
+    turns = distinct_rotations(letter)
+    drawn = [glyph(letter, r) for r in turns]
+    out = ["  " + " ".join(f"{'r' + str(r * 90):^5}" for r in turns)]
+    out += ["  " + " ".join(g[i] for g in drawn) for i in range(3)]
+    return out
+
+
+def wrap(line: str, indent: str = "  ") -> list:
+    """A line cut to 80 columns; a continuation starts with ``indent`` (a
+    line that may hold moves is cut with "... " as the continuation, so no
+    part of it reads as a move)."""
+    if len(line) <= WIDTH:
+        return [line]
+    lead = line[:len(line) - len(line.lstrip())]
+    return textwrap.wrap(line, WIDTH, initial_indent="", subsequent_indent=lead + indent,
+                         break_on_hyphens=False, break_long_words=False) or [line]
+
+
+def placements_lines(state, player, names=None) -> list:
+    """The drawn tile's legal placements for ``player``: each placement a
+    line that is a move, and under it the figures that may go with it, each
+    written as it is added after the move."""
     lines = []
     for (x, y, rot), moves in group_moves(legal_moves(state, player)):
-        labels = [m["on"] for m in moves if m.get("figure") == "follower"]
-        extra = f"  + follower on: {', '.join(labels)}" if labels else ""
-        others: dict = {}
-        for m in moves:
-            if m.get("figure") not in (None, "follower"):
-                others.setdefault(m["figure"], []).append(m["on"])
-        for figure, on in others.items():
-            extra += f"  + {figure} on: {', '.join(on)}"
-        lines.append(f"  place {x},{y} r{rot}{extra}")
-    return "\n".join(lines)
+        bare = f"place {x},{y} r{rot}"
+        lines.append("  " + bare)
+        extras = [describe_move(m)[len(bare) + 1:] for m in moves if m.get("figure")]
+        if extras:
+            lines += wrap_items("      + ", extras, "        | ")
+    return lines
 
 
-def render(state, viewer=None) -> str:
-    board = state.board
-    xs = [c[0] for c in board]
-    ys = [c[1] for c in board]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    w = max([1, *(len(t[0]) for t in board.values()), *(len(k) for k in state.pile)])
-    rules = state.rules
-    if rules is not None:
-        w = max([w, *(len(k) for k in rules.pile)])
-    gap = "" if w == 1 else " "              # wide ids: spaces around the seat
-    cw = 4 + w + 2 * len(gap)                # cell width: 5 for one-letter tiles
-    on_tile: dict = {}
-    for player, x, y, _label, _figure in followers_on_board(state):
-        prev = on_tile.get((x, y))
-        on_tile[(x, y)] = str(player) if prev in (None, str(player)) else "*"
-    out = ["      " + "".join(f"{x:^{cw + 1}}" for x in range(x0, x1 + 1))]
-    for y in range(y0, y1 + 1):
-        rows = ["", "", ""]
-        for x in range(x0, x1 + 1):
-            t = board.get((x, y))
-            if t is None:
-                blank = " " * cw
-                cells = [blank, f"{'.':^{cw}}" if (x, y) in state.frontier else blank, blank]
-            else:
-                e = oriented(t[0], t[1]).edges
-                mid = f"{t[0]:<{w}}{gap}{on_tile.get((x, y), ' ')}{gap}"
-                cells = [f"{e[0]:^{cw}}", f"{e[3]} {mid}{e[1]}", f"{e[2]:^{cw}}"]
-            for i in range(3):
-                rows[i] += cells[i] + " "
-        out.append("      " + rows[0].rstrip())
-        out.append(f"{y:>4}  " + rows[1].rstrip())
-        out.append("      " + rows[2].rstrip())
+def wrap_items(first: str, items: list, then: str, sep: str = " | ") -> list:
+    """Items joined by ``sep`` in lines of at most 80 columns, cut only
+    between items; the first line starts with ``first``, the others with
+    ``then``."""
+    lines, line = [], first
+    for item in items:
+        if line not in (first, then) and len(line) + len(sep) + len(item) > WIDTH:
+            lines.append(line)
+            line = then
+        line += ("" if line in (first, then) else sep) + item
+    return lines + [line]
+
+
+def render(state, viewer=None, names=None, whole: bool = False) -> str:
+    who = [name_seat(p, names) for p in range(state.players)]
+    marked = spots(state)
+    box = window(state, marked, whole)
+    if state.over:
+        head = "game over"
+    elif state.tile:
+        head = f"{who[state.active]} places tile {state.tile}"
+    else:
+        head = f"{who[state.active]}'s turn"
+    out = wrap(f"Carcassonne - turn {state.turn} - {head}")
+    out += board_lines(state, box, marked)
+    shown = sum(1 for c in state.board if box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3])
+    hidden_spots = sum(1 for c in marked if not (box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3]))
+    if shown < len(state.board) or hidden_spots:
+        out += wrap(f"Part of the board: {shown} of {len(state.board)} tiles"
+                    + (f", {len(marked) - hidden_spots} of the {len(marked)} cells where the tile fits"
+                       if marked else "")
+                    + " (x " + f"{box[0]} to {box[2]}, y {box[1]} to {box[3]}). The whole board: "
+                    "`pbem show GAME --whole`, the API's ?board=whole, or the picture (`pbem show GAME --png "
+                    "board.png`).")
+    figures = set(state.rules.figure_words.values()) if state.rules is not None else set()
+    if "abbey_mayor" in state.options.get("expansions", ()):
+        figures.add("barn")  # (its word is read by the expansion's own parser)
+    figures = sorted(figures)
+    expansions = state.options.get("expansions", ())
+    out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions))
     out.append("")
-    out.append("Scores: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.scores)))
-    out.append("Followers in supply: " + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.supply)))
+    out += wrap("Scores: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.scores)))
+    out += wrap("Followers in supply: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.supply)))
     placed = followers_on_board(state)
     if placed:
-        out.append("On the board: " + "; ".join(
-            f"seat {p} {'' if f == 'follower' else f + ' '}"
-            f"{_where(f, lab)} at {x},{y}"
+        out += wrap("On the board: " + "; ".join(
+            f"{who[p]} {'' if f == 'follower' else f + ' '}{_where(f, lab)} at {x},{y}"
             for p, x, y, lab, f in placed))
+    rules = state.rules
     if rules is not None:
         for lines in rules.render_lines:
-            out.extend(lines(state, viewer))
+            for line in lines(state, viewer):  # these may list moves: "... " keeps them apart
+                out += wrap(name_seats(line, names), "      ... ")
     out.append(f"Tiles left in the pile: {sum(state.pile.values())}")
     if state.over:
         out.append("The game is over.")
     elif state.tile:
-        o = oriented(state.tile, 0)
-        out.append(f"Seat {state.active} places tile {state.tile} "
-                   f"(unrotated edges N E S W: {' '.join(o.edges)}).")
-        if viewer in state.pending:
-            out.append("Legal placements:")
-            out.append(placements_text(state, viewer))
+        out.append(f"The tile to place, {state.tile}, each way round (r: clockwise turns):")
+        out += tile_lines(state.tile)
+        if viewer in state.pending and state.pending[viewer] == "place_tile":
+            out.append("Legal placements (each line a move; add a figure after it as listed):")
+            out += placements_lines(state, viewer, names)
     return "\n".join(out)

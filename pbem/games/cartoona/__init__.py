@@ -27,6 +27,7 @@ The full game with cards is ``game.check_options(3, {})``; teams are
 once, each answering ``pass`` or ``block with kN``.
 """
 from .. import register
-from .game import GAME, Cartoona  # noqa: F401
+from .game import GAME, Cartoona, CartoonaV1  # noqa: F401
 
 register(GAME)
+register(CartoonaV1())  # cartoona@1: the games begun before cartoona@2

@@ -5,7 +5,7 @@ import random
 from typing import Any
 
 from ..base import (
-    OMNISCIENT, SPECTATOR, BadOptions, Game, Option, Result, SnapshotOutdated, placings_from_keys,
+    OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, name_seat, placings_from_keys,
 )
 from . import creatures as cr
 from . import moves as mv
@@ -42,7 +42,7 @@ def parse_kids_target(value: str) -> str:
 
 class Cartoona(Game):
     name = "cartoona"
-    version = 1
+    version = 2
     title = "Cartoona"
     min_players = 1
     max_players = 8
@@ -113,11 +113,59 @@ class Cartoona(Game):
         "card_hands": "full mode: every seat's cards (once the game is over)",
     }
     notation_help = text.HELP
+
+    def notation_help_for(self, options: dict) -> str:
+        return text.help_for(options)
+
+    def notation_examples(self, options: dict) -> list:
+        return text.examples_for(options)
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        mode = options.get("mode", "full")
+        head = {"full": "Cartoona, the full game with cards", "basic": "Cartoona, the basic game",
+                "basic_team": "Cartoona, the basic team game", "solo": "Cartoona solo",
+                "kids": "Cartoona for kids"}[mode]
+        parts = [head] + ([f"{players} player{'s' if players != 1 else ''}"] if players is not None else [])
+        if options.get("teams", "none") != "none":
+            t, size = TEAM_LAYOUTS[options["teams"]]
+            parts.append(f"{t} teams of {size}, teammates seated " + options.get("team_turn_order", "together"))
+        if mode == "full":
+            parts.append(f"first to {options.get('target_score', 50)} points wins")
+            parts.append("a Block answers any other player's card" if options.get("block_out_of_turn", True)
+                         else "out of turn only Instant and Special cards (a Block only on your own turn)")
+            if options.get("cheat_cards"):
+                parts.append("Cheat cards and secret thefts" + (", bluffs allowed" if options.get("allow_bluff_steal")
+                                                                 else ""))
+        if options.get("use_single_creatures"):
+            parts.append("with the single-tile creatures")
+        if mode == "kids":
+            parts.append(f"goal {options.get('kids_target', 'min_tiles:4')}")
+        if mode in ("basic", "basic_team") and not options.get("basic_must_place", True):
+            parts.append("placing is optional")
+        return "; ".join(parts) + "."
+
+    def describe_result(self, result, names=None) -> str:
+        data = result.as_dict() if isinstance(result, Result) else dict(result or {})
+        outcome = data.get("outcome", "won")
+        reason = text.END_WORDS.get(data.get("reason"), data.get("reason") or "")
+        scores = data.get("scores") or []
+        if outcome == "lost":
+            return f"{name_seat(0, names, capital=True)} lost ({scores[0] if scores else 0} points): {reason}."
+        if outcome == "no_winner":
+            return f"No winner: {reason}."
+        winners = data.get("winners") or []
+        who = " and ".join(name_seat(w, names) for w in winners) or "nobody"
+        tally = ", ".join(f"{name_seat(q, names)} {x}" for q, x in enumerate(scores))
+        return f"{who[:1].upper() + who[1:]} won ({tally}): {reason}."
     concurrency = "window"
     concurrency_doc = ("Full game: each seat answering a reaction window, or free to act in a turn (the active "
                        "player, out-of-turn plays), may sign at any version since that window or turn began; "
                        "the basic, solo and kids' games are strict.")
     options = (
+        Option("block_out_of_turn", False, "full game: any player may answer another's card with a Block, out of "
+               "turn too (the digest's reading; the only rule of cartoona@1). Default: the source's, only Instant "
+               "and Special cards are played out of turn, so a Block answers only a card played during your own "
+               "turn"),
         Option("mode", "full", "full (cards, first to 50), basic (2-5, draw two place one discard one), "
                "basic_team (4/6/8), solo (1 player), kids (1-6)", str, choices=MODES),
         Option("teams", "none", "team layout TEAMSxSIZE: 2x2, 3x2, 2x3, 2x4 (full or basic_team), 4x2 "
@@ -171,6 +219,7 @@ class Cartoona(Game):
         (4, {"mode": "kids", "kids_target": "min_tiles:3"}),
         (5, {"mode": "kids", "kids_target": "min_tiles:5", "kids_turn_limit": 15}),
         (6, {"mode": "kids", "kids_target": "parts:head,body_front", "kids_turn_limit": 10}),
+        (3, {"block_out_of_turn": True, "cheat_cards": True}),
     )
 
     #: one setup per way to play, for bench/engines.py
@@ -289,6 +338,9 @@ class Cartoona(Game):
         return mv.legal_moves(state, player)
 
     def decide(self, state, player, move, rng):
+        if state["end"] is None and player not in mv.to_act(state):
+            from .refusals import not_your_turn
+            raise IllegalMove("not_your_turn", not_your_turn(state, player))
         self.check_turn(state, player)
         return mv.decide(state, player, move, rng)
 
@@ -454,12 +506,15 @@ class Cartoona(Game):
         n = s["n"]
         if s["mode"] == "solo":
             total = sum(creature_points(s, c)["total"] for c in s["cre"].values() if cr.is_complete(c["tiles"]))
-            return Result((total,), (1,), "won" if end.get("won") else "lost",
-                          {"won": bool(end.get("won")), "reason": end["reason"]})
+            won = bool(end.get("won"))
+            return Result((total,), (1,), "won" if won else "lost",
+                          {"won": won, "reason": end["reason"]}, outcome="won" if won else "lost")
         if s["mode"] == "kids":
             w = end.get("winner")
             scores = tuple(1 if p == w else 0 for p in range(n))
-            return Result(scores, placings_from_keys(list(scores)), end["reason"], {"winner": w})
+            # a kids' game out of time has no winner (every seat shares the placing)
+            return Result(scores, placings_from_keys(list(scores)), end["reason"], {"winner": w},
+                          outcome="won" if w is not None else "no_winner")
         if team_game(s):
             totals = [sum(s["scores"][q] for q in range(n) if s["team"][q] == s["team"][p]) for p in range(n)]
         else:
@@ -542,13 +597,13 @@ class Cartoona(Game):
     # ---------------------------------------------------------------- text
 
     def describe(self, item: dict, viewer: Any = SPECTATOR, names=None) -> str:
-        return text.describe(item, viewer)
+        return text.describe(item, viewer, names)
 
     def parse(self, text_in: str, state, player, names=None):
-        return text.parse(self, text_in, state, player)
+        return text.parse(self, text_in, state, player, names)
 
-    def render(self, state, viewer: Any = SPECTATOR, names=None) -> str:
-        return text.render(self, state, viewer)
+    def render(self, state, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
+        return text.render(self, state, viewer, names)
 
 
 GAME = Cartoona()
@@ -557,3 +612,16 @@ _ = C_KIND
 
 def _keeps_secret(event: dict, viewer: Any) -> bool:
     return "secret" in event and viewer != OMNISCIENT and viewer not in event.get("to", ())
+
+
+class CartoonaV1(Cartoona):
+    """``cartoona@1``, the rules of the games created before ``cartoona@2``:
+    a Block may answer another seat's card out of turn (the digest's
+    reading; ``@2`` has it as the ``block_out_of_turn`` option and plays the
+    source's by default). Kept so that games in progress, and their
+    records, play on as they began."""
+
+    version = 1
+    options = tuple(o for o in Cartoona.options if o.name != "block_out_of_turn")
+    sample_setups = ((3, {"cheat_cards": True, "use_single_creatures": True}), (4, {"teams": "2x2"}))
+    bench_setups = ()

@@ -413,10 +413,27 @@ def validate(s, p, move):
     for candidate in legal:
         if canonical(candidate) == wanted:
             return candidate
+    # Refused: say why in words, and what may be done, as it is typed.
+    from . import refusals
+    from .text import describe_move
+    now = legal_moves(s, p)
+    of_kind = legal or now
+    examples = []
+    for m in of_kind[:3] + [m for m in now if m["type"] != kind][:2]:
+        text = describe_move(m)
+        if text not in examples:
+            examples.append(text)
+    try:
+        why = (refusals.not_now(s, p, kind, blocks_out_of_turn(s)) if not legal
+               else refusals.illegal(s, p, move, legal))
+    except Exception:  # noqa: BLE001 - a move of any shape gets a refusal, never a crash
+        why = "it is not one of the legal ones"
+    hint = f"; for example: {'; '.join(examples)}" if examples else ""
     if not legal:
-        raise IllegalMove("not_now", f"{kind} is not possible now")
-    raise IllegalMove(f"illegal_{kind}", f"that {kind} is not legal here "
-                                         f"(for example: {canonical(legal[0])})", move=move)
+        raise IllegalMove("not_now", f"you cannot {refusals.DOING.get(kind, kind)} now: {why}{hint}",
+                          examples=examples)
+    raise IllegalMove(f"illegal_{kind}", f"that {kind.replace('_', ' ')} is not legal: {why}{hint}",
+                      move=move, examples=examples)
 
 
 def decide(s, p, move, rng):
@@ -629,10 +646,21 @@ def auto_block(s, q, w, owner):
     return blocks[0] if blocks else None
 
 
+def blocks_out_of_turn(s) -> bool:
+    """Whether a Block may answer a card out of its player's turn: the
+    digest's reading (cartoona@1, whose options lack the key, and the
+    ``block_out_of_turn`` option). The source (the default since
+    cartoona@2): only Instant and Special cards are played out of turn, so
+    only the active player may block, an Instant or Special another seat
+    played during its turn."""
+    return s["opts"].get("block_out_of_turn", True)
+
+
 def window_seats(s, p, card, move):
     """Who may react to a card (eligible) and who must answer by hand (responders)."""
     kind = C_KIND[card]
     eligible = []
+    out_of_turn = blocks_out_of_turn(s)
     for k in range(1, s["n"]):
         q = (p + k) % s["n"]
         if same_team(s, p, q):
@@ -640,7 +668,7 @@ def window_seats(s, p, card, move):
         if q == s["active"]:
             if s["played"]:
                 continue
-        elif q in s["used"]:
+        elif q in s["used"] or not out_of_turn:
             continue
         eligible.append(q)
     w = {"kind": kind, **{k: move[k] for k in ("tile", "with") if k in move}}

@@ -1,11 +1,15 @@
 """Bridges, Castles & Bazaars: text notation, event sentences, views and the text board.
 
-    place X,Y rR bridge X2,Y2 NS [figure ...]  a bridge (N-S or W-E) with the placement;
-                                               a thief on it: ... follower road N
-    castle X,Y city N | no castle              when offered: the city becomes a castle, or not
-    bazaar N bid B                             when hosting: tile N (from 0) with an opening bid
-    bid B | pass                               when bidding
-    buy | sell                                 the host's choice after the bids
+The help's lines (``notation.help_for``):
+
+    place X,Y rR bridge X2,Y2 NS      a bridge N-S (or WE) with the placement,
+                                      on that tile or next to it, before
+                                      the figure (... NS follower road N)
+    castle X,Y city N | no castle     when offered: the city becomes a castle,
+                                      or not
+    bazaar N bid B                    when you host: tile N (from 0), your bid
+    bid B | pass                      when it is your bid
+    buy | sell                        the host's choice after the bids
 """
 from __future__ import annotations
 

@@ -1,9 +1,21 @@
 """The Count of Carcassonne: text notation, event sentences, views and the text board.
 
-    enter castle [big|mayor|wagon] count market   when offered: a follower into a district,
-                                                  the Count to a district (stay out: pass)
-    leave castle [big] X,Y city N                 when offered: a follower of that district
-                                                  onto the feature (done: pass)
+The help's lines (``notation.help_for``; a line naming a figure only where
+that figure is in play):
+
+    enter castle count market         when offered: your follower into a
+                                      district (castle, blacksmith,
+                                      cathedral, market), the Count to one
+    enter market big count castle     ... your big follower
+    enter castle mayor count market   ... your mayor (the castle only), or
+                                      wagon (enter castle wagon count market)
+    stay out                          ... or not (also: pass)
+    leave castle X,Y city N           when offered: your follower leaves the
+                                      district for that feature (castle: a
+                                      city, blacksmith: a road, cathedral: a
+                                      cloister; market: a field at the end)
+    leave castle big X,Y city N       ... your big follower
+    leave castle mayor X,Y city N     ... your mayor (or wagon)
 """
 from __future__ import annotations
 

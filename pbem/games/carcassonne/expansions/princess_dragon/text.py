@@ -1,10 +1,21 @@
 """The Princess & the Dragon: text notation, event sentences, views and the text board.
 
-    dragon N | E | S | W              the dragon's step, when it is yours (also dragon X,Y)
-    fairy X,Y road E [big|mayor|wagon] step 5: the fairy next to your follower there
-    princess X,Y city N seat P [big]  step 5: the princess sends that knight home
-    portal X,Y follower road E        step 5: through the portal (big city N, mayor city N,
-                                      wagon cloister, farmer NL, big farmer NL)
+The help's lines (``notation.help_for``; a line naming a figure only where
+that figure is in play):
+
+    dragon N | E | S | W              the dragon's step, when it is yours
+                                      (also dragon X,Y: the tile it moves to)
+    fairy X,Y road E                  step 5: the fairy next to your follower
+    fairy X,Y road E big              ... next to your big follower
+    fairy X,Y road E mayor            ... your mayor (fairy X,Y road E wagon)
+    princess X,Y city N seat P        step 5: the princess sends seat P's
+                                      knight in that city home
+    princess X,Y city N seat P big    ... seat P's big follower
+    princess X,Y city N seat P mayor  ... seat P's mayor (or wagon)
+    portal X,Y follower road E        step 5: a follower through the portal
+                                      (portal X,Y farmer NL, portal X,Y cloister)
+    portal X,Y big city N             ... the big follower (big farmer NL)
+    portal X,Y mayor city N           ... the mayor (portal X,Y wagon road E)
 """
 from __future__ import annotations
 

@@ -1,12 +1,25 @@
 """The Tower: text notation, event sentences, views and the text board.
 
-    tower X,Y                         step 5: a floor on that tower (then the capture)
-    tower X,Y top [big]               step 5: your follower on top closes the tower
-    capture X,Y road E seat P [big]   when offered: the follower the tower takes
+The help's lines (``notation.help_for``; a line naming a figure only where
+that figure is in play):
+
+    tower X,Y                         step 5: a floor on the tower at X,Y
+                                      (then you may capture)
+    tower X,Y top                     step 5: your follower on top closes it
+    tower X,Y top big                 ... your big follower
+    capture X,Y road E seat P         when offered: the follower the tower
+                                      takes (seat P's, on that segment)
     capture X,Y tower seat P          ... the one on top of the tower at X,Y
+    capture X,Y road E seat P big     ... seat P's big follower there
+    capture X,Y road E seat P mayor   ... seat P's mayor (or wagon)
     capture none                      ... or nobody (also: pass)
-    exchange big                      when offered: which of yours comes back
-    ransom seat P [big]               any time of your turn: 3 points to seat P for one of yours
+    exchange follower                 when offered: which of yours comes back
+    exchange big                      ... your big follower
+    exchange mayor                    ... your mayor (exchange wagon)
+    ransom seat P                     in your turn, once: 3 points to seat P
+                                      for your follower it holds
+    ransom seat P big                 ... for your big follower
+    ransom seat P mayor               ... your mayor (ransom seat P wagon)
 """
 from __future__ import annotations
 
