@@ -566,8 +566,8 @@ class Backend:
     Redis for its RQ queues. ``redis_nodes()``: name -> (port, pid) of each
     Redis whose CPU is read."""
 
-    def __init__(self, masters: int, replicas: int, appendfsync: str):
-        self.masters, self.replicas, self.appendfsync = masters, replicas, appendfsync
+    def __init__(self, masters: int, replicas: int, appendfsync: str, shards: int = 12):
+        self.masters, self.replicas, self.appendfsync, self.shards = masters, replicas, appendfsync, shards
         self.cluster = self.queues = None
         self.name = "single Redis" if not masters else f"{masters} master{'s' if masters > 1 else ''}"
         self.url = None
@@ -582,7 +582,8 @@ class Backend:
             self.cluster = EmbeddedCluster(data / "nodes", masters=self.masters, replicas=self.replicas,
                                            appendfsync=self.appendfsync).start()
             self.queues = EmbeddedRedis(data / "queues", appendfsync="everysec").start()
-            extra.update(REDIS_URL=self.cluster.url, PBEM_QUEUE_REDIS_URL=self.queues.url)
+            extra.update(REDIS_URL=self.cluster.url, PBEM_QUEUE_REDIS_URL=self.queues.url,
+                         PBEM_SHARDS=str(self.shards))
         self.proc, self.url, _ = start_server(args.workers, args.api_workers, False, extra_env=extra)
         if self.masters:
             REDIS_PORTS.pop(self.url, None)  # not the store: the cluster is
@@ -698,9 +699,11 @@ def main_cluster(args) -> None:
     same run (the drift of a shared machine weighs on each)."""
     cores = os.cpu_count() or 1
     counts = [int(m) for m in args.masters.split(",")]
-    backends = [Backend(0, 0, args.appendfsync)] + [Backend(m, args.replicas, args.appendfsync) for m in counts]
+    backends = [Backend(0, 0, args.appendfsync)] + [Backend(m, args.replicas, args.appendfsync, args.shards)
+                                                    for m in counts]
     out: dict = {"bench": "pipeline-cluster", "seconds": args.seconds, "threads": args.threads,
-                 "replicas": args.replicas, "appendfsync": args.appendfsync, "cores": cores, "configs": {}}
+                 "replicas": args.replicas, "shards": args.shards, "appendfsync": args.appendfsync, "cores": cores,
+                 "configs": {}}
     try:
         for b in backends:
             b.start(args)
@@ -868,6 +871,7 @@ def main() -> None:
     parser.add_argument("--masters", default="1,2,3", help="--cluster: the clusters' sizes")
     parser.add_argument("--replicas", type=int, default=1, help="--cluster: replicas per master (WAIT 1 needs one)")
     parser.add_argument("--appendfsync", default="always", help="--cluster: every Redis's (make run's: always)")
+    parser.add_argument("--shards", type=int, default=12, help="--cluster: PBEM_SHARDS of the clusters")
     parser.add_argument("--b-root", help="A/B run: B is the server of this other checkout (with its .venv)")
     parser.add_argument("--a-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for A")
     parser.add_argument("--b-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for B")

@@ -208,3 +208,27 @@ def test_nginx_serves_the_api_and_the_stream_over_tls(nginx_in_front):
     assert requests.get(base + "/ready", verify=cert, timeout=5).status_code == 200  # from loopback
     plain = requests.get(nginx_in_front["http"] + "/games", allow_redirects=False, timeout=5)
     assert plain.status_code == 301 and plain.headers["Location"].startswith("https://")
+
+
+def test_the_cluster_overlay_gives_every_role_the_cluster_and_a_plain_redis_for_rq():
+    """compose.cluster.yaml on compose.yaml: six nodes on redis-cluster.conf,
+    made into a cluster once, and every pbem role given a valid cluster URL,
+    the plain Redis for RQ and the shard count, after the cluster is made."""
+    base, overlay = compose(), yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())
+    roles = {name for name, s in base["services"].items() if s.get("build")}
+    nodes = [n for n in overlay["services"] if re.fullmatch(r"redis-\d", n)]
+    assert len(nodes) == 6
+    conf = (DEPLOY / "redis-cluster.conf").read_text()
+    assert re.search(r"^cluster-enabled yes$", conf, re.M) and re.search(r"^appendonly yes$", conf, re.M)
+    for n in nodes:
+        assert any(v.endswith(":/etc/valkey/redis-cluster.conf:ro") for v in overlay["services"][n]["volumes"])
+    init = overlay["services"]["cluster-init"]
+    assert "--cluster create" in init["command"][0] and "--cluster-replicas 1" in init["command"][0]
+    assert set(init["depends_on"]) == set(nodes)
+    for name in roles:
+        service = overlay["services"][name]
+        env = {k: str(v) for k, v in service["environment"].items()}
+        assert set(env) <= set(REGISTRY) and errors(env) == [], name
+        assert env["REDIS_URL"].startswith("redis+cluster://redis-1:6379,"), name
+        assert env["PBEM_QUEUE_REDIS_URL"] == "redis://redis:6379/0" and "redis" in base["services"]
+        assert service["depends_on"]["cluster-init"]["condition"] == "service_completed_successfully"
