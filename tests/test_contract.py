@@ -32,6 +32,7 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # the API on a cluster too
 def test_a_client_knows_its_move_id_before_it_asks(api_server, http, service):
     game_id, keys, tokens = new_game(service)
     state = http.get(f"{api_server.url}/games/{game_id}").json()
@@ -53,6 +54,7 @@ def test_a_client_knows_its_move_id_before_it_asks(api_server, http, service):
     assert documented_move_id("abc", 1, "n0nce-123") in description
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # the API on a cluster too
 def test_viewer_is_the_caller_and_sees_all_says_the_game_is_public(api_server, http, service):
     game_id, keys, tokens = new_game(service)
     url = f"{api_server.url}/games/{game_id}"
@@ -93,6 +95,7 @@ def check_lines(rows: list[dict], finished: bool) -> None:
     assert rows[0]["record"] == "pbem-game" and all("move_id" in r for r in steps)
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # the API on a cluster too
 def test_record_lines_match_their_schemas_for_every_kind_of_step(api_server, http, service):
     # a hidden-information game in play, with a signed move, a mail-token move and a deadline move
     game_id, keys, tokens = new_game(service, "kachina", 2)
@@ -146,6 +149,7 @@ def test_an_undocumented_field_would_fail_the_check():
         RecordHeader().load({**header, "surprise": 1})
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # the API on a cluster too
 def test_seed_sha256_hashes_the_seed_bytes_as_the_worked_example_says(api_server, http, service):
     seed = bytes(range(32))
     game = service.create_game("wakanda", 2, {}, seed=seed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from pbem import signing
 from pbem.games.base import canonical
 
@@ -45,6 +47,7 @@ def statuses(service, submitted):
     return Counter(service.store.move(g, m)["status"] for g, m in submitted)
 
 
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # a cluster's drainers are threads
 def test_kill_9_worker_mid_stream_every_move_applied_once(service, redis_client, start_worker):
     rng = random.Random(11)
     games = make_games(service, GAMES)
