@@ -124,13 +124,14 @@ def test_json_logs_and_metrics_from_every_process(tmp_path):
         assert refused_later, "no move was refused after its 202 in 20 races"
         races = seed - 19
         # The worker counts a move just after its outcome is stored (and
-        # answered); games by status are read at most every 10 s (a scan),
-        # by each API process (two): the figures checked are one scrape's
-        # that shows them (the next may come from the other process's cache).
-        values = wait_until(lambda: (lambda v: v if v.get('pbem_moves_refused_total{code="stale_version",stage="queue"}')
-                                     == len(refused_later) and v.get("pbem_move_submit_to_applied_seconds_count")
-                                     == applied and v.get('pbem_games{status="active"}') == 1 + races else None)(
-            scrape(server.base)), timeout=25, interval=0.5)
+        # answered); games by status are read at most every 10 s (a scan).
+        # (each API process keeps its own 10 s reading of the games, so the
+        # figures checked are those of the one scrape that met the condition)
+        values = wait_until(lambda: (lambda v: v if (
+            v.get('pbem_moves_refused_total{code="stale_version",stage="queue"}') == len(refused_later)
+            and v.get("pbem_move_submit_to_applied_seconds_count") == applied
+            and v.get('pbem_games{status="active"}') == 1 + races) else None)(scrape(server.base)),
+            timeout=25, interval=0.5)
         assert values["pbem_moves_submitted_total"] == accepted  # both API processes, added up
         assert values['pbem_moves_applied_total{game="wakanda"}'] == applied
         assert values["pbem_move_submit_to_applied_seconds_count"] == applied

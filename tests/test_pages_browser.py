@@ -177,8 +177,18 @@ def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_serv
         turns = me.locator("#chooser button.turn")
         if turns.count():
             ghost = me.inner_html("#picture svg g.ghost")
+            said = me.inner_text("#chooser .choice")
             turns.click()
-            assert me.inner_html("#picture svg g.ghost") != ghost
+            turned = me.inner_text("#chooser .choice")
+            assert turned != said and turned.startswith(f"Tile at {x},{y}, turned r"), (said, turned)
+
+            def art(choice: str) -> str:
+                r = choice.rsplit("turned r", 1)[1].split()[0].rstrip(",.")
+                return me.inner_html(f'#chooser svg.tile-choice[data-rotation="{r}"] g.art')
+            # the preview is the turned tile, unless it looks the same turned (a straight road's r0 and r180)
+            assert me.locator("#picture svg g.ghost").count() == 1
+            if art(said) != art(turned):
+                assert me.inner_html("#picture svg g.ghost") != ghost
         spots = me.locator("#chooser svg.tile-choice.on .spot:not(.off)")
         on = None
         if spots.count() and turn % 2 == 0:

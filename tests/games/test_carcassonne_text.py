@@ -455,3 +455,16 @@ def test_the_key_explains_every_character_the_board_draws(expansions):
             assert re.search(r"(^|\s)" + re.escape(char) + r"[\s\d]", key), (char, key)
             seen.add(char)
     assert seen
+
+
+def test_the_rules_notes_show_the_help_as_the_game_gives_it():
+    """docs/rules/carcassonne.md's notation block is the help with every expansion in play."""
+    from pathlib import Path
+
+    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
+    from pbem.games.carcassonne.notation import help_for
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "carcassonne.md").read_text()
+    lines = help_for(list(ALL_EXPANSIONS)).splitlines()
+    moves = lines[1:next(n for n, line in enumerate(lines) if line.startswith("e.g. "))]
+    block = "\n".join("    " + (line[2:] if line.startswith("  ") else line) for line in moves)
+    assert block in doc, "docs/rules/carcassonne.md: the Text notation block is not the game's help"
