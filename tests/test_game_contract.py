@@ -424,3 +424,18 @@ def test_the_setup_and_the_help_in_words_and_every_example_parses(game, players,
                 game.parse(example, state, player)
             except ParseError as err:
                 raise AssertionError(f"the help's example {example!r} does not parse: {err}") from None
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_every_viewer_sees_the_state_before_setup_and_at_the_end(game, players, options):
+    """Version 0 (the state before the setup's events: what the replay slider
+    and GET /states/0 show first) and the end render and view for everyone,
+    with names and without."""
+    start = game.start(players, {**{o.name: o.default for o in game.options}, **options})
+    end = play_random(game, players, options, seed=0).state
+    names = [f"Player {i}" for i in range(players)]
+    for state in (start, end):
+        for viewer in (SPECTATOR, OMNISCIENT, *range(players)):
+            json.dumps(game.view(state, viewer))
+            for who in (None, names):
+                assert game.render(state, viewer, who).strip()

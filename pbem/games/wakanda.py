@@ -872,7 +872,8 @@ class Wakanda(Game):
     def render(self, state: dict, viewer=SPECTATOR, names=None, whole=False) -> str:
         v = self.view(state, viewer)
         who = [name_seat(seat, names) for seat in (0, 1)]
-        head = "game over" if v["finished"] else f"{who[v['current']]} to act"
+        head = ("game over" if v["finished"] else "being set up" if v["current"] is None  # version 0
+                else f"{who[v['current']]} to act")
         lines = [f"Wakanda - turn {v['turn']} - {head}"
                  + (f" - {who[v['start_player']]} started" if v["start_player"] is not None else "")]
         flags = [k for k in ("hidden_held_pieces", "hidden_future_villages", "allow_empty_claim", BUILD_AFTER_BAG)
