@@ -42,7 +42,7 @@ def legal_envelopes(per_position: int = 25, seeds: int = 2) -> list:
                         if key in seen:
                             continue
                         seen.add(key)
-                        out.append({"game": "g" + game.name[:8], "player": player, "expected_version": version,
+                        out.append({"game": "g" + game.key, "player": player, "expected_version": version,
                                     "move": move, "nonce": f"n-{len(out):06d}"})
     return out
 
