@@ -24,7 +24,7 @@ from dataclasses import replace
 from ....base import IllegalMove
 from ...features import _merge, constraint_at
 from ...geometry import DELTA
-from ...moves import _yx, check_place, placement_moves, refusal, relevant_checks, sorted_cells
+from ...moves import _yx, check_place, figure_choices, frontier_cells, placement_moves, refusal, relevant_checks
 from ...orient import FACTORIES, TILES, fits, oriented
 from ...segments import Segment, check_tile
 from ...segwords import is_int
@@ -187,10 +187,15 @@ def bridge_moves(state, player: int) -> list:
     if left(state, player) <= 0 or letter is None or "*" in TILES[letter].edges:
         return []
     out = []
-    for cell in sorted_cells(state.frontier):
+    choices: dict = {}                   # bridged type -> its figure choices on this state
+    for cell in frontier_cells(state.frontier):
         constraint = state.frontier[cell]
         for r, axis, variant in _own_options(state, letter, cell, constraint):
-            out += placement_moves(state, player, variant, [(cell, [r])], {"bridge": [cell[0], cell[1], axis]})
+            prep = choices.get(variant)
+            if prep is None:
+                prep = choices[variant] = figure_choices(state, player, variant)
+            placement_moves(state, player, variant, [(cell, [r])], {"bridge": [cell[0], cell[1], axis]},
+                            choices=prep, out=out)
         near = {}
         for r, nc, axis in _neighbour_options(state, letter, cell):
             near.setdefault((nc, axis), []).append(r)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from ....base import IllegalMove
-from ...features import is_complete, label_of
+from ...features import is_complete, label_of, occupied
 from ...rules import Turn
 from ...segwords import cell_sid
 from .common import FOLLOWERS, fairy_follower, mine, put
@@ -24,7 +24,7 @@ def targets(state, player: int) -> list:
     """The seat's followers the fairy may be moved next to: (x, y, on, figure), sorted."""
     here = fairy_follower(state)
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         for p, sid, figure in f.meeples:
             if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
                 x, y, label = label_of(state, sid)
@@ -35,7 +35,7 @@ def targets(state, player: int) -> list:
 
 def exists(state, player: int) -> bool:
     here = fairy_follower(state)
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         if f.meeples:
             for p, sid, figure in f.meeples:
                 if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
