@@ -178,7 +178,9 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
         # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
         asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
-        known = _PURE
+        known = _PURE.get(keys)
+        if known is None:
+            known = _PURE[keys] = {}
         for cell, rots in cells:
             x, y = cell
             sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
@@ -195,10 +197,10 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                 rotation = r * 90
                 o = orients[r]
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
-                key = (o, mask, keys)
+                key = (o, mask)
                 choices = known.get(key)
                 if choices is None:
-                    choices = _pure_choices(key, o, mask, pure)
+                    choices = _pure_choices(known, key, o, mask, pure)
                 for figure, label in choices:
                     append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                             "figure": figure, "on": label})
@@ -248,8 +250,8 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     return out
 
 
-#: (oriented tile, occupancy mask, the pure parts' keys) -> the (figure, label) choices of
-#: those parts, in order (see ``_pure_plan``).
+#: the pure parts' keys -> (oriented tile, occupancy mask) -> the (figure, label) choices
+#: of those parts, in order (see ``_pure_plan``).
 _PURE: dict = {}
 
 
@@ -283,14 +285,14 @@ def _pure_plan(has_follower: bool, providers: list):
     return tuple(keys), pure, calls
 
 
-def _pure_choices(key, o, mask, pure) -> tuple:
+def _pure_choices(known: dict, key, o, mask, pure) -> tuple:
     out = []
     for fn in pure:
         out.extend(fn(o, mask))
     out = tuple(out)
-    if len(_PURE) > 200000:                # a long-lived process: start again
-        _PURE.clear()
-    _PURE[key] = out
+    if len(known) > 100000:                # a long-lived process: start again
+        known.clear()
+    known[key] = out
     return out
 
 

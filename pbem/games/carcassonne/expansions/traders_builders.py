@@ -214,22 +214,28 @@ def provider(state, player: int):
                 by_fid[fid] = by_fid.get(fid, 0) | bit
             # which ports meet one feature: all the joining below depends on
             groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
-            last[0], last[1], last[2] = ports, own_mask, groups
+            table = None
+            if own_mask:
+                key = (own_mask, groups, kinds)
+                table = _CHOICES.get(key)
+                if table is None:
+                    if len(_CHOICES) > 20000:        # a long-lived process: start again
+                        _CHOICES.clear()
+                    table = _CHOICES[key] = {}
+            last[0], last[1], last[2] = ports, own_mask, table
         own_mask = last[1]
         if not own_mask:
             return ()
-        key = (o, own_mask, last[2], kinds)
-        out = _CHOICES.get(key)
+        table = last[2]
+        out = table.get(o)
         if out is None:
-            out = _CHOICES[key] = tuple(_choices(figures, o, own_mask, ports))
-            if len(_CHOICES) > 200000:
-                _CHOICES.clear()
+            out = table[o] = tuple(_choices(figures, o, own_mask, ports))
         return out
     options.needs_mask = True            # nothing without a follower next to the cell
     return options
 
 
-#: (oriented tile, the own-follower mask, the ports meeting one feature, figures) ->
+#: (the own-follower mask, the ports meeting one feature, figures) -> oriented tile ->
 #: the builder and pig choices (``provider``): they depend on nothing else.
 _CHOICES: dict = {}
 
