@@ -3,7 +3,8 @@ evolvers, figure strengths and scoring functions."""
 from __future__ import annotations
 
 from .evolve import EVOLVERS
-from .moves import legal_moves, refusal, validate_place
+from .features import frontier_groups
+from .moves import fitting_cells, legal_moves, refusal, validate_place
 from .orient import fits
 from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
 from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
@@ -15,13 +16,15 @@ def placeable(state, letter: str) -> bool:
     """Whether the tile fits in some empty cell next to the board in some rotation
     (or, with an expansion's help such as a bridge, ``Rules.placeable_with``)."""
     checks = state.rules.placement_checks if state.rules is not None else ()
-    for cell, constraint in state.frontier.items():
-        rots = fits(letter, constraint)
-        if rots and not checks:
-            return True
-        for r in rots:
-            if not refusal(state, letter, cell, r):
+    if not checks:
+        for constraint in frontier_groups(state.frontier):
+            if fits(letter, constraint):
                 return True
+    else:
+        for cell, rots in fitting_cells(state.frontier, letter):   # kept for the legal moves
+            for r in rots:
+                if not refusal(state, letter, cell, r):
+                    return True
     if state.rules is not None:
         return any(fn(state, letter) for fn in state.rules.placeable_with)
     return False
@@ -33,20 +36,36 @@ def _pick(state, rng, tried: set):
             if letter not in tried:
                 return letter
         return None
-    letters = sorted(state.pile.items())
+    pile = state.pile
+    letters = _sorted_letters(pile)
     if tried:
-        letters = [(k, v) for k, v in letters if k not in tried]
-    total = 0
-    for _k, v in letters:
-        total += v
+        letters = [k for k in letters if k not in tried]
+        total = sum([pile[k] for k in letters])
+    else:
+        total = sum(pile.values())
     if not total:
         return None
     r = rng.randrange(total)
-    for letter, v in letters:
+    for letter in letters:
+        v = pile[letter]
         if r < v:
             return letter
         r -= v
     return None  # pragma: no cover
+
+
+#: (the letters of the last pile asked about, in its order; those letters sorted)
+_LAST_PILE: tuple = ((), [])
+
+
+def _sorted_letters(pile: dict) -> list:
+    """The pile's letters sorted (kept while the pile holds the same letters)."""
+    global _LAST_PILE
+    keys = tuple(pile)
+    last = _LAST_PILE
+    if last[0] != keys:
+        last = _LAST_PILE = (keys, sorted(keys))
+    return last[1]
 
 
 # -- step handlers -------------------------------------------------------------

@@ -5,7 +5,7 @@ changes, so the state it was given is never mutated.
 """
 from __future__ import annotations
 
-from .features import place_tile_into, sid_at
+from .features import Frontier, place_tile_into, sid_at
 from .state import State
 
 
@@ -74,7 +74,11 @@ def tile_placed(state: State, event: dict) -> State:
     board = dict(state.board)
     seg_feature = dict(state.seg_feature)
     features = dict(state.features)
-    frontier = dict(state.frontier)
+    frontier = Frontier(state.frontier)
+    groups = getattr(state.frontier, "groups", None)
+    if groups is not None:               # ``Frontier.child``, inline
+        frontier._base = groups
+        frontier._changes = []
     cell = (event["x"], event["y"])
     place_tile_into(board, seg_feature, features, frontier, len(state.placed), cell,
                     event["tile"], event["rotation"] // 90)

@@ -15,6 +15,65 @@ _EMPTY = frozenset()
 _NO_MARKS: dict = {}
 
 
+class Frontier(dict):
+    """A state's frontier (empty cell -> edge constraint) with, once asked for, its cells
+    grouped by constraint (``frontier_groups``). A copy made to change (``child``) notes
+    what ``place_tile_into`` changes and regroups from its parent's groups when asked,
+    so the frontier is not scanned whole again, and the states nobody asks about (a
+    turn's working states, a replay) pay only the notes."""
+
+    groups = None                   # constraint -> tuple of (y, x), or None until asked
+    _base = None                    # the parent's groups, while ``groups`` is None
+    _changes = None                 # (cell, constraint before or None, after or None)
+    fitting = None                  # (letter, ``moves.fitting_cells`` of it), the last asked
+
+    def child(self) -> "Frontier":
+        """A copy to change (with ``place_tile_into``)."""
+        new = Frontier(self)
+        if self.groups is not None:
+            new._base = self.groups
+            new._changes = []
+        return new
+
+    def __reduce__(self):
+        return (Frontier, (dict(self),))
+
+
+def frontier_groups(frontier: dict) -> dict:
+    """constraint -> tuple of the (y, x) of the frontier cells with it (kept on a Frontier)."""
+    groups = getattr(frontier, "groups", None)
+    if groups is None:
+        if getattr(frontier, "_base", None) is not None:
+            groups = _regroup(frontier._base, frontier._changes)
+        else:
+            lists: dict = {}
+            for (x, y), c in frontier.items():
+                lists.setdefault(c, []).append((y, x))
+            groups = {c: tuple(v) for c, v in lists.items()}
+        if isinstance(frontier, Frontier):
+            frontier.groups = groups
+            frontier._base = frontier._changes = None
+    return groups
+
+
+def _regroup(groups: dict, changes: list) -> dict:
+    """The groups after ``changes``: (cell, constraint before or None, after or None)."""
+    new = dict(groups)
+    for (x, y), old, c in changes:
+        if old == c:
+            continue
+        yx = (y, x)
+        if old is not None:
+            rest = tuple([v for v in new[old] if v != yx])
+            if rest:
+                new[old] = rest
+            else:
+                del new[old]
+        if c is not None:
+            new[c] = new.get(c, ()) + (yx,)
+    return new
+
+
 def constraint_at(board: dict, cell: tuple) -> str:
     """The edge types an empty cell's neighbours impose, N E S W ("." = none)."""
     x, y = cell
@@ -65,7 +124,15 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
     base = n << SEG_BITS
     x, y = cell
     board[cell] = (letter, rot, n)
-    frontier.pop(cell, None)
+    changes = None
+    if isinstance(frontier, Frontier):
+        if frontier.groups is not None:          # changed after its groups were asked for
+            frontier._base, frontier._changes, frontier.groups = frontier.groups, [], None
+        frontier.fitting = None
+        changes = frontier._changes
+    was = frontier.pop(cell, None)
+    if changes is not None:
+        changes.append((cell, was, None))
     nbrs = [board.get((x + dx, y + dy)) for dx, dy in DELTA]
     here = frozenset((cell,))
     for k in range(o.nseg):
@@ -90,7 +157,10 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         nb = nbrs[d]
         if nb is None:
             ncell = (x + DELTA[d][0], y + DELTA[d][1])
-            frontier[ncell] = constraint_at(board, ncell)
+            c = constraint_at(board, ncell)
+            if changes is not None:
+                changes.append((ncell, frontier.get(ncell), c))
+            frontier[ncell] = c
             continue
         no = oriented(nb[0], nb[1])
         nbase = nb[2] << SEG_BITS
@@ -109,6 +179,24 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
 
 
 # -- queries -----------------------------------------------------------------
+
+#: (features dict, its length, ``occupied`` of it) for the last features dict asked about
+_OCCUPIED: tuple = (None, 0, [])
+
+
+def occupied(state: State) -> list:
+    """(feature id, feature) of each feature holding a figure, in ``state.features``'
+    order: what a scan for figures reads (kept for the last features dict asked about; a
+    state's is never changed once the state is made)."""
+    global _OCCUPIED
+    features = state.features
+    last = _OCCUPIED
+    if last[0] is features and last[1] == len(features):
+        return last[2]
+    out = [(fid, f) for fid, f in features.items() if f.meeples]
+    _OCCUPIED = (features, len(features), out)
+    return out
+
 
 
 def neighbours_filled(board: dict, cell: tuple) -> int:

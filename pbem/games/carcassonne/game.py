@@ -12,7 +12,7 @@ from .notation import (MOVE_TEXTS, describe_event, describe_move, describe_setup
                        name_seats, parse_move, seats_by_name)
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
-from .rules import EXPANSIONS, Turn, run
+from .rules import EXPANSIONS, Turn, evolved, publish, run
 from .state import State
 from .tiles import BASE_TILES
 
@@ -116,10 +116,12 @@ class Carcassonne(Game):
             first = rng.randrange(state.players)
         turn = Turn(state.rules, state, rng, first)
         turn.emit({"type": "StartPlayerChosen", "player": first})
-        return run(turn, "start_turn")
+        run(turn, "start_turn")
+        return publish(turn)
 
     def evolve(self, state: State, event: dict) -> State:
-        return state.rules.evolve(state, event)
+        made = evolved(state, event)       # the state ``decide`` made already, if it is that one
+        return made if made is not None else state.rules.evolve(state, event)
 
     def to_act(self, state: State) -> frozenset:
         return frozenset(state.pending)
@@ -156,7 +158,9 @@ class Carcassonne(Game):
         clean = rules.validators[kind](state, player, move)
         # The turn is the active seat's, whoever answers (a wagon's owner, a dragon step):
         # the steps read ``turn.player`` as the active seat and ``turn.mover`` as the mover.
-        return run(Turn(rules, state, rng, state.active, clean, mover=player), start)
+        turn = Turn(rules, state, rng, state.active, clean, mover=player)
+        run(turn, start)
+        return publish(turn)
 
     def default_move(self, state: State, player: int):
         """Timeout: the first legal placement (cells by y then x, rotations

@@ -14,9 +14,9 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import occupancy_mask, port_sids, sid_mask
+from .features import Frontier, _port_sids, frontier_groups, occupancy_mask
 from .geometry import EDGES
-from .orient import DEPLOYABLE, fits, oriented
+from .orient import _FITS, DEPLOYABLE, fits, orientations, oriented
 
 MOVE_KEYS = {"type", "x", "y", "rotation", "figure", "on"}
 FIGURES = ("follower",)
@@ -31,14 +31,52 @@ def sorted_cells(frontier) -> list:
     return [(x, y) for y, x in sorted([(y, x) for x, y in frontier])]
 
 
+#: (the frontier, its cells by (y, x)) of the last frontier asked about (a state's frontier
+#: is not changed once the state is built: the legal moves with a bridge read it again).
+#: One tuple, replaced whole, so concurrent readers see a consistent entry.
+_LAST_FRONTIER: tuple = ({}, [])
+
+
+def frontier_cells(frontier) -> list:
+    """The frontier's cells by (y, x), as ``sorted_cells`` (kept for the last frontier)."""
+    global _LAST_FRONTIER
+    last = _LAST_FRONTIER
+    if last[0] is frontier and len(last[1]) == len(frontier):
+        return last[1]
+    cells = sorted_cells(frontier)
+    _LAST_FRONTIER = (frontier, cells)
+    return cells
+
+
+def fitting_cells(frontier, letter: str) -> list:
+    """(cell, rotations) of each frontier cell where ``letter`` fits by its edges, cells
+    by (y, x), rotations ascending (no placement check applied): asked once a constraint
+    (``features.frontier_groups``)."""
+    memo = getattr(frontier, "fitting", None)
+    if memo is not None and memo[0] == letter:
+        return memo[1]
+    found = []
+    known = _FITS
+    for c, members in frontier_groups(frontier).items():
+        rots = known.get((letter, c))
+        if rots is None:
+            rots = fits(letter, c)
+        if rots:
+            found += [(y, x, rots) for y, x in members]
+    found.sort()
+    out = [((x, y), rots) for y, x, rots in found]
+    if isinstance(frontier, Frontier):
+        frontier.fitting = (letter, out)     # the draw asks, then the listing of the moves
+    return out
+
+
 def legal_placements(state, letter=None) -> list:
     """(cell, quarter turns) of every legal placement of the tile, in order."""
     letter = letter or state.tile
-    frontier = state.frontier
     checks = state.rules.placement_checks if state.rules is not None else ()
     out = []
-    for cell in sorted(frontier, key=_yx):
-        for r in fits(letter, frontier[cell]):
+    for cell, rots in fitting_cells(state.frontier, letter):
+        for r in rots:
             if checks and refusal(state, letter, cell, r):
                 continue
             out.append((cell, r))
@@ -65,26 +103,29 @@ def legal_moves(state, player: int) -> list:
     if state.over or state.pending.get(player) != "place_tile":
         return []
     letter = state.tile
-    frontier = state.frontier
+    cells = fitting_cells(state.frontier, letter)
     checks = relevant_checks(state, letter)
-    cells = []
-    for cell in sorted_cells(frontier):
-        rots = fits(letter, frontier[cell])
-        if not rots:
-            continue
-        if checks:
-            rots = [r for r in rots if not any(check(state, letter, cell, r) for check in checks)]
-            if not rots:
+    if checks:
+        # a check that says its answer does not depend on the rotation (``by_cell``: the
+        # Cult's neighbourhood) is asked once a cell
+        by_cell = [c for c in checks if getattr(c, "by_cell", False)]
+        by_rot = [c for c in checks if not getattr(c, "by_cell", False)]
+        kept = []
+        for cell, rots in cells:
+            if by_cell and any(check(state, letter, cell, rots[0]) for check in by_cell):
                 continue
-        cells.append((cell, rots))
+            if by_rot:
+                rots = [r for r in rots if not any(check(state, letter, cell, r) for check in by_rot)]
+            if rots:
+                kept.append((cell, rots))
+        cells = kept
     return placement_moves(state, player, letter, cells)
 
 
-def placement_moves(state, player: int, letter: str, cells, more: dict | None = None) -> list:
-    """The place_tile moves of tile ``letter`` at each (cell, rotations) of ``cells``:
-    no figure first, then each figure choice; ``more`` is added to every move (a
-    bridge). The expansions' choices come from ``Rules.figure_providers`` (prepared
-    once here) and ``Rules.figure_options``."""
+def figure_choices(state, player: int, letter: str) -> tuple:
+    """What ``placement_moves`` offers besides the placement itself, prepared once for a
+    listing: (follower in supply, ``Rules.figure_options``, the ``Rules.figure_providers``
+    made for this state and seat), the volcano's block applied."""
     has_follower = state.supply[player] > 0
     rules = state.rules
     extra = list(rules.figure_options)
@@ -98,8 +139,24 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         else:
             extra = [_corners_only(fn) for fn in extra]
             providers = [_corners_only_provider(fn) for fn in providers]
-    out = []
+    return has_follower, extra, providers
+
+
+def placement_moves(state, player: int, letter: str, cells, more: dict | None = None,
+                    choices: tuple | None = None, out: list | None = None) -> list:
+    """The place_tile moves of tile ``letter`` at each (cell, rotations) of ``cells``:
+    no figure first, then each figure choice; ``more`` is added to every move (a
+    bridge). The expansions' choices come from ``Rules.figure_providers`` (prepared
+    once here, or given as ``choices`` from ``figure_choices`` for this state, seat and
+    tile) and ``Rules.figure_options``. The moves are appended to ``out`` if given."""
+    has_follower, extra, providers = choices or figure_choices(state, player, letter)
+    if out is None:
+        out = []
     append = out.append
+    orients = orientations(letter)
+    board = state.board
+    features = state.features
+    seg_feature = state.seg_feature
     if not extra and not providers and not more:
         # the base game's own loop (no expansion figure): as fast as before them
         for cell, rots in cells:
@@ -109,33 +166,133 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                 rotation = r * 90
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
                 if has_follower:
-                    for label in oriented(letter, r).free_labels(mask):
+                    for label in orients[r].free_labels(mask):
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                                 "figure": "follower", "on": label})
         return out
-    seg_feature = state.seg_feature
+    plan = None if more or extra else _pure_plan(has_follower, providers)
+    if plan is not None:
+        # the choices that depend only on the oriented tile and the occupancy mask (follower,
+        # big follower, mayor, wagon) come from one kept tuple; the rest are asked for
+        keys, pure, calls = plan
+        # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
+        # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
+        asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
+        known = _PURE.get(keys)
+        if known is None:
+            known = _PURE[keys] = {}
+        for cell, rots in cells:
+            x, y = cell
+            sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                               board.get((x, y + 1)), board.get((x - 1, y))))
+            mask = 0
+            for bit, sid in sids:
+                if features[seg_feature[sid]].meeples:
+                    mask |= bit
+            ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
+            if asks:
+                calls = [fn for fn, needs_mask, cell_ok in asks
+                         if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell))]
+            for r in rots:
+                rotation = r * 90
+                o = orients[r]
+                append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
+                key = (o, mask)
+                choices = known.get(key)
+                if choices is None:
+                    choices = _pure_choices(known, key, o, mask, pure)
+                for figure, label in choices:
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": figure, "on": label})
+                for fn in calls:
+                    for figure, label in fn(cell, o, mask, ports):
+                        append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                                "figure": figure, "on": label})
+        return out
     for cell, rots in cells:
         x, y = cell
-        sids = port_sids(state, cell)
-        mask = sid_mask(state, sids)
+        sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                           board.get((x, y + 1)), board.get((x - 1, y))))
+        mask = 0
+        for bit, sid in sids:
+            if features[seg_feature[sid]].meeples:
+                mask |= bit
         ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
         for r in rots:
             rotation = r * 90
+            o = orients[r]
             if more:
                 head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation, **more}
-            else:
-                head = {"type": "place_tile", "x": x, "y": y, "rotation": rotation}
-            append(head)
-            o = oriented(letter, r)
+                append(head)
+                if has_follower:
+                    for label in o.free_labels(mask):
+                        append({**head, "figure": "follower", "on": label})
+                for fn in providers:
+                    for figure, label in fn(cell, o, mask, ports):
+                        append({**head, "figure": figure, "on": label})
+                for fn in extra:
+                    for figure, label in fn(state, player, cell, o, mask):
+                        append({**head, "figure": figure, "on": label})
+                continue
+            append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
             if has_follower:
                 for label in o.free_labels(mask):
-                    append({**head, "figure": "follower", "on": label})
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": "follower", "on": label})
             for fn in providers:
                 for figure, label in fn(cell, o, mask, ports):
-                    append({**head, "figure": figure, "on": label})
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": figure, "on": label})
             for fn in extra:
                 for figure, label in fn(state, player, cell, o, mask):
-                    append({**head, "figure": figure, "on": label})
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                            "figure": figure, "on": label})
+    return out
+
+
+#: the pure parts' keys -> (oriented tile, occupancy mask) -> the (figure, label) choices
+#: of those parts, in order (see ``_pure_plan``).
+_PURE: dict = {}
+
+
+def _follower_choices(o, mask) -> list:
+    return [("follower", label) for label in o.free_labels(mask)]
+
+
+def _pure_plan(has_follower: bool, providers: list):
+    """How ``placement_moves`` may list the figure choices from kept tuples, or None.
+
+    A provider may say that the first part of its choices depends only on the oriented
+    tile and the mask: attributes ``pure_key`` (hashable, naming that part: which figures
+    the seat has) and ``pure(o, mask)``, and ``rest`` (None, or fn(cell, o, mask, ports)
+    for the remaining choices). That works when every pure part comes before every asked
+    one (the follower first, as always): returns (keys, pure fns, asked fns)."""
+    keys, pure, calls = [], [], []
+    if has_follower:
+        keys.append("follower")
+        pure.append(_follower_choices)
+    for fn in providers:
+        key = getattr(fn, "pure_key", None)
+        if key is None:
+            calls.append(fn)
+            continue
+        if calls:
+            return None
+        keys.append(key)
+        pure.append(fn.pure)
+        if fn.rest is not None:
+            calls.append(fn.rest)
+    return tuple(keys), pure, calls
+
+
+def _pure_choices(known: dict, key, o, mask, pure) -> tuple:
+    out = []
+    for fn in pure:
+        out.extend(fn(o, mask))
+    out = tuple(out)
+    if len(known) > 100000:                # a long-lived process: start again
+        known.clear()
+    known[key] = out
     return out
 
 

@@ -8,7 +8,7 @@ follower also returns them in the same decision, before the turn goes on.
 """
 from __future__ import annotations
 
-from .features import label_of
+from .features import label_of, occupied
 from .state import SEG_BITS
 
 #: figures that are not followers: they never stand alone in a feature
@@ -25,7 +25,7 @@ def figures_on(state, cells, keep=("barn",)) -> list:
     figures in ``keep``), sorted by cell, segment, seat, figure."""
     cells = set(cells)
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         for player, sid, figure in f.meeples:
             if figure in keep:
                 continue
@@ -38,7 +38,7 @@ def figures_on(state, cells, keep=("barn",)) -> list:
 def stranded(state) -> list:
     """Builders and pigs whose owner has no follower left in their feature."""
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         for player, sid, figure in f.meeples:
             if figure in SPECIAL and not any(p == player and fig not in SPECIAL for p, _s, fig in f.meeples):
                 out.append(item(state, player, sid, figure))

@@ -160,7 +160,7 @@ class Turn:
     event and evolves the working state, so later steps see earlier ones."""
 
     __slots__ = ("rules", "state", "rng", "player", "move", "events", "completed",
-                 "next_player", "data", "mover")
+                 "next_player", "data", "mover", "evolved")
 
     def __init__(self, rules: Rules, state, rng, player: int, move: dict | None = None,
                  mover: int | None = None):
@@ -174,10 +174,38 @@ class Turn:
         self.completed: list = []      # feature ids the placed tile completed (step 8)
         self.next_player = None        # who plays next (default: the next seat)
         self.data: dict = {}           # scratch space for expansions during one turn
+        #: id(event) -> (state before, event, a copy of it, state after): see ``evolved``
+        self.evolved: dict = {}
 
     def emit(self, event: dict) -> None:
         self.events.append(event)
-        self.state = self.rules.evolve(self.state, event)
+        before = self.state
+        self.state = after = self.rules.evolve(before, event)
+        self.evolved[id(event)] = (before, event, dict(event), after)
+
+
+#: What the last finished run of the rules (``decide``, ``setup``) evolved, event by event
+#: (``Turn.evolved``): the caller applying the events it got to the state it passed in
+#: gets the very states the run made (``evolved``) instead of making them again. A state
+#: is never changed once made, so they are the states evolving the events would make.
+#: Replaced whole by each run: concurrent runs only miss.
+LAST_EVOLVED: dict = {}
+
+
+def publish(turn: Turn) -> list:
+    """Keep what ``turn`` evolved for ``evolved``; returns its events."""
+    global LAST_EVOLVED
+    LAST_EVOLVED = turn.evolved
+    return turn.events
+
+
+def evolved(state, event):
+    """The state ``event`` makes from ``state`` if the last run made it, else None (the
+    same state object and event object, the event unchanged since)."""
+    hit = LAST_EVOLVED.get(id(event))
+    if hit is not None and hit[0] is state and hit[1] is event and hit[2] == event:
+        return hit[3]
+    return None
 
 
 def run(turn: Turn, step: str) -> list:

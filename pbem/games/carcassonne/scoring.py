@@ -63,9 +63,25 @@ def feature_scored(state: State, fid: int, sid: int, complete: bool) -> dict:
     return event
 
 
+#: (placed, board, seg_feature, features, the answer) of the last state asked about
+_LAST_COMPLETED: tuple = (None, None, None, None, [])
+
+
 def completed_by_last_tile(state: State) -> list:
     """(feature id, segment id) of each road, city and cloister that the
-    tile just placed completed, each feature once."""
+    tile just placed completed, each feature once (kept for the last state asked about:
+    several steps ask, and a state's containers are never changed once it is made)."""
+    global _LAST_COMPLETED
+    last = _LAST_COMPLETED
+    if last[0] is state.placed and last[1] is state.board and last[2] is state.seg_feature \
+            and last[3] is state.features:
+        return list(last[4])
+    done = _completed_by_last_tile(state)
+    _LAST_COMPLETED = (state.placed, state.board, state.seg_feature, state.features, tuple(done))
+    return done
+
+
+def _completed_by_last_tile(state: State) -> list:
     cell = state.placed[-1]
     letter, rot, n = state.board[cell]
     o = oriented(letter, rot)

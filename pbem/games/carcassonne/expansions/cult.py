@@ -85,6 +85,8 @@ def neighbourhood_check(state, letter: str, cell, r: int):
 
 
 neighbourhood_check.relevant = lambda letter: cloister_kind(letter) is not None
+#: its answer does not depend on the rotation (``moves.legal_moves`` asks once a cell)
+neighbourhood_check.by_cell = True
 
 
 def _cloister_feature(state, cell):

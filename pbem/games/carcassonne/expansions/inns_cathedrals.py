@@ -67,11 +67,25 @@ def _supply(state, player: int, figure: str, delta: int):
 # -- the placement move: choices and validation ------------------------------------------
 
 
+def _big_pure(o, mask) -> list:
+    return [(BIG, label) for label in o.free_labels(mask)]
+
+
+def _big_choices(cell, o, mask, ports) -> list:
+    return _big_pure(o, mask)
+
+
+# ``moves._pure_plan``: the big follower's choices depend on the tile and mask alone
+_big_choices.pure_key = "inns_cathedrals:big"
+_big_choices.pure = _big_pure
+_big_choices.rest = None
+
+
 def provider(state, player: int):
     """``Rules.figure_providers``: the big follower on every free segment."""
     if big_left(state, player) <= 0:
         return None
-    return lambda cell, o, mask, ports: [(BIG, label) for label in o.free_labels(mask)]
+    return _big_choices
 
 
 def _validate(state, player: int, cell, o, on: str) -> int:

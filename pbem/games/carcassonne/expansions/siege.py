@@ -32,7 +32,7 @@ import re
 
 from ...base import IllegalMove, ParseError
 from ..evolve import EVOLVERS
-from ..features import label_of, sid_at
+from ..features import label_of, occupied, sid_at
 from ..geometry import EDGE_INDEX
 from ..notation import EVENT_TEXTS, MOVE_TEXTS
 from ..orient import add_tiles, oriented
@@ -97,7 +97,7 @@ def escape_moves(state, player: int) -> list:
     """The escape choices of a seat: its knights in escapable besieged cities."""
     strength = state.rules.strength
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         if f.kind != "city" or not f.marks.get("siege") or f.open == 0:
             continue
         mine = [sid for p, sid, figure in f.meeples if p == player and strength.get(figure, 1) > 0]

@@ -40,7 +40,7 @@ The module imports only the standard library and the engine.
 from __future__ import annotations
 
 from ...base import IllegalMove
-from ..features import label_of
+from ..features import label_of, occupied
 from ..geometry import DELTA, opposite_half
 from ..orient import add_tiles, oriented
 from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
@@ -199,40 +199,67 @@ def provider(state, player: int):
             v = memo[fid] = has_follower(state, (fid,), player)
         return v
 
-    last = [None, 0]                     # the rotations of one cell share its ports
+    last = [None, 0, ()]                 # the rotations of one cell share its ports
+    kinds = tuple(figures)
 
     def options(cell, o, mask, ports):
         if not mask:
             return ()                    # no follower at all next to the cell
         if ports is not last[0]:
             own_mask = 0
+            by_fid: dict = {}
             for bit, fid in ports:
                 if own(fid):
                     own_mask |= bit
-            last[0], last[1] = ports, own_mask
+                by_fid[fid] = by_fid.get(fid, 0) | bit
+            # which ports meet one feature: all the joining below depends on
+            groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
+            table = None
+            if own_mask:
+                key = (own_mask, groups, kinds)
+                table = _CHOICES.get(key)
+                if table is None:
+                    if len(_CHOICES) > 20000:        # a long-lived process: start again
+                        _CHOICES.clear()
+                    table = _CHOICES[key] = {}
+            last[0], last[1], last[2] = ports, own_mask, table
         own_mask = last[1]
         if not own_mask:
             return ()
-        out = []
-        for figure in figures:
-            kinds = _KINDS[figure]
-            segs = [k for k in range(o.nseg) if o.kinds[k] in kinds]
-            joined = {k for k in segs if o.masks[k] & own_mask}
-            if not joined:
-                continue
-            # a segment sharing a neighbour's feature with one that meets the seat's
-            # follower ends up in the same feature (``joined_features``, by the ports)
-            touched = {k: {fid for bit, fid in ports if bit & o.masks[k]} for k in segs}
-            grown = True
-            while grown:
-                grown = False
-                for k in segs:
-                    if k not in joined and any(touched[k] & touched[j] for j in joined):
-                        joined.add(k)
-                        grown = True
-            out.extend((figure, o.labels[k]) for k in segs if k in joined)
+        table = last[2]
+        out = table.get(o)
+        if out is None:
+            out = table[o] = tuple(_choices(figures, o, own_mask, ports))
         return out
+    options.needs_mask = True            # nothing without a follower next to the cell
     return options
+
+
+#: (the own-follower mask, the ports meeting one feature, figures) -> oriented tile ->
+#: the builder and pig choices (``provider``): they depend on nothing else.
+_CHOICES: dict = {}
+
+
+def _choices(figures, o, own_mask, ports) -> list:
+    out = []
+    for figure in figures:
+        kinds = _KINDS[figure]
+        segs = [k for k in range(o.nseg) if o.kinds[k] in kinds]
+        joined = {k for k in segs if o.masks[k] & own_mask}
+        if not joined:
+            continue
+        # a segment sharing a neighbour's feature with one that meets the seat's
+        # follower ends up in the same feature (``joined_features``, by the ports)
+        touched = {k: {fid for bit, fid in ports if bit & o.masks[k]} for k in segs}
+        grown = True
+        while grown:
+            grown = False
+            for k in segs:
+                if k not in joined and any(touched[k] & touched[j] for j in joined):
+                    joined.add(k)
+                    grown = True
+        out.extend((figure, o.labels[k]) for k in segs if k in joined)
+    return out
 
 
 def _validator(figure: str):
@@ -308,7 +335,7 @@ def return_stranded(turn: Turn) -> None:
     feature goes home (after the followers of the scored features)."""
     st = turn.state
     back = []
-    for fid, f in st.features.items():
+    for fid, f in occupied(st):
         for p, sid, figure in f.meeples:
             if figure in SPECIAL and not has_follower(st, (fid,), p):
                 x, y, label = label_of(st, sid)

@@ -98,7 +98,7 @@ def provider(state, player: int):
         return None
     board = state.board
 
-    def options(cell, o, mask, ports):
+    def pure(o, mask):
         out = []
         if mayor or wagon:
             key = (o.letter, o.rot, mask)
@@ -111,13 +111,35 @@ def provider(state, player: int):
                 out += lists[0]
             if wagon:
                 out += lists[1]
-        if barn and o.letter != ABBEY:
-            x, y = cell
-            for corner, (dx, dy) in _CORNER_DELTA.items():
-                if (x + dx, y) in board and (x, y + dy) in board and (x + dx, y + dy) in board \
-                        and _barn_ok(state, cell, o, corner):
-                    out.append((BARN, f"corner {corner}"))
         return out
+
+    last = [None, ()]                    # the rotations of one cell share its filled corners
+
+    def corners(cell) -> list:
+        """The corners of ``cell`` where the 3 other tiles of a barn's 4 lie."""
+        if cell != last[0]:
+            x, y = cell
+            last[0], last[1] = cell, [corner for corner, (dx, dy) in _CORNER_DELTA.items()
+                                      if (x + dx, y) in board and (x, y + dy) in board
+                                      and (x + dx, y + dy) in board]
+        return last[1]
+
+    def barns(cell, o, mask, ports):
+        if o.letter == ABBEY:
+            return ()
+        return [(BARN, f"corner {corner}") for corner in corners(cell) if _barn_ok(state, cell, o, corner)]
+
+    barns.cell_ok = lambda cell: bool(corners(cell))    # ``moves.placement_moves``: none there
+
+    def options(cell, o, mask, ports):
+        out = pure(o, mask)
+        if barn:
+            out += barns(cell, o, mask, ports)
+        return out
+    # ``moves._pure_plan``: the mayor and wagon choices depend on the tile and mask alone
+    options.pure_key = ("abbey_mayor", mayor, wagon)
+    options.pure = pure
+    options.rest = barns if barn else None
     return options
 
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 from ....base import IllegalMove
 from ...features import _merge, constraint_at
 from ...geometry import DELTA
-from ...moves import _yx, check_place, placement_moves, refusal, relevant_checks, sorted_cells
+from ...moves import _yx, check_place, figure_choices, frontier_cells, placement_moves, refusal, relevant_checks
 from ...orient import FACTORIES, TILES, fits, oriented
 from ...segments import Segment, check_tile
 from ...segwords import is_int
@@ -142,14 +142,15 @@ def apply_bridge(state, cell, axis):
 # -- placements with a bridge ------------------------------------------------------------------
 
 
-def _own_options(state, letter, cell, constraint):
+def _own_options(state, letter, cell, constraint, checks=None):
     """(rotation, axis, variant) of every bridge on the new tile at ``cell`` with which it
-    fits there (whether or not it would fit without)."""
+    fits there (whether or not it would fit without); ``checks``: ``relevant_checks`` of
+    the tile, if known."""
     key = (letter, constraint)
     fitting = _OWN.get(key)
     if fitting is None:
         fitting = _OWN[key] = [(r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint)]
-    if not fitting or not relevant_checks(state, letter):
+    if not fitting or not (relevant_checks(state, letter) if checks is None else checks):
         return fitting
     return [(r, axis, v) for r, axis, v in fitting if not refusal(state, v, cell, r)]
 
@@ -187,10 +188,21 @@ def bridge_moves(state, player: int) -> list:
     if left(state, player) <= 0 or letter is None or "*" in TILES[letter].edges:
         return []
     out = []
-    for cell in sorted_cells(state.frontier):
-        constraint = state.frontier[cell]
-        for r, axis, variant in _own_options(state, letter, cell, constraint):
-            out += placement_moves(state, player, variant, [(cell, [r])], {"bridge": [cell[0], cell[1], axis]})
+    choices: dict = {}                   # bridged type -> its figure choices on this state
+    checks = relevant_checks(state, letter)
+    frontier = state.frontier
+    own = variants(letter)
+    road = "R" in TILES[letter].edges    # else no bridge next to the cell can make it fit
+    for cell in frontier_cells(frontier):
+        constraint = frontier[cell]
+        for r, axis, variant in (_own_options(state, letter, cell, constraint, checks) if own else ()):
+            prep = choices.get(variant)
+            if prep is None:
+                prep = choices[variant] = figure_choices(state, player, variant)
+            placement_moves(state, player, variant, [(cell, [r])], {"bridge": [cell[0], cell[1], axis]},
+                            choices=prep, out=out)
+        if not road or "F" not in constraint:
+            continue                     # ``_neighbour_options`` has nothing
         near = {}
         for r, nc, axis in _neighbour_options(state, letter, cell):
             near.setdefault((nc, axis), []).append(r)

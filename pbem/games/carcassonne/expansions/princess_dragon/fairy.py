@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from ....base import IllegalMove
-from ...features import is_complete, label_of
+from ...features import is_complete, label_of, occupied
 from ...rules import Turn
 from ...segwords import cell_sid
 from .common import FOLLOWERS, fairy_follower, mine, put
@@ -20,11 +20,27 @@ from .common import FOLLOWERS, fairy_follower, mine, put
 POINTS_TURN, POINTS_FEATURE = 1, 3
 
 
+#: (features, board, placed, seat, the fairy's follower, the answer) of the last ``targets``
+_LAST: tuple = (None, None, None, None, None, ())
+
+
 def targets(state, player: int) -> list:
-    """The seat's followers the fairy may be moved next to: (x, y, on, figure), sorted."""
+    """The seat's followers the fairy may be moved next to: (x, y, on, figure), sorted
+    (kept for the last state asked about: the listing, then the move's validation)."""
+    global _LAST
     here = fairy_follower(state)
+    last = _LAST
+    if last[0] is state.features and last[1] is state.board and last[2] is state.placed \
+            and last[3] == player and last[4] == here:
+        return list(last[5])
+    out = _targets(state, player, here)
+    _LAST = (state.features, state.board, state.placed, player, here, tuple(out))
+    return out
+
+
+def _targets(state, player: int, here) -> list:
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         for p, sid, figure in f.meeples:
             if p == player and figure in FOLLOWERS and (p, sid, figure) != here:
                 x, y, label = label_of(state, sid)
@@ -35,7 +51,7 @@ def targets(state, player: int) -> list:
 
 def exists(state, player: int) -> bool:
     here = fairy_follower(state)
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         if f.meeples:
             for p, sid, figure in f.meeples:
                 if p == player and figure in FOLLOWERS and (p, sid, figure) != here:

@@ -22,7 +22,7 @@ State in ``state.ext["tower"]``::
 from __future__ import annotations
 
 from ....base import IllegalMove
-from ...features import label_of
+from ...features import label_of, occupied
 from ...orient import TILES
 from ...removal import return_stranded
 from ...rules import Turn
@@ -118,7 +118,7 @@ def targets(state, cell, reach: int) -> list:
     """What a tower at ``cell`` of height ``reach`` may capture: capture moves, sorted."""
     x0, y0 = cell
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):
         for p, sid, figure in f.meeples:
             if figure not in FOLLOWERS:
                 continue

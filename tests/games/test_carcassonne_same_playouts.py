@@ -1,0 +1,111 @@
+"""Seeded random Carcassonne games play out exactly as they did before the engine was
+made faster (issue 15, the all-ten benchmark).
+
+For each setup (the base game, each expansion alone, all ten; 2 players and the most the
+rules take, 6 where Inns & Cathedrals is in play) and each seed, a random game is played
+as ``bench/engines.py`` plays it; every decision's legal-move list (of every seat to act,
+with its timeout move) and every decision's events go into one SHA-256, and so does the
+final snapshot (``dump``). The expected digests in ``carcassonne_same_playouts.json``
+were computed from the code BEFORE the performance work (commit 2bf0256), with
+``python tests/games/test_carcassonne_same_playouts.py --write``; they must never be
+regenerated from the changed code to make this test pass.
+
+``python tests/games/test_carcassonne_same_playouts.py --seeds N --out FILE`` writes the
+digests of more seeds, to compare two checkouts by hand."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pbem import games  # noqa: E402
+from pbem.games.base import canonical, rng_for  # noqa: E402
+
+EXPECTED = Path(__file__).with_name("carcassonne_same_playouts.json")
+SEEDS = 2
+
+G = games.get("carcassonne")
+
+
+def setups():
+    from pbem.games.carcassonne.base_rules import rules_for
+    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
+    combos = [[]] + [[name] for name in ALL_EXPANSIONS] + [list(ALL_EXPANSIONS)]
+    out = []
+    for combo in combos:
+        most = min(6, rules_for(combo).max_players)
+        for players in (2, most):
+            out.append((players, combo))
+    return out
+
+
+def digest(players: int, expansions: list, seed: int) -> str:
+    """The playout loop of ``pbem.games.playout.play_random``, hashing as it goes."""
+    h = hashlib.sha256()
+    options = G.check_options(players, {"expansions": expansions})
+    seed_bytes = f"playout:{seed}".encode()
+    chooser = random.Random(seed)
+    state = G.start(players, options)
+    events = G.setup(state, rng_for(seed_bytes, 0))
+    h.update(canonical(events).encode())
+    for event in events:
+        state = G.evolve(state, event)
+    version = len(events)
+    for _ in range(20000):
+        if G.result(state) is not None:
+            break
+        acting = sorted(G.to_act(state))
+        legal_by_seat = {p: G.legal_moves(state, p) for p in acting}
+        h.update(canonical([[p, legal_by_seat[p], G.default_move(state, p)] for p in acting]).encode())
+        player = chooser.choice(acting)
+        move = chooser.choice(legal_by_seat[player])
+        events = G.decide(state, player, move, rng_for(seed_bytes, version))
+        h.update(canonical(events).encode())
+        for event in events:
+            state = G.evolve(state, event)
+        version += len(events)
+    else:
+        raise AssertionError("no result")
+    h.update(canonical(G.dump(state)).encode())
+    h.update(canonical(G.result(state).scores).encode())
+    return h.hexdigest()
+
+
+def key(players, expansions, seed):
+    return f"{players}p {'+'.join(expansions) or 'base'} seed {seed}"
+
+
+def all_digests(seeds: int) -> dict:
+    return {key(p, e, s): digest(p, e, s) for p, e in setups() for s in range(seeds)}
+
+
+CASES = [(p, e, s) for p, e in setups() for s in range(SEEDS)]
+
+
+@pytest.mark.parametrize("players,expansions,seed", CASES, ids=[key(*c) for c in CASES])
+def test_same_playout_as_before(players, expansions, seed):
+    expected = json.loads(EXPECTED.read_text())
+    assert digest(players, expansions, seed) == expected[key(players, expansions, seed)]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, default=SEEDS)
+    parser.add_argument("--out", help="write the digests to this file")
+    parser.add_argument("--write", action="store_true", help=f"write {EXPECTED.name} (old code only!)")
+    args = parser.parse_args()
+    result = all_digests(args.seeds)
+    text = json.dumps(result, indent=1, sort_keys=True) + "\n"
+    if args.write:
+        EXPECTED.write_text(text)
+    if args.out:
+        Path(args.out).write_text(text)
+    print(hashlib.sha256(text.encode()).hexdigest(), len(result))
