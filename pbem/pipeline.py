@@ -427,14 +427,50 @@ class StreamQueue:
         age_ms = time.time() * 1000 - int(first[0][0].split(b"-")[0])
         return int(age_ms >= self.claim_idle_ms)
 
+    def rewind_past_lost_reads(self) -> bool:
+        """Let the group read again entries it will otherwise never deliver.
+        Entries are deleted when acknowledged, so every entry in the stream
+        waits for its move; one at or below the group's last-delivered id
+        that no consumer holds pending was read from a master that died
+        before its pending list reached the replica (the cursor did), and
+        ``XREADGROUP >`` skips it for ever. With nothing pending and no
+        drainer (the caller checked the lease), the cursor goes back to just
+        before the oldest entry: each move is still applied once (an append
+        is idempotent: a move applied already is acknowledged, not redone).
+        True if it rewound."""
+        groups = {g["name"].decode() if isinstance(g["name"], bytes) else g["name"]: g
+                  for g in self.redis.xinfo_groups(self.stream)}
+        group = groups.get(self.group)
+        first = self.redis.xrange(self.stream, "-", "+", count=1)
+        if not group or not first or group.get("pending"):
+            return False
+        last = group.get("last-delivered-id") or b"0-0"
+        last = last.decode() if isinstance(last, bytes) else last
+        oldest = first[0][0].decode() if isinstance(first[0][0], bytes) else first[0][0]
+        ms, seq = (int(x) for x in oldest.split("-"))
+        if (ms, seq) > tuple(int(x) for x in last.split("-")):
+            return False  # not read yet: a drain will deliver it
+        before = f"{ms}-{seq - 1}" if seq else f"{ms - 1}-18446744073709551615"
+        self.redis.xgroup_setid(self.stream, self.group, before)
+        log.warning("sweeper: %s: entries from %s were read by a lost master; the group reads them again",
+                    self.stream, oldest)
+        return True
+
+    def sweep_once(self) -> None:
+        """Kick a drain if orphaned submissions wait, after letting the group
+        read again what a lost master delivered (``rewind_past_lost_reads``)."""
+        if self.orphans():
+            if not self.redis.exists(self.lease):
+                self.rewind_past_lost_reads()
+            self.kick()
+
     def sweep_forever(self, stop) -> None:
         """Kick a drain whenever orphaned submissions appear (a worker's
         background thread; independent of RQ's scheduler, whose lock a
         killed worker may hold for a while)."""
         while not stop.wait(self.claim_idle_ms / 2000):
             try:
-                if self.orphans():
-                    self.kick()
+                self.sweep_once()
             except (redis.RedisError, *STORE_DOWN):
                 log.warning("sweeper: redis unavailable", exc_info=True)
 

@@ -295,3 +295,24 @@ def test_the_sweeper_sees_entries_no_drainer_will_take(redis_client):
     q._enqueue_drain = lambda helper=False: kicked.append(helper)
     q.kick()
     assert kicked == [False]
+
+
+def test_entries_a_lost_master_delivered_are_read_again(redis_client):
+    """What a failover can leave: the group's cursor past entries that no
+    consumer holds pending (the new master got the cursor, not the pending
+    list). XREADGROUP > would skip them for ever; the sweeper rewinds the
+    cursor to just before the oldest, and only then."""
+    q = queue(redis_client)
+    q.ensure_group()
+    fresh = redis_client.xadd("t:stream", {"n": "fresh"})
+    assert not q.rewind_past_lost_reads()  # never delivered: a drain reads it anyway
+    lost = [redis_client.xadd("t:stream", {"n": str(i)}) for i in range(2)]
+    got = redis_client.xreadgroup("g", "dead", {"t:stream": ">"})
+    assert [e[0] for e in got[0][1]] == [fresh, *lost]
+    assert not q.rewind_past_lost_reads()  # pending with a consumer: claimed, not rewound
+    redis_client.xack("t:stream", "g", fresh, *lost)  # the pending list lost, the entries kept
+    redis_client.xdel("t:stream", fresh)                # (the fresh one was applied: acked and deleted)
+    assert redis_client.xreadgroup("g", "next", {"t:stream": ">"}) == []
+    assert q.rewind_past_lost_reads()
+    again = redis_client.xreadgroup("g", "next", {"t:stream": ">"})
+    assert [e[0] for e in again[0][1]] == lost

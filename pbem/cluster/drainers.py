@@ -77,7 +77,6 @@ def sweep_forever(streams: list, stop: threading.Event, every_s: float) -> None:
     while not stop.wait(every_s):
         for stream in streams:
             try:
-                if stream.orphans():
-                    stream.kick()
+                stream.sweep_once()
             except (redis.RedisError, *STORE_DOWN):
                 log.warning("sweeper: %s unavailable", stream.stream, exc_info=True)
