@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import tempfile
 import time
 from pathlib import Path
 
@@ -136,8 +137,15 @@ class WorkerProcess:
     def __init__(self, settings: Settings, scheduler: bool = True, queues: tuple[str, ...] = (), idle: bool = False):
         args = [sys.executable, "-m", "workers.worker", *(["--with-scheduler"] if scheduler else []),
                 *(["--idle"] if idle else []), *queues]
+        # Its log to a file, never to a pipe nobody reads: a worker that logs
+        # much (a failover's reconnections) would fill the pipe and block.
+        self.log_file = tempfile.NamedTemporaryFile(prefix="pbem-worker-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=self.log_file)
+
+    def log(self) -> str:
+        """What the worker wrote to stderr so far."""
+        return Path(self.log_file.name).read_text(errors="replace")
 
     def kill(self):
         self.proc.kill()
@@ -164,6 +172,7 @@ def start_worker(settings):
     yield start
     for w in started:
         w.stop()
+        Path(w.log_file.name).unlink(missing_ok=True)
 
 
 def wait_until(predicate, timeout: float = 15.0, interval: float = 0.02):

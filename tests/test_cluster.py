@@ -106,5 +106,5 @@ def test_a_game_and_its_shard_live_in_one_slot_and_nothing_is_refused(redis_clus
         assert noscript.get("failed_calls", 0) == errors.get("errorstat_NOSCRIPT", {}).get("count", 0)
         assert not noscript.get("rejected_calls"), (node.port, failing)
     worker.stop()
-    log = worker.proc.stderr.read().decode(errors="replace")
+    log = worker.log()
     assert "CROSSSLOT" not in log and "same slot" not in log and "same key slot" not in log, log[-3000:]

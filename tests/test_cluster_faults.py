@@ -42,10 +42,6 @@ def start_workers(start_worker, monkeypatch, count: int = 2):
     return [start_worker(scheduler=False, queues=("pbem-moves",)) for _ in range(count)]
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect, issue 17 open: now and then a shard's submissions stay in its stream after the failover, "
-    "unread and pending for no consumer, and their moves stay queued (seen 3 times in 5 runs on 2026-12-01); "
-    "the sweeper's rewind (StreamQueue.rewind_past_lost_reads) did not cure it"))
 def test_a_master_killed_mid_stream_its_replica_promoted_no_applied_move_lost(
         redis_cluster, redis_client, settings, api_server, start_worker, monkeypatch):
     start_workers(start_worker, monkeypatch)

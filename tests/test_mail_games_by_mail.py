@@ -121,7 +121,7 @@ def test_a_whole_game_by_mail_only(case, service, redis_client, mail_in, start_w
         assert time.monotonic() - began < limit, (f"{case}: not over after {limit} s ({table.pasted} lines "
                                                   f"pasted); failed jobs: {failed_jobs(redis_client)}")
         for worker in workers:
-            assert worker.proc.poll() is None, worker.proc.stderr.read().decode()[-3000:]
+            assert worker.proc.poll() is None, worker.log()[-3000:]
         news = box.new()
         for msg in news:
             to = next(a for a in by_address if a in str(msg["To"]))

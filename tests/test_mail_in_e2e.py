@@ -53,7 +53,7 @@ def test_full_game_by_mail(service, redis_client, smtp, mail_in, api_server, sta
     while len(over) < 2:
         for worker in workers:
             if worker.proc.poll() is not None:
-                raise AssertionError(f"a worker died: {worker.proc.stderr.read().decode()[-3000:]}")
+                raise AssertionError(f"a worker died: {worker.log()[-3000:]}")
         assert time.monotonic() < deadline, (f"the game did not finish by mail in time ({moves_sent} moves sent); "
                                              f"failed jobs: {failed_jobs(redis_client)}")
         progressed = False
