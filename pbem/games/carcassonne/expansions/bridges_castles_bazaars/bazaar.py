@@ -24,19 +24,18 @@ from ...orient import TILES
 from ...rules import Turn
 from ...segwords import is_int
 from .tiles import BAZAAR, EXPANSION
+from ..ext_state import part_of, with_part
 
 MOVE = "bazaar"
 CEILING = 99
 
 
 def mine(state) -> dict:
-    return state.ext.get(EXPANSION) or {}
+    return part_of(state, EXPANSION)
 
 
 def put(state, **changes):
-    new = state.copy()
-    new.ext = {**state.ext, EXPANSION: {**mine(state), **changes}}
-    return new
+    return with_part(state, EXPANSION, **changes)
 
 
 def auction(state):

@@ -23,19 +23,18 @@ from ...rules import Turn
 from ...segwords import cell_sid, typed
 from ...state import SEG_BITS
 from .tiles import EXPANSION
+from ..ext_state import part_of, with_part
 
 CASTLE = "castle"
 FARMER_POINTS = 4
 
 
 def mine(state) -> dict:
-    return state.ext.get(EXPANSION) or {}
+    return part_of(state, EXPANSION)
 
 
 def put(state, **changes):
-    new = state.copy()
-    new.ext = {**state.ext, EXPANSION: {**mine(state), **changes}}
-    return new
+    return with_part(state, EXPANSION, **changes)
 
 
 def _segment(state, sid):

@@ -30,6 +30,7 @@ from ...rules import Turn
 from ...scoring import completed_by_last_tile
 from ...segwords import cell_sid, typed
 from .tiles import EXPANSION, QUARTERS
+from ..ext_state import part_of, with_part
 
 ENTER, LEAVE = "count", "count_move"
 #: figures a district takes, by district
@@ -39,13 +40,11 @@ SCORING = ("FeatureScored", "BarnFarmersScored", "CastleScored")
 
 
 def mine(state) -> dict:
-    return state.ext.get(EXPANSION) or {}
+    return part_of(state, EXPANSION)
 
 
 def put(state, **changes):
-    new = state.copy()
-    new.ext = {**state.ext, EXPANSION: {**mine(state), **changes}}
-    return new
+    return with_part(state, EXPANSION, **changes)
 
 
 def initial(state) -> None:

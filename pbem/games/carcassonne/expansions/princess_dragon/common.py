@@ -11,19 +11,18 @@ from __future__ import annotations
 from ...features import sid_at
 from ...orient import TILES
 from .tiles import EXPANSION
+from ..ext_state import part_of, with_part
 
 #: the figures that are followers (the fairy stands by one; the princess sends one home)
 FOLLOWERS = ("follower", "big", "mayor", "wagon")
 
 
 def mine(state) -> dict:
-    return state.ext.get(EXPANSION) or {}
+    return part_of(state, EXPANSION)
 
 
 def put(state, **changes):
-    new = state.copy()
-    new.ext = {**state.ext, EXPANSION: {**mine(state), **changes}}
-    return new
+    return with_part(state, EXPANSION, **changes)
 
 
 def initial(state) -> None:

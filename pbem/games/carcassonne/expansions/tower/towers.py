@@ -28,6 +28,7 @@ from ...removal import return_stranded
 from ...rules import Turn
 from ...segwords import cell_sid, is_int, typed
 from .tiles import EXPANSION, PIECES
+from ..ext_state import part_of, with_part
 
 FOLLOWERS = ("follower", "big", "mayor", "wagon")
 TOP_FIGURES = ("follower", "big")
@@ -35,13 +36,11 @@ CAPTURE = "capture"
 
 
 def mine(state) -> dict:
-    return state.ext.get(EXPANSION) or {}
+    return part_of(state, EXPANSION)
 
 
 def put(state, **changes):
-    new = state.copy()
-    new.ext = {**state.ext, EXPANSION: {**mine(state), **changes}}
-    return new
+    return with_part(state, EXPANSION, **changes)
 
 
 def key(x, y) -> str:
