@@ -60,6 +60,8 @@ def png(svg_text: str, *, scale: float = 1.0) -> bytes:
     """Rasterise SVG text; ``scale`` multiplies its width and height."""
     if not scale > 0:
         raise ValueError("scale must be positive")
+    from .textpaths import labels_as_paths  # here: textpaths reads FONT_FILES from this module
+    svg_text = labels_as_paths(svg_text)
     if scale != 1.0:
         svg_text = _scaled(svg_text, scale)
     tree = resvg.usvg.Tree.from_str(svg_text, options())

@@ -1,0 +1,165 @@
+"""Glyph outlines of the shipped fonts as SVG path data, read from their
+``loca`` and ``glyf`` tables with the standard library.
+
+The rasteriser spends most of its parse time laying out and outlining text,
+glyph by glyph, on every picture; with the outlines here a label becomes a
+few ``<use>`` of paths defined once (``label_paths``). Path data is in font
+units with y pointing down (the SVG way), so a label is drawn by a
+translate to its baseline and one uniform scale.
+"""
+from __future__ import annotations
+
+import struct
+from functools import lru_cache
+
+from .metrics import _cmap, _tables
+from .raster import FONT_FILES
+
+# composite-glyph flags (the OpenType ``glyf`` table)
+_ARGS_ARE_WORDS = 0x0001
+_ARGS_ARE_XY = 0x0002
+_HAS_SCALE = 0x0008
+_MORE = 0x0020
+_HAS_XY_SCALE = 0x0040
+_HAS_2X2 = 0x0080
+
+
+class Font:
+    """One shipped font: code point -> glyph, advances and outlines."""
+
+    def __init__(self, data: bytes):
+        t = _tables(data)
+        self.units = struct.unpack(">H", t["head"][18:20])[0]
+        long_loca = struct.unpack(">h", t["head"][50:52])[0] == 1
+        count = struct.unpack(">H", t["maxp"][4:6])[0]
+        if long_loca:
+            self.loca = struct.unpack(f">{count + 1}I", t["loca"][:4 * (count + 1)])
+        else:
+            self.loca = tuple(2 * v for v in struct.unpack(f">{count + 1}H", t["loca"][:2 * (count + 1)]))
+        self.glyf = t["glyf"]
+        metrics = struct.unpack(">H", t["hhea"][34:36])[0]
+        hmtx = t["hmtx"]
+        self.widths = [struct.unpack(">H", hmtx[4 * i:4 * i + 2])[0] for i in range(metrics)]
+        self.cmap = _cmap(t["cmap"])
+        self._paths: dict = {}
+
+    def advance(self, glyph: int) -> int:
+        return self.widths[min(glyph, len(self.widths) - 1)]
+
+    def contours(self, glyph: int, depth: int = 0) -> list | None:
+        """The glyph's contours, each a list of (x, y, on_curve) in font
+        units (y up); None when the glyph uses something not read here."""
+        start, end = self.loca[glyph], self.loca[glyph + 1]
+        if start == end:
+            return []  # a space: no outline
+        g = self.glyf[start:end]
+        n = struct.unpack(">h", g[:2])[0]
+        if n >= 0:
+            return _simple(g, n)
+        if depth > 4:
+            return None
+        return self._composite(g, depth)
+
+    def _composite(self, g: bytes, depth: int) -> list | None:
+        out, pos = [], 10
+        while True:
+            flags, index = struct.unpack(">HH", g[pos:pos + 4])
+            pos += 4
+            if flags & _ARGS_ARE_WORDS:
+                dx, dy = struct.unpack(">hh", g[pos:pos + 4])
+                pos += 4
+            else:
+                dx, dy = struct.unpack(">bb", g[pos:pos + 2])
+                pos += 2
+            if not flags & _ARGS_ARE_XY or flags & (_HAS_SCALE | _HAS_XY_SCALE | _HAS_2X2):
+                return None  # point-matched or scaled components: leave to the renderer
+            part = self.contours(index, depth + 1)
+            if part is None:
+                return None
+            out.extend([(x + dx, y + dy, on) for x, y, on in contour] for contour in part)
+            if not flags & _MORE:
+                return out
+
+    def path(self, glyph: int) -> str | None:
+        """SVG path data of the glyph (y down), or None if it cannot be read."""
+        if glyph not in self._paths:
+            contours = self.contours(glyph)
+            self._paths[glyph] = None if contours is None else "".join(_contour_path(c) for c in contours)
+        return self._paths[glyph]
+
+
+def _simple(g: bytes, n: int) -> list:
+    ends = struct.unpack(f">{n}H", g[10:10 + 2 * n])
+    points = ends[-1] + 1 if n else 0
+    pos = 10 + 2 * n
+    skip = struct.unpack(">H", g[pos:pos + 2])[0]
+    pos += 2 + skip
+    flags = []
+    while len(flags) < points:
+        f = g[pos]
+        pos += 1
+        flags.append(f)
+        if f & 8:
+            flags.extend([f] * g[pos])
+            pos += 1
+    xs, pos = _coords(g, pos, flags, 2, 16)
+    ys, pos = _coords(g, pos, flags, 4, 32)
+    out, first = [], 0
+    for last in ends:
+        out.append([(xs[i], ys[i], bool(flags[i] & 1)) for i in range(first, last + 1)])
+        first = last + 1
+    return out
+
+
+def _coords(g: bytes, pos: int, flags: list, short: int, same: int) -> tuple:
+    value, out = 0, []
+    for f in flags:
+        if f & short:
+            delta = g[pos]
+            pos += 1
+            value += delta if f & same else -delta
+        elif not f & same:
+            value += struct.unpack(">h", g[pos:pos + 2])[0]
+            pos += 2
+        out.append(value)
+    return out, pos
+
+
+def _contour_path(points: list) -> str:
+    """A closed quadratic contour; off-curve neighbours imply an on-curve
+    point half way between them."""
+    if not points:
+        return ""
+    pts = [(x, -y, on) for x, y, on in points]  # y down
+    start = next((i for i, p in enumerate(pts) if p[2]), None)
+    if start is None:  # all off-curve: start between the first two
+        (x0, y0, _), (x1, y1, _) = pts[0], pts[1 % len(pts)]
+        pts = [((x0 + x1) / 2, (y0 + y1) / 2, True)] + pts[1:] + pts[:1]
+        start = 0
+    pts = pts[start:] + pts[:start]
+    parts = [f"M{_n(pts[0][0])} {_n(pts[0][1])}"]
+    pending = None
+    for x, y, on in pts[1:] + pts[:1]:
+        if on:
+            if pending is None:
+                parts.append(f"L{_n(x)} {_n(y)}")
+            else:
+                parts.append(f"Q{_n(pending[0])} {_n(pending[1])} {_n(x)} {_n(y)}")
+                pending = None
+        else:
+            if pending is not None:
+                mx, my = (pending[0] + x) / 2, (pending[1] + y) / 2
+                parts.append(f"Q{_n(pending[0])} {_n(pending[1])} {_n(mx)} {_n(my)}")
+            pending = (x, y)
+    parts.append("Z")
+    return "".join(parts)
+
+
+def _n(v) -> str:
+    return str(int(v)) if v == int(v) else f"{v:.1f}"
+
+
+@lru_cache(maxsize=None)
+def font(bold: bool = False) -> Font:
+    with open(FONT_FILES[1 if bold else 0], "rb") as f:
+        return Font(f.read())
