@@ -79,6 +79,7 @@ def tile_placed(state: State, event: dict) -> State:
     if groups is not None:               # ``Frontier.child``, inline
         frontier._base = groups
         frontier._changes = []
+    frontier.ports = getattr(state.frontier, "ports", None)
     cell = (event["x"], event["y"])
     place_tile_into(board, seg_feature, features, frontier, len(state.placed), cell,
                     event["tile"], event["rotation"] // 90)

@@ -26,6 +26,9 @@ class Frontier(dict):
     _base = None                    # the parent's groups, while ``groups`` is None
     _changes = None                 # (cell, constraint before or None, after or None)
     fitting = None                  # (letter, ``moves.fitting_cells`` of it), the last asked
+    #: cell -> ``port_sids`` of it, filled as asked (``cell_ports``); a child takes its
+    #: parent's and ``place_tile_into`` drops the cells whose neighbours it changes
+    ports = None
 
     def child(self) -> "Frontier":
         """A copy to change (with ``place_tile_into``)."""
@@ -33,6 +36,7 @@ class Frontier(dict):
         if self.groups is not None:
             new._base = self.groups
             new._changes = []
+        new.ports = self.ports
         return new
 
     def __reduce__(self):
@@ -130,6 +134,13 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
             frontier._base, frontier._changes, frontier.groups = frontier.groups, [], None
         frontier.fitting = None
         changes = frontier._changes
+        if frontier.ports is not None:
+            # the parent's (shared): a copy without the cells next to the new tile
+            ports = dict(frontier.ports)
+            ports.pop(cell, None)
+            for dx, dy in DELTA:
+                ports.pop((x + dx, y + dy), None)
+            frontier.ports = ports
     was = frontier.pop(cell, None)
     if changes is not None:
         changes.append((cell, was, None))
@@ -198,7 +209,6 @@ def occupied(state: State) -> list:
     return out
 
 
-
 def neighbours_filled(board: dict, cell: tuple) -> int:
     x, y = cell
     return sum(1 for dx, dy in RING if (x + dx, y + dy) in board)
@@ -261,6 +271,17 @@ def _port_sids(nbrs: tuple) -> tuple:
             _PORT_SIDS.clear()
         _PORT_SIDS[nbrs] = out
     return out
+
+
+def cell_ports(state: State) -> dict:
+    """cell -> ``port_sids`` of it for the state's frontier cells, filled as asked: kept on
+    the state's ``Frontier`` (its board is the state's) and passed on to its children."""
+    frontier = state.frontier
+    if isinstance(frontier, Frontier):
+        if frontier.ports is None:
+            frontier.ports = {}
+        return frontier.ports
+    return {}
 
 
 def port_sids(state: State, cell: tuple) -> tuple:

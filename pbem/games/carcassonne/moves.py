@@ -14,9 +14,9 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import Frontier, _port_sids, frontier_groups, occupancy_mask
+from .features import Frontier, _port_sids, cell_ports, frontier_groups, occupancy_mask
 from .geometry import EDGES
-from .orient import _FITS, DEPLOYABLE, fits, orientations, oriented
+from .orient import DEPLOYABLE, fits, orientations, oriented
 
 MOVE_KEYS = {"type", "x", "y", "rotation", "figure", "on"}
 FIGURES = ("follower",)
@@ -48,6 +48,10 @@ def frontier_cells(frontier) -> list:
     return cells
 
 
+#: letter -> constraint -> ``fits`` of them (one look-up a constraint group, no key to build)
+_FIT_TABLES: dict = {}
+
+
 def fitting_cells(frontier, letter: str) -> list:
     """(cell, rotations) of each frontier cell where ``letter`` fits by its edges, cells
     by (y, x), rotations ascending (no placement check applied): asked once a constraint
@@ -56,13 +60,17 @@ def fitting_cells(frontier, letter: str) -> list:
     if memo is not None and memo[0] == letter:
         return memo[1]
     found = []
-    known = _FITS
+    append = found.append
+    table = _FIT_TABLES.get(letter)
+    if table is None:
+        table = _FIT_TABLES[letter] = {}
     for c, members in frontier_groups(frontier).items():
-        rots = known.get((letter, c))
+        rots = table.get(c)
         if rots is None:
-            rots = fits(letter, c)
+            rots = table[c] = fits(letter, c)
         if rots:
-            found += [(y, x, rots) for y, x in members]
+            for y, x in members:
+                append((y, x, rots))
     found.sort()
     out = [((x, y), rots) for y, x, rots in found]
     if isinstance(frontier, Frontier):
@@ -178,32 +186,48 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
         # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
         asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
+        if not keys and not asks:
+            # no figure at all (none in supply): the placements alone
+            for (x, y), rots in cells:
+                for r in rots:
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": r * 90})
+            return out
+        # whether some asked part may have nothing for a cell (else all are asked everywhere)
+        picky = any(needs_mask or cell_ok is not None for _fn, needs_mask, cell_ok in asks)
         known = _PURE.get(keys)
         if known is None:
             known = _PURE[keys] = {}
+        ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
-            sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                               board.get((x, y + 1)), board.get((x - 1, y))))
+            sids = ports_of.get(cell)
+            if sids is None:
+                sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                                                    board.get((x, y + 1)), board.get((x - 1, y))))
             mask = 0
             for bit, sid in sids:
                 if features[seg_feature[sid]].meeples:
                     mask |= bit
             ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
-            if asks:
+            if picky:
                 calls = [fn for fn, needs_mask, cell_ok in asks
                          if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell))]
+            if not keys and not calls:
+                for r in rots:                # nothing here but the placements
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": r * 90})
+                continue
             for r in rots:
                 rotation = r * 90
                 o = orients[r]
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
-                key = (o, mask)
-                choices = known.get(key)
-                if choices is None:
-                    choices = _pure_choices(known, key, o, mask, pure)
-                for figure, label in choices:
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": figure, "on": label})
+                if keys:
+                    key = (o, mask)
+                    choices = known.get(key)
+                    if choices is None:
+                        choices = _pure_choices(known, key, o, mask, pure)
+                    for figure, label in choices:
+                        append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                                "figure": figure, "on": label})
                 for fn in calls:
                     for figure, label in fn(cell, o, mask, ports):
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
