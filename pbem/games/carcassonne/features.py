@@ -7,6 +7,8 @@ the one place tiles are joined, used by ``evolve`` and by ``load``.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .geometry import DELTA, RING, opposite_half
 from .orient import oriented
 from .state import SEG_BITS, Feature, State
@@ -16,15 +18,15 @@ _NO_MARKS: dict = {}
 
 
 class Frontier(dict):
-    """A state's frontier (empty cell -> edge constraint) with, once asked for, its cells
-    grouped by constraint (``frontier_groups``). A copy made to change (``child``) notes
-    what ``place_tile_into`` changes and regroups from its parent's groups when asked,
-    so the frontier is not scanned whole again, and the states nobody asks about (a
-    turn's working states, a replay) pay only the notes."""
+    """A state's frontier (empty cell -> edge constraint) with, once asked for, its cells in
+    (y, x) order (``frontier_order``). A copy made to change (``child``) notes what
+    ``place_tile_into`` changes and rebuilds the order from its parent's when asked, so
+    the frontier is not sorted whole again, and the states nobody asks about (a turn's
+    working states, a replay) pay only the notes."""
 
-    groups = None                   # constraint -> tuple of (y, x), or None until asked
-    _base = None                    # the parent's groups, while ``groups`` is None
-    _changes = None                 # (cell, constraint before or None, after or None)
+    order = None                    # [(y, x, cell, constraint)] sorted, or None until asked
+    _base = None                    # the parent's order, while ``order`` is None
+    _changes = None                 # (cell, constraint after or None: left the frontier)
     fitting = None                  # (letter, ``moves.fitting_cells`` of it), the last asked
     #: cell -> ``port_sids`` of it, filled as asked (``cell_ports``); a child takes its
     #: parent's and ``place_tile_into`` drops the cells whose neighbours it changes
@@ -33,48 +35,49 @@ class Frontier(dict):
     def child(self) -> "Frontier":
         """A copy to change (with ``place_tile_into``)."""
         new = Frontier(self)
-        if self.groups is not None:
-            new._base = self.groups
-            new._changes = []
-        new.ports = self.ports
+        new.inherit(self)
         return new
+
+    def inherit(self, parent) -> None:
+        """Take what ``parent`` (a frontier this one is a fresh copy of) knows."""
+        order = getattr(parent, "order", None)
+        if order is not None:
+            self._base = order
+            self._changes = []
+        self.ports = getattr(parent, "ports", None)
 
     def __reduce__(self):
         return (Frontier, (dict(self),))
 
 
-def frontier_groups(frontier: dict) -> dict:
-    """constraint -> tuple of the (y, x) of the frontier cells with it (kept on a Frontier)."""
-    groups = getattr(frontier, "groups", None)
-    if groups is None:
+def frontier_order(frontier: dict) -> list:
+    """(y, x, cell, constraint) of every frontier cell, sorted (kept on a Frontier)."""
+    order = getattr(frontier, "order", None)
+    if order is None:
         if getattr(frontier, "_base", None) is not None:
-            groups = _regroup(frontier._base, frontier._changes)
+            order = _reorder(frontier._base, frontier._changes)
         else:
-            lists: dict = {}
-            for (x, y), c in frontier.items():
-                lists.setdefault(c, []).append((y, x))
-            groups = {c: tuple(v) for c, v in lists.items()}
+            order = sorted([(cell[1], cell[0], cell, c) for cell, c in frontier.items()])
         if isinstance(frontier, Frontier):
-            frontier.groups = groups
+            frontier.order = order
             frontier._base = frontier._changes = None
-    return groups
+    return order
 
 
-def _regroup(groups: dict, changes: list) -> dict:
-    """The groups after ``changes``: (cell, constraint before or None, after or None)."""
-    new = dict(groups)
-    for (x, y), old, c in changes:
-        if old == c:
-            continue
-        yx = (y, x)
-        if old is not None:
-            rest = tuple([v for v in new[old] if v != yx])
-            if rest:
-                new[old] = rest
-            else:
-                del new[old]
-        if c is not None:
-            new[c] = new.get(c, ()) + (yx,)
+def _reorder(order: list, changes: list) -> list:
+    """The order after ``changes``: (cell, constraint after or None)."""
+    new = list(order)
+    for cell, c in changes:
+        x, y = cell
+        i = bisect_left(new, (y, x))           # (y, x) sorts just before its own entry
+        here = i < len(new) and new[i][2] == cell
+        if c is None:
+            if here:
+                del new[i]
+        elif here:
+            new[i] = (y, x, cell, c)
+        else:
+            new.insert(i, (y, x, cell, c))
     return new
 
 
@@ -130,8 +133,8 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
     board[cell] = (letter, rot, n)
     changes = None
     if isinstance(frontier, Frontier):
-        if frontier.groups is not None:          # changed after its groups were asked for
-            frontier._base, frontier._changes, frontier.groups = frontier.groups, [], None
+        if frontier.order is not None:           # changed after its order was asked for
+            frontier._base, frontier._changes, frontier.order = frontier.order, [], None
         frontier.fitting = None
         changes = frontier._changes
         if frontier.ports is not None:
@@ -141,9 +144,9 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
             for dx, dy in DELTA:
                 ports.pop((x + dx, y + dy), None)
             frontier.ports = ports
-    was = frontier.pop(cell, None)
+    frontier.pop(cell, None)
     if changes is not None:
-        changes.append((cell, was, None))
+        changes.append((cell, None))
     nbrs = [board.get((x + dx, y + dy)) for dx, dy in DELTA]
     here = frozenset((cell,))
     for k in range(o.nseg):
@@ -170,7 +173,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
             ncell = (x + DELTA[d][0], y + DELTA[d][1])
             c = constraint_at(board, ncell)
             if changes is not None:
-                changes.append((ncell, frontier.get(ncell), c))
+                changes.append((ncell, c))
             frontier[ncell] = c
             continue
         no = oriented(nb[0], nb[1])

@@ -14,7 +14,7 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import Frontier, _port_sids, cell_ports, frontier_groups, occupancy_mask
+from .features import Frontier, _port_sids, cell_ports, frontier_order, occupancy_mask
 from .geometry import EDGES
 from .orient import DEPLOYABLE, fits, orientations, oriented
 
@@ -26,11 +26,6 @@ def _yx(cell):
     return (cell[1], cell[0])
 
 
-def sorted_cells(frontier) -> list:
-    """The frontier's cells by (y, x) (sorting pairs, not calling a key function)."""
-    return [(x, y) for y, x in sorted([(y, x) for x, y in frontier])]
-
-
 #: (the frontier, its cells by (y, x)) of the last frontier asked about (a state's frontier
 #: is not changed once the state is built: the legal moves with a bridge read it again).
 #: One tuple, replaced whole, so concurrent readers see a consistent entry.
@@ -38,41 +33,38 @@ _LAST_FRONTIER: tuple = ({}, [])
 
 
 def frontier_cells(frontier) -> list:
-    """The frontier's cells by (y, x), as ``sorted_cells`` (kept for the last frontier)."""
+    """The frontier's cells by (y, x) (kept for the last frontier)."""
     global _LAST_FRONTIER
     last = _LAST_FRONTIER
     if last[0] is frontier and len(last[1]) == len(frontier):
         return last[1]
-    cells = sorted_cells(frontier)
+    cells = [cell for _y, _x, cell, _c in frontier_order(frontier)]
     _LAST_FRONTIER = (frontier, cells)
     return cells
 
 
-#: letter -> constraint -> ``fits`` of them (one look-up a constraint group, no key to build)
+#: letter -> constraint -> ``fits`` of them (one look-up a frontier cell, no key to build)
 _FIT_TABLES: dict = {}
 
 
 def fitting_cells(frontier, letter: str) -> list:
     """(cell, rotations) of each frontier cell where ``letter`` fits by its edges, cells
-    by (y, x), rotations ascending (no placement check applied): asked once a constraint
-    (``features.frontier_groups``)."""
+    by (y, x), rotations ascending (no placement check applied), read off the frontier's
+    kept order (``features.frontier_order``)."""
     memo = getattr(frontier, "fitting", None)
     if memo is not None and memo[0] == letter:
         return memo[1]
-    found = []
-    append = found.append
+    out = []
+    append = out.append
     table = _FIT_TABLES.get(letter)
     if table is None:
         table = _FIT_TABLES[letter] = {}
-    for c, members in frontier_groups(frontier).items():
+    for _y, _x, cell, c in frontier_order(frontier):
         rots = table.get(c)
         if rots is None:
             rots = table[c] = fits(letter, c)
         if rots:
-            for y, x in members:
-                append((y, x, rots))
-    found.sort()
-    out = [((x, y), rots) for y, x, rots in found]
+            append((cell, rots))
     if isinstance(frontier, Frontier):
         frontier.fitting = (letter, out)     # the draw asks, then the listing of the moves
     return out

@@ -207,15 +207,16 @@ def provider(state, player: int):
             return ()                    # no follower at all next to the cell
         if ports is not last[0]:
             own_mask = 0
-            by_fid: dict = {}
             for bit, fid in ports:
                 if own(fid):
                     own_mask |= bit
-                by_fid[fid] = by_fid.get(fid, 0) | bit
-            # which ports meet one feature: all the joining below depends on
-            groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
             table = None
             if own_mask:
+                by_fid: dict = {}
+                for bit, fid in ports:
+                    by_fid[fid] = by_fid.get(fid, 0) | bit
+                # which ports meet one feature: all the joining below depends on
+                groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
                 key = (own_mask, groups, kinds)
                 table = _CHOICES.get(key)
                 if table is None:

@@ -89,6 +89,9 @@ def _options(state, player: int, cell, o, mask: int):
 
 
 _FREE: dict = {}
+#: corner, (dx, dy) of the diagonal cell, the edges (N E S W) of the two sides at the corner
+_CORNER_SIDES = tuple((corner, dx, dy, 1 if dx > 0 else 3, 2 if dy > 0 else 0)
+                      for corner, (dx, dy) in _CORNER_DELTA.items())
 
 
 def provider(state, player: int):
@@ -114,14 +117,21 @@ def provider(state, player: int):
         return out
 
     last = [None, ()]                    # the rotations of one cell share its filled corners
+    frontier = state.frontier
 
     def corners(cell) -> list:
         """The corners of ``cell`` where the 3 other tiles of a barn's 4 lie."""
         if cell != last[0]:
             x, y = cell
-            last[0], last[1] = cell, [corner for corner, (dx, dy) in _CORNER_DELTA.items()
-                                      if (x + dx, y) in board and (x, y + dy) in board
-                                      and (x + dx, y + dy) in board]
+            c = frontier.get(cell)
+            if c is not None:
+                # a frontier cell's constraint says which sides have a tile ("." none)
+                found = [corner for corner, dx, dy, side, end in _CORNER_SIDES
+                         if c[side] != "." and c[end] != "." and (x + dx, y + dy) in board]
+            else:
+                found = [corner for corner, (dx, dy) in _CORNER_DELTA.items()
+                         if (x + dx, y) in board and (x, y + dy) in board and (x + dx, y + dy) in board]
+            last[0], last[1] = cell, found
         return last[1]
 
     def barns(cell, o, mask, ports):
