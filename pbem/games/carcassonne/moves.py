@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..base import IllegalMove
 from .features import Frontier, _port_sids, cell_ports, frontier_order, occupancy_mask
 from .geometry import EDGES
-from .orient import DEPLOYABLE, fits, orientations, oriented
+from .orient import DEPLOYABLE, fit_table, fits, orientations, oriented
 
 MOVE_KEYS = {"type", "x", "y", "rotation", "figure", "on"}
 FIGURES = ("follower",)
@@ -43,10 +43,6 @@ def frontier_cells(frontier) -> list:
     return cells
 
 
-#: letter -> constraint -> ``fits`` of them (one look-up a frontier cell, no key to build)
-_FIT_TABLES: dict = {}
-
-
 def fitting_cells(frontier, letter: str) -> list:
     """(cell, rotations) of each frontier cell where ``letter`` fits by its edges, cells
     by (y, x), rotations ascending (no placement check applied), read off the frontier's
@@ -56,13 +52,9 @@ def fitting_cells(frontier, letter: str) -> list:
         return memo[1]
     out = []
     append = out.append
-    table = _FIT_TABLES.get(letter)
-    if table is None:
-        table = _FIT_TABLES[letter] = {}
+    table = fit_table(letter)
     for _y, _x, cell, c in frontier_order(frontier):
         rots = table.get(c)
-        if rots is None:
-            rots = table[c] = fits(letter, c)
         if rots:
             append((cell, rots))
     if isinstance(frontier, Frontier):
