@@ -194,8 +194,10 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                     mask |= bit
             ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
             if picky:
-                calls = [fn for fn, needs_mask, cell_ok in asks
-                         if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell))]
+                calls = []
+                for fn, needs_mask, cell_ok in asks:
+                    if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell)):
+                        calls.append(fn)
             if not keys and not calls:
                 for r in rots:                # nothing here but the placements
                     append({"type": "place_tile", "x": x, "y": y, "rotation": r * 90})

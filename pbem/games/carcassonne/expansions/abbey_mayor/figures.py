@@ -139,7 +139,9 @@ def provider(state, player: int):
             return ()
         return [(BARN, f"corner {corner}") for corner in corners(cell) if _barn_ok(state, cell, o, corner)]
 
-    barns.cell_ok = lambda cell: bool(corners(cell))    # ``moves.placement_moves``: none there
+    barns.cell_ok = corners              # ``moves.placement_moves``: none where it is empty
+    if not (mayor or wagon):
+        return barns                     # the choices of ``options`` below: the barn's alone
 
     def options(cell, o, mask, ports):
         out = pure(o, mask)
