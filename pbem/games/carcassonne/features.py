@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .geometry import DELTA, RING, opposite_half
-from .orient import oriented
+from .orient import _ORIENTED, oriented
 from .state import SEG_BITS, Feature, State
 
 _EMPTY = frozenset()
@@ -84,12 +84,9 @@ def _reorder(order: list, changes: list) -> list:
 def constraint_at(board: dict, cell: tuple) -> str:
     """The edge types an empty cell's neighbours impose, N E S W ("." = none)."""
     x, y = cell
-    out = []
-    for d in range(4):
-        dx, dy = DELTA[d]
-        t = board.get((x + dx, y + dy))
-        out.append(oriented(t[0], t[1]).edges[(d + 2) % 4] if t else ".")
-    return "".join(out)
+    n, e, s, w = board.get((x, y - 1)), board.get((x + 1, y)), board.get((x, y + 1)), board.get((x - 1, y))
+    return ((_ORIENTED[n[0]][n[1]].edges[2] if n else ".") + (_ORIENTED[e[0]][e[1]].edges[3] if e else ".")
+            + (_ORIENTED[s[0]][s[1]].edges[0] if s else ".") + (_ORIENTED[w[0]][w[1]].edges[1] if w else "."))
 
 
 def _merge(seg_feature: dict, features: dict, a: int, b: int, closes: int) -> None:
