@@ -14,6 +14,7 @@ from .orient import _ORIENTED, oriented
 from .state import SEG_BITS, Feature, State
 
 _EMPTY = frozenset()
+_OPPOSITE_HALF = tuple(opposite_half(h) for h in range(8))
 _NO_MARKS: dict = {}
 
 
@@ -152,7 +153,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         marks = dict(seg.marks) if seg.marks else _NO_MARKS
         sid = base + k
         if kind == "field":
-            cities = frozenset(base + c for c in seg.adj) if seg.adj else _EMPTY
+            cities = frozenset([base + c for c in seg.adj]) if seg.adj else _EMPTY
             f = Feature(kind, (sid,), _EMPTY, 0, marks, (), cities)
         else:
             opn = 0
@@ -186,7 +187,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         for h in (2 * d, 2 * d + 1):
             k = half_seg[h]
             if k >= 0:
-                _merge(seg_feature, features, base + k, nbase + no.half_seg[opposite_half(h)], 0)
+                _merge(seg_feature, features, base + k, nbase + no.half_seg[_OPPOSITE_HALF[h]], 0)
 
 
 # -- queries -----------------------------------------------------------------

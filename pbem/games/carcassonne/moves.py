@@ -151,9 +151,18 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     seg_feature = state.seg_feature
     if not extra and not providers and not more:
         # the base game's own loop (no expansion figure): as fast as before them
+        ports_of = cell_ports(state) if has_follower else None
         for cell, rots in cells:
             x, y = cell
-            mask = occupancy_mask(state, cell) if has_follower else 0
+            mask = 0
+            if has_follower:                  # ``occupancy_mask``, from the kept port segments
+                sids = ports_of.get(cell)
+                if sids is None:
+                    sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                                                        board.get((x, y + 1)), board.get((x - 1, y))))
+                for bit, sid in sids:
+                    if features[seg_feature[sid]].meeples:
+                        mask |= bit
             for r in rots:
                 rotation = r * 90
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
