@@ -27,7 +27,7 @@ def _yx(cell):
 
 
 #: (the frontier, its cells by (y, x)) of the last frontier asked about (a state's frontier
-#: is not changed once the state is built: the legal moves with a bridge read it again).
+#: is not changed once the state is built: the abbey's holes are read at every turn's start).
 #: One tuple, replaced whole, so concurrent readers see a consistent entry.
 _LAST_FRONTIER: tuple = ({}, [])
 
@@ -179,12 +179,6 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
         # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
         asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
-        if not keys and not asks:
-            # no figure at all (none in supply): the placements alone
-            for (x, y), rots in cells:
-                for r in rots:
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": r * 90})
-            return out
         # whether some asked part may have nothing for a cell (else all are asked everywhere)
         picky = any(needs_mask or cell_ok is not None for _fn, needs_mask, cell_ok in asks)
         known = _PURE.get(keys)
