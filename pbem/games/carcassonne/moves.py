@@ -62,6 +62,14 @@ def fitting_cells(frontier, letter: str) -> list:
     return out
 
 
+def _kept_ports(ports_of: dict, board: dict, cell) -> tuple:
+    """``features.port_sids`` of a frontier cell, noted in ``ports_of`` (``cell_ports``)."""
+    x, y = cell
+    sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                                        board.get((x, y + 1)), board.get((x - 1, y))))
+    return sids
+
+
 def legal_placements(state, letter=None) -> list:
     """(cell, quarter turns) of every legal placement of the tile, in order."""
     letter = letter or state.tile
@@ -158,8 +166,7 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
             if has_follower:                  # ``occupancy_mask``, from the kept port segments
                 sids = ports_of.get(cell)
                 if sids is None:
-                    sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                                                        board.get((x, y + 1)), board.get((x - 1, y))))
+                    sids = _kept_ports(ports_of, board, cell)
                 for bit, sid in sids:
                     if features[seg_feature[sid]].meeples:
                         mask |= bit
@@ -189,8 +196,7 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
             x, y = cell
             sids = ports_of.get(cell)
             if sids is None:
-                sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                                                    board.get((x, y + 1)), board.get((x - 1, y))))
+                sids = _kept_ports(ports_of, board, cell)
             mask = 0
             for bit, sid in sids:
                 if features[seg_feature[sid]].meeples:
@@ -222,10 +228,12 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                                 "figure": figure, "on": label})
         return out
+    ports_of = cell_ports(state)
     for cell, rots in cells:
         x, y = cell
-        sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                           board.get((x, y + 1)), board.get((x - 1, y))))
+        sids = ports_of.get(cell)
+        if sids is None:
+            sids = _kept_ports(ports_of, board, cell)
         mask = 0
         for bit, sid in sids:
             if features[seg_feature[sid]].meeples:
