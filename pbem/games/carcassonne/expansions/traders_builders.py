@@ -191,13 +191,7 @@ def provider(state, player: int):
     figures = [f for f in SPECIAL if figure_left(state, player, f) > 0]
     if not figures:
         return None
-    memo: dict = {}
-
-    def own(fid) -> bool:
-        v = memo.get(fid)
-        if v is None:
-            v = memo[fid] = has_follower(state, (fid,), player)
-        return v
+    memo: dict = {}                      # feature id -> whether it holds the seat's follower
 
     last = [None, 0, ()]                 # the rotations of one cell share its ports
     kinds = tuple(figures)
@@ -208,7 +202,10 @@ def provider(state, player: int):
         if ports is not last[0]:
             own_mask = 0
             for bit, fid in ports:
-                if own(fid):
+                v = memo.get(fid)
+                if v is None:
+                    v = memo[fid] = has_follower(state, (fid,), player)
+                if v:
                     own_mask |= bit
             table = None
             if own_mask:

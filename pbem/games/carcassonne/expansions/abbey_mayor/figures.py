@@ -131,10 +131,13 @@ def provider(state, player: int):
             x, y = cell
             c = frontier.get(cell)
             if c is not None:
-                # a frontier cell's constraint says which sides have a tile ("." none)
-                found = [corner for corner, dx, dy, side, end in _CORNER_SIDES
-                         if c[side] != "." and c[end] != "." and (x + dx, y + dy) in board
-                         and _corner_fields(state, cell, corner)]
+                # a frontier cell's constraint says which sides have a tile ("." none): a
+                # corner needs two of them
+                found = []
+                if c.count(".") < 3:
+                    found = [corner for corner, dx, dy, side, end in _CORNER_SIDES
+                             if c[side] != "." and c[end] != "." and (x + dx, y + dy) in board
+                             and _corner_fields(state, cell, corner)]
             else:
                 found = [corner for corner in _CORNER_DELTA if _corner_fields(state, cell, corner)]
             last[0], last[1] = cell, found
