@@ -3,9 +3,7 @@ evolvers, figure strengths and scoring functions."""
 from __future__ import annotations
 
 from .evolve import EVOLVERS
-from .features import frontier_groups
 from .moves import fitting_cells, legal_moves, refusal, validate_place
-from .orient import fits
 from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
 from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
                       field_events, final_feature_events, road_points)
@@ -17,9 +15,8 @@ def placeable(state, letter: str) -> bool:
     (or, with an expansion's help such as a bridge, ``Rules.placeable_with``)."""
     checks = state.rules.placement_checks if state.rules is not None else ()
     if not checks:
-        for constraint in frontier_groups(state.frontier):
-            if fits(letter, constraint):
-                return True
+        if fitting_cells(state.frontier, letter):                   # kept for the legal moves
+            return True
     else:
         for cell, rots in fitting_cells(state.frontier, letter):   # kept for the legal moves
             for r in rots:

@@ -75,10 +75,7 @@ def tile_placed(state: State, event: dict) -> State:
     seg_feature = dict(state.seg_feature)
     features = dict(state.features)
     frontier = Frontier(state.frontier)
-    groups = getattr(state.frontier, "groups", None)
-    if groups is not None:               # ``Frontier.child``, inline
-        frontier._base = groups
-        frontier._changes = []
+    frontier.inherit(state.frontier)
     cell = (event["x"], event["y"])
     place_tile_into(board, seg_feature, features, frontier, len(state.placed), cell,
                     event["tile"], event["rotation"] // 90)

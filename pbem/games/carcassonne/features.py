@@ -7,82 +7,87 @@ the one place tiles are joined, used by ``evolve`` and by ``load``.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .geometry import DELTA, RING, opposite_half
-from .orient import oriented
+from .orient import _ORIENTED, oriented
 from .state import SEG_BITS, Feature, State
 
 _EMPTY = frozenset()
+_OPPOSITE_HALF = tuple(opposite_half(h) for h in range(8))
 _NO_MARKS: dict = {}
 
 
 class Frontier(dict):
-    """A state's frontier (empty cell -> edge constraint) with, once asked for, its cells
-    grouped by constraint (``frontier_groups``). A copy made to change (``child``) notes
-    what ``place_tile_into`` changes and regroups from its parent's groups when asked,
-    so the frontier is not scanned whole again, and the states nobody asks about (a
-    turn's working states, a replay) pay only the notes."""
+    """A state's frontier (empty cell -> edge constraint) with, once asked for, its cells in
+    (y, x) order (``frontier_order``). A copy made to change (``child``) notes what
+    ``place_tile_into`` changes and rebuilds the order from its parent's when asked, so
+    the frontier is not sorted whole again, and the states nobody asks about (a turn's
+    working states, a replay) pay only the notes."""
 
-    groups = None                   # constraint -> tuple of (y, x), or None until asked
-    _base = None                    # the parent's groups, while ``groups`` is None
-    _changes = None                 # (cell, constraint before or None, after or None)
+    order = None                    # [(y, x, cell, constraint)] sorted, or None until asked
+    _base = None                    # the parent's order, while ``order`` is None
+    _changes = None                 # (cell, constraint after or None: left the frontier)
     fitting = None                  # (letter, ``moves.fitting_cells`` of it), the last asked
+    #: cell -> ``port_sids`` of it, filled as asked (``cell_ports``); a child takes its
+    #: parent's and ``place_tile_into`` drops the cells whose neighbours it changes
+    ports = None
 
     def child(self) -> "Frontier":
         """A copy to change (with ``place_tile_into``)."""
         new = Frontier(self)
-        if self.groups is not None:
-            new._base = self.groups
-            new._changes = []
+        new.inherit(self)
         return new
+
+    def inherit(self, parent) -> None:
+        """Take what ``parent`` (a frontier this one is a fresh copy of) knows."""
+        order = getattr(parent, "order", None)
+        if order is not None:
+            self._base = order
+            self._changes = []
+        self.ports = getattr(parent, "ports", None)
 
     def __reduce__(self):
         return (Frontier, (dict(self),))
 
 
-def frontier_groups(frontier: dict) -> dict:
-    """constraint -> tuple of the (y, x) of the frontier cells with it (kept on a Frontier)."""
-    groups = getattr(frontier, "groups", None)
-    if groups is None:
+def frontier_order(frontier: dict) -> list:
+    """(y, x, cell, constraint) of every frontier cell, sorted (kept on a Frontier)."""
+    order = getattr(frontier, "order", None)
+    if order is None:
         if getattr(frontier, "_base", None) is not None:
-            groups = _regroup(frontier._base, frontier._changes)
+            order = _reorder(frontier._base, frontier._changes)
         else:
-            lists: dict = {}
-            for (x, y), c in frontier.items():
-                lists.setdefault(c, []).append((y, x))
-            groups = {c: tuple(v) for c, v in lists.items()}
+            order = sorted([(cell[1], cell[0], cell, c) for cell, c in frontier.items()])
         if isinstance(frontier, Frontier):
-            frontier.groups = groups
+            frontier.order = order
             frontier._base = frontier._changes = None
-    return groups
+    return order
 
 
-def _regroup(groups: dict, changes: list) -> dict:
-    """The groups after ``changes``: (cell, constraint before or None, after or None)."""
-    new = dict(groups)
-    for (x, y), old, c in changes:
-        if old == c:
-            continue
-        yx = (y, x)
-        if old is not None:
-            rest = tuple([v for v in new[old] if v != yx])
-            if rest:
-                new[old] = rest
-            else:
-                del new[old]
-        if c is not None:
-            new[c] = new.get(c, ()) + (yx,)
+def _reorder(order: list, changes: list) -> list:
+    """The order after ``changes``: (cell, constraint after or None)."""
+    new = list(order)
+    for cell, c in changes:
+        x, y = cell
+        i = bisect_left(new, (y, x))           # (y, x) sorts just before its own entry
+        here = i < len(new) and new[i][2] == cell
+        if c is None:
+            if here:
+                del new[i]
+        elif here:
+            new[i] = (y, x, cell, c)
+        else:
+            new.insert(i, (y, x, cell, c))
     return new
 
 
 def constraint_at(board: dict, cell: tuple) -> str:
     """The edge types an empty cell's neighbours impose, N E S W ("." = none)."""
     x, y = cell
-    out = []
-    for d in range(4):
-        dx, dy = DELTA[d]
-        t = board.get((x + dx, y + dy))
-        out.append(oriented(t[0], t[1]).edges[(d + 2) % 4] if t else ".")
-    return "".join(out)
+    n, e, s, w = board.get((x, y - 1)), board.get((x + 1, y)), board.get((x, y + 1)), board.get((x - 1, y))
+    return ((_ORIENTED[n[0]][n[1]].edges[2] if n else ".") + (_ORIENTED[e[0]][e[1]].edges[3] if e else ".")
+            + (_ORIENTED[s[0]][s[1]].edges[0] if s else ".") + (_ORIENTED[w[0]][w[1]].edges[1] if w else "."))
 
 
 def _merge(seg_feature: dict, features: dict, a: int, b: int, closes: int) -> None:
@@ -126,13 +131,20 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
     board[cell] = (letter, rot, n)
     changes = None
     if isinstance(frontier, Frontier):
-        if frontier.groups is not None:          # changed after its groups were asked for
-            frontier._base, frontier._changes, frontier.groups = frontier.groups, [], None
+        if frontier.order is not None:           # changed after its order was asked for
+            frontier._base, frontier._changes, frontier.order = frontier.order, [], None
         frontier.fitting = None
         changes = frontier._changes
-    was = frontier.pop(cell, None)
+        if frontier.ports is not None:
+            # the parent's (shared): a copy without the cells next to the new tile
+            ports = dict(frontier.ports)
+            ports.pop(cell, None)
+            for dx, dy in DELTA:
+                ports.pop((x + dx, y + dy), None)
+            frontier.ports = ports
+    frontier.pop(cell, None)
     if changes is not None:
-        changes.append((cell, was, None))
+        changes.append((cell, None))
     nbrs = [board.get((x + dx, y + dy)) for dx, dy in DELTA]
     here = frozenset((cell,))
     for k in range(o.nseg):
@@ -141,7 +153,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         marks = dict(seg.marks) if seg.marks else _NO_MARKS
         sid = base + k
         if kind == "field":
-            cities = frozenset(base + c for c in seg.adj) if seg.adj else _EMPTY
+            cities = frozenset([base + c for c in seg.adj]) if seg.adj else _EMPTY
             f = Feature(kind, (sid,), _EMPTY, 0, marks, (), cities)
         else:
             opn = 0
@@ -159,7 +171,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
             ncell = (x + DELTA[d][0], y + DELTA[d][1])
             c = constraint_at(board, ncell)
             if changes is not None:
-                changes.append((ncell, frontier.get(ncell), c))
+                changes.append((ncell, c))
             frontier[ncell] = c
             continue
         no = oriented(nb[0], nb[1])
@@ -175,7 +187,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         for h in (2 * d, 2 * d + 1):
             k = half_seg[h]
             if k >= 0:
-                _merge(seg_feature, features, base + k, nbase + no.half_seg[opposite_half(h)], 0)
+                _merge(seg_feature, features, base + k, nbase + no.half_seg[_OPPOSITE_HALF[h]], 0)
 
 
 # -- queries -----------------------------------------------------------------
@@ -196,7 +208,6 @@ def occupied(state: State) -> list:
     out = [(fid, f) for fid, f in features.items() if f.meeples]
     _OCCUPIED = (features, len(features), out)
     return out
-
 
 
 def neighbours_filled(board: dict, cell: tuple) -> int:
@@ -261,6 +272,17 @@ def _port_sids(nbrs: tuple) -> tuple:
             _PORT_SIDS.clear()
         _PORT_SIDS[nbrs] = out
     return out
+
+
+def cell_ports(state: State) -> dict:
+    """cell -> ``port_sids`` of it for the state's frontier cells, filled as asked: kept on
+    the state's ``Frontier`` (its board is the state's) and passed on to its children."""
+    frontier = state.frontier
+    if isinstance(frontier, Frontier):
+        if frontier.ports is None:
+            frontier.ports = {}
+        return frontier.ports
+    return {}
 
 
 def port_sids(state: State, cell: tuple) -> tuple:

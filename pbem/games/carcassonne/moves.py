@@ -14,9 +14,9 @@ is the digest's canonical timeout move.
 from __future__ import annotations
 
 from ..base import IllegalMove
-from .features import Frontier, _port_sids, frontier_groups, occupancy_mask
+from .features import Frontier, _port_sids, cell_ports, frontier_order, occupancy_mask
 from .geometry import EDGES
-from .orient import _FITS, DEPLOYABLE, fits, orientations, oriented
+from .orient import DEPLOYABLE, fit_table, fits, orientations, oriented
 
 MOVE_KEYS = {"type", "x", "y", "rotation", "figure", "on"}
 FIGURES = ("follower",)
@@ -26,48 +26,48 @@ def _yx(cell):
     return (cell[1], cell[0])
 
 
-def sorted_cells(frontier) -> list:
-    """The frontier's cells by (y, x) (sorting pairs, not calling a key function)."""
-    return [(x, y) for y, x in sorted([(y, x) for x, y in frontier])]
-
-
 #: (the frontier, its cells by (y, x)) of the last frontier asked about (a state's frontier
-#: is not changed once the state is built: the legal moves with a bridge read it again).
+#: is not changed once the state is built: the abbey's holes are read at every turn's start).
 #: One tuple, replaced whole, so concurrent readers see a consistent entry.
 _LAST_FRONTIER: tuple = ({}, [])
 
 
 def frontier_cells(frontier) -> list:
-    """The frontier's cells by (y, x), as ``sorted_cells`` (kept for the last frontier)."""
+    """The frontier's cells by (y, x) (kept for the last frontier)."""
     global _LAST_FRONTIER
     last = _LAST_FRONTIER
     if last[0] is frontier and len(last[1]) == len(frontier):
         return last[1]
-    cells = sorted_cells(frontier)
+    cells = [cell for _y, _x, cell, _c in frontier_order(frontier)]
     _LAST_FRONTIER = (frontier, cells)
     return cells
 
 
 def fitting_cells(frontier, letter: str) -> list:
     """(cell, rotations) of each frontier cell where ``letter`` fits by its edges, cells
-    by (y, x), rotations ascending (no placement check applied): asked once a constraint
-    (``features.frontier_groups``)."""
+    by (y, x), rotations ascending (no placement check applied), read off the frontier's
+    kept order (``features.frontier_order``)."""
     memo = getattr(frontier, "fitting", None)
     if memo is not None and memo[0] == letter:
         return memo[1]
-    found = []
-    known = _FITS
-    for c, members in frontier_groups(frontier).items():
-        rots = known.get((letter, c))
-        if rots is None:
-            rots = fits(letter, c)
+    out = []
+    append = out.append
+    table = fit_table(letter)
+    for _y, _x, cell, c in frontier_order(frontier):
+        rots = table.get(c)
         if rots:
-            found += [(y, x, rots) for y, x in members]
-    found.sort()
-    out = [((x, y), rots) for y, x, rots in found]
+            append((cell, rots))
     if isinstance(frontier, Frontier):
         frontier.fitting = (letter, out)     # the draw asks, then the listing of the moves
     return out
+
+
+def _kept_ports(ports_of: dict, board: dict, cell) -> tuple:
+    """``features.port_sids`` of a frontier cell, noted in ``ports_of`` (``cell_ports``)."""
+    x, y = cell
+    sids = ports_of[cell] = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
+                                        board.get((x, y + 1)), board.get((x - 1, y))))
+    return sids
 
 
 def legal_placements(state, letter=None) -> list:
@@ -159,9 +159,17 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     seg_feature = state.seg_feature
     if not extra and not providers and not more:
         # the base game's own loop (no expansion figure): as fast as before them
+        ports_of = cell_ports(state) if has_follower else None
         for cell, rots in cells:
             x, y = cell
-            mask = occupancy_mask(state, cell) if has_follower else 0
+            mask = 0
+            if has_follower:                  # ``occupancy_mask``, from the kept port segments
+                sids = ports_of.get(cell)
+                if sids is None:
+                    sids = _kept_ports(ports_of, board, cell)
+                for bit, sid in sids:
+                    if features[seg_feature[sid]].meeples:
+                        mask |= bit
             for r in rots:
                 rotation = r * 90
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
@@ -178,41 +186,54 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
         # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
         asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
+        # whether some asked part may have nothing for a cell (else all are asked everywhere)
+        picky = any(needs_mask or cell_ok is not None for _fn, needs_mask, cell_ok in asks)
         known = _PURE.get(keys)
         if known is None:
             known = _PURE[keys] = {}
+        ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
-            sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                               board.get((x, y + 1)), board.get((x - 1, y))))
+            sids = ports_of.get(cell)
+            if sids is None:
+                sids = _kept_ports(ports_of, board, cell)
             mask = 0
             for bit, sid in sids:
                 if features[seg_feature[sid]].meeples:
                     mask |= bit
             ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
-            if asks:
-                calls = [fn for fn, needs_mask, cell_ok in asks
-                         if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell))]
+            if picky:
+                calls = []
+                for fn, needs_mask, cell_ok in asks:
+                    if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell)):
+                        calls.append(fn)
+            if not keys and not calls:
+                for r in rots:                # nothing here but the placements
+                    append({"type": "place_tile", "x": x, "y": y, "rotation": r * 90})
+                continue
             for r in rots:
                 rotation = r * 90
                 o = orients[r]
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
-                key = (o, mask)
-                choices = known.get(key)
-                if choices is None:
-                    choices = _pure_choices(known, key, o, mask, pure)
-                for figure, label in choices:
-                    append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
-                            "figure": figure, "on": label})
+                if keys:
+                    key = (o, mask)
+                    choices = known.get(key)
+                    if choices is None:
+                        choices = _pure_choices(known, key, o, mask, pure)
+                    for figure, label in choices:
+                        append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
+                                "figure": figure, "on": label})
                 for fn in calls:
                     for figure, label in fn(cell, o, mask, ports):
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                                 "figure": figure, "on": label})
         return out
+    ports_of = cell_ports(state)
     for cell, rots in cells:
         x, y = cell
-        sids = _port_sids((board.get((x, y - 1)), board.get((x + 1, y)),
-                           board.get((x, y + 1)), board.get((x - 1, y))))
+        sids = ports_of.get(cell)
+        if sids is None:
+            sids = _kept_ports(ports_of, board, cell)
         mask = 0
         for bit, sid in sids:
             if features[seg_feature[sid]].meeples:

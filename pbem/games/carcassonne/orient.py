@@ -114,7 +114,7 @@ class _Oriented(dict):
 
 
 _ORIENTED: dict[str, tuple] = _Oriented()
-_FITS: dict[tuple, tuple] = {}
+_FIT_TABLES: dict[str, dict] = {}    # letter -> ``fit_table`` of it
 TILES: dict[str, TileType] = _Tiles()
 
 
@@ -140,17 +140,22 @@ def orientations(letter: str) -> tuple:
     return _ORIENTED[letter]
 
 
-def fits(letter: str, constraint: str) -> tuple:
-    """Rotations (quarter turns) of ``letter`` matching ``constraint``."""
-    key = (letter, constraint)
-    out = _FITS.get(key)
-    if out is None:
-        c0, c1, c2, c3 = constraint
-        rots = []
+def fit_table(letter: str) -> dict:
+    """constraint -> the rotations (ascending) of ``letter`` matching it, for every
+    constraint some rotation matches (its edges, any of them "." for no neighbour):
+    made once a tile type, so no constraint is ever worked out again."""
+    table = _FIT_TABLES.get(letter)
+    if table is None:
+        lists: dict[str, list] = {}
         for o in _ORIENTED[letter]:
             e = o.edges
-            if (c0 == "." or c0 == e[0]) and (c1 == "." or c1 == e[1]) and (c2 == "." or c2 == e[2]) \
-                    and (c3 == "." or c3 == e[3]):
-                rots.append(o.rot)
-        out = _FITS[key] = tuple(rots)
-    return out
+            for unknown in range(16):
+                c = "".join("." if unknown >> d & 1 else e[d] for d in range(4))
+                lists.setdefault(c, []).append(o.rot)
+        table = _FIT_TABLES[letter] = {c: tuple(rots) for c, rots in lists.items()}
+    return table
+
+
+def fits(letter: str, constraint: str) -> tuple:
+    """Rotations (quarter turns) of ``letter`` matching ``constraint``."""
+    return fit_table(letter).get(constraint, ())

@@ -191,13 +191,7 @@ def provider(state, player: int):
     figures = [f for f in SPECIAL if figure_left(state, player, f) > 0]
     if not figures:
         return None
-    memo: dict = {}
-
-    def own(fid) -> bool:
-        v = memo.get(fid)
-        if v is None:
-            v = memo[fid] = has_follower(state, (fid,), player)
-        return v
+    memo: dict = {}                      # feature id -> whether it holds the seat's follower
 
     last = [None, 0, ()]                 # the rotations of one cell share its ports
     kinds = tuple(figures)
@@ -207,15 +201,19 @@ def provider(state, player: int):
             return ()                    # no follower at all next to the cell
         if ports is not last[0]:
             own_mask = 0
-            by_fid: dict = {}
             for bit, fid in ports:
-                if own(fid):
+                v = memo.get(fid)
+                if v is None:
+                    v = memo[fid] = has_follower(state, (fid,), player)
+                if v:
                     own_mask |= bit
-                by_fid[fid] = by_fid.get(fid, 0) | bit
-            # which ports meet one feature: all the joining below depends on
-            groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
             table = None
             if own_mask:
+                by_fid: dict = {}
+                for bit, fid in ports:
+                    by_fid[fid] = by_fid.get(fid, 0) | bit
+                # which ports meet one feature: all the joining below depends on
+                groups = tuple(sorted(g for g in by_fid.values() if g & (g - 1)))
                 key = (own_mask, groups, kinds)
                 table = _CHOICES.get(key)
                 if table is None:

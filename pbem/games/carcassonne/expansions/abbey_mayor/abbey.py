@@ -4,7 +4,7 @@ from __future__ import annotations
 from ....base import IllegalMove
 from ...base_rules import draw_tile, finish
 from ...features import port_features
-from ...moves import refusal
+from ...moves import frontier_cells, refusal
 from ...orient import oriented
 from ...rules import Turn
 from .common import _int, _mine, _set, _supply, left
@@ -14,7 +14,7 @@ from .tiles import ABBEY
 def holes(state) -> list:
     """Empty cells with all 4 orthogonal neighbours filled where an abbey may go."""
     out = []
-    for cell in sorted(state.frontier, key=lambda c: (c[1], c[0])):
+    for cell in frontier_cells(state.frontier):          # by (y, x)
         if "." in state.frontier[cell]:
             continue
         if state.rules.placement_checks and refusal(state, ABBEY, cell, 0):

@@ -53,22 +53,27 @@ def _barn_corner(state, cell, o, corner):
     """The field segment index of the new tile at ``corner`` if a barn may go there, else None."""
     a, b = CORNERS[corner]
     k = o.half_seg[a]
-    if k < 0 or o.half_seg[b] < 0:
+    if k < 0 or o.half_seg[b] < 0 or not _corner_fields(state, cell, corner):
         return None
+    return k
+
+
+def _corner_fields(state, cell, corner) -> bool:
+    """Whether the 3 other tiles at ``corner`` of ``cell`` are there, field at that corner."""
     x, y = cell
     dx, dy = _CORNER_DELTA[corner]
     for cx, cy in ((x + dx, y), (x, y + dy), (x + dx, y + dy)):
         t = state.board.get((cx, cy))
         if t is None:
-            return None
+            return False
         # the corner of that tile touching the shared vertex
         vert = "S" if (y + dy / 2) > cy else "N"
         horiz = "E" if (x + dx / 2) > cx else "W"
         ta, tb = CORNERS[vert + horiz]
         no = oriented(t[0], t[1])
         if no.half_seg[ta] < 0 or no.half_seg[tb] < 0:
-            return None
-    return k
+            return False
+    return True
 
 
 def _field_has(state, fids, figures) -> bool:
@@ -89,6 +94,9 @@ def _options(state, player: int, cell, o, mask: int):
 
 
 _FREE: dict = {}
+#: corner, (dx, dy) of the diagonal cell, the edges (N E S W) of the two sides at the corner
+_CORNER_SIDES = tuple((corner, dx, dy, 1 if dx > 0 else 3, 2 if dy > 0 else 0)
+                      for corner, (dx, dy) in _CORNER_DELTA.items())
 
 
 def provider(state, player: int):
@@ -114,22 +122,41 @@ def provider(state, player: int):
         return out
 
     last = [None, ()]                    # the rotations of one cell share its filled corners
+    frontier = state.frontier
 
     def corners(cell) -> list:
-        """The corners of ``cell`` where the 3 other tiles of a barn's 4 lie."""
+        """The corners of ``cell`` where the 3 other tiles of a barn's 4 lie, field there
+        (what of ``_barn_corner`` does not depend on the new tile)."""
         if cell != last[0]:
             x, y = cell
-            last[0], last[1] = cell, [corner for corner, (dx, dy) in _CORNER_DELTA.items()
-                                      if (x + dx, y) in board and (x, y + dy) in board
-                                      and (x + dx, y + dy) in board]
+            c = frontier.get(cell)
+            if c is not None:
+                # a frontier cell's constraint says which sides have a tile ("." none): a
+                # corner needs two of them
+                found = []
+                if c.count(".") < 3:
+                    found = [corner for corner, dx, dy, side, end in _CORNER_SIDES
+                             if c[side] != "." and c[end] != "." and (x + dx, y + dy) in board
+                             and _corner_fields(state, cell, corner)]
+            else:
+                found = [corner for corner in _CORNER_DELTA if _corner_fields(state, cell, corner)]
+            last[0], last[1] = cell, found
         return last[1]
 
     def barns(cell, o, mask, ports):
         if o.letter == ABBEY:
             return ()
-        return [(BARN, f"corner {corner}") for corner in corners(cell) if _barn_ok(state, cell, o, corner)]
+        out = []
+        for corner in corners(cell):
+            a, b = CORNERS[corner]
+            k = o.half_seg[a]              # ``_barn_ok``, the rest of ``_barn_corner`` known
+            if k >= 0 and o.half_seg[b] >= 0 and _barn_free(state, cell, o, k):
+                out.append((BARN, f"corner {corner}"))
+        return out
 
-    barns.cell_ok = lambda cell: bool(corners(cell))    # ``moves.placement_moves``: none there
+    barns.cell_ok = corners              # ``moves.placement_moves``: none where it is empty
+    if not (mayor or wagon):
+        return barns                     # the choices of ``options`` below: the barn's alone
 
     def options(cell, o, mask, ports):
         out = pure(o, mask)
@@ -145,8 +172,12 @@ def provider(state, player: int):
 
 def _barn_ok(state, cell, o, corner) -> bool:
     k = _barn_corner(state, cell, o, corner)
-    if k is None:
-        return False
+    return k is not None and _barn_free(state, cell, o, k)
+
+
+def _barn_free(state, cell, o, k) -> bool:
+    """Whether the field that segment k of the new tile joins takes a barn (none there yet;
+    with barn_placement = no_farmers, no farmer either)."""
     fids = _joined(state, cell, o, k)
     if _field_has(state, fids, (BARN,)):
         return False

@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ....base import IllegalMove
-from ...features import _merge, constraint_at
+from ...features import _merge, constraint_at, frontier_order
 from ...geometry import DELTA
-from ...moves import _yx, check_place, figure_choices, frontier_cells, placement_moves, refusal, relevant_checks
+from ...moves import _yx, check_place, figure_choices, placement_moves, refusal, relevant_checks
 from ...orient import FACTORIES, TILES, fits, oriented
 from ...segments import Segment, check_tile
 from ...segwords import is_int
@@ -155,28 +155,30 @@ def _own_options(state, letter, cell, constraint, checks=None):
     return [(r, axis, v) for r, axis, v in fitting if not refusal(state, v, cell, r)]
 
 
-def _neighbour_options(state, letter, cell):
+def _neighbour_options(state, letter, cell, constraint=None):
     """(rotation, bridge cell, axis) of a bridge on a tile next to ``cell`` that makes the
-    new tile fit there (its road meets the bridge)."""
-    x, y = cell
+    new tile fit there (its road meets the bridge); ``constraint``: the cell's, if known."""
+    if constraint is None:
+        constraint = state.frontier[cell]
     out = []
-    if "F" not in state.frontier[cell] or "R" not in TILES[letter].edges:
+    if "F" not in constraint or "R" not in TILES[letter].edges:
         return out                       # the new tile's road must meet a field edge
+    x, y = cell
+    board = state.board
+    plain = None
     for d, (dx, dy) in enumerate(DELTA):
-        if state.frontier[cell][d] != "F":
+        if constraint[d] != "F":
             continue
         nc = (x + dx, y + dy)
-        t = state.board.get(nc)
+        t = board.get(nc)
         if t is None:
             continue
         axis = "NS" if d in (0, 2) else "WE"
         if bridged(t[0], axis, t[1]) is None or not _ends_face_roads(state, nc, axis, skip=cell):
             continue
-        constraint = list(state.frontier[cell])
-        constraint[d] = "R"
-        constraint = "".join(constraint)
-        plain = fits(letter, state.frontier[cell])
-        for r in fits(letter, constraint):
+        if plain is None:
+            plain = fits(letter, constraint)
+        for r in fits(letter, constraint[:d] + "R" + constraint[d + 1:]):
             if r not in plain:
                 out.append((r, nc, axis))
     return out
@@ -193,8 +195,7 @@ def bridge_moves(state, player: int) -> list:
     frontier = state.frontier
     own = variants(letter)
     road = "R" in TILES[letter].edges    # else no bridge next to the cell can make it fit
-    for cell in frontier_cells(frontier):
-        constraint = frontier[cell]
+    for _y, _x, cell, constraint in frontier_order(frontier):
         for r, axis, variant in (_own_options(state, letter, cell, constraint, checks) if own else ()):
             prep = choices.get(variant)
             if prep is None:
@@ -204,7 +205,7 @@ def bridge_moves(state, player: int) -> list:
         if not road or "F" not in constraint:
             continue                     # ``_neighbour_options`` has nothing
         near = {}
-        for r, nc, axis in _neighbour_options(state, letter, cell):
+        for r, nc, axis in _neighbour_options(state, letter, cell, constraint):
             near.setdefault((nc, axis), []).append(r)
         for (nc, axis), rots in sorted(near.items(), key=lambda i: (_yx(i[0][0]), i[0][1])):
             hyp = apply_bridge(state, nc, axis)

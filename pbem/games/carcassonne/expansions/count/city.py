@@ -195,9 +195,13 @@ def leaving(turn: Turn) -> None:
         if mine(turn.state)["final_done"]:
             finish(turn)
         return
-    if mine(st).get("leave") is not None or not any(mine(st)["quarters"].values()):
+    city = mine(st)
+    if city.get("leave") is not None or not any(city["quarters"].values()):
         return
-    if not any(leave_moves(st, p) for p in range(st.players)):
+    # whether ``leave_moves`` lists anything for some seat: a figure of it in a district
+    # (not the Count's) with somewhere to go (no leaving round is open: not the final one)
+    where = targets(st, False)
+    if not any(where[q] and city["quarters"][q] for q in QUARTERS if q != city["count"]):
         return
     turn.emit({"type": "CityLeavingStarted", "seats": _order(st), "final": False})
     _next_leaver(turn)

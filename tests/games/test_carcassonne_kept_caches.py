@@ -1,0 +1,51 @@
+"""What the engine keeps on a state's frontier to list placements fast (the cells in
+(y, x) order, each cell's port segments, the fits of a tile type) answers as working it
+out from the board again would, state after state of seeded games (base and all ten
+expansions, bridges included: their frontiers are plain dicts, made whole)."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
+from pbem.games.carcassonne.features import cell_ports, frontier_order, port_sids
+from pbem.games.carcassonne.moves import fitting_cells
+from pbem.games.carcassonne.orient import TILES, fits, orientations
+from pbem.games.playout import play_random
+
+from .carcassonne_support import G
+
+
+def _fits_by_edges(letter, constraint):
+    return tuple(o.rot for o in orientations(letter)
+                 if all(c in (".", e) for c, e in zip(constraint, o.edges)))
+
+
+def test_fits_match_the_edges_for_every_constraint():
+    letters = [letter for letter in sorted(dict(TILES)) if "~" not in letter] + ["U~NS", "E~WE", "B~NS"]   # bridged types
+    for letter in letters:
+        for constraint in map("".join, itertools.product(".CRF*·", repeat=4)):
+            assert fits(letter, constraint) == _fits_by_edges(letter, constraint), (letter, constraint)
+
+
+@pytest.mark.parametrize("players,expansions,seed", [(2, [], 0), (2, ALL_EXPANSIONS, 0), (2, ALL_EXPANSIONS, 3)])
+def test_kept_frontier_data_match_the_board(players, expansions, seed):
+    p = play_random(G, players, {"expansions": list(expansions)}, seed=seed)
+    state = G.start(players, p.options)
+    checked = 0
+    for event in p.events:
+        state = G.evolve(state, event)
+        if state.tile is None:
+            continue
+        frontier = state.frontier
+        cells = sorted(frontier, key=lambda c: (c[1], c[0]))
+        assert [(c[1], c[0], c, frontier[c]) for c in cells] == frontier_order(frontier)
+        expected = [(c, _fits_by_edges(state.tile, frontier[c])) for c in cells]
+        assert fitting_cells(frontier, state.tile) == [(c, r) for c, r in expected if r]
+        G.legal_moves(state, state.active)            # fills the port segments it reads
+        kept = cell_ports(state)
+        for cell, sids in kept.items():
+            assert cell in frontier and sids == port_sids(state, cell), cell
+        checked += 1
+    assert checked > 50
