@@ -19,6 +19,7 @@ from pbem.store import FINISHED_INDEX, GAMES_INDEX, OPEN_INDEX, key
 
 from .conftest import LiveServer, wait_until
 from .test_notify_support import Receiver, new_game, notify_env, run_jobs, smtp, submit, to_act  # noqa: F401
+from .redis_contents import every_key
 
 OPERATOR = "op-" + "x" * 30
 
@@ -45,7 +46,7 @@ def everything(client, game_id: str) -> dict:
     the server: workers' heartbeats and RQ's registries change by the second,
     and a drainer acknowledges a stream entry just after its move's answer.)"""
     names = sorted(client.keys(key(game_id, "*"))) + [GAMES_INDEX, OPEN_INDEX, FINISHED_INDEX]
-    return {k: client.dump(k) for k in names}
+    return every_key(client, names)
 
 
 def seated(http, url, name="wakanda", players=2):
@@ -120,7 +121,7 @@ def test_delete_removes_every_key_and_index_entry(admin, http, redis_client, not
     Failures(redis_client).record("webhook", g, 0, "HTTP 500", 13, "workers.notify_jobs.deliver_webhook",
                                   [g, 0, "d", 1], "pbem-notify")
     assert redis_client.keys(f"pbem:{{g:{g}}}:*")
-    others = {k: redis_client.dump(k) for k in redis_client.keys(f"pbem:{{g:{keep['id']}}}:*")}
+    others = every_key(redis_client, redis_client.keys(f"pbem:{{g:{keep['id']}}}:*"))
     r = admin("DELETE", f"/admin/games/{g}", token=tokens[0])
     assert r.status_code == 401 and redis_client.exists(key(g, "meta"))
     r = admin("DELETE", f"/admin/games/{g}")
@@ -132,7 +133,7 @@ def test_delete_removes_every_key_and_index_entry(admin, http, redis_client, not
     assert Failures(redis_client).list() == []
     assert http.get(f"{admin.url}/games/{g}").json()["error"]["code"] == "unknown_game"
     assert g not in [x["id"] for x in http.get(f"{admin.url}/games").json()["games"]]
-    assert {k: redis_client.dump(k) for k in redis_client.keys(f"pbem:{{g:{keep['id']}}}:*")} == others
+    assert every_key(redis_client, redis_client.keys(f"pbem:{{g:{keep['id']}}}:*")) == others
     assert admin("DELETE", f"/admin/games/{g}").status_code == 404
 
 

@@ -23,6 +23,7 @@ from pbem.web import links
 
 from .conftest import LiveServer
 from .stream_support import SECRET, stream_world  # noqa: F401  (a fixture)
+from .redis_contents import every_key
 
 
 class LinkConf:
@@ -222,10 +223,10 @@ def test_a_compaction_that_finds_the_game_changed_stores_nothing(service, redis_
     game_id, keys, _ = seat_game(service, "wakanda", 2)
     play_out(service, game_id, keys, rng)
     version, count, archive, _ = service.store.build_archive(game_id)
-    before = {k: redis_client.dump(k) for k in service.store.game_keys(game_id)}
+    before = every_key(redis_client, service.store.game_keys(game_id))
     assert service.store.compact(game_id, version - 1, count, archive) == "moved"
     assert service.store.compact(game_id, version, count + 1, archive) == "moved"
-    assert {k: redis_client.dump(k) for k in service.store.game_keys(game_id)} == before
+    assert every_key(redis_client, service.store.game_keys(game_id)) == before
     assert service.store.compact(game_id, version, count, archive) == "ok"
 
 

@@ -13,6 +13,7 @@ from pbem.store import key
 from .conftest import api_server  # noqa: F401
 from .test_mail_in_support import run_jobs, text_of
 from .test_notify_support import notify_env, smtp  # noqa: F401
+from .redis_contents import every_key
 
 
 def create(http, url, players=4, **extra) -> dict:
@@ -28,7 +29,7 @@ def invite(http, url, game_id, emails, token=None):
 
 
 def everything(client) -> dict:
-    return {k: client.dump(k) for k in sorted(client.keys("*"))}
+    return every_key(client)
 
 
 def test_the_creator_token_is_shown_once_and_stored_hashed(api_server, http, redis_client):

@@ -12,6 +12,7 @@ from pbem.api import create_app
 
 from .conftest import api_server  # noqa: F401
 from .test_notify_support import new_game, notify_env, run_jobs, smtp, to_act  # noqa: F401
+from .redis_contents import every_key
 
 #: Stand-ins for path parameters: the query and the body are read before
 #: the view looks the game up, so these need not exist.
@@ -48,7 +49,7 @@ SOME_TOKEN = {"Authorization": "Bearer read-after-the-body"}
 
 def stored(client) -> dict:
     """Every key with its value, to show that nothing changed."""
-    return {k: client.dump(k) for k in sorted(client.keys("*"))}
+    return every_key(client)
 
 
 # -- query-string integers ---------------------------------------------------------
