@@ -349,13 +349,16 @@ def _team_header(svg: Svg, view: dict, t: int, group, y, names, placings) -> flo
 
 
 def _group(svg: Svg, view: dict, group, y, names, viewer, placings, by_owner) -> float:
-    """The players of a group (a team, or everyone): the viewer's own panel
-    (with their hand) across the whole width, the others two to a row so a
-    many-player table stays short enough for a phone."""
+    """The players of a group (a team, or everyone) two to a row, so a
+    many-player table stays short enough for a phone; the viewer's own panel
+    (with their hand) first, across the whole width, unless that would leave
+    one of the others alone on a row: then it takes half a row like the rest
+    (its hand wraps), a row shorter (and a PNG that much quicker to make)."""
     full_w = WIDTH - 2 * MARGIN
     half_w = (full_w - 16) / 2
     others = [p for p in group if p != viewer]
     two_up = len(others) >= 2
+    viewer_in_grid = two_up and len(others) % 2 == 1
     pending: list = []
 
     def flush(y):
@@ -369,7 +372,7 @@ def _group(svg: Svg, view: dict, group, y, names, viewer, placings, by_owner) ->
         return max(bottoms)
 
     for p in sorted(group, key=lambda q: q != viewer):
-        if p == viewer or not two_up:
+        if (p == viewer and not viewer_in_grid) or not two_up:
             y = flush(y)
             y = _player(svg, view, p, MARGIN, y, full_w, names, viewer, placings, by_owner.get(p, []))
         else:
