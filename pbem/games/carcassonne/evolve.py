@@ -25,7 +25,7 @@ def start_player_chosen(state: State, event: dict) -> State:
 def tile_drawn(state: State, event: dict) -> State:
     new = state.copy()
     letter = event["tile"]
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     left = pile.get(letter, 0) - 1
     if left > 0:
         pile[letter] = left
@@ -61,7 +61,7 @@ def tile_returned(state: State, event: dict) -> State:
     new.tile = None
     new.pending = {}
     new.step = "draw_tile"
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     pile[letter] = pile.get(letter, 0) + 1
     new.pile = pile
     if state.order is not None:
