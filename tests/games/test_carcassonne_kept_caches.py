@@ -49,3 +49,37 @@ def test_kept_frontier_data_match_the_board(players, expansions, seed):
             assert cell in frontier and sids == port_sids(state, cell), cell
         checked += 1
     assert checked > 50
+
+
+def _barn_choices_from_scratch(state, player):
+    """(x, y, rotation, label) of every barn a placement may carry, each corner asked in full
+    (``figures._barn_ok``: the corner's three tiles, then the joined fields' figures)."""
+    from pbem.games.carcassonne.expansions.abbey_mayor.common import BARN, CORNERS, left
+    from pbem.games.carcassonne.expansions.abbey_mayor.figures import _barn_ok
+    from pbem.games.carcassonne.expansions.abbey_mayor.tiles import ABBEY
+    from pbem.games.carcassonne.moves import legal_placements, tile_block
+    from pbem.games.carcassonne.orient import oriented
+    if left(state, player, BARN) <= 0 or state.tile == ABBEY or tile_block(state, state.tile) == "all":
+        return set()
+    return {(x, y, r * 90, f"corner {corner}") for (x, y), r in legal_placements(state)
+            for corner in CORNERS if _barn_ok(state, (x, y), oriented(state.tile, r), corner)}
+
+
+@pytest.mark.parametrize("barns,seed", [("any", 0), ("any", 5), ("no_farmers", 1), ("no_farmers", 4)])
+def test_listed_barns_match_each_corner_asked_in_full(barns, seed):
+    """The listing's barn corners (which skip the joined fields when no figure meets the
+    cell's half-edge ports) are those each corner's full test allows."""
+    p = play_random(G, 2, {"expansions": list(ALL_EXPANSIONS), "barn_placement": barns}, seed=seed)
+    state = G.start(2, p.options)
+    asked = with_figures = 0
+    for event in p.events:
+        state = G.evolve(state, event)
+        player = state.active
+        if state.tile is None or state.pending.get(player) != "place_tile":
+            continue
+        listed = {(m["x"], m["y"], m["rotation"], m["on"]) for m in G.legal_moves(state, player)
+                  if m.get("figure") == "barn" and "bridge" not in m}
+        assert listed == _barn_choices_from_scratch(state, player), state.turn
+        asked += 1
+        with_figures += any(f.kind == "field" and f.meeples for f in state.features.values())
+    assert asked > 50 and with_figures > 20

@@ -25,7 +25,7 @@ def start_player_chosen(state: State, event: dict) -> State:
 def tile_drawn(state: State, event: dict) -> State:
     new = state.copy()
     letter = event["tile"]
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     left = pile.get(letter, 0) - 1
     if left > 0:
         pile[letter] = left
@@ -61,7 +61,7 @@ def tile_returned(state: State, event: dict) -> State:
     new.tile = None
     new.pending = {}
     new.step = "draw_tile"
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     pile[letter] = pile.get(letter, 0) + 1
     new.pile = pile
     if state.order is not None:
@@ -71,9 +71,9 @@ def tile_returned(state: State, event: dict) -> State:
 
 def tile_placed(state: State, event: dict) -> State:
     new = state.copy()
-    board = dict(state.board)
-    seg_feature = dict(state.seg_feature)
-    features = dict(state.features)
+    board = state.board.copy()
+    seg_feature = state.seg_feature.copy()
+    features = state.features.copy()
     frontier = Frontier(state.frontier)
     frontier.inherit(state.frontier)
     cell = (event["x"], event["y"])
@@ -97,7 +97,7 @@ def follower_deployed(state: State, event: dict) -> State:
     player = event["player"]
     figure = event.get("figure", "follower")
     fid = state.seg_feature[sid]
-    features = dict(state.features)
+    features = state.features.copy()
     f = features[fid]
     features[fid] = f.with_meeples(f.meeples + ((player, sid, figure),))
     new.features = features
@@ -130,7 +130,7 @@ def points_scored(state: State, event: dict) -> State:
 
 def followers_returned(state: State, event: dict) -> State:
     new = state.copy()
-    features = dict(state.features)
+    features = state.features.copy()
     seg_feature = state.seg_feature
     supply = list(state.supply)
     for item in event["followers"]:

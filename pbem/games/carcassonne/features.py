@@ -137,7 +137,7 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
         changes = frontier._changes
         if frontier.ports is not None:
             # the parent's (shared): a copy without the cells next to the new tile
-            ports = dict(frontier.ports)
+            ports = frontier.ports.copy()
             ports.pop(cell, None)
             for dx, dy in DELTA:
                 ports.pop((x + dx, y + dy), None)

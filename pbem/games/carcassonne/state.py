@@ -7,6 +7,11 @@ state into JSON (tiles in placement order, followers, counters) and ``load``
 rebuilds the features by placing the tiles again, so snapshots stay small and
 always consistent.
 
+Evolvers copy the containers they change with ``d.copy()``, not ``dict(d)``: a copy
+clones a dict's table whole while few of its slots are deleted ones (features merge and
+leave the dict every turn), where ``dict(d)`` then inserts every entry again (4x slower
+for the features). Both keep the order.
+
 A ``Feature`` is a connected component of segments (a road, a city, a field,
 a cloister). Features are never mutated once in a state: a change makes a new
 one (see ``features.py``).

@@ -147,10 +147,13 @@ def provider(state, player: int):
         if o.letter == ABBEY:
             return ()
         out = []
+        # the fields a corner's segment joins meet the cell at its half-edge ports: with no
+        # figure on any of those (mask bits 4-11 clear) none holds a barn or a farmer
+        asked = mask >> 4
         for corner in corners(cell):
             a, b = CORNERS[corner]
             k = o.half_seg[a]              # ``_barn_ok``, the rest of ``_barn_corner`` known
-            if k >= 0 and o.half_seg[b] >= 0 and _barn_free(state, cell, o, k):
+            if k >= 0 and o.half_seg[b] >= 0 and (not asked or _barn_free(state, cell, o, k)):
                 out.append((BARN, f"corner {corner}"))
         return out
 

@@ -221,7 +221,7 @@ def _wagon_moved(state, event):
     fx, fy, flabel = event["from"]
     old = sid_at(state, (fx, fy), flabel)
     sid = sid_at(state, (event["x"], event["y"]), event["on"])
-    features = dict(new.features)
+    features = new.features.copy()
     f = features[state.seg_feature[old]]
     meeples = list(f.meeples)
     meeples.remove((p, old, WAGON))

@@ -68,7 +68,7 @@ def _pile_size(state) -> int:
 def _draw(state, rng, n) -> list:
     if state.order is not None:
         return list(state.order[:n])
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     out = []
     for _ in range(n):
         letters = sorted((k, v) for k, v in pile.items() if v > 0)
@@ -215,7 +215,7 @@ def _cancelled(state, event):
 
 def _opened(state, event):
     tiles = list(event["tiles"])
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     for letter in tiles:
         left = pile.get(letter, 0) - 1
         if left > 0:

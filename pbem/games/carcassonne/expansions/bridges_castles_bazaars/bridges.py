@@ -118,10 +118,10 @@ def apply_bridge(state, cell, axis):
     k = o.nseg - 1
     sid = (n << SEG_BITS) + k
     new = state.copy()
-    board = dict(state.board)
+    board = state.board.copy()
     board[cell] = (variant, rot, n)
-    seg_feature = dict(state.seg_feature)
-    features = dict(state.features)
+    seg_feature = state.seg_feature.copy()
+    features = state.features.copy()
     frontier = dict(state.frontier)
     x, y = cell
     nbrs = [(d, (x + DELTA[d][0], y + DELTA[d][1])) for d in o.ports[k]]

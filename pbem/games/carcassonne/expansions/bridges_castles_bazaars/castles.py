@@ -174,7 +174,7 @@ def score(turn: Turn) -> None:
 def _mark(state, sid):
     fid = state.seg_feature[sid]
     f = state.features[fid]
-    features = dict(state.features)
+    features = state.features.copy()
     from ...state import Feature
     features[fid] = Feature(f.kind, f.segs, f.tiles, f.open, {**f.marks, "castle": 1}, f.meeples, f.cities)
     state.features = features

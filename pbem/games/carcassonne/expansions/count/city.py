@@ -315,7 +315,7 @@ def _left(state, event):
     new.pending = {}
     sid = cell_sid(new, event)
     fid = new.seg_feature[sid]
-    features = dict(new.features)
+    features = new.features.copy()
     f = features[fid]
     features[fid] = f.with_meeples(f.meeples + ((p, sid, figure),))
     new.features = features

@@ -166,7 +166,7 @@ def _placed(state, event):
 
 def _returned(state, event):
     new = put(state, set_aside=[])
-    pile = dict(state.pile)
+    pile = state.pile.copy()
     for letter in event["tiles"]:
         pile[letter] = pile.get(letter, 0) + 1
     new.pile = pile
