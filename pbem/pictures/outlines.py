@@ -80,11 +80,15 @@ class Font:
             if not flags & _MORE:
                 return out
 
-    def path(self, glyph: int) -> str | None:
-        """SVG path data of the glyph (y down), or None if it cannot be read."""
+    def path(self, glyph: int) -> tuple | None:
+        """The glyph as relative path data, to be joined into one path with
+        others: (first point, the commands after the move to it, the current
+        point after them), all in font units from the glyph's origin, y down;
+        () for a glyph with no outline (a space); None if it cannot be read."""
         if glyph not in self._paths:
             contours = self.contours(glyph)
-            self._paths[glyph] = None if contours is None else "".join(_contour_path(c) for c in contours)
+            self._paths[glyph] = None if contours is None else _relative(
+                [cmd for c in contours for cmd in _contour_commands(c)])
         return self._paths[glyph]
 
 
@@ -125,11 +129,12 @@ def _coords(g: bytes, pos: int, flags: list, short: int, same: int) -> tuple:
     return out, pos
 
 
-def _contour_path(points: list) -> str:
-    """A closed quadratic contour; off-curve neighbours imply an on-curve
-    point half way between them."""
+def _contour_commands(points: list) -> list:
+    """A closed quadratic contour as absolute commands ("M", "L", "Q", "Z"
+    with their points, y down); off-curve neighbours imply an on-curve point
+    half way between them."""
     if not points:
-        return ""
+        return []
     pts = [(x, -y, on) for x, y, on in points]  # y down
     start = next((i for i, p in enumerate(pts) if p[2]), None)
     if start is None:  # all off-curve: start between the first two
@@ -137,22 +142,44 @@ def _contour_path(points: list) -> str:
         pts = [((x0 + x1) / 2, (y0 + y1) / 2, True)] + pts[1:] + pts[:1]
         start = 0
     pts = pts[start:] + pts[:start]
-    parts = [f"M{_n(pts[0][0])} {_n(pts[0][1])}"]
+    out = [("M", (pts[0][0], pts[0][1]))]
     pending = None
     for x, y, on in pts[1:] + pts[:1]:
         if on:
             if pending is None:
-                parts.append(f"L{_n(x)} {_n(y)}")
+                out.append(("L", (x, y)))
             else:
-                parts.append(f"Q{_n(pending[0])} {_n(pending[1])} {_n(x)} {_n(y)}")
+                out.append(("Q", pending, (x, y)))
                 pending = None
         else:
             if pending is not None:
-                mx, my = (pending[0] + x) / 2, (pending[1] + y) / 2
-                parts.append(f"Q{_n(pending[0])} {_n(pending[1])} {_n(mx)} {_n(my)}")
+                out.append(("Q", pending, ((pending[0] + x) / 2, (pending[1] + y) / 2)))
             pending = (x, y)
-    parts.append("Z")
-    return "".join(parts)
+    out.append(("Z",))
+    return out
+
+
+def _relative(commands: list) -> tuple:
+    """(first point, relative commands after it, current point at the end):
+    relative commands can follow any pen position, so a label's glyphs join
+    into one path with one move between them (resvg fills a path at a fixed
+    cost each, and glyphs are most of a picture's paths)."""
+    if not commands:
+        return ()
+    first = commands[0][1]
+    cur = start = first
+    out = []
+    for op, *pts in commands[1:] if commands[0][0] == "M" else commands:
+        if op == "Z":
+            out.append("z")
+            cur = start
+            continue
+        rel = " ".join(f"{_n(x - cur[0])} {_n(y - cur[1])}" for x, y in pts)
+        out.append(f"{op.lower()}{rel}")
+        cur = pts[-1]
+        if op == "M":
+            start = cur
+    return first, "".join(out), cur
 
 
 def _n(v) -> str:

@@ -1,11 +1,13 @@
 """Labels drawn as paths before rasterising: each ``<text>`` of a picture
-becomes ``<use>`` of glyph outlines defined once per document.
+becomes one ``<path>`` of its glyphs' outlines.
 
-Why: resvg lays out and outlines every glyph of every label on each parse,
-about 30 µs a glyph, which was a quarter of the PNG time of a grid game's
-picture (500 glyphs). Outlines read once per process (``outlines``) cost
-nothing per picture. The SVG served to browsers keeps its ``<text>``
-(selectable, searchable); only the renderer's copy is rewritten.
+Why: resvg lays out and outlines every glyph of every label on each parse
+(about 30 µs a glyph), then fills each glyph as a path of its own, at a cost
+per path; glyphs were most of a grid game's paths and over half its PNG
+time. Outlines read once per process (``outlines``) cost nothing per
+picture, and a label's glyphs joined by relative moves fill as one path.
+The SVG served to browsers keeps its ``<text>`` (selectable, searchable);
+only the renderer's copy is rewritten.
 
 Only the labels the pictures write are rewritten: ``x``, ``y``,
 ``font-size``, ``text-anchor``, ``font-weight``, paint passed on as is, and
@@ -25,7 +27,6 @@ from . import outlines
 _TEXT = re.compile(r"<text\b([^>]*)>(.*?)</text>", re.S)
 _TSPAN = re.compile(r'<tspan x="([-0-9.]+)" y="([-0-9.]+)">([^<]*)</tspan>')
 _ATTR = re.compile(r'\s([a-zA-Z:-]+)="([^"]*)"')
-_ROOT = re.compile(r"<svg\b[^>]*>")
 _SPACE = re.compile(r"\s+")
 _NUMBER = re.compile(r"-?[0-9.]+$")
 
@@ -36,16 +37,10 @@ _LAID_OUT = frozenset({"x", "y", "font-size", "text-anchor", "font-weight"})
 
 def labels_as_paths(svg: str) -> str:
     """The document with every label it can draw as glyph paths."""
-    used: dict = {}
-    body = _TEXT.sub(lambda m: _label(m, used) or m.group(0), svg)
-    if not used:
-        return svg
-    root = _ROOT.search(body)
-    defs = "".join(f'<path id="{key}" d="{d}"/>' for key, d in used.items())
-    return f"{body[:root.end()]}<defs>{defs}</defs>{body[root.end():]}"
+    return _TEXT.sub(lambda m: _label(m) or m.group(0), svg)
 
 
-def _label(match, used: dict) -> str | None:
+def _label(match) -> str | None:
     attrs = dict(_ATTR.findall(match.group(1)))
     if any(k not in _PASSED and k not in _LAID_OUT and not k.startswith("data-") for k in attrs):
         return None
@@ -63,50 +58,56 @@ def _label(match, used: dict) -> str | None:
         if not (_NUMBER.match(attrs.get("x", "")) and _NUMBER.match(attrs.get("y", ""))):
             return None
         spans = [(attrs["x"], attrs["y"], content)]
-    scale = float(size) / outlines.font(bold).units
     anchor = attrs.get("text-anchor", "start")
-    groups = []
+    if anchor not in ("start", "middle", "end"):
+        return None
+    scale = float(size) / outlines.font(bold).units
+    # One path for the whole element: its spans' glyphs joined by relative
+    # moves, in font units from the first span's origin.
+    parts, origin, cur = [], None, (0.0, 0.0)
     for x, y, words in spans:
-        drawn = _glyphs(words, bold, scale, float(x), float(y), anchor, used)
-        if drawn is None:
+        run = _run(words, bold)
+        if run is None:
             return None
-        groups.append(drawn)
+        pen, first, body, end = run
+        x = float(x) - (pen * scale / 2 if anchor == "middle" else pen * scale if anchor == "end" else 0)
+        if origin is None:
+            origin = (x, float(y))
+        if body:
+            ox, oy = (x - origin[0]) / scale, (float(y) - origin[1]) / scale
+            parts.append(f"m{_n(ox + first[0] - cur[0])} {_n(oy + first[1] - cur[1])}{body}")
+            cur = (ox + end[0], oy + end[1])
+    if not parts:
+        return "<g/>"  # only spaces: nothing to draw
     paint = "".join(f' {k}="{v}"' for k, v in attrs.items() if k not in _LAID_OUT)
-    return f"<g{paint}>{''.join(groups)}</g>"
-
-
-def _glyphs(words: str, bold: bool, scale: float, x: float, y: float, anchor: str,
-            used: dict) -> str | None:
-    run = _run(words, bold)
-    if run is None:
-        return None
-    uses, pen, defs = run
-    used.update(defs)
-    if anchor == "middle":
-        x -= pen * scale / 2
-    elif anchor == "end":
-        x -= pen * scale
-    elif anchor != "start":
-        return None
-    return f'<g transform="translate({x:.2f} {y:.2f}) scale({scale:.6f})">{uses}</g>'
+    return (f'<path{paint} transform="translate({origin[0]:.2f} {origin[1]:.2f}) scale({scale:.6f})" '
+            f'd="{"".join(parts)}"/>')
 
 
 @lru_cache(maxsize=4096)
 def _run(words: str, bold: bool) -> tuple | None:
-    """(the label's <use> elements, its advance in font units, the glyph
-    paths it needs); None if the shipped font cannot draw it. Labels repeat
-    (numbers, names), so runs are kept."""
+    """(advance, first point, relative path data after it, the pen's point
+    after it), in font units from the run's origin; None if the shipped font
+    cannot draw it. Labels repeat (numbers, names), so runs are kept."""
     face = outlines.font(bold)
     words = _SPACE.sub(" ", html.unescape(words)).strip()  # what xml:space="default" does
-    uses, defs, pen = [], {}, 0
+    parts, first, cur, pen = [], None, (0, 0), 0
     for ch in words:
         glyph = face.cmap.get(ord(ch))
-        d = None if glyph is None else face.path(glyph)
-        if d is None:
+        outline = None if glyph is None else face.path(glyph)
+        if outline is None:
             return None
-        if d:
-            key = f"pg{'b' if bold else 'r'}{glyph}"
-            defs[key] = d
-            uses.append(f'<use href="#{key}" x="{pen}"/>')
+        if outline:
+            (fx, fy), body, (ex, ey) = outline
+            if first is None:
+                first = (pen + fx, fy)
+                parts.append(body)
+            else:
+                parts.append(f"m{_n(pen + fx - cur[0])} {_n(fy - cur[1])}{body}")
+            cur = (pen + ex, ey)
         pen += face.advance(glyph)
-    return "".join(uses), pen, tuple(defs.items())
+    return pen, first, "".join(parts), cur
+
+
+def _n(v: float) -> str:
+    return str(int(v)) if v == int(v) else f"{v:.1f}"
