@@ -70,6 +70,19 @@ def _kept_ports(ports_of: dict, board: dict, cell) -> tuple:
     return sids
 
 
+def _occupancy(ports_of: dict, board: dict, features: dict, seg_feature: dict, cell) -> tuple:
+    """(mask of the cell's half-edge ports whose feature holds a figure, and
+    those ports with their features, or () when none does)."""
+    sids = ports_of.get(cell)
+    if sids is None:
+        sids = _kept_ports(ports_of, board, cell)
+    mask = 0
+    for bit, sid in sids:
+        if features[seg_feature[sid]].meeples:
+            mask |= bit
+    return mask, ([(bit, seg_feature[sid]) for bit, sid in sids] if mask else ())
+
+
 def legal_placements(state, letter=None) -> list:
     """(cell, quarter turns) of every legal placement of the tile, in order."""
     letter = letter or state.tile
@@ -194,14 +207,7 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
-            sids = ports_of.get(cell)
-            if sids is None:
-                sids = _kept_ports(ports_of, board, cell)
-            mask = 0
-            for bit, sid in sids:
-                if features[seg_feature[sid]].meeples:
-                    mask |= bit
-            ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
+            mask, ports = _occupancy(ports_of, board, features, seg_feature, cell)
             if picky:
                 calls = []
                 for fn, needs_mask, cell_ok in asks:
@@ -231,14 +237,7 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     ports_of = cell_ports(state)
     for cell, rots in cells:
         x, y = cell
-        sids = ports_of.get(cell)
-        if sids is None:
-            sids = _kept_ports(ports_of, board, cell)
-        mask = 0
-        for bit, sid in sids:
-            if features[seg_feature[sid]].meeples:
-                mask |= bit
-        ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
+        mask, ports = _occupancy(ports_of, board, features, seg_feature, cell)
         for r in rots:
             rotation = r * 90
             o = orients[r]
