@@ -7,8 +7,6 @@ from __future__ import annotations
 import struct
 from functools import lru_cache
 
-from .raster import FONT_FILES
-
 
 def _tables(data: bytes) -> dict:
     count = struct.unpack(">H", data[4:6])[0]
@@ -54,15 +52,13 @@ def _cmap(table: bytes) -> dict:
 
 @lru_cache(maxsize=None)
 def advances(bold: bool = False) -> tuple:
-    """(code point -> advance in em, the advance of a missing glyph)."""
-    data = open(FONT_FILES[1 if bold else 0], "rb").read()
-    t = _tables(data)
-    units = struct.unpack(">H", t["head"][18:20])[0]
-    metrics = struct.unpack(">H", t["hhea"][34:36])[0]
-    hmtx = t["hmtx"]
-    widths = [struct.unpack(">H", hmtx[4 * i:4 * i + 2])[0] for i in range(metrics)]
-    out = {code: widths[min(g, metrics - 1)] / units for code, g in _cmap(t["cmap"]).items()}
-    return out, widths[0] / units
+    """(code point -> advance in em, the advance of a missing glyph), from
+    the font ``outlines`` reads (the one the labels are drawn with)."""
+    from .outlines import font  # here: outlines reads the tables with this module's readers
+
+    face = font(bold)
+    out = {code: face.advance(g) / face.units for code, g in face.cmap.items()}
+    return out, face.advance(0) / face.units
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:

@@ -1,11 +1,9 @@
-"""Glyph outlines of the shipped fonts as SVG path data, read from their
-``loca`` and ``glyf`` tables with the standard library.
+"""Glyph outlines and advances of the shipped fonts, read from their
+``cmap``, ``hmtx``, ``loca`` and ``glyf`` tables with the standard library.
 
-The rasteriser spends most of its parse time laying out and outlining text,
-glyph by glyph, on every picture; with the outlines here a label becomes a
-few ``<use>`` of paths defined once (``label_paths``). Path data is in font
-units with y pointing down (the SVG way), so a label is drawn by a
-translate to its baseline and one uniform scale.
+Outlines are kept as relative path data (font units, y pointing down, the
+SVG way), so that ``textpaths`` joins a label's glyphs into one path drawn
+by a translate to its baseline and one uniform scale.
 """
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 
 from . import outlines
+from .outlines import _n
 
 _TEXT = re.compile(r"<text\b([^>]*)>(.*?)</text>", re.S)
 _TSPAN = re.compile(r'<tspan x="([-0-9.]+)" y="([-0-9.]+)">([^<]*)</tspan>')
@@ -107,7 +108,3 @@ def _run(words: str, bold: bool) -> tuple | None:
             cur = (pen + ex, ey)
         pen += face.advance(glyph)
     return pen, first, "".join(parts), cur
-
-
-def _n(v: float) -> str:
-    return str(int(v)) if v == int(v) else f"{v:.1f}"
