@@ -1,0 +1,77 @@
+"""A/B timing of one game's rules engine in two source trees, in one process.
+
+Each tree's ``pbem`` is imported under its own set of ``sys.modules`` entries (swapped in
+before each game, so imports made inside functions resolve in the game's own tree), and
+the two trees' games are interleaved seed by seed, so a load that comes and goes on the
+machine falls on both alike. Prints, per setup, each tree's median full-game time (a
+seeded ``play_random``, legal moves listed at every decision, as ``bench/engines.py``)
+and the ratio A/B, then ``uptime``::
+
+    python bench/engines_ab.py /tmp/engine_base . [--game carcassonne] [--seeds 30]
+
+A is the first tree (the baseline), B the second; setups are the game's
+``bench_setups`` (Carcassonne: base 2p-5p and all ten expansions 2p).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def load_tree(root: str, game: str) -> dict:
+    """Import ``pbem.games`` and the game from ``root``; returns that tree's ``pbem*`` modules."""
+    for name in [n for n in sys.modules if n == "pbem" or n.startswith("pbem.")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(Path(root).resolve()))
+    try:
+        importlib.import_module("pbem.games")
+        importlib.import_module("pbem.games.playout")
+        sys.modules["pbem.games"].get(game)      # the registry imports the games here
+    finally:
+        sys.path.pop(0)
+    return {n: m for n, m in sys.modules.items() if n == "pbem" or n.startswith("pbem.")}
+
+
+def use(mods: dict) -> None:
+    for name in [n for n in sys.modules if n == "pbem" or n.startswith("pbem.")]:
+        del sys.modules[name]
+    sys.modules.update(mods)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("a", help="baseline tree (holds pbem/)")
+    parser.add_argument("b", help="changed tree")
+    parser.add_argument("--game", default="carcassonne")
+    parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--only", default="", help="setups to run, e.g. 'all' or '2,3' (default: every one)")
+    args = parser.parse_args()
+    trees = [load_tree(args.a, args.game), load_tree(args.b, args.game)]
+    games = [t["pbem.games"].get(args.game) for t in trees]
+    plays = [t["pbem.games.playout"].play_random for t in trees]
+    setups = getattr(games[0], "bench_setups", None) or games[0].sample_setups
+    for players, options in setups:
+        label = f"{players}p " + ("all" if options.get("expansions") else "base")
+        if args.only and not any(w in (label.split()[1], str(players)) for w in args.only.split(",")):
+            continue
+        times = ([], [])
+        for seed in range(args.seeds):
+            for i in ((0, 1) if seed % 2 == 0 else (1, 0)):   # alternate who goes first
+                use(trees[i])
+                t0 = time.perf_counter()
+                plays[i](games[i], players, dict(options), seed=seed)
+                times[i].append(time.perf_counter() - t0)
+        ma, mb = (statistics.median(t) * 1000 for t in times)
+        print(f"{args.game} {label:9} A {ma:8.2f} ms  B {mb:8.2f} ms  A/B {ma / mb:5.2f}x", flush=True)
+    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+          if os.path.exists("/usr/bin/uptime") else "")
+
+
+if __name__ == "__main__":
+    main()
