@@ -197,33 +197,21 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         # big follower, mayor, wagon) come from one kept tuple; the rest are asked for
         keys, pure, calls = plan
         # an asked part may say when it has nothing for a whole cell: ``needs_mask`` (none
-        # without a follower next to the cell), ``cell_ok(cell)`` and ``ports_ok(mask, ports)``
-        # (False: none there), so it is not asked rotation by rotation
-        asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None),
-                 getattr(fn, "ports_ok", None)) for fn in calls]
+        # without a follower next to the cell), ``cell_ok(cell)`` (False: none there)
+        asks = [(fn, getattr(fn, "needs_mask", False), getattr(fn, "cell_ok", None)) for fn in calls]
         # whether some asked part may have nothing for a cell (else all are asked everywhere)
-        picky = any(needs_mask or cell_ok is not None or ports_ok is not None
-                    for _fn, needs_mask, cell_ok, ports_ok in asks)
+        picky = any(needs_mask or cell_ok is not None for _fn, needs_mask, cell_ok in asks)
         known = _PURE.get(keys)
         if known is None:
             known = _PURE[keys] = {}
         ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
-            # ``_occupancy``, inline: this loop runs for every fitting cell of every listing
-            sids = ports_of.get(cell)
-            if sids is None:
-                sids = _kept_ports(ports_of, board, cell)
-            mask = 0
-            for bit, sid in sids:
-                if features[seg_feature[sid]].meeples:
-                    mask |= bit
-            ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
+            mask, ports = _occupancy(ports_of, board, features, seg_feature, cell)
             if picky:
                 calls = []
-                for fn, needs_mask, cell_ok, ports_ok in asks:
-                    if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell)) \
-                            and (ports_ok is None or ports_ok(mask, ports)):
+                for fn, needs_mask, cell_ok in asks:
+                    if (mask or not needs_mask) and (cell_ok is None or cell_ok(cell)):
                         calls.append(fn)
             if not keys and not calls:
                 for r in rots:                # nothing here but the placements

@@ -196,9 +196,9 @@ def provider(state, player: int):
     last = [None, 0, ()]                 # the rotations of one cell share its ports
     kinds = tuple(figures)
 
-    def own(ports):
-        """The seat's own-follower mask of a cell's ports and its choices table, kept for the
-        last cell (its rotations share the ports)."""
+    def options(cell, o, mask, ports):
+        if not mask:
+            return ()                    # no follower at all next to the cell
         if ports is not last[0]:
             own_mask = 0
             for bit, fid in ports:
@@ -221,12 +221,7 @@ def provider(state, player: int):
                         _CHOICES.clear()
                     table = _CHOICES[key] = {}
             last[0], last[1], last[2] = ports, own_mask, table
-        return last[1]
-
-    def options(cell, o, mask, ports):
-        if not mask:
-            return ()                    # no follower at all next to the cell
-        own_mask = own(ports)
+        own_mask = last[1]
         if not own_mask:
             return ()
         table = last[2]
@@ -234,8 +229,6 @@ def provider(state, player: int):
         if out is None:
             out = table[o] = tuple(_choices(figures, o, own_mask, ports))
         return out
-    # ``moves.placement_moves``: a cell whose ports meet no follower of the seat has nothing
-    options.ports_ok = lambda mask, ports: bool(mask) and bool(own(ports))
     options.needs_mask = True            # nothing without a follower next to the cell
     return options
 
