@@ -2,21 +2,23 @@
 
 Each tree's ``pbem`` is imported under its own set of ``sys.modules`` entries (swapped in
 before each game, so imports made inside functions resolve in the game's own tree), and
-the two trees' games are interleaved seed by seed, so a load that comes and goes on the
-machine falls on both alike. Prints, per setup, each tree's median full-game time (a
-seeded ``play_random``, legal moves listed at every decision, as ``bench/engines.py``)
-and the ratio A/B, then ``uptime``::
+the two trees' games are interleaved seed by seed (who goes first alternating), so a load
+that comes and goes on the machine falls on both alike. Prints, per setup, each tree's
+median full-game time (a seeded ``play_random``, legal moves listed at every decision, as
+``bench/engines.py`` plays it) and the ratio A/B (above 1: B is faster), then ``uptime``::
 
-    python bench/engines_ab.py /tmp/engine_base . [--game carcassonne] [--seeds 30]
+    git worktree add /tmp/engine_base <commit>        # or: git archive <commit> | tar -x -C DIR
+    python bench/engines_ab.py /tmp/engine_base . [--game carcassonne] [--seeds 30] [--only 2p,all]
 
-A is the first tree (the baseline), B the second; setups are the game's
-``bench_setups`` (Carcassonne: base 2p-5p and all ten expansions 2p).
+A is the first tree (the baseline), B the second; the setups are the game's
+``bench_setups`` (else its ``sample_setups``); ``--only`` keeps the setups whose label
+contains one of the comma-separated words (labels: ``2p default``, ``2p expansions=10``).
 """
 from __future__ import annotations
 
 import argparse
 import importlib
-import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,15 +52,16 @@ def main() -> None:
     parser.add_argument("b", help="changed tree")
     parser.add_argument("--game", default="carcassonne")
     parser.add_argument("--seeds", type=int, default=30)
-    parser.add_argument("--only", default="", help="setups to run, e.g. 'all' or '2,3' (default: every one)")
+    parser.add_argument("--only", default="", help="words of the setups to run, e.g. 'expansions' or '2p,3p'")
     args = parser.parse_args()
     trees = [load_tree(args.a, args.game), load_tree(args.b, args.game)]
     games = [t["pbem.games"].get(args.game) for t in trees]
     plays = [t["pbem.games.playout"].play_random for t in trees]
     setups = getattr(games[0], "bench_setups", None) or games[0].sample_setups
     for players, options in setups:
-        label = f"{players}p " + ("all" if options.get("expansions") else "base")
-        if args.only and not any(w in (label.split()[1], str(players)) for w in args.only.split(",")):
+        label = f"{players}p " + (",".join(f"{k}={len(v) if isinstance(v, (list, tuple)) else v}"
+                                           for k, v in sorted(options.items())) or "default")
+        if args.only and not any(w in label for w in args.only.split(",")):
             continue
         times = ([], [])
         for seed in range(args.seeds):
@@ -68,9 +71,9 @@ def main() -> None:
                 plays[i](games[i], players, dict(options), seed=seed)
                 times[i].append(time.perf_counter() - t0)
         ma, mb = (statistics.median(t) * 1000 for t in times)
-        print(f"{args.game} {label:9} A {ma:8.2f} ms  B {mb:8.2f} ms  A/B {ma / mb:5.2f}x", flush=True)
-    print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-          if os.path.exists("/usr/bin/uptime") else "")
+        print(f"{args.game} {label:20} A {ma:8.2f} ms  B {mb:8.2f} ms  A/B {ma / mb:5.2f}x", flush=True)
+    if shutil.which("uptime"):
+        print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
 if __name__ == "__main__":
