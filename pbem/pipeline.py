@@ -380,6 +380,23 @@ class StreamQueue:
                     log.exception("a rider on %s failed", self.stream)
         return pipe, settle
 
+    def free_predecessors_entries(self) -> int:
+        """Make what this worker's predecessor had taken claimable at once: a
+        worker started again under its stable ``PBEM_WORKER_NAME`` (its
+        predecessor is dead: ``make run`` starts it again only then) marks the
+        entries pending under its consumer as idle for ``claim_idle_ms``, so the
+        next drain claims them in whichever worker RQ gives it to (often the
+        other one, already waiting), not ``claim_idle_ms`` after the crash.
+        Returns how many; none for a consumer named by its pid (it is new)."""
+        if not env("PBEM_WORKER_NAME"):
+            return 0
+        me = consumer_name()
+        ids = [e["message_id"] for e in
+               self.redis.xpending_range(self.stream, self.group, "-", "+", 10000, consumername=me)]
+        if ids:
+            self.redis.xclaim(self.stream, self.group, me, 0, ids, idle=self.claim_idle_ms, justid=True)
+        return len(ids)
+
     def _claim(self, me: str, batch: int) -> list:
         claimed = self.redis.xautoclaim(self.stream, self.group, me, self.claim_idle_ms, "0-0", count=batch)[1]
         return [e for e in claimed if e[1]]

@@ -316,3 +316,25 @@ def test_entries_a_lost_master_delivered_are_read_again(redis_client):
     assert q.rewind_past_lost_reads()
     again = redis_client.xreadgroup("g", "next", {"t:stream": ">"})
     assert [e[0] for e in again[0][1]] == lost
+
+
+def test_a_restarted_worker_frees_what_its_predecessor_had_taken(redis_client, monkeypatch):
+    """A worker started again under its stable name marks its dead
+    predecessor's pending entries idle, so another process's drain claims
+    them at once rather than ``claim_idle_ms`` after the crash; a consumer
+    named by its pid (no predecessor) leaves every entry as it is."""
+    q = queue(redis_client)
+    q.claim_idle_ms = 60_000
+    q.ensure_group()
+    q.push_many([{"n": "a"}, {"n": "b"}])
+    monkeypatch.setenv("PBEM_WORKER_NAME", "worker-0")
+    redis_client.xreadgroup("g", consumer_name(), {"t:stream": ">"})  # the predecessor took them, then died
+    other = "elsewhere:worker-1"
+    assert redis_client.xautoclaim("t:stream", "g", other, q.claim_idle_ms, "0-0")[1] == []
+    monkeypatch.delenv("PBEM_WORKER_NAME")
+    assert q.free_predecessors_entries() == 0  # a pid-named consumer: not the predecessor's
+    assert redis_client.xautoclaim("t:stream", "g", other, q.claim_idle_ms, "0-0")[1] == []
+    monkeypatch.setenv("PBEM_WORKER_NAME", "worker-0")
+    assert q.free_predecessors_entries() == 2
+    claimed = redis_client.xautoclaim("t:stream", "g", other, q.claim_idle_ms, "0-0")[1]
+    assert sorted(fields[b"n"] for _id, fields in claimed) == [b"a", b"b"]

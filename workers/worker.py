@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         log.warning("could not check the indexes", exc_info=True)
     for stream in streams:
         stream.ensure_group()
+        stream.free_predecessors_entries()
         stream.kick(force=True)  # pick up whatever a dead worker left behind
     stop = threading.Event()
     if len(streams) == 2:
