@@ -22,6 +22,8 @@ Forwarding a caught error (``Unprocessable(err.code, ...)``) needs nothing.
 from __future__ import annotations
 
 import ast
+import copy
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,9 +85,29 @@ def _params(fn) -> list[str]:
     return [p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
 
 
+#: Scans already made in this process, by the digest of what they read.
+_SCANS: dict[bytes, Scan] = {}
+
+
 def scan(root: Path) -> Scan:
-    pkg = root / "pbem"
-    modules = [_Module(p, str(p.relative_to(root))) for p in sorted(pkg.rglob("*.py"))]
+    """The codes the sources under ``root``/pbem raise. A scan depends on
+    nothing but those files' paths and bytes, so the same sources are parsed
+    once per process (the tests scan the same tree several times); each
+    caller gets its own copy."""
+    files = sorted((root / "pbem").rglob("*.py"))
+    digest = hashlib.sha256()
+    for p in files:
+        data = p.read_bytes()
+        digest.update(f"{p.relative_to(root)}\0{len(data)}\0".encode())
+        digest.update(data)
+    k = digest.digest()
+    if k not in _SCANS:
+        _SCANS[k] = _scan(root, files)
+    return copy.deepcopy(_SCANS[k])
+
+
+def _scan(root: Path, files: list[Path]) -> Scan:
+    modules = [_Module(p, str(p.relative_to(root))) for p in files]
     out = Scan()
     functions = {}  # name -> [FunctionDef] over every module, for starred refusals
     for m in modules:

@@ -28,6 +28,9 @@ from pbem.store import Store
 
 from .conftest import ROOT, worker_env, wait_until
 
+# Latency budgets: run in make test's serial phase, away from the suite's own load.
+pytestmark = pytest.mark.timing
+
 GAMES = 24
 KILL_AFTER_APPLIED = 60
 DEADLINE_S = 30

@@ -10,10 +10,14 @@ import signal
 import smtplib
 import time
 
+import pytest
 import requests
 
 from .conftest import wait_until
 from .run_support import Game, Players, Server, settle
+
+# Latency budgets: run in make test's serial phase, away from the suite's own load.
+pytestmark = pytest.mark.timing
 
 KILLS = ["worker-0", "worker-1", "worker-background", "api-worker", "api", "stream", "mail-in", "redis"]
 

@@ -22,6 +22,9 @@ from .conftest import drain
 from .test_mail_in_support import mail_env, mail_in, notify_env, run_jobs, smtp  # noqa: F401
 from .test_notify_support import new_game, submit
 
+# Latency budgets: run in make test's serial phase, away from the suite's own load.
+pytestmark = pytest.mark.timing
+
 NAMES = ("Ann", "Bob")
 
 

@@ -11,6 +11,9 @@ import time
 import pytest
 
 from .conftest import wait_until
+
+# Latency budgets: run in make test's serial phase, away from the suite's own load.
+pytestmark = pytest.mark.timing
 from .mail_reader import Maildir, picture_of, text_of
 from .test_notify_support import new_game, notify_env, smtp, submit  # noqa: F401
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import redis
 
 from pbem.pipeline import StreamQueue, consumer_name
+
+# Latency budgets: run in make test's serial phase, away from the suite's own load.
+pytestmark = pytest.mark.timing
 
 
 def queue(redis_client, hold=None, max_hold_s=0.0, budget_s=5.0, linger_s=0.05):

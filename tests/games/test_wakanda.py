@@ -748,6 +748,7 @@ def test_module_docstring_example_runs():
     assert attempted and not failures
 
 
+@pytest.mark.timing  # a speed budget: make test's serial phase, away from the suite's own load
 def test_random_games_are_fast_and_consistent():
     import time
     t = time.perf_counter()
