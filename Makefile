@@ -38,7 +38,8 @@ run: $(STAMP)
 # either phase fails; both always run. One worker more than the cores: many
 # tests wait on processes, mail and HTTP (on 2 cores: 3 workers 13.2 min,
 # 2 workers 17-19 min).
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); echo $$((n + 1)))
+# At most 8: each worker starts its own servers and processes.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 8 ] && n=8; echo $$n)
 test: $(TEST_STAMP)
 	@status=0; \
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal -m 'not timing' || status=$$?; \
