@@ -71,18 +71,40 @@ def window(state, marked: list, whole: bool = False) -> tuple:
             return [lo]
         return list(range(max(lo, focus - size + 1), min(focus, hi - size + 1) + 1))
 
+    # the cells inside each candidate window are counted from summed-area tables (a
+    # late-game board has ~200 tiles and ~100 candidate windows: scanning the board
+    # once per window was most of a text board's time)
+    in_marked = _counter(marked, x0, y0, x1, y1)
+    in_board = _counter(state.board, x0, y0, x1, y1)
     best = None
     for wx in starts(x0, x1, fx, MAX_ACROSS):
         for wy in starts(y0, y1, fy, MAX_DOWN):
             ex, ey = min(x1, wx + MAX_ACROSS - 1), min(y1, wy + MAX_DOWN - 1)
-
-            def inside(c):
-                return wx <= c[0] <= ex and wy <= c[1] <= ey
-            key = (sum(1 for c in marked if inside(c)), sum(1 for c in state.board if inside(c)),
+            key = (in_marked(wx, wy, ex, ey), in_board(wx, wy, ex, ey),
                    -abs(2 * fx - wx - ex) - abs(2 * fy - wy - ey), -wy, -wx)
             if best is None or key > best[0]:
                 best = (key, (wx, wy, ex, ey))
     return best[1]
+
+
+def _counter(cells, x0: int, y0: int, x1: int, y1: int):
+    """fn(wx, wy, ex, ey) -> how many of ``cells`` (distinct, inside x0..x1, y0..y1) lie
+    in that box (ends included), read off a summed-area table."""
+    width = x1 - x0 + 2
+    table = [0] * (width * (y1 - y0 + 2))   # table[(y + 1) * width + x + 1]: cells left of and above
+    for x, y in cells:
+        table[(y - y0 + 1) * width + x - x0 + 1] += 1
+    for row in range(1, y1 - y0 + 2):
+        at = row * width
+        for col in range(1, width):
+            i = at + col
+            table[i] += table[i - 1] + table[i - width] - table[i - width - 1]
+
+    def count(wx: int, wy: int, ex: int, ey: int) -> int:
+        top, bottom = (wy - y0) * width, (ey - y0 + 1) * width
+        left, right = wx - x0, ex - x0 + 1
+        return table[bottom + right] - table[top + right] - table[bottom + left] + table[top + left]
+    return count
 
 
 def board_lines(state, box: tuple, marked: list) -> list:
