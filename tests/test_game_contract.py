@@ -224,6 +224,10 @@ def test_views_and_events_hide_secrets(game, players, options):
                 continue
             for viewer in viewers:
                 other = game.resample(state, viewer, resample_rng)
+                if other is state:
+                    # nothing hidden to re-deal (a game without hidden information): the
+                    # same state answers the same, so comparing it with itself proves nothing
+                    continue
                 if canonical(game.dump(other)) != canonical(game.dump(state)):
                     changed += 1
                 assert canonical(game.view(other, viewer)) == canonical(game.view(state, viewer)), (
