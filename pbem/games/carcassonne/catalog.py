@@ -67,7 +67,9 @@ ERROR_CODES = {
     "no_bridge_left": "Bridges, Castles & Bazaars: you have no bridge left",
     "bad_castle": "Bridges, Castles & Bazaars: the castle names the city offered (castle X,Y city N)",
     "bad_bid": "Bridges, Castles & Bazaars: at the bazaar, pick a free tile with a bid, raise the bid or "
-               "pass, or buy or sell",
+               "pass, or buy or sell (bazaar_mode draft: pick a free tile, no bid)",
+    "not_enough_points": "allow_negative_scores false: the move would make you pay points you do not have "
+                         "(a ransom, a bazaar bid above your score, buying at a bid you cannot pay)",
     "two_figures": "one figure per move",
     "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
     "missing_segment": "the text does not say where the figure goes",
@@ -124,8 +126,10 @@ VIEW_FIELDS = {
     "castles_built": "Bridges, Castles & Bazaars: the castles: `player`, `x`, `y`, `on`, `tiles`, `scored`",
     "castle_decision": "Bridges, Castles & Bazaars: the city offered as a castle (`player`, `x`, `y`, `on`), or "
                        "null",
-    "bazaar": "Bridges, Castles & Bazaars: the bazaar under way: `tiles`, `owners` (a seat per tile or null), "
-              "`host`, `phase` (pick, bid, deal), the `tile` auctioned, its `price` and `bidder`; or null",
+    "bazaar": "Bridges, Castles & Bazaars: the bazaar under way: `mode` (auction, or draft: picks without "
+              "bids), `tiles`, `owners` (a seat per tile or null), `host` (the seat choosing), `phase` (pick, "
+              "bid, deal; a draft is always pick), the `tile` auctioned, its `price` and `bidder` (null in a "
+              "draft); or null",
     "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn (or "
                     "null)",
 }
@@ -189,6 +193,13 @@ OPTIONS = (
     Option("bazaar_bid_cap", "none",
            "Bridges, Castles & Bazaars: bids go from 0 to 99 (none) or to the bidder's score (current_score)",
            str, choices=("none", "current_score")),
+    Option("bazaar_mode", "auction",
+           "Bridges, Castles & Bazaars: each bazaar tile is auctioned (auction) or each seat in turn just "
+           "picks one (draft, no bids, no points)", str, choices=("auction", "draft")),
+    Option("allow_negative_scores", True,
+           "scores may go below 0 (The Tower's ransom, bazaar bids); false: a seat may not pay points it "
+           "does not have (no ransom under 3 points, no bid above its score, no buying at a bid it cannot pay)",
+           bool),
     Option("siege_escape_adjacency", "any_city_tile",
            "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
            "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
@@ -223,7 +234,8 @@ SAMPLE_SETUPS = (
     (3, {"expansions": ["princess_dragon", "tower", "count", "bridges_castles_bazaars", "king_robber"],
          "volcano_blocks": "all_figures", "princess_action": "must", "dragon_tiles_before_volcano": "no_effect",
          "count_final_scoring": False, "castle_conversion_by": "active_player",
-         "castle_vicinity": "six_neighbours", "bazaar_bid_cap": "current_score",
+         "castle_vicinity": "six_neighbours", "bazaar_bid_cap": "current_score", "bazaar_mode": "draft",
+         "allow_negative_scores": False,
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ALL_EXPANSIONS}),
     (6, {"expansions": ALL_EXPANSIONS}),

@@ -15,6 +15,14 @@ Defaults: the first tile at 0; pass; sell when someone else bid.
 
 Bids are whole points from 0 to 99 (``bazaar_bid_cap`` = ``none``: a finite list of
 moves needs a ceiling, [HOUSE]) or to the bidder's own score (``current_score``).
+With ``allow_negative_scores`` = false nobody pays points it does not have ([HOUSE]):
+a bid is at most the bidder's score (and 99), and the host may buy only when its score
+covers the highest bid (else it sells; ``buy`` is refused, ``not_enough_points``).
+
+``bazaar_mode`` = ``draft``: no bids. Each host in the same order (first the seat left
+of the active seat, then the next seat without a tile) picks one of the tiles left
+(``bazaar N``, ``BazaarTileDrafted``; default the first tile left); no points change;
+the last seat takes the last tile; the tiles are played as after an auction.
 """
 from __future__ import annotations
 
@@ -108,6 +116,9 @@ def _next_host(turn: Turn) -> None:
         turn.emit({"type": "BazaarTileTakenFree", "player": without[0], "tile": free[0]})
         turn.emit({"type": "BazaarClosed"})
         return
+    if turn.state.options.get("bazaar_mode", "auction") == "draft":
+        turn.emit({"type": "BazaarHostOwed", "player": a["host"], "draft": True})
+        return
     turn.emit({"type": "BazaarHostOwed", "player": a["host"]})
 
 
@@ -120,13 +131,26 @@ def _bidders(state, host) -> list:
 def _cap(state, player) -> int:
     if state.options.get("bazaar_bid_cap", "none") == "current_score":
         return max(0, state.scores[player])
+    if not state.options.get("allow_negative_scores", True):
+        return min(CEILING, max(0, state.scores[player]))    # [HOUSE] no bid one cannot pay
     return CEILING
+
+
+def _draft(state) -> bool:
+    return state.options.get("bazaar_mode", "auction") == "draft"
+
+
+def _can_buy(state, player) -> bool:
+    """The host may pay the highest bid (always, unless ``allow_negative_scores`` is false)."""
+    return state.options.get("allow_negative_scores", True) or state.scores[player] >= auction(state)["price"]
 
 
 def legal_bazaar(state, player: int) -> list:
     if state.over or state.pending.get(player) != MOVE:
         return []
     a = auction(state)
+    if a["phase"] == "pick" and _draft(state):
+        return [{"type": MOVE, "tile": i} for i, o in enumerate(a["owners"]) if o is None]
     cap = _cap(state, player)
     if a["phase"] == "pick":
         return [{"type": MOVE, "tile": i, "bid": b}
@@ -134,18 +158,50 @@ def legal_bazaar(state, player: int) -> list:
     if a["phase"] == "bid":
         return [{"type": MOVE, "pass": True},
                 *({"type": MOVE, "bid": b} for b in range(a["price"] + 1, cap + 1))]
+    if not _can_buy(state, player):
+        return [{"type": MOVE, "deal": "sell"}]
     return [{"type": MOVE, "deal": "sell"}, {"type": MOVE, "deal": "buy"}]
+
+
+def _short(state, player: int, move: dict) -> None:
+    """``allow_negative_scores`` = false: a bid or a purchase the seat cannot pay."""
+    if state.options.get("allow_negative_scores", True):
+        return
+    score = state.scores[player]
+    a = auction(state)
+    if a["phase"] == "deal" and move.get("deal") == "buy" and not _can_buy(state, player):
+        raise IllegalMove("not_enough_points", f"you have {score} points and cannot pay the bid of "
+                          f"{a['price']}: sell")
+    bid = move.get("bid")
+    if not is_int(bid) or bid <= score:
+        return
+    if bid > CEILING and state.options.get("bazaar_bid_cap", "none") != "current_score":
+        return                                   # over the ceiling anyway: a bad bid
+    if a["phase"] == "pick":
+        tile = move["tile"]
+        fair = 0 <= tile < len(a["owners"]) and a["owners"][tile] is None
+    else:
+        fair = bid > a["price"]
+    if fair:
+        raise IllegalMove("not_enough_points", f"you have {score} points: you cannot bid {bid}")
 
 
 def validate_bazaar(state, player: int, move: dict) -> dict:
     a = auction(state)
     keys = set(move)
+    if a["phase"] == "pick" and _draft(state):
+        if keys != {"type", "tile"} or not is_int(move["tile"]) or move not in legal_bazaar(state, player):
+            free = ", ".join(str(i) for i, o in enumerate(a["owners"]) if o is None)
+            raise IllegalMove("bad_bid", f"at the bazaar now: bazaar N, one of the tiles left ({free}); no bids")
+        return dict(move)
     if a["phase"] == "pick":
         ok = keys == {"type", "tile", "bid"} and is_int(move["tile"]) and is_int(move["bid"])
     elif a["phase"] == "bid":
         ok = (keys == {"type", "pass"} and move["pass"] is True) or (keys == {"type", "bid"} and is_int(move["bid"]))
     else:
         ok = keys == {"type", "deal"} and move["deal"] in ("buy", "sell")
+    if ok and move not in legal_bazaar(state, player):
+        _short(state, player, move)
     if not ok or move not in legal_bazaar(state, player):
         expected = {"pick": "bazaar N bid B (a free tile, a bid from 0)",
                     "bid": f"bid B (more than {a.get('price')}) or pass", "deal": "buy | sell"}[a["phase"]]
@@ -157,6 +213,10 @@ def _answer(turn: Turn, m: dict) -> None:
     st = turn.state
     a = auction(st)
     mover = turn.mover
+    if a["phase"] == "pick" and "bid" not in m:          # bazaar_mode = draft
+        turn.emit({"type": "BazaarTileDrafted", "player": mover, "tile": m["tile"]})
+        _after(turn, mover)
+        return
     if a["phase"] == "pick":
         turn.emit({"type": "BazaarTilePicked", "player": mover, "tile": m["tile"], "bid": m["bid"]})
     elif a["phase"] == "bid":
@@ -181,6 +241,11 @@ def _deal(turn: Turn, buy: bool) -> None:
     host, bidder, price = a["host"], a["bidder"], a["price"]
     turn.emit({"type": "BazaarDealt", "host": host, "bidder": bidder, "price": price, "buy": buy,
                "tile": a["tile"], "player": host if buy else bidder})
+    _after(turn, host)
+
+
+def _after(turn: Turn, host: int) -> None:
+    """A tile has its owner: the next host is the next seat after ``host`` without a tile."""
     n = turn.state.players
     owners = auction(turn.state)["owners"]
     nxt = next(((host + k) % n for k in range(1, n + 1) if (host + k) % n not in owners), None)
@@ -286,6 +351,15 @@ def _dealt(state, event):
     return new
 
 
+def _drafted(state, event):
+    a = auction(state)
+    owners = list(a["owners"])
+    owners[event["tile"]] = event["player"]
+    new = put(state, auction={**a, "owners": owners})
+    new.pending = {}
+    return new
+
+
 def _next(state, event):
     return put(state, auction={**auction(state), "host": event["host"]})
 
@@ -323,5 +397,6 @@ def drawn(base):
 EVOLVERS = {"BazaarCalled": _called, "BazaarCancelled": _cancelled, "BazaarOpened": _opened,
             "BazaarHostOwed": _owed("pick"), "BazaarBidOwed": _owed("bid"), "BazaarDealOwed": _owed("deal"),
             "BazaarTilePicked": _picked, "BazaarBid": _bid, "BazaarBidPassed": _passed, "BazaarDealt": _dealt,
+            "BazaarTileDrafted": _drafted,
             "BazaarNextHost": _next, "BazaarTileTakenFree": _free, "BazaarClosed": _closed,
             "BazaarTileTaken": _taken}

@@ -8,6 +8,8 @@ The help's lines (``notation.help_for``):
     castle X,Y city N | no castle     when offered: the city becomes a castle,
                                       or not
     bazaar N bid B                    when you host: tile N (from 0), your bid
+    bazaar N                          the draft (bazaar_mode draft): when you
+                                      choose, tile N (from 0), no bid
     bid B | pass                      when it is your bid
     buy | sell                        the host's choice after the bids
 """
@@ -25,6 +27,7 @@ _BRIDGE = re.compile(r"^(.*?)\s+bridge\s+" + XY + r"\s+(ns|we|n-s|w-e|sn|ew)\b\s
 _CASTLE = re.compile(r"^\s*castle\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
 _NO_CASTLE = re.compile(r"^\s*(?:no\s+castle|castle\s+(?:no|none|pass))\s*$", re.IGNORECASE)
 _PICK = re.compile(r"^\s*bazaar\s+(\d+)\s+bid\s+(\d+)\s*$", re.IGNORECASE)
+_DRAFT = re.compile(r"^\s*bazaar\s+(\d+)\s*$", re.IGNORECASE)
 _BID = re.compile(r"^\s*(?:bid\s+(\d+)|(pass|no\s+bid))\s*$", re.IGNORECASE)
 _DEAL = re.compile(r"^\s*(buy|sell)\s*$", re.IGNORECASE)
 _AXES = {"ns": "NS", "n-s": "NS", "sn": "NS", "we": "WE", "w-e": "WE", "ew": "WE"}
@@ -53,6 +56,9 @@ def parse(game, text: str, state, player):
         m = _PICK.match(t)
         if m:
             return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
+        m = _DRAFT.match(t)
+        if m and state.options.get("bazaar_mode", "auction") == "draft":
+            return {"type": bazaar.MOVE, "tile": int(m.group(1))}
         m = _BID.match(t)
         if m:
             return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
@@ -60,6 +66,10 @@ def parse(game, text: str, state, player):
         if m:
             return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
     if t.strip().lower().startswith(("bazaar", "bid ")):
+        if state is not None and state.options.get("bazaar_mode", "auction") == "draft":
+            raise ParseError("bad_bid", "at the bazaar (the draft, no bids): bazaar N", expected="bazaar N",
+                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
+                             or ["bazaar 0"])
         raise ParseError("bad_bid", "at the bazaar: bazaar N bid B, bid B, pass, buy or sell",
                          expected="bazaar N bid B | bid B | pass | buy | sell",
                          examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["pass"])
@@ -82,7 +92,7 @@ def describe_castle(move: dict) -> str:
 
 def describe_bazaar(move: dict) -> str:
     if "tile" in move:
-        return f"bazaar {move['tile']} bid {move['bid']}"
+        return f"bazaar {move['tile']}" if "bid" not in move else f"bazaar {move['tile']} bid {move['bid']}"
     if move.get("pass"):
         return "pass"
     if "bid" in move:
@@ -103,7 +113,9 @@ EVENT_TEXTS.update(
     BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
     BazaarOpened=lambda e: "The bazaar shows " + ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
                            + f"; seat {e['host']} hosts first.",
-    BazaarHostOwed=lambda e: f"seat {e['player']} hosts: pick a tile and bid.",
+    BazaarHostOwed=lambda e: (f"seat {e['player']} chooses a tile (the draft: no bids)." if e.get("draft") else
+                              f"seat {e['player']} hosts: pick a tile and bid."),
+    BazaarTileDrafted=lambda e: f"seat {e['player']} takes tile {e['tile']}.",
     BazaarTilePicked=lambda e: f"seat {e['player']} offers tile {e['tile']}, bidding {e['bid']}.",
     BazaarBidOwed=lambda e: f"seat {e['player']} may bid or pass.",
     BazaarBid=lambda e: f"seat {e['player']} bids {e['bid']}.",
@@ -127,6 +139,7 @@ def view(state, viewer, view: dict) -> None:
     view["castle_decision"] = None if not m.get("offer") else dict(zip(("player", "x", "y", "on"), m["offer"]))
     a = bazaar.auction(state)
     view["bazaar"] = None if not a else {
+        "mode": state.options.get("bazaar_mode", "auction"),
         "tiles": list(a["tiles"]), "owners": list(a["owners"]), "host": a["host"], "phase": a["phase"],
         "tile": a["tile"], "price": a["price"], "bidder": a["bidder"]}
     held = bazaar.held(state)

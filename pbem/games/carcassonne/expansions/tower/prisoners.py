@@ -7,7 +7,8 @@
   (``exchange big``), default the one captured earliest.
 * **Ransom** (any time of the seat's own turn, once a turn, whatever it owes): pay 3
   points to the captor and take one of your prisoners home (``RansomPaid``). Scores
-  may go negative.
+  may go negative; with ``allow_negative_scores`` = false ([HOUSE]) a seat with fewer
+  than 3 points pays no ransom (not listed; refused, ``not_enough_points``).
 """
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def _turn_id(state):
     return [state.active, len(state.placed)]
 
 
-def legal_ransom(state, player: int) -> list:
+def _ransoms(state, player: int) -> list:
+    """The ransoms the seat could pay, whatever its score."""
     if player != state.active or player not in state.pending or state.over:
         return []
     if mine(state).get("ransom") == _turn_id(state):
@@ -93,6 +95,18 @@ def legal_ransom(state, player: int) -> list:
     return out
 
 
+def _short(state, player: int) -> bool:
+    """``allow_negative_scores`` = false and the seat has fewer points than a ransom."""
+    return not state.options.get("allow_negative_scores", True) and state.scores[player] < RANSOM_POINTS
+
+
+def legal_ransom(state, player: int) -> list:
+    out = _ransoms(state, player)
+    if out and _short(state, player):
+        return []
+    return out
+
+
 def validate_ransom(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "from", "figure"}:
         raise IllegalMove("malformed_move", 'a ransom names the captor and the figure: {"type": "ransom", '
@@ -101,8 +115,11 @@ def validate_ransom(state, player: int, move: dict) -> dict:
         raise IllegalMove("malformed_move", "from is a seat number, figure a word")
     if mine(state).get("ransom") == _turn_id(state):
         raise IllegalMove("ransom_paid", "you have paid a ransom this turn already")
-    if move not in legal_ransom(state, player):
+    if move not in _ransoms(state, player):
         raise IllegalMove("no_prisoner", "that seat holds no such follower of yours")
+    if _short(state, player):
+        raise IllegalMove("not_enough_points", f"a ransom costs {RANSOM_POINTS} points and you have "
+                          f"{state.scores[player]} (scores may not go below 0 in this game)")
     return dict(move)
 
 
