@@ -2,6 +2,9 @@
 placeable only with one), castles scored with a neighbouring feature, the bazaar."""
 from __future__ import annotations
 
+import pytest
+
+from pbem.games.base import ParseError
 from pbem.games.carcassonne.expansions.bridges_castles_bazaars.tiles import BB_TILES, bb_pile
 
 from pbem.games.carcassonne.features import sid_at
@@ -98,3 +101,155 @@ def test_the_host_buys_when_nobody_bids_more():
     assert of_type(ev, "BazaarDealt")[0]["buy"] and state.scores == (0, -4)
     # seat 1 got V for nothing and plays it at once (its turn): seat 0's U waits
     assert state.tile == "V" and G.view(state, 0)["bazaar_tiles"] == ["U", None]
+
+
+# -- bazaar_mode = draft: picks without bids --------------------------------------------------
+
+
+def _draft_opened():
+    """3 seats, draft: seat 0 places the bazaar BB6; U, V, E are shown; seat 1 chooses first."""
+    state = new_game(["BB6", "U", "V", "E", "B"], players=3, expansions=BCB, bazaar_mode="draft")
+    state, ev = play(state, "place 0,1 r0")
+    assert of_type(ev, "BazaarOpened") == [{"type": "BazaarOpened", "tiles": ["U", "V", "E"], "host": 1}]
+    assert of_type(ev, "BazaarHostOwed") == [{"type": "BazaarHostOwed", "player": 1, "draft": True}]
+    return state
+
+
+def test_a_whole_draft_bazaar_picks_in_order_without_points_then_plays_from_the_first_chooser():
+    state = _draft_opened()
+    # seat 1 (left of the active seat 0) chooses among the three; no bids
+    assert G.to_act(state) == {1}
+    assert G.legal_moves(state, 1) == [{"type": "bazaar", "tile": i} for i in range(3)]
+    assert G.view(state, 1)["bazaar"] == {"mode": "draft", "tiles": ["U", "V", "E"], "owners": [None, None, None],
+                                          "host": 1, "phase": "pick", "tile": None, "price": None, "bidder": None}
+    state, ev = play(state, "bazaar 1", player=1)
+    assert [e["type"] for e in ev] == ["BazaarTileDrafted", "BazaarNextHost", "BazaarHostOwed"]
+    assert ev[0] == {"type": "BazaarTileDrafted", "player": 1, "tile": 1} and state.scores == (0, 0, 0)
+    # then the next seat clockwise without a tile: seat 2; the default at its deadline is the first tile left
+    assert G.to_act(state) == {2} and G.legal_moves(state, 2) == [{"type": "bazaar", "tile": 0},
+                                                                   {"type": "bazaar", "tile": 2}]
+    assert G.view(state, 2)["bazaar"]["owners"] == [None, 1, None] and G.view(state, 2)["bazaar"]["host"] == 2
+    default = G.default_move(state, 2)
+    assert default == {"type": "bazaar", "tile": 0}
+    events = G.decide(state, 2, default, None)
+    state = G.apply(state, events)
+    # the last seat (the active seat 0) takes the last tile, E, for nothing; no points changed
+    assert of_type(events, "BazaarTileDrafted") == [{"type": "BazaarTileDrafted", "player": 2, "tile": 0}]
+    assert of_type(events, "BazaarTileTakenFree") == [{"type": "BazaarTileTakenFree", "player": 0, "tile": 2}]
+    assert of_type(events, "BazaarClosed") and not of_type(events, "BazaarDealt")
+    assert state.scores == (0, 0, 0) and "bridges_castles_bazaars" not in state.tally
+    assert G.view(state, 0)["bazaar"] is None
+    # placed in order from the first chooser: seat 1 (V), seat 2 (U), seat 0 (E), then seat 1 draws
+    assert state.tile == "V" and G.to_act(state) == {1}
+    assert G.view(state, 0)["bazaar_tiles"] == ["E", None, "U"]
+    state, _ = play(state, "place 1,0 r0 follower road S")
+    assert state.tile == "U" and G.to_act(state) == {2} and state.scores == (0, 0, 0)
+    state, _ = play(state, "place -1,0 r0")
+    assert state.tile == "E" and G.to_act(state) == {0}
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, ev = play(state, "no castle")                       # the 2-cap city scores for seat 0
+    assert of_type(ev, "FeatureScored")[0]["points"] == 4 and state.scores == (4, 0, 0)
+    assert state.tile == "B" and G.to_act(state) == {1} and G.view(state, 0)["bazaar_tiles"] == [None, None, None]
+
+
+def test_draft_notation_and_refusals():
+    state = _draft_opened()
+    assert G.parse("bazaar 2", state, 1) == {"type": "bazaar", "tile": 2}
+    assert G.describe({"type": "bazaar", "tile": 2}) == "bazaar 2"
+    refused(state, "bazaar 0 bid 2", "bad_bid")                 # no bids in a draft
+    refused(state, "bazaar 5", "bad_bid")                       # no such tile
+    state, _ = play(state, "bazaar 0", player=1)
+    refused(state, "bazaar 0", "bad_bid")                       # taken already
+    refused(state, "bid 3", "bad_bid")                          # nothing to bid on in a draft
+    refused(state, "buy", "bad_bid")
+    # in an auction, "bazaar N" without a bid is not a move (as before)
+    auction = new_game(["BB6", "U", "V", "E"], expansions=BCB)
+    auction, _ = play(auction, "place 0,1 r0")
+    with pytest.raises(ParseError):
+        G.parse("bazaar 0", auction, 1)
+    assert G.view(auction, 1)["bazaar"]["mode"] == "auction"
+
+
+# -- allow_negative_scores = false: nobody pays points it does not have --------------------------
+
+
+def _scored_then_bazaar(**options):
+    """3 seats: seat 0 scores 4 (a city), seat 1 3 (a road); seat 1 places the bazaar BB6:
+    U, V, K are shown and seat 2 (0 points) hosts first."""
+    state = new_game(["E", "W", "X", "B", "BB6", "U", "V", "K", "B"], players=3, expansions=BCB, **options)
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "no castle")
+    state, _ = play(state, "place 1,0 r0 follower road W")
+    state, _ = play(state, "place -1,0 r0")                     # X closes the road: seat 1 +3
+    state, _ = play(state, "place 0,1 r0")
+    state, ev = play(state, "place 0,2 r0")
+    assert of_type(ev, "BazaarOpened") == [{"type": "BazaarOpened", "tiles": ["U", "V", "K"], "host": 2}]
+    assert state.scores == (4, 3, 0) and G.to_act(state) == {2}
+    return state
+
+
+def test_no_negative_scores_bids_stop_at_the_score_and_a_host_who_cannot_pay_sells():
+    state = _scored_then_bazaar(allow_negative_scores=False)
+    # seat 2 has 0 points: it opens at 0 only
+    assert G.legal_moves(state, 2) == [{"type": "bazaar", "tile": i, "bid": 0} for i in range(3)]
+    refused(state, "bazaar 0 bid 1", "not_enough_points")
+    state, _ = play(state, "bazaar 0 bid 0", player=2)
+    # seat 0 (4 points) may raise up to 4
+    assert G.to_act(state) == {0}
+    assert G.legal_moves(state, 0) == [{"type": "bazaar", "pass": True}] + \
+        [{"type": "bazaar", "bid": b} for b in range(1, 5)]
+    refused(state, "bid 5", "not_enough_points")
+    refused(state, "bid 0", "bad_bid")                          # not a raise: a bad bid, as before
+    state, _ = play(state, "bid 4", player=0)
+    # seat 1 (3 points) cannot go above 4: it may only pass
+    assert G.legal_moves(state, 1) == [{"type": "bazaar", "pass": True}]
+    refused(state, "bid 5", "not_enough_points")
+    state, _ = play(state, "pass", player=1)
+    # seat 2 (0 points) cannot pay 4: it may only sell
+    assert G.to_act(state) == {2} and G.legal_moves(state, 2) == [{"type": "bazaar", "deal": "sell"}]
+    assert G.default_move(state, 2) == {"type": "bazaar", "deal": "sell"}
+    refused(state, "buy", "not_enough_points")
+    state, ev = play(state, "sell", player=2)
+    assert state.scores == (0, 3, 4)                            # seat 0 pays its 4 to seat 2
+    # next host: seat 1 (3 points) opens at 1; seat 2 (4 points) raises to 2; seat 1 can pay 2: buy listed
+    assert G.to_act(state) == {1} and max(m["bid"] for m in G.legal_moves(state, 1)) == 3
+    refused(state, "bazaar 1 bid 4", "not_enough_points")
+    state, _ = play(state, "bazaar 1 bid 1", player=1)
+    assert G.legal_moves(state, 2)[-1] == {"type": "bazaar", "bid": 4}
+    state, _ = play(state, "bid 2", player=2)
+    assert G.legal_moves(state, 1) == [{"type": "bazaar", "deal": "sell"}, {"type": "bazaar", "deal": "buy"}]
+    state, ev = play(state, "buy", player=1)
+    assert state.scores == (0, 1, 6)                            # seat 1 pays 2 to seat 2
+    assert of_type(ev, "BazaarTileTakenFree") == [{"type": "BazaarTileTakenFree", "player": 2, "tile": 2}]
+    # played from the first host on: seat 2 its K now, then seat 0 the U, seat 1 the V
+    assert state.tile == "K" and G.to_act(state) == {2} and G.view(state, 0)["bazaar_tiles"] == ["U", "V", None]
+
+
+def test_the_same_bazaar_with_negative_scores_allowed_goes_below_zero():
+    state = _scored_then_bazaar()
+    assert len(G.legal_moves(state, 2)) == 3 * 100              # bids 0-99
+    state, _ = play(state, "bazaar 0 bid 0", player=2)
+    state, _ = play(state, "bid 5", player=0)
+    state, _ = play(state, "pass", player=1)
+    assert G.legal_moves(state, 2) == [{"type": "bazaar", "deal": "sell"}, {"type": "bazaar", "deal": "buy"}]
+    state, _ = play(state, "buy", player=2)
+    assert state.scores == (9, 3, -5)
+
+
+def test_no_negative_scores_with_the_current_score_cap():
+    state = _scored_then_bazaar(allow_negative_scores=False, bazaar_bid_cap="current_score")
+    assert G.legal_moves(state, 2) == [{"type": "bazaar", "tile": i, "bid": 0} for i in range(3)]
+    state, _ = play(state, "bazaar 2 bid 0", player=2)
+    assert G.legal_moves(state, 0)[-1] == {"type": "bazaar", "bid": 4}
+    refused(state, "bid 5", "not_enough_points")
+    state, _ = play(state, "bid 3", player=0)
+    state, _ = play(state, "pass", player=1)
+    assert G.legal_moves(state, 2) == [{"type": "bazaar", "deal": "sell"}]
+    # the cap alone still lets a host buy at a bid it cannot pay (as before)
+    state = _scored_then_bazaar(bazaar_bid_cap="current_score")
+    state, _ = play(state, "bazaar 2 bid 0", player=2)
+    refused(state, "bid 5", "bad_bid")
+    state, _ = play(state, "bid 3", player=0)
+    state, _ = play(state, "pass", player=1)
+    state, _ = play(state, "buy", player=2)
+    assert state.scores == (7, 3, -3)

@@ -278,6 +278,7 @@ PASTED = {
         "castle X,Y city N | no castle": [("castle 1,0 city N", "castle", {"type": "castle", "on": "city N"}),
                                           ("no castle", "castle", {"type": "castle", "pass": True})],
         "bazaar N bid B": [("bazaar 0 bid 2", "bazaar", {"type": "bazaar", "tile": 0, "bid": 2})],
+        "bazaar N": [("bazaar 1", ("bazaar", {"bazaar_mode": "draft"}), {"type": "bazaar", "tile": 1})],
         "bid B | pass": [("bid 3", "bazaar", {"type": "bazaar", "bid": 3}),
                          ("pass", "bazaar", {"type": "bazaar", "pass": True})],
         "buy | sell": [("buy", "bazaar", {"deal": "buy"}), ("sell", "bazaar", {"deal": "sell"})],
@@ -294,10 +295,14 @@ def _game(expansions, players=2):
 
 
 def _owing(state, player, decision):
-    """The state with ``player`` owing ``decision`` (all the parse looks at)."""
+    """The state with ``player`` owing ``decision`` (all the parse looks at); a
+    decision (name, options) also sets those options (the draft's ``bazaar N``)."""
     if decision is None:
         return state
     new = state.copy()
+    if isinstance(decision, tuple):
+        decision, options = decision
+        new.options = {**state.options, **options}
     new.pending = {player: decision}
     return new
 

@@ -92,3 +92,52 @@ def test_a_follower_on_top_closes_the_tower_and_can_be_captured():
     refused(state, "tower 1,1", "tower_closed")
     state, _ = play(state, "tower 2,0")                            # height 1 from 2,0: 1,0 but not 1,1
     assert [(m["x"], m["y"], m["on"]) for m in G.legal_moves(state, 0)[1:]] == [(1, 0, "road E")]
+
+
+# -- allow_negative_scores = false: a ransom needs 3 points ---------------------------------------
+
+
+def _scored_then_captured(points, **options):
+    """Seat 0 scores a road of ``points`` tiles (2 or 3), then seat 1's tower at 1,0
+    captures seat 0's thief at 2,0; seat 0 is to act with ``points`` points."""
+    if points == 2:      # TO7 at 1,0, the thief on its S stub; A at 1,1 closes it
+        order, first, closer = ["TO7", "A", "U", "B", "B", "B"], "place 1,0 r0 follower road S", "place 1,1 r180"
+    else:                # the thief on TO7's W stub, D's road; W at -1,0 closes it
+        order, first, closer = ["TO7", "W", "U", "B", "B", "B"], "place 1,0 r0 follower road W", "place -1,0 r0"
+    state = new_game(order, expansions=TOWER, **options)
+    state, _ = play(state, first)
+    state, _ = play(state, closer)
+    state, ev = play(state, "pass")                                   # seat 1: no tower floor
+    assert of_type(ev, "FeatureScored")[0]["points"] == points and state.scores == (points, 0)
+    state, _ = play(state, "place 2,0 r0 follower road E")           # seat 0's thief next to the tower
+    state, _ = play(state, "place 0,1 r0")
+    state, _ = play(state, "tower 1,0")
+    state, _ = play(state, "capture 2,0 road E seat 0")
+    assert G.view(state, 0)["tower"]["prisoners"] == [{"captor": 1, "player": 0, "figure": "follower"}]
+    assert G.to_act(state) == {0} and state.supply == (6, 7)
+    return state
+
+
+def test_no_ransom_under_3_points_without_negative_scores():
+    state = _scored_then_captured(2, allow_negative_scores=False)
+    assert not [m for m in G.legal_moves(state, 0) if m["type"] == "ransom"]
+    refused(state, "ransom seat 1", "not_enough_points")
+    refused(state, "ransom seat 1 big", "no_prisoner")                  # no such prisoner: as before
+    # the turn goes on; seat 0 still has 2 points
+    state, _ = play(state, "place 0,2 r0")
+    assert state.scores == (2, 0)
+
+
+def test_a_ransom_at_3_points_without_negative_scores_goes_down_to_0():
+    state = _scored_then_captured(3, allow_negative_scores=False)
+    assert [m for m in G.legal_moves(state, 0) if m["type"] == "ransom"] == [
+        {"type": "ransom", "from": 1, "figure": "follower"}]
+    state, ev = play(state, "ransom seat 1")
+    assert of_type(ev, "RansomPaid")[0]["points"] == 3
+    assert state.scores == (0, 3) and state.supply == (7, 7) and G.view(state, 0)["tower"]["prisoners"] == []
+
+
+def test_a_ransom_at_2_points_with_negative_scores_goes_below_0():
+    state = _scored_then_captured(2)
+    state, _ = play(state, "ransom seat 1")
+    assert state.scores == (-1, 3)
