@@ -129,6 +129,21 @@ def test_the_bazaar_left_to_its_deadlines(service):
     assert t.view()["scores"] == [-2, 2]
 
 
+
+def test_the_draft_bazaar_left_to_its_deadline(service):
+    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"], bazaar_mode="draft")
+    t.play(0, "place 0,1 r0")
+    assert t.view()["bazaar"]["mode"] == "draft" and t.view()["bazaar"]["phase"] == "pick"
+    assert t.deadline(1) == {"type": "bazaar", "tile": 0}           # the first tile left
+    # seat 0 takes the last tile; no points; seat 1 plays its U now
+    assert t.view()["scores"] == [0, 0] and t.view()["bazaar"] is None
+    assert t.view()["bazaar_tiles"] == ["V", None] and t.view()["tile"] == "U"
+    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"], bazaar_mode="draft")
+    t.play(0, "place 0,1 r0")
+    t.play(1, "bazaar 1")
+    assert t.view()["bazaar_tiles"] == ["U", None] and t.view()["tile"] == "V"
+
+
 def _tower_table(service):
     t = Table(service, ["U", "E", "TO2", "TO11", "V", "B", "B", "U"], ["tower", "inns_cathedrals"])
     for seat, text in [(0, "place 1,0 r0 follower road E"), (1, "place 1,-1 r0 follower city N"),

@@ -6,7 +6,8 @@ option ``expansions: ["bridges_castles_bazaars"]``.
 * **Castles** (``castles.py``): a completed city of two caps may become a castle
   (decision ``castle`` of the knight's owner), scored later with a neighbouring feature.
 * **Bazaar** (``bazaar.py``): after the turn an auction of as many tiles as seats
-  (decision ``bazaar``, one seat at a time), played at the seats' next turns.
+  (decision ``bazaar``, one seat at a time), played at the seats' next turns;
+  ``bazaar_mode`` = ``draft``: the same hosts just pick, no bids.
 
 Bridges and castles: 3 a seat with 2-4 players, 2 with 5-6. Modules: ``tiles``,
 ``bridges``, ``castles``, ``bazaar``, ``text``; this one installs them.

@@ -200,9 +200,10 @@ def validate_bazaar(state, player: int, move: dict) -> dict:
         ok = (keys == {"type", "pass"} and move["pass"] is True) or (keys == {"type", "bid"} and is_int(move["bid"]))
     else:
         ok = keys == {"type", "deal"} and move["deal"] in ("buy", "sell")
-    if ok and move not in legal_bazaar(state, player):
+    bad = not ok or move not in legal_bazaar(state, player)
+    if bad and ok:
         _short(state, player, move)
-    if not ok or move not in legal_bazaar(state, player):
+    if bad:
         expected = {"pick": "bazaar N bid B (a free tile, a bid from 0)",
                     "bid": f"bid B (more than {a.get('price')}) or pass", "deal": "buy | sell"}[a["phase"]]
         raise IllegalMove("bad_bid", f"at the bazaar now: {expected}")
