@@ -115,9 +115,9 @@ def test_the_host_buys_when_nobody_bids_more():
 CHOICE_TILES = ["E", "W", "N", "N", "K", "L", "B"]
 
 
-def _castle_with_road_and_city(choice=None):
+def _castle_with_road_and_city(choice=None, tiles=CHOICE_TILES):
     opts = {} if choice is None else {"castle_feature_choice": choice}
-    state = new_game(CHOICE_TILES, expansions=BCB, **opts)
+    state = new_game(tiles, expansions=BCB, **opts)
     state, _ = play(state, "place 0,-1 r180 follower city S")
     state, _ = play(state, "castle 0,-1 city S")
     for move in ("place -1,0 r0", "place 1,-1 r180", "place 2,-1 r270", "place 2,0 r0"):
@@ -247,3 +247,12 @@ def test_a_chain_the_second_castle_scores_what_the_first_chose():
     # seat 1's castle has one candidate, seat 0's castle (3 points now): no second decision
     assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 3), (1, 3)]
     assert state.scores == (3, 6) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+
+
+def test_owner_choice_with_the_last_tile_the_game_ends_after_the_answer():
+    state, ev = _castle_with_road_and_city("owner_choice", CHOICE_TILES[:-1])
+    assert state.pending == {0: "choose_castle_feature"} and not state.over
+    state, ev = play(state, "castle points 1,0 road W")
+    assert of_type(ev, "GameEnded") and state.over
+    # nothing more at the end: the castle scored 3 in play, the open road (K, L) is nobody's
+    assert state.scores == (3, 3) and G.result(state).scores == (3, 3)
