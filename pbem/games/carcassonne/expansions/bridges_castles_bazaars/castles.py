@@ -12,6 +12,11 @@
   = ``2x3``: its two tiles and the four beside their long sides) is scored, the castle's
   owner scores that feature's points (the highest of several) and its knight goes home;
   castles so scored trigger their neighbours in turn. A castle never triggered scores 0.
+* **Choosing** (``castle_feature_choice`` = ``owner_choice``): of several features worth
+  different points next to a castle, its owner chooses the one it scores: decision
+  ``choose_castle_feature`` (``castle points X,Y road W``), the highest first (the default),
+  castle after castle in the order they were built; the answer resumes the chain, then the
+  rest of step 8 (``resume_choice``, first in step 9).
 """
 from __future__ import annotations
 
