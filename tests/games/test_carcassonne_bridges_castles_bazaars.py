@@ -256,3 +256,35 @@ def test_owner_choice_with_the_last_tile_the_game_ends_after_the_answer():
     assert of_type(ev, "GameEnded") and state.over
     # nothing more at the end: the castle scored 3 in play, the open road (K, L) is nobody's
     assert state.scores == (3, 3) and G.result(state).scores == (3, 3)
+
+
+def _two_castles_at_once(choice):
+    # seat 1's castle on (0,1)/(1,1) (vicinity x 0..1, y 0..2) is next to the road and the city
+    # too: both castles are triggered in the same round, seat 0's (built first) first
+    state = new_game(["E", "W", "N", "E", "N", "D", "K", "L", "B"], expansions=BCB, castle_feature_choice=choice)
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    for move in ("place -1,0 r0", "place 1,-1 r180", "place 0,1 r90", "place 2,-1 r270"):
+        state, _ = play(state, move)
+    state, _ = play(state, "place 1,1 r270 follower city W")
+    state, _ = play(state, "castle 1,1 city W")
+    state, _ = play(state, "place 2,0 r0")
+    return play(state, "place 1,0 r0 follower road W")
+
+
+def test_two_castles_triggered_at_once_ask_their_owners_in_the_order_built():
+    state, ev = _two_castles_at_once("highest")
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 8), (1, 8)]
+    assert state.scores == (8, 11)
+    state, ev = _two_castles_at_once("owner_choice")
+    assert state.pending == {0: "choose_castle_feature"} and state.active == 1
+    state, ev = play(state, "castle points 1,0 road W")
+    assert [e["type"] for e in ev] == ["CastleFeatureChosen", "CastleScored", "FollowersReturned",
+                                       "CastleFeatureOffered"]
+    assert state.pending == {1: "choose_castle_feature"} and state.scores == (3, 3)
+    assert G.view(state, 0)["castle_feature_decision"] == {
+        "player": 1, "x": 1, "y": 1, "on": "city W",
+        "options": [{"x": 1, "y": 0, "on": "city N", "points": 8}, {"x": 1, "y": 0, "on": "road W", "points": 3}]}
+    state, ev = play(state, "castle points 2,-1 city W")              # the city, by another of its tiles
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(1, 8)]
+    assert state.scores == (3, 11) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
