@@ -288,3 +288,17 @@ def test_two_castles_triggered_at_once_ask_their_owners_in_the_order_built():
     state, ev = play(state, "castle points 2,-1 city W")              # the city, by another of its tiles
     assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(1, 8)]
     assert state.scores == (3, 11) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+
+
+def test_the_count_entry_counts_points_scored_before_a_castle_owner_choice():
+    # the run answering the choice has lost the events before it: the offer keeps their winners
+    from pbem.games.carcassonne.expansions.count.city import note_scoring
+    from pbem.games.carcassonne.rules import Turn
+    state = new_game(["U"], expansions=BCB + ["count"], castle_feature_choice="owner_choice")
+    for before, entry in (([[1]], True), ([[0]], False), ([[0, 1]], False), ([], False)):
+        turn = Turn(state.rules, state, random.Random(0), 0)
+        turn.data = {"scored_before": before}
+        note_scoring(turn)
+        assert turn.data.get("count_entry", False) is entry, before
+    state, ev = _castle_with_road_and_city("owner_choice")
+    assert state.ext["bridges_castles_bazaars"]["choice"]["turn_data"]["scored_before"] == [[1]]  # seat 1's road
