@@ -172,7 +172,8 @@ def render(state, viewer) -> list:
     ch = m.get("choice")
     if ch:
         lines.append(f"seat {m['castles'][ch['index']]['player']} chooses what the castle at {ch['x']},{ch['y']} "
-                     "scores: " + "; ".join(f"castle points {x},{y} {on} ({p} points)" for x, y, on, p in ch["options"]))
+                     "scores: " + "; ".join(f"castle points {x},{y} {on} ({p} points)"
+                                            for x, y, on, p in ch["options"]))
     a = bazaar.auction(state)
     if a:
         lines.append("Bazaar: " + ", ".join(f"{i}: {t}" + ("" if a["owners"][i] is None else f" (seat {a['owners'][i]})")
