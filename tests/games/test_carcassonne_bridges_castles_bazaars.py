@@ -2,9 +2,12 @@
 placeable only with one), castles scored with a neighbouring feature, the bazaar."""
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
-from pbem.games.base import ParseError
+from pbem.games.base import IllegalMove, ParseError
 from pbem.games.carcassonne.expansions.bridges_castles_bazaars.tiles import BB_TILES, bb_pile
 
 from pbem.games.carcassonne.features import sid_at
@@ -253,3 +256,201 @@ def test_no_negative_scores_with_the_current_score_cap():
     state, _ = play(state, "pass", player=1)
     state, _ = play(state, "buy", player=2)
     assert state.scores == (7, 3, -3)
+
+
+# -- castle_feature_choice -------------------------------------------------------------------
+#
+# Seat 0's castle on (0,-1)/(0,0) (vicinity x -1..1, y -1..0); seat 1's L on (1,0) completes at
+# once the road (-1,0)-(0,0)-(1,0) (3, seat 1's thief) and the city (1,-1) (2,-1) (2,0) (1,0)
+# (4 tiles, 8 points, nobody's): both have a tile next to the castle.
+
+CHOICE_TILES = ["E", "W", "N", "N", "K", "L", "B"]
+
+
+def _castle_with_road_and_city(choice=None, tiles=CHOICE_TILES):
+    opts = {} if choice is None else {"castle_feature_choice": choice}
+    state = new_game(tiles, expansions=BCB, **opts)
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    for move in ("place -1,0 r0", "place 1,-1 r180", "place 2,-1 r270", "place 2,0 r0"):
+        state, _ = play(state, move)
+    return play(state, "place 1,0 r0 follower road W")
+
+
+def test_highest_a_castle_scores_the_best_feature_at_once():
+    state, ev = _castle_with_road_and_city()                            # the default: highest
+    assert [(e["feature"], e["points"]) for e in of_type(ev, "FeatureScored")] == [("city", 8), ("road", 3)]
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 8)]
+    assert not of_type(ev, "CastleFeatureOffered")
+    assert state.scores == (8, 3) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+    state2, _ = _castle_with_road_and_city("highest")
+    assert G.dump(state2)["scores"] == G.dump(state)["scores"] and state2.ext == state.ext
+
+
+def test_owner_choice_the_castle_owner_chooses_the_road():
+    state, ev = _castle_with_road_and_city("owner_choice")
+    assert [(e["feature"], e["points"]) for e in of_type(ev, "FeatureScored")] == [("city", 8), ("road", 3)]
+    assert ev[-1]["type"] == "CastleFeatureOffered" and not of_type(ev, "CastleScored")
+    # seat 1 placed the tile; seat 0, the castle's owner, owes the choice: the highest first
+    assert state.pending == {0: "choose_castle_feature"} and state.active == 1 and state.scores == (0, 3)
+    assert G.legal_moves(state, 0) == [{"type": "choose_castle_feature", "x": 1, "y": 0, "on": "city N"},
+                                       {"type": "choose_castle_feature", "x": 1, "y": 0, "on": "road W"}]
+    assert G.legal_moves(state, 1) == []
+    assert G.view(state, 1)["castle_feature_decision"] == {
+        "player": 0, "x": 0, "y": -1, "on": "city S",
+        "options": [{"x": 1, "y": 0, "on": "city N", "points": 8}, {"x": 1, "y": 0, "on": "road W", "points": 3}]}
+    state, ev = play(state, "castle points -1,0 road E")               # any segment of the road names it
+    assert [e["type"] for e in ev][:4] == ["CastleFeatureChosen", "CastleScored", "FollowersReturned",
+                                           "FollowersReturned"]
+    assert of_type(ev, "CastleFeatureChosen")[0] == {"type": "CastleFeatureChosen", "player": 0, "index": 0,
+                                                      "x": 1, "y": 0, "on": "road W", "points": 3}
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 3)]
+    # the rest of the turn: the knight and seat 1's thief go home, seat 0 draws the next tile
+    assert state.scores == (3, 3) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+    assert state.tile == "B" and G.view(state, 0)["castle_feature_decision"] is None
+    assert G.view(state, 0)["castles_built"][0]["scored"] is True
+
+
+def test_owner_choice_at_the_deadline_the_highest():
+    state, _ = _castle_with_road_and_city("owner_choice")
+    move = G.default_move(state, 0)
+    assert move == {"type": "choose_castle_feature", "x": 1, "y": 0, "on": "city N"}
+    state = G.apply(state, G.decide(state, 0, move, random.Random(0)))
+    assert state.scores == (8, 3) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+
+
+def test_owner_choice_refuses_a_feature_not_offered():
+    state, _ = _castle_with_road_and_city("owner_choice")
+    refused(state, "castle points 2,0 road S", "bad_castle_feature")   # K's open road
+    refused(state, "castle points 0,-1 city S", "bad_castle_feature")  # the castle itself
+    refused(state, "castle points 5,5 road W", "bad_castle_feature")   # no tile there
+    with pytest.raises(IllegalMove) as err:
+        G.decide(state, 0, {"type": "choose_castle_feature", "x": 1, "y": 0}, random.Random(0))
+    assert err.value.code == "malformed_move"
+    with pytest.raises(IllegalMove) as err:                             # not seat 1's decision
+        G.decide(state, 1, {"type": "choose_castle_feature", "x": 1, "y": 0, "on": "road W"}, random.Random(0))
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(ParseError) as perr:
+        G.parse("castle points 1,0 over there", state, 0)
+    assert perr.value.code == "bad_castle_feature"
+
+
+def test_owner_choice_notation_and_a_snapshot_between():
+    state, _ = _castle_with_road_and_city("owner_choice")
+    for move in G.legal_moves(state, 0):
+        text = G.describe(move)
+        assert text.startswith("castle points 1,0 ") and G.parse(text, state, 0) == move
+    assert G.parse("Castle Points (1, 0) city n", state, 0) == {"type": "choose_castle_feature", "x": 1, "y": 0,
+                                                                 "on": "city N"}
+    assert "castle points 1,0 road W (3 points)" in G.render(state, 0)
+    again = G.load(json.loads(json.dumps(G.dump(state))))
+    assert G.legal_moves(again, 0) == G.legal_moves(state, 0)
+    again, _ = play(again, "castle points 1,0 road W")
+    assert again.scores == (3, 3) and again.pending == {0: "place_tile"}
+
+
+def test_owner_choice_no_decision_with_one_feature():
+    # the road alone (the first castle test): nothing to choose, the castle scores 3 at once
+    state = new_game(["E", "W", "W", "U"], expansions=BCB, castle_feature_choice="owner_choice")
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    state, _ = play(state, "place -1,0 r0")
+    state, ev = play(state, "place 1,0 r0")
+    assert not of_type(ev, "CastleFeatureOffered")
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 3)]
+    assert state.scores == (3, 0)
+
+
+def test_owner_choice_no_decision_when_the_features_score_the_same():
+    # a road of 4 (W, D, D, W) and a 2-tile city (E on 1,-1 and the D on 1,0): 4 and 4
+    state = new_game(["E", "W", "E", "B", "W", "D", "U"], expansions=BCB, castle_feature_choice="owner_choice")
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    for move in ("place -1,0 r0", "place 1,-1 r180", "place 2,-1 r0", "place 2,0 r0"):
+        state, _ = play(state, move)
+    state, ev = play(state, "place 1,0 r0")
+    assert sorted((e["feature"], e["points"]) for e in of_type(ev, "FeatureScored")) == [("city", 4), ("road", 4)]
+    assert not of_type(ev, "CastleFeatureOffered")
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 4)]
+    assert state.scores == (4, 0) and state.pending == {0: "place_tile"}
+
+
+def _two_castles(choice):
+    # seat 1's castle on (-1,-2)/(-1,-1) (vicinity x -2..0, y -2..-1) is next to seat 0's castle
+    # but to neither feature: only seat 0's castle triggers it (a chain)
+    state = new_game(["E", "W", "N", "E", "N", "E", "K", "L", "B"], expansions=BCB, castle_feature_choice=choice)
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    for move in ("place -1,0 r0", "place 1,-1 r180", "place -1,-1 r0", "place 2,-1 r270"):
+        state, _ = play(state, move)
+    state, _ = play(state, "place -1,-2 r180 follower city S")
+    state, _ = play(state, "castle -1,-2 city S")
+    state, _ = play(state, "place 2,0 r0")
+    return play(state, "place 1,0 r0 follower road W")
+
+
+def test_a_chain_the_second_castle_scores_what_the_first_chose():
+    state, ev = _two_castles("highest")
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 8), (1, 8)]
+    assert state.scores == (8, 11)
+    state, ev = _two_castles("owner_choice")
+    assert state.pending == {0: "choose_castle_feature"} and not of_type(ev, "CastleScored")
+    state, ev = play(state, "castle points 1,0 road W")
+    # seat 1's castle has one candidate, seat 0's castle (3 points now): no second decision
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 3), (1, 3)]
+    assert state.scores == (3, 6) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+
+
+def test_owner_choice_with_the_last_tile_the_game_ends_after_the_answer():
+    state, ev = _castle_with_road_and_city("owner_choice", CHOICE_TILES[:-1])
+    assert state.pending == {0: "choose_castle_feature"} and not state.over
+    state, ev = play(state, "castle points 1,0 road W")
+    assert of_type(ev, "GameEnded") and state.over
+    # nothing more at the end: the castle scored 3 in play, the open road (K, L) is nobody's
+    assert state.scores == (3, 3) and G.result(state).scores == (3, 3)
+
+
+def _two_castles_at_once(choice):
+    # seat 1's castle on (0,1)/(1,1) (vicinity x 0..1, y 0..2) is next to the road and the city
+    # too: both castles are triggered in the same round, seat 0's (built first) first
+    state = new_game(["E", "W", "N", "E", "N", "D", "K", "L", "B"], expansions=BCB, castle_feature_choice=choice)
+    state, _ = play(state, "place 0,-1 r180 follower city S")
+    state, _ = play(state, "castle 0,-1 city S")
+    for move in ("place -1,0 r0", "place 1,-1 r180", "place 0,1 r90", "place 2,-1 r270"):
+        state, _ = play(state, move)
+    state, _ = play(state, "place 1,1 r270 follower city W")
+    state, _ = play(state, "castle 1,1 city W")
+    state, _ = play(state, "place 2,0 r0")
+    return play(state, "place 1,0 r0 follower road W")
+
+
+def test_two_castles_triggered_at_once_ask_their_owners_in_the_order_built():
+    state, ev = _two_castles_at_once("highest")
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 8), (1, 8)]
+    assert state.scores == (8, 11)
+    state, ev = _two_castles_at_once("owner_choice")
+    assert state.pending == {0: "choose_castle_feature"} and state.active == 1
+    state, ev = play(state, "castle points 1,0 road W")
+    assert [e["type"] for e in ev] == ["CastleFeatureChosen", "CastleScored", "FollowersReturned",
+                                       "CastleFeatureOffered"]
+    assert state.pending == {1: "choose_castle_feature"} and state.scores == (3, 3)
+    assert G.view(state, 0)["castle_feature_decision"] == {
+        "player": 1, "x": 1, "y": 1, "on": "city W",
+        "options": [{"x": 1, "y": 0, "on": "city N", "points": 8}, {"x": 1, "y": 0, "on": "road W", "points": 3}]}
+    state, ev = play(state, "castle points 2,-1 city W")              # the city, by another of its tiles
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(1, 8)]
+    assert state.scores == (3, 11) and state.supply == (7, 7) and state.pending == {0: "place_tile"}
+
+
+def test_the_count_entry_counts_points_scored_before_a_castle_owner_choice():
+    # the run answering the choice has lost the events before it: the offer keeps their winners
+    from pbem.games.carcassonne.expansions.count.city import note_scoring
+    from pbem.games.carcassonne.rules import Turn
+    state = new_game(["U"], expansions=BCB + ["count"], castle_feature_choice="owner_choice")
+    for before, entry in (([[1]], True), ([[0]], False), ([[0, 1]], False), ([], False)):
+        turn = Turn(state.rules, state, random.Random(0), 0)
+        turn.data = {"scored_before": before}
+        note_scoring(turn)
+        assert turn.data.get("count_entry", False) is entry, before
+    state, ev = _castle_with_road_and_city("owner_choice")
+    assert state.ext["bridges_castles_bazaars"]["choice"]["turn_data"]["scored_before"] == [[1]]  # seat 1's road

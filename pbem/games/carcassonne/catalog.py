@@ -66,6 +66,8 @@ ERROR_CODES = {
                   "towards it on the next one, facing roads or nothing ([x, y, \"NS\" | \"WE\"])",
     "no_bridge_left": "Bridges, Castles & Bazaars: you have no bridge left",
     "bad_castle": "Bridges, Castles & Bazaars: the castle names the city offered (castle X,Y city N)",
+    "bad_castle_feature": "Bridges, Castles & Bazaars: the castle scores one of the features offered, named by "
+                          "a segment of it (castle points X,Y road W)",
     "bad_bid": "Bridges, Castles & Bazaars: at the bazaar, pick a free tile with a bid, raise the bid or "
                "pass, or buy or sell (bazaar_mode draft: pick a free tile, no bid)",
     "not_enough_points": "allow_negative_scores false: the move would make you pay points you do not have "
@@ -126,6 +128,10 @@ VIEW_FIELDS = {
     "castles_built": "Bridges, Castles & Bazaars: the castles: `player`, `x`, `y`, `on`, `tiles`, `scored`",
     "castle_decision": "Bridges, Castles & Bazaars: the city offered as a castle (`player`, `x`, `y`, `on`), or "
                        "null",
+    "castle_feature_decision": "Bridges, Castles & Bazaars (castle_feature_choice = owner_choice): the castle "
+                               "whose owner chooses what it scores (`player`, `x`, `y`, `on`) and its `options` "
+                               "(`x`, `y`, `on` of a segment of each feature, its `points`, the highest first), or "
+                               "null",
     "bazaar": "Bridges, Castles & Bazaars: the bazaar under way: `mode` (auction, or draft: picks without "
               "bids), `tiles`, `owners` (a seat per tile or null), `host` (the seat choosing), `phase` (pick, "
               "bid, deal; a draft is always pick), the `tile` auctioned, its `price` and `bidder` (null in a "
@@ -190,6 +196,10 @@ OPTIONS = (
            "Bridges, Castles & Bazaars: the tiles whose features trigger a castle: its 2 tiles and the 4 "
            "beside their long sides (2x3) or its 6 orthogonal neighbours (six_neighbours)", str,
            choices=("2x3", "six_neighbours")),
+    Option("castle_feature_choice", "highest",
+           "Bridges, Castles & Bazaars: a castle triggered by several features at once scores the highest "
+           "(highest) or the one its owner chooses (owner_choice; the highest at the deadline)", str,
+           choices=("highest", "owner_choice")),
     Option("bazaar_bid_cap", "none",
            "Bridges, Castles & Bazaars: bids go from 0 to 99 (none) or to the bidder's score (current_score)",
            str, choices=("none", "current_score")),
@@ -234,9 +244,10 @@ SAMPLE_SETUPS = (
     (3, {"expansions": ["princess_dragon", "tower", "count", "bridges_castles_bazaars", "king_robber"],
          "volcano_blocks": "all_figures", "princess_action": "must", "dragon_tiles_before_volcano": "no_effect",
          "count_final_scoring": False, "castle_conversion_by": "active_player",
-         "castle_vicinity": "six_neighbours", "bazaar_bid_cap": "current_score", "bazaar_mode": "draft",
-         "allow_negative_scores": False,
+         "castle_vicinity": "six_neighbours", "castle_feature_choice": "owner_choice",
+         "bazaar_bid_cap": "current_score", "bazaar_mode": "draft", "allow_negative_scores": False,
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
+    (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
     (2, {"expansions": ALL_EXPANSIONS}),
     (6, {"expansions": ALL_EXPANSIONS}),
 )

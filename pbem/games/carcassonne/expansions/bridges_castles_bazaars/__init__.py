@@ -4,7 +4,9 @@ option ``expansions: ["bridges_castles_bazaars"]``.
 * **Tiles.** BB1-BB11 (``tiles.py``, 12 tiles, 8 bazaars).
 * **Bridges** (``bridges.py``): with the placement, on the new tile or the next one.
 * **Castles** (``castles.py``): a completed city of two caps may become a castle
-  (decision ``castle`` of the knight's owner), scored later with a neighbouring feature.
+  (decision ``castle`` of the knight's owner), scored later with a neighbouring feature
+  (with ``castle_feature_choice`` = ``owner_choice``, decision ``choose_castle_feature`` of
+  the castle's owner between features of different values).
 * **Bazaar** (``bazaar.py``): after the turn an auction of as many tiles as seats
   (decision ``bazaar``, one seat at a time), played at the seats' next turns;
   ``bazaar_mode`` = ``draft``: the same hosts just pick, no bids.
@@ -44,6 +46,8 @@ class BridgesCastlesBazaars(Expansion):
         rules.field_city_points = lambda state, f: castles.FARMER_POINTS if f.marks.get("castle") else farmer(state, f)
         for name, legal, validate, step in ((castles.CASTLE, castles.legal_castle, castles.validate_castle,
                                              "resolve_figures"),
+                                            (castles.CHOOSE, castles.legal_choice, castles.validate_choice,
+                                             "end_turn"),
                                             (bazaar.MOVE, bazaar.legal_bazaar, bazaar.validate_bazaar, "end_turn")):
             rules.moves[name] = step
             rules.legal[name] = legal
@@ -64,6 +68,7 @@ class BridgesCastlesBazaars(Expansion):
         rules.on("place_tile", bazaar.note)
         rules.on("resolve_figures", castles.offer)
         rules.on("score", castles.score)
+        rules.on("end_turn", castles.resume_choice, first=True)   # castle_feature_choice = owner_choice
         rules.on("end_turn", bazaar.hold, last=True)
 
 

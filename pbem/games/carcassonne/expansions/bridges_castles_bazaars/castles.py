@@ -12,6 +12,11 @@
   = ``2x3``: its two tiles and the four beside their long sides) is scored, the castle's
   owner scores that feature's points (the highest of several) and its knight goes home;
   castles so scored trigger their neighbours in turn. A castle never triggered scores 0.
+* **Choosing** (``castle_feature_choice`` = ``owner_choice``): of several features worth
+  different points next to a castle, its owner chooses the one it scores: decision
+  ``choose_castle_feature`` (``castle points X,Y road W``), the highest first (the default),
+  castle after castle in the order they were built; the answer resumes the chain, then the
+  rest of step 8 (``resume_choice``, first in step 9).
 """
 from __future__ import annotations
 
@@ -20,12 +25,15 @@ from ...features import label_of, sid_at
 from ...geometry import DELTA
 from ...orient import oriented
 from ...rules import Turn
+from ...scoring import completed_by_last_tile
 from ...segwords import cell_sid, typed
 from ...state import SEG_BITS
 from .tiles import EXPANSION
 from ..ext_state import part_of, with_part
 
 CASTLE = "castle"
+#: castle_feature_choice = owner_choice: the decision of a castle's owner between features
+CHOOSE = "choose_castle_feature"
 FARMER_POINTS = 4
 
 
@@ -133,6 +141,9 @@ def vicinity(state, tiles) -> set:
 def score(turn: Turn) -> None:
     """Step 8: castles next to the features scored this turn score the best of them."""
     st = turn.state
+    if st.options.get("castle_feature_choice", "highest") != "highest":
+        _score_choosing(turn)
+        return
     scored = []                         # (tiles, points) of what was scored this turn
     for fid in turn.completed:
         f = st.features.get(fid)
@@ -166,6 +177,132 @@ def score(turn: Turn) -> None:
             scored.append(({tuple(t) for t in c["tiles"]}, points))
     if fired:
         turn.data["castles_scored"] = fired
+
+
+# -- castle_feature_choice = owner_choice ------------------------------------------------------
+#
+# An item that may trigger a castle: [tiles ([[x, y], ...]), points, x, y, on], named by one
+# of its segments (a completed feature: its segment on the new tile, or its first; a castle:
+# its city segment). The chain goes in rounds: ``now`` holds what was scored in the round
+# before (first the features the tile completed), ``later`` the castles scored in this round
+# (they trigger the next one). In a round the castles are taken in the order they were
+# built; one triggered by items of different values asks its owner (``choose_castle_feature``)
+# and the chain stops until the answer (``resume_choice``, first in step 9), then goes on,
+# and once it is over the rest of step 8 runs.
+
+
+def _feature_items(turn: Turn) -> list:
+    st = turn.state
+    last = len(st.placed) - 1
+    items = []
+    for fid in turn.completed:
+        f = st.features.get(fid)
+        if f is None:
+            continue
+        on_tile = [s for s in f.segs if s >> SEG_BITS == last]
+        x, y, label = label_of(st, min(on_tile or f.segs))
+        items.append([[list(c) for c in sorted(f.tiles, key=lambda c: (c[1], c[0]))],
+                      st.rules.points[f.kind](st, f, True), x, y, label])
+    return items
+
+
+def _score_castle(turn: Turn, i: int, points: int) -> list:
+    """CastleScored and the knight home; returns the castle as an item of the next round."""
+    c = mine(turn.state)["castles"][i]
+    f = turn.state.feature_of(sid_at(turn.state, (c["x"], c["y"]), c["on"]))
+    back = []
+    for p, s, figure in f.meeples:
+        x, y, label = label_of(turn.state, s)
+        back.append({"player": p, "figure": figure, "x": x, "y": y, "on": label})
+    turn.emit({"type": "CastleScored", "player": c["player"], "x": c["x"], "y": c["y"], "on": c["on"],
+               "points": points, "winners": [c["player"]], "category": "castle", "index": i})
+    if back:
+        turn.emit({"type": "FollowersReturned", "followers": back})
+    return [[list(t) for t in c["tiles"]], points, c["x"], c["y"], c["on"]]
+
+
+#: the events Count's entry counts as scoring (kept over a decision in ``turn.data``)
+_SCORING = ("FeatureScored", "BarnFarmersScored", "CastleScored")
+
+
+def _chain(turn: Turn, now: list, later: list, fired: list) -> bool:
+    """Score the castles the items of ``now`` trigger, round after round; False if it
+    stopped at a castle owner's choice."""
+    while now:
+        for i, c in enumerate(mine(turn.state)["castles"]):
+            if c["scored"] or c["placement"] == turn.state.turn:
+                continue
+            near = vicinity(turn.state, c["tiles"])
+            hits = [item for item in now if near & {tuple(t) for t in item[0]}]
+            if not hits:
+                continue
+            if len({item[1] for item in hits}) > 1:
+                options = sorted(hits, key=lambda item: -item[1])      # the highest first: the default
+                earlier = list(turn.data.get("scored_before") or ())
+                earlier += [list(e["winners"]) for e in turn.events
+                            if e.get("type") in _SCORING and e.get("points", 0) > 0 and e.get("winners")]
+                data = {k: v for k, v in turn.data.items() if k != "castles_scored"}
+                data["scored_before"] = earlier
+                turn.emit({"type": "CastleFeatureOffered", "player": c["player"], "index": i,
+                           "x": c["x"], "y": c["y"], "on": c["on"],
+                           "options": [[x, y, on, p] for _t, p, x, y, on in options],
+                           "now": now, "later": later, "fired": fired, "turn_data": data})
+                return False
+            later = [*later, _score_castle(turn, i, hits[0][1])]
+            fired = [*fired, i]
+        now, later = later, []
+    if fired:
+        castles = mine(turn.state)["castles"]
+        turn.data["castles_scored"] = [turn.state.seg_feature[sid_at(turn.state, (castles[i]["x"], castles[i]["y"]),
+                                                                      castles[i]["on"])] for i in fired]
+    return True
+
+
+def _score_choosing(turn: Turn) -> None:
+    _chain(turn, _feature_items(turn), [], [])
+
+
+def resume_choice(turn: Turn) -> None:
+    """Back from a castle owner's choice (first in step 9): score it, go on with the chain,
+    then run the rest of step 8 (the handlers after ``score``)."""
+    m = turn.move
+    if not m or m.get("type") != CHOOSE:
+        return
+    ch = mine(turn.state)["choice"]
+    turn.completed = [fid for fid, _ in completed_by_last_tile(turn.state)]
+    turn.data = dict(ch["turn_data"])
+    points = next(o[3] for o in ch["options"] if o[:3] == [m["x"], m["y"], m["on"]])
+    turn.emit({"type": "CastleFeatureChosen", "player": turn.mover, "index": ch["index"],
+               "x": m["x"], "y": m["y"], "on": m["on"], "points": points})
+    later = [*ch["later"], _score_castle(turn, ch["index"], points)]
+    if not _chain(turn, ch["now"], later, [*ch["fired"], ch["index"]]):
+        return
+    handlers = turn.rules.handlers["score"]
+    for handler in handlers[handlers.index(score) + 1:]:
+        before = turn.state.pending
+        handler(turn)
+        if turn.state.over or (turn.state.pending and turn.state.pending is not before):
+            return
+
+
+def legal_choice(state, player: int) -> list:
+    if state.over or state.pending.get(player) != CHOOSE:
+        return []
+    return [{"type": CHOOSE, "x": x, "y": y, "on": on} for x, y, on, _p in mine(state)["choice"]["options"]]
+
+
+def validate_choice(state, player: int, move: dict) -> dict:
+    options = mine(state)["choice"]["options"]
+    if set(move) != {"type", "x", "y", "on"} or not typed(move, ints=("x", "y"), strs=("on",)):
+        raise IllegalMove("malformed_move", "the castle's feature is named by a segment: x, y, on "
+                          "(e.g. castle points 1,0 road W)")
+    sid = cell_sid(state, move)
+    fid = None if sid is None else state.seg_feature[sid]
+    for x, y, on, _p in options:
+        if fid is not None and fid == state.seg_feature[sid_at(state, (x, y), on)]:
+            return {"type": CHOOSE, "x": x, "y": y, "on": on}
+    raise IllegalMove("bad_castle_feature", "the castle scores one of: " + "; ".join(
+        f"{on} at {x},{y} ({p} points)" for x, y, on, p in options))
 
 
 # -- evolvers and restoring ------------------------------------------------------------------
@@ -212,6 +349,21 @@ def _scored(state, event):
     return state.rules.evolvers["FeatureScored"](put(state, castles=castles), event)
 
 
+def _choice_offered(state, event):
+    new = put(state, choice={k: event[k] for k in ("index", "x", "y", "on", "options", "now", "later", "fired",
+                                                   "turn_data")})
+    new.pending = {event["player"]: CHOOSE}
+    new.step = "score"
+    return new
+
+
+def _choice_made(state, event):
+    new = put(state, choice=None)
+    new.pending = {}
+    new.step = "end_turn"
+    return new
+
+
 def restore(state) -> None:
     """``Rules.restore``: the castles' cities after a rebuild from the tiles."""
     for c in mine(state).get("castles") or ():
@@ -223,4 +375,5 @@ def clear_decided(state, event):
     return put(state, decided=[]) if mine(state).get("decided") else state
 
 
-EVOLVERS = {"CastleOffered": _offered, "CastleDeclined": _declined, "CastleBuilt": _built, "CastleScored": _scored}
+EVOLVERS = {"CastleOffered": _offered, "CastleDeclined": _declined, "CastleBuilt": _built, "CastleScored": _scored,
+            "CastleFeatureOffered": _choice_offered, "CastleFeatureChosen": _choice_made}

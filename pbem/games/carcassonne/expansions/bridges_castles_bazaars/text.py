@@ -7,6 +7,9 @@ The help's lines (``notation.help_for``):
                                       the figure (... NS follower road N)
     castle X,Y city N | no castle     when offered: the city becomes a castle,
                                       or not
+    castle points X,Y road W          when your castle may score one of
+                                      several features: the one it scores,
+                                      named by a segment of it
     bazaar N bid B                    when you host: tile N (from 0), your bid
     bazaar N                          the draft (bazaar_mode draft): when you
                                       choose, tile N (from 0), no bid
@@ -25,6 +28,7 @@ from .bridges import left as bridges_left
 
 _BRIDGE = re.compile(r"^(.*?)\s+bridge\s+" + XY + r"\s+(ns|we|n-s|w-e|sn|ew)\b\s*(.*)$", re.IGNORECASE)
 _CASTLE = re.compile(r"^\s*castle\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
+_CASTLE_POINTS = re.compile(r"^\s*castle\s+(?:points|scores?)\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
 _NO_CASTLE = re.compile(r"^\s*(?:no\s+castle|castle\s+(?:no|none|pass))\s*$", re.IGNORECASE)
 _PICK = re.compile(r"^\s*bazaar\s+(\d+)\s+bid\s+(\d+)\s*$", re.IGNORECASE)
 _DRAFT = re.compile(r"^\s*bazaar\s+(\d+)\s*$", re.IGNORECASE)
@@ -42,6 +46,16 @@ def parse(game, text: str, state, player):
         move = parse_move(game, head, state, player)
         move["bridge"] = [int(m.group(2)), int(m.group(3)), _AXES[m.group(4).lower()]]
         return move
+    m = _CASTLE_POINTS.match(t)
+    if m:
+        x, y = int(m.group(1)), int(m.group(2))
+        label, rest = segment_words(m.group(3).lower().split(), state, (x, y))
+        if label is None or rest:
+            raise ParseError("bad_castle_feature", "name the feature by a segment of it: castle points X,Y road W",
+                             expected="castle points X,Y road W",
+                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
+                             or ["castle points 1,0 road W"])
+        return {"type": castles.CHOOSE, "x": x, "y": y, "on": label}
     if _NO_CASTLE.match(t):
         return {"type": castles.CASTLE, "pass": True}
     m = _CASTLE.match(t)
@@ -90,6 +104,10 @@ def describe_castle(move: dict) -> str:
     return "no castle" if move.get("pass") else f"castle {move.get('x')},{move.get('y')} {move.get('on')}"
 
 
+def describe_choice(move: dict) -> str:
+    return f"castle points {move.get('x')},{move.get('y')} {move.get('on')}"
+
+
 def describe_bazaar(move: dict) -> str:
     if "tile" in move:
         return f"bazaar {move['tile']}" if "bid" not in move else f"bazaar {move['tile']} bid {move['bid']}"
@@ -102,12 +120,18 @@ def describe_bazaar(move: dict) -> str:
 
 MOVE_TEXTS["place_tile"] = describe_place      # the same text as before for a move without a bridge
 MOVE_TEXTS[castles.CASTLE] = describe_castle
+MOVE_TEXTS[castles.CHOOSE] = describe_choice
 MOVE_TEXTS[bazaar.MOVE] = describe_bazaar
 EVENT_TEXTS.update(
     BridgeBuilt=lambda e: f"seat {e['player']} builds a bridge {e['axis']} at {e['x']},{e['y']}.",
     CastleOffered=lambda e: f"seat {e['player']} may turn the city ({e['on']} at {e['x']},{e['y']}) into a castle.",
     CastleDeclined=lambda e: f"seat {e['player']} keeps the city as a city.",
     CastleBuilt=lambda e: f"seat {e['player']}'s knight holds a castle at {e['x']},{e['y']} ({e['on']}).",
+    CastleFeatureOffered=lambda e: (f"seat {e['player']} chooses what the castle at {e['x']},{e['y']} scores: "
+                                    + "; ".join(f"{on} at {x},{y} ({p} points)" for x, y, on, p in e["options"])
+                                    + "."),
+    CastleFeatureChosen=lambda e: (f"seat {e['player']}'s castle scores the {e['on']} at {e['x']},{e['y']} "
+                                   f"({e['points']} points)."),
     CastleScored=lambda e: f"The castle at {e['x']},{e['y']}: {e['points']} points to seat {e['player']}.",
     BazaarCalled=lambda e: f"seat {e['player']} placed a bazaar: a bazaar follows the turn.",
     BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
@@ -137,6 +161,10 @@ def view(state, viewer, view: dict) -> None:
     view["castles_built"] = [{k: c[k] for k in ("player", "x", "y", "on", "tiles", "scored")}
                              for c in m.get("castles") or ()]
     view["castle_decision"] = None if not m.get("offer") else dict(zip(("player", "x", "y", "on"), m["offer"]))
+    ch = m.get("choice")
+    view["castle_feature_decision"] = None if not ch else {
+        "player": m["castles"][ch["index"]]["player"], "x": ch["x"], "y": ch["y"], "on": ch["on"],
+        "options": [{"x": x, "y": y, "on": on, "points": p} for x, y, on, p in ch["options"]]}
     a = bazaar.auction(state)
     view["bazaar"] = None if not a else {
         "mode": state.options.get("bazaar_mode", "auction"),
@@ -154,6 +182,11 @@ def render(state, viewer) -> list:
              for c in m.get("castles") or ()]
     if built:
         lines.append("Castles: " + "; ".join(built))
+    ch = m.get("choice")
+    if ch:
+        lines.append(f"seat {m['castles'][ch['index']]['player']} chooses what the castle at {ch['x']},{ch['y']} "
+                     "scores: " + "; ".join(f"castle points {x},{y} {on} ({p} points)"
+                                            for x, y, on, p in ch["options"]))
     a = bazaar.auction(state)
     if a:
         lines.append("Bazaar: " + ", ".join(f"{i}: {t}" + ("" if a["owners"][i] is None else f" (seat {a['owners'][i]})")

@@ -70,6 +70,11 @@ def note_scoring(turn: Turn) -> None:
                 mine_ = True
             elif e.get("winners"):
                 others = True
+    for winners in turn.data.get("scored_before", ()):     # before a castle owner's choice (BCB)
+        if me in winners:
+            mine_ = True
+        else:
+            others = True
     if others and not mine_:
         turn.data["count_entry"] = True
 
