@@ -173,6 +173,14 @@ OPTIONS = (
            "Princess & Dragon: a volcano tile takes no figure but allows step 5's actions elsewhere "
            "(followers) or forbids every figure that turn (all_figures)", str,
            choices=("followers", "all_figures")),
+    Option("dragon_move_timing", "before_scoring",
+           "Princess & Dragon: the dragon flies before the features the dragon tile completed are "
+           "scored (before_scoring: followers it eats there score nothing) or after them and their "
+           "followers' return (after_scoring)", str, choices=("before_scoring", "after_scoring")),
+    Option("fairy_placement", "next_to_follower",
+           "Princess & Dragon: the fairy goes next to one of your followers and counts for it alone "
+           "(next_to_follower, C2) or onto a tile with one of your followers and counts for every "
+           "follower on that tile (on_tile, C1)", str, choices=("next_to_follower", "on_tile")),
     Option("princess_action", "may",
            "Princess & Dragon: the princess may (may) or must (must) send a knight home", str,
            choices=("may", "must")),
@@ -222,6 +230,7 @@ SAMPLE_SETUPS = (
     (2, {"expansions": ["bridges_castles_bazaars"]}),
     (3, {"expansions": ["princess_dragon", "tower", "count", "bridges_castles_bazaars", "king_robber"],
          "volcano_blocks": "all_figures", "princess_action": "must", "dragon_tiles_before_volcano": "no_effect",
+         "dragon_move_timing": "after_scoring", "fairy_placement": "on_tile",
          "count_final_scoring": False, "castle_conversion_by": "active_player",
          "castle_vicinity": "six_neighbours", "bazaar_bid_cap": "current_score",
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
