@@ -46,7 +46,10 @@ ERROR_CODES = {
     "bad_dragon": "Princess & Dragon: a dragon step names a direction N, E, S or W (dragon N)",
     "dragon_blocked": "Princess & Dragon: the dragon cannot step there (no tile, entered already this flight, "
                       "the fairy's tile, a district of the City of Carcassonne)",
-    "bad_fairy": "Princess & Dragon: the fairy goes next to one of your followers (fairy X,Y road E)",
+    "bad_fairy": "Princess & Dragon: the fairy goes next to one of your followers (fairy X,Y road E); with "
+                 "fairy_placement = on_tile onto a tile with one of your followers, not its own (fairy X,Y)",
+    "fairy_format": "Princess & Dragon: the fairy's move has the other edition's form: a tile alone (fairy X,Y) "
+                    "with fairy_placement = on_tile, a follower's segment (fairy X,Y road E) otherwise",
     "bad_princess": "Princess & Dragon: the princess sends home a knight of the city her tile joins",
     "bad_portal": "Princess & Dragon: through the magic portal a figure goes on an unoccupied, incomplete "
                   "feature, not on the dragon's tile",
@@ -108,7 +111,9 @@ VIEW_FIELDS = {
     "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
     "dragon": "Princess & Dragon: where the dragon stands (`x`, `y`), null before the first volcano",
     "fairy": "Princess & Dragon: the fairy: `player`, `x`, `y`, `on`, `figure` of the follower it was moved "
-             "next to, `standing_by` (false once that follower has left); null before it is first moved",
+             "next to, `standing_by` (false once that follower has left); with fairy_placement = on_tile, "
+             "`player` (who moved it), `x`, `y` of its tile, `on` and `figure` null, `standing_by` (true while "
+             "a follower stands on that tile); null before it is first moved",
     "dragon_flight": "Princess & Dragon: the flight under way: `movers` (the seats still to take a step, in "
                      "order), `steps` taken, `visited` cells, `steps_now` (the legal steps: `direction`, `x`, "
                      "`y`); null when the dragon is not flying",
