@@ -265,7 +265,7 @@ def legal_dragon(board, move) -> None:
 
 @hooks.legal("action")
 def legal_action(board, move) -> None:
-    if move.get("do") == "tower":
+    if move.get("do") == "tower" or (move.get("do") == "fairy" and "on" not in move):   # a tile (on_tile)
         board.legal_cells.setdefault((move["x"], move["y"]), None)
     elif "on" in move and "x" in move:
         ring(board, move)
