@@ -334,3 +334,11 @@ def test_on_tile_the_fairy_leaves_only_for_another_tile_and_the_dragon_avoids_it
 def test_the_fairy_onto_a_tile_notation(text, move):
     state = new_game(["E"], expansions=PD, fairy_placement="on_tile")
     assert G.parse(text, state, 0) == move and G.parse(G.describe(move), state, 0) == move
+
+
+def test_the_two_options_in_the_setup_words():
+    words = G.describe_setup(G.check_options(2, {"expansions": PD, "dragon_move_timing": "after_scoring",
+                                                 "fairy_placement": "on_tile"}), 2)
+    assert "the dragon flies after the scoring" in words and "the fairy goes onto a tile" in words
+    plain = G.describe_setup(G.check_options(2, {"expansions": PD}), 2)
+    assert "dragon" not in plain and "fairy" not in plain

@@ -138,7 +138,7 @@ def start_turn(turn: Turn) -> None:
     st = turn.state
     if st.tile is not None or st.pending:
         return
-    if on_tile(st):
+    if st.options.get("fairy_placement", "next_to_follower") == ON_TILE:
         if any(p == turn.player for p, _fid in on_followers(st)) and not _extra_tile(st):
             _score(turn, turn.player, POINTS_TURN, "turn")
         return
@@ -150,7 +150,7 @@ def start_turn(turn: Turn) -> None:
 def scored(turn: Turn) -> None:
     """Step 8: +3 when the fairy's follower was in a feature scored this turn."""
     st = turn.state
-    if on_tile(st):
+    if st.options.get("fairy_placement", "next_to_follower") == ON_TILE:
         scored_now = set(turn.completed) | set(turn.data.get("castles_scored", ()))
         for p, fid in on_followers(st):
             if fid in scored_now:
