@@ -224,6 +224,25 @@ def test_after_scoring_the_road_scores_first_and_the_dragon_eats_what_is_left():
     assert G.view(state, 1)["dragon"] == {"x": 4, "y": 0} and G.view(state, 1)["dragon_flight"] is None
 
 
+def test_after_scoring_a_scored_wagon_moves_first_then_the_dragon_eats_it():
+    # A&M: seat 1's wagon instead of the thief; the road scores it 4, it moves onto W's west
+    # road, then the flight starts and seat 1's own step eats it there
+    state = new_game(CORRIDOR, expansions=["princess_dragon", "abbey_mayor"], dragon_move_timing="after_scoring")
+    for text in ("place -1,0 r0", "place 1,0 r0 wagon road E", "place 2,0 r0 farmer NL", "place 3,0 r0",
+                 "pass", "place 4,0 r0"):
+        state, _ = play(state, text)
+    state, ev = play(state, "pass")
+    assert [e["type"] for e in ev][-2:] == ["FeatureScored", "WagonOffered"] and state.scores == (0, 4)
+    assert not of_type(ev, "DragonFlightStarted") and G.to_act(state) == {1}
+    state, ev = play(state, "wagon 1,0 road W")
+    assert [e["type"] for e in ev] == ["WagonMoved", "DragonFlightStarted", "DragonStepOwed"]
+    state, steps = _fly_east(state)
+    eaten = [[(f["player"], f["figure"], f["x"]) for e in of_type(ev, "FiguresEaten") for f in e["followers"]]
+             for _s, ev in steps]
+    assert eaten == [[], [(1, "wagon", 1)], [(0, "follower", 2)], [], []]
+    assert state.scores == (0, 4) and G.view(state, 0)["wagons"] == [1, 1] and G.to_act(state) == {1}
+
+
 #: T&B too: seat 0's thief on U at 1,0, its builder on U at 2,0; its dragon tile PD16 at 3,0
 #: extends the builder's road; the dragon (on the volcano at 0,1) eats the thief, and the
 #: builder, left alone, goes home
