@@ -297,4 +297,5 @@ def test_the_fairy_on_a_tile_is_drawn_on_it_and_its_tiles_marked():
     root = parse(picture(state, 1))
     fairy = [e for e in elements(root, "figure") if e.get("data-figure") == "fairy"]
     assert [(e.get("data-x"), e.get("data-y"), e.get("data-on")) for e in fairy] == [("-1", "0", "tile")]
-    assert "Fairy: on the tile at -1,0, moved by Ann" in " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
+    panel = " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
+    assert "Fairy: on the tile at -1,0, moved by Ann" in panel
