@@ -152,3 +152,212 @@ def test_notation(text, move):
     state = new_game(["E"], expansions=PD)
     assert G.parse(text, state, 0) == move
     assert G.parse(G.describe(move), state, 0) == move
+
+
+# -- dragon_move_timing ----------------------------------------------------------------------
+
+#: the digest's example (§3.3): a corridor, the dragon at its west end (the volcano PD17 at
+#: -1,0), seat 1's thief on the road from W's junction at 1,0 east; seat 0's farmer on U at
+#: 2,0; seat 0's dragon tile PD7 at 4,0 completes the road 1,0-4,0 (4 tiles)
+CORRIDOR = ["PD17", "W", "U", "U", "PD7", "E"]
+
+
+def _corridor(timing):
+    state = new_game(CORRIDOR, expansions=PD, dragon_move_timing=timing)
+    state, _ = play(state, "place -1,0 r0")                           # the dragon comes to -1,0
+    state, _ = play(state, "place 1,0 r0 follower road E")            # seat 1's thief
+    state, _ = play(state, "place 2,0 r0 farmer NL")                  # seat 0's farmer (a field)
+    state, _ = play(state, "place 3,0 r0")
+    state, _ = play(state, "pass")                                    # seat 1 does not move the fairy
+    state, _ = play(state, "place 4,0 r0")
+    return play(state, "pass")                                        # nor seat 0: the flight
+
+
+def _fly_east(state):
+    """The forced flight: 5 steps east, seats 0, 1, 0, 1, 0; [(seat, events)]."""
+    out = []
+    for _ in range(5):
+        (seat,) = G.to_act(state)
+        assert G.legal_moves(state, seat) == [{"type": "dragon", "direction": "E"}]
+        state, ev = play(state, "dragon E")
+        out.append((seat, ev))
+    return state, out
+
+
+def test_before_scoring_the_digest_example_scores_nothing():
+    state, ev = _corridor("before_scoring")
+    assert of_type(ev, "DragonFlightStarted") and not of_type(ev, "FeatureScored")
+    assert G.view(state, 0)["step"] == "resolve_figures"
+    state, steps = _fly_east(state)
+    assert [s for s, _ in steps] == [0, 1, 0, 1, 0]
+    eaten = [(s, [(f["player"], f["x"], f["on"]) for e in of_type(ev, "FiguresEaten") for f in e["followers"]])
+             for s, ev in steps]
+    assert eaten == [(0, []), (1, [(1, 1, "road E")]), (0, [(0, 2, "field NL")]), (1, []), (0, [])]
+    last = steps[-1][1]
+    road = [e for e in last if e["type"] == "FeatureScored"]
+    assert of_type(last, "DragonFlightEnded")[0]["steps"] == 5
+    assert road[0]["tiles"] == 4 and road[0]["winners"] == [] and state.scores == (0, 0)
+    assert G.to_act(state) == {1} and state.supply == (7, 7)
+
+
+def test_after_scoring_the_road_scores_first_and_the_dragon_eats_what_is_left():
+    state, ev = _corridor("after_scoring")
+    kinds = [e["type"] for e in ev]
+    # the road scores, the thief goes home, then the flight starts
+    assert kinds.index("FeatureScored") < kinds.index("FollowersReturned") < kinds.index("DragonFlightStarted")
+    road = of_type(ev, "FeatureScored")[0]
+    assert road["tiles"] == 4 and road["winners"] == [1] and road["points"] == 4 and state.scores == (0, 4)
+    assert of_type(ev, "FollowersReturned")[0]["followers"] == [
+        {"player": 1, "figure": "follower", "x": 1, "y": 0, "on": "road E"}]
+    started = of_type(ev, "DragonFlightStarted")[0]
+    assert started["movers"] == [0, 1, 0, 1, 0, 1] and started["after_scoring"] is True
+    assert G.view(state, 0)["step"] == "end_turn" and G.to_act(state) == {0}
+    state, steps = _fly_east(state)
+    eaten = [(s, [(f["player"], f["x"], f["on"]) for e in of_type(ev, "FiguresEaten") for f in e["followers"]])
+             for s, ev in steps]
+    # seat 1's road is empty now (scored); seat 0's farmer, on no completed feature, is eaten
+    assert eaten == [(0, []), (1, []), (0, [(0, 2, "field NL")]), (1, []), (0, [])]
+    last = steps[-1][1]
+    assert of_type(last, "DragonFlightEnded")[0]["steps"] == 5 and not of_type(last, "FeatureScored")
+    assert [e["type"] for s, ev in steps for e in ev].count("FeatureScored") == 0       # scored once only
+    assert state.scores == (0, 4) and state.supply == (7, 7) and G.to_act(state) == {1}
+    assert G.view(state, 1)["dragon"] == {"x": 4, "y": 0} and G.view(state, 1)["dragon_flight"] is None
+
+
+def test_after_scoring_a_scored_wagon_moves_first_then_the_dragon_eats_it():
+    # A&M: seat 1's wagon instead of the thief; the road scores it 4, it moves onto W's west
+    # road, then the flight starts and seat 1's own step eats it there
+    state = new_game(CORRIDOR, expansions=["princess_dragon", "abbey_mayor"], dragon_move_timing="after_scoring")
+    for text in ("place -1,0 r0", "place 1,0 r0 wagon road E", "place 2,0 r0 farmer NL", "place 3,0 r0",
+                 "pass", "place 4,0 r0"):
+        state, _ = play(state, text)
+    state, ev = play(state, "pass")
+    assert [e["type"] for e in ev][-2:] == ["FeatureScored", "WagonOffered"] and state.scores == (0, 4)
+    assert not of_type(ev, "DragonFlightStarted") and G.to_act(state) == {1}
+    state, ev = play(state, "wagon 1,0 road W")
+    assert [e["type"] for e in ev] == ["WagonMoved", "DragonFlightStarted", "DragonStepOwed"]
+    state, steps = _fly_east(state)
+    eaten = [[(f["player"], f["figure"], f["x"]) for e in of_type(ev, "FiguresEaten") for f in e["followers"]]
+             for _s, ev in steps]
+    assert eaten == [[], [(1, "wagon", 1)], [(0, "follower", 2)], [], []]
+    assert state.scores == (0, 4) and G.view(state, 0)["wagons"] == [1, 1] and G.to_act(state) == {1}
+
+
+#: T&B too: seat 0's thief on U at 1,0, its builder on U at 2,0; its dragon tile PD16 at 3,0
+#: extends the builder's road; the dragon (on the volcano at 0,1) eats the thief, and the
+#: builder, left alone, goes home
+BUILDER = ["PD1", "V", "U", "B", "U", "B", "PD16", "E", "E"]
+
+
+@pytest.mark.parametrize("timing,extra", [("before_scoring", False), ("after_scoring", True)])
+def test_a_builders_extra_tile_and_the_flight(timing, extra):
+    state = new_game(BUILDER, expansions=["princess_dragon", "traders_builders"], dragon_move_timing=timing)
+    for text in ("place 0,1 r0", "place -1,1 r0", "place 1,0 r0 follower road E", "place 1,1 r0",
+                 "place 2,0 r0 builder road E", "place 2,1 r0", "place 3,0 r0", "pass"):
+        state, ev = play(state, text)
+    assert of_type(ev, "DragonFlightStarted") and G.to_act(state) == {0}
+    state, _ = play(state, "dragon N")                                # onto D
+    state, ev = play(state, "dragon E")                               # onto U at 1,0: the thief
+    assert [f["figure"] for f in of_type(ev, "FiguresEaten")[0]["followers"]] == ["follower"]
+    assert of_type(ev, "FollowersReturned")[0]["followers"][0]["figure"] == "builder"
+    state, _ = play(state, "dragon E")
+    state, ev = play(state, "dragon E")                               # onto PD16: stuck there
+    assert of_type(ev, "DragonFlightEnded")[0]["steps"] == 4
+    assert state.supply == (7, 7) and G.view(state, 0)["builders"] == [1, 1]
+    # before the scoring, the builder was home before the tile's step 7 looked: no extra tile;
+    # after it [HOUSE], the tile had extended the builder's road already: seat 0 plays again
+    assert bool(of_type(ev, "BuilderTriggered")) is extra
+    assert G.to_act(state) == ({0} if extra else {1})
+
+
+# -- fairy_placement -------------------------------------------------------------------------
+
+#: seat 0's thief on W at -1,0 (road to D and PD2's curve); seat 1's farmer on that tile
+#: through PD2's magic portal; seat 0 moves the fairy there; A at 1,-1 completes the road
+FAIRY_TILE = ["W", "PD2", "B", "E", "A"]
+
+
+def _fairy_game(placement):
+    state = new_game(FAIRY_TILE, expansions=PD, fairy_placement=placement)
+    state, _ = play(state, "place -1,0 r0 follower road E")
+    state, _ = play(state, "place 1,0 r0")
+    state, _ = play(state, "portal -1,0 farmer NL")
+    state, _ = play(state, "place 0,1 r0")
+    return state
+
+
+def test_next_to_follower_the_fairy_counts_for_its_follower_alone():
+    state = _fairy_game("next_to_follower")
+    assert G.legal_moves(state, 0)[1:] == [{"type": "action", "do": "fairy", "x": -1, "y": 0, "on": "road E",
+                                            "figure": "follower"}]
+    refused(state, "fairy -1,0", "fairy_format")                      # the tile alone: the other edition
+    state, ev = play(state, "fairy -1,0 road E")
+    assert of_type(ev, "FairyMoved") == [{"type": "FairyMoved", "player": 0, "x": -1, "y": 0, "on": "road E",
+                                          "figure": "follower"}]
+    assert state.scores == (0, 0)                                     # seat 1's farmer gets nothing
+    state, _ = play(state, "place -1,-1 r0")
+    state, ev = play(state, "pass")                                   # seat 1 could move it to its farmer
+    assert [e["points"] for e in of_type(ev, "FairyScored")] == [1] and state.scores == (1, 0)
+    state, ev = play(state, "place 1,-1 r0")                          # the road: 4 + 3 for the thief
+    assert [(e["player"], e["points"], e["reason"]) for e in of_type(ev, "FairyScored")] == [(0, 3, "feature")]
+    assert state.over and state.scores == (8, 0)
+
+
+def test_on_tile_the_fairy_counts_for_every_follower_on_its_tile():
+    state = _fairy_game("on_tile")
+    assert G.legal_moves(state, 0) == [{"type": "action", "pass": True},
+                                       {"type": "action", "do": "fairy", "x": -1, "y": 0}]
+    refused(state, "fairy -1,0 road E", "fairy_format")               # a segment: the other edition
+    refused(state, "fairy 0,0", "bad_fairy")                          # no follower of seat 0 on D
+    state, ev = play(state, "fairy -1,0")
+    assert of_type(ev, "FairyMoved") == [{"type": "FairyMoved", "player": 0, "x": -1, "y": 0}]
+    assert G.view(state, 1)["fairy"] == {"player": 0, "x": -1, "y": 0, "on": None, "figure": None,
+                                         "standing_by": True}
+    assert "Fairy: on the tile at -1,0 (moved by seat 0); followers there: seat 0, seat 1" in G.render(state, 1)
+    # seat 1's turn starts with its farmer on the fairy's tile: +1
+    assert [(e["player"], e["reason"]) for e in of_type(ev, "FairyScored")] == [(1, "turn")]
+    state, ev = play(state, "place -1,-1 r0")                         # seat 1: nowhere else to take it
+    assert G.to_act(state) == {0} and [(e["player"], e["reason"]) for e in of_type(ev, "FairyScored")] == [
+        (0, "turn")]
+    assert state.scores == (1, 1)
+    state, ev = play(state, "place 1,-1 r0")                          # the road: 4 + 3; the end
+    fairy = [(e["player"], e["points"], e["reason"]) for e in of_type(ev, "FairyScored")]
+    # +3 for the thief; seat 1's turn start (the pile is empty: the end follows); +3 at the end
+    # for seat 1's farmer (its field scores, 0 points)
+    assert fairy == [(0, 3, "feature"), (1, 1, "turn"), (1, 3, "final")]
+    assert state.over and state.scores == (8, 5)
+
+
+def test_on_tile_the_fairy_leaves_only_for_another_tile_and_the_dragon_avoids_it():
+    state = new_game(["PD1", "W", "U", "U", "PD16", "E"], expansions=PD, fairy_placement="on_tile")
+    state, _ = play(state, "place 0,1 r0")                            # the dragon at 0,1
+    state, _ = play(state, "place 1,0 r0 follower road E")            # seat 1's thief on W at 1,0
+    state, _ = play(state, "place 2,0 r0")
+    state, ev = play(state, "place -1,0 r0")                          # seat 1: no figure
+    assert G.legal_moves(state, 1)[1:] == [{"type": "action", "do": "fairy", "x": 1, "y": 0}]
+    state, ev = play(state, "fairy 1,0")
+    assert G.to_act(state) == {0} and state.tile == "PD16"
+    state, ev = play(state, "place 3,0 r0")                           # seat 0's dragon tile: the flight
+    assert of_type(ev, "DragonFlightStarted")
+    assert G.legal_moves(state, 0) == [{"type": "dragon", "direction": "N"}]
+    state, ev = play(state, "dragon N")                               # D; 1,0 is the fairy's: not E
+    assert [m["direction"] for m in G.legal_moves(state, 1)] == ["W"]
+    state, ev = play(state, "dragon W")                               # U at -1,0: then stuck
+    assert of_type(ev, "DragonFlightEnded")[0]["steps"] == 2 and state.supply == (7, 6)
+
+
+@pytest.mark.parametrize("text,move", [
+    ("fairy 1,0", {"type": "action", "do": "fairy", "x": 1, "y": 0}),
+    ("fairy -2,3", {"type": "action", "do": "fairy", "x": -2, "y": 3}),
+])
+def test_the_fairy_onto_a_tile_notation(text, move):
+    state = new_game(["E"], expansions=PD, fairy_placement="on_tile")
+    assert G.parse(text, state, 0) == move and G.parse(G.describe(move), state, 0) == move
+
+
+def test_the_two_options_in_the_setup_words():
+    words = G.describe_setup(G.check_options(2, {"expansions": PD, "dragon_move_timing": "after_scoring",
+                                                 "fairy_placement": "on_tile"}), 2)
+    assert "the dragon flies after the scoring" in words and "the fairy goes onto a tile" in words
+    plain = G.describe_setup(G.check_options(2, {"expansions": PD}), 2)
+    assert "dragon" not in plain and "fairy" not in plain

@@ -212,6 +212,7 @@ PASTED = {
         "fairy X,Y road E big": [("fairy 1,0 road E big", "action", {"do": "fairy", "figure": "big"})],
         "fairy X,Y road E mayor": [("fairy 1,0 city N mayor", "action", {"do": "fairy", "figure": "mayor"}),
                                    ("fairy 1,0 road E wagon", "action", {"do": "fairy", "figure": "wagon"})],
+        "fairy X,Y": [("fairy 1,0", "action", {"type": "action", "do": "fairy", "x": 1, "y": 0, "on": None})],
         "princess X,Y city N seat P": [
             ("princess 1,0 city N seat 1", "action", {"do": "princess", "player": 1, "figure": "follower"})],
         "princess X,Y city N seat P big": [

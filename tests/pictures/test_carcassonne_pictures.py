@@ -283,3 +283,19 @@ def test_the_key_explains_what_the_picture_shows():
     played = play_random(GAME, 2, {"expansions": ["inns_cathedrals"]}, seed=4)
     words = key_words(parse(picture(played.state, SPECTATOR)))
     assert "big follower" in words and "inn" in words
+
+
+def test_the_fairy_on_a_tile_is_drawn_on_it_and_its_tiles_marked():
+    """fairy_placement = on_tile: the fairy's moves mark tiles, the fairy stands on its tile."""
+    from tests.games.carcassonne_support import new_game, play
+    state = new_game(["W", "PD2", "B", "E", "A"], expansions=["princess_dragon"], fairy_placement="on_tile")
+    for text in ("place -1,0 r0 follower road E", "place 1,0 r0", "portal -1,0 farmer NL", "place 0,1 r0"):
+        state, _ = play(state, text)
+    root = parse(picture(state, 0, GAME.legal_moves(state, 0)))
+    assert [(e.get("data-x"), e.get("data-y")) for e in elements(root, "legal")] == [("-1", "0")]
+    state, _ = play(state, "fairy -1,0")
+    root = parse(picture(state, 1))
+    fairy = [e for e in elements(root, "figure") if e.get("data-figure") == "fairy"]
+    assert [(e.get("data-x"), e.get("data-y"), e.get("data-on")) for e in fairy] == [("-1", "0", "tile")]
+    panel = " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
+    assert "Fairy: on the tile at -1,0, moved by Ann" in panel

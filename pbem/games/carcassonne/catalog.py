@@ -46,7 +46,10 @@ ERROR_CODES = {
     "bad_dragon": "Princess & Dragon: a dragon step names a direction N, E, S or W (dragon N)",
     "dragon_blocked": "Princess & Dragon: the dragon cannot step there (no tile, entered already this flight, "
                       "the fairy's tile, a district of the City of Carcassonne)",
-    "bad_fairy": "Princess & Dragon: the fairy goes next to one of your followers (fairy X,Y road E)",
+    "bad_fairy": "Princess & Dragon: the fairy goes next to one of your followers (fairy X,Y road E); with "
+                 "fairy_placement = on_tile onto a tile with one of your followers, not its own (fairy X,Y)",
+    "fairy_format": "Princess & Dragon: the fairy's move has the other edition's form: a tile alone (fairy X,Y) "
+                    "with fairy_placement = on_tile, a follower's segment (fairy X,Y road E) otherwise",
     "bad_princess": "Princess & Dragon: the princess sends home a knight of the city her tile joins",
     "bad_portal": "Princess & Dragon: through the magic portal a figure goes on an unoccupied, incomplete "
                   "feature, not on the dragon's tile",
@@ -112,7 +115,9 @@ VIEW_FIELDS = {
     "abbey_round": "Abbey & Mayor: the seats still to answer the end round's abbey offer",
     "dragon": "Princess & Dragon: where the dragon stands (`x`, `y`), null before the first volcano",
     "fairy": "Princess & Dragon: the fairy: `player`, `x`, `y`, `on`, `figure` of the follower it was moved "
-             "next to, `standing_by` (false once that follower has left); null before it is first moved",
+             "next to, `standing_by` (false once that follower has left); with fairy_placement = on_tile, "
+             "`player` (who moved it), `x`, `y` of its tile, `on` and `figure` null, `standing_by` (true while "
+             "a follower stands on that tile); null before it is first moved",
     "dragon_flight": "Princess & Dragon: the flight under way: `movers` (the seats still to take a step, in "
                      "order), `steps` taken, `visited` cells, `steps_now` (the legal steps: `direction`, `x`, "
                      "`y`); null when the dragon is not flying",
@@ -183,6 +188,14 @@ OPTIONS = (
            "Princess & Dragon: a volcano tile takes no figure but allows step 5's actions elsewhere "
            "(followers) or forbids every figure that turn (all_figures)", str,
            choices=("followers", "all_figures")),
+    Option("dragon_move_timing", "before_scoring",
+           "Princess & Dragon: the dragon flies before the features the dragon tile completed are "
+           "scored (before_scoring: followers it eats there score nothing) or after them and their "
+           "followers' return (after_scoring)", str, choices=("before_scoring", "after_scoring")),
+    Option("fairy_placement", "next_to_follower",
+           "Princess & Dragon: the fairy goes next to one of your followers and counts for it alone "
+           "(next_to_follower, C2) or onto a tile with one of your followers and counts for every "
+           "follower on that tile (on_tile, C1)", str, choices=("next_to_follower", "on_tile")),
     Option("princess_action", "may",
            "Princess & Dragon: the princess may (may) or must (must) send a knight home", str,
            choices=("may", "must")),
@@ -243,6 +256,7 @@ SAMPLE_SETUPS = (
     (2, {"expansions": ["bridges_castles_bazaars"]}),
     (3, {"expansions": ["princess_dragon", "tower", "count", "bridges_castles_bazaars", "king_robber"],
          "volcano_blocks": "all_figures", "princess_action": "must", "dragon_tiles_before_volcano": "no_effect",
+         "dragon_move_timing": "after_scoring", "fairy_placement": "on_tile",
          "count_final_scoring": False, "castle_conversion_by": "active_player",
          "castle_vicinity": "six_neighbours", "castle_feature_choice": "owner_choice",
          "bazaar_bid_cap": "current_score", "bazaar_mode": "draft", "allow_negative_scores": False,

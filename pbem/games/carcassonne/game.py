@@ -156,6 +156,9 @@ class Carcassonne(Game):
         if owed != kind:
             raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
         clean = rules.validators[kind](state, player, move)
+        starts = rules.move_starts.get(kind)
+        if starts is not None:
+            start = starts(state)
         # The turn is the active seat's, whoever answers (a wagon's owner, a dragon step):
         # the steps read ``turn.player`` as the active seat and ``turn.mover`` as the mover.
         turn = Turn(rules, state, rng, state.active, clean, mover=player)

@@ -212,6 +212,11 @@ def describe_setup(options: dict, players: int | None = None) -> str:
             parts.append("a barn only in a field without farmers")
         if not options.get("abbey_after_last_tile", True):
             parts.append("no abbeys after the last tile")
+    if "princess_dragon" in expansions:
+        if options.get("dragon_move_timing", "before_scoring") == "after_scoring":
+            parts.append("the dragon flies after the scoring")
+        if options.get("fairy_placement", "next_to_follower") == "on_tile":
+            parts.append("the fairy goes onto a tile and counts for every follower there")
     return "; ".join(parts) + "."
 
 

@@ -47,6 +47,10 @@ class Rules:
         self.parts: list[str] = []
         #: move type -> the step its decision starts at (the steps run from there on).
         self.moves: dict[str, str] = {}
+        #: move type -> fn(state) -> the step its decision starts at when that depends on the
+        #: state (P&D's dragon step: after the scoring with dragon_move_timing =
+        #: after_scoring); overrides ``moves``.
+        self.move_starts: dict[str, object] = {}
         #: move type -> fn(state, player, move) -> cleaned move, raising IllegalMove if bad.
         self.validators: dict[str, object] = {}
         #: move type (= the decision a seat owes in ``state.pending``) -> fn(state, player) -> moves.

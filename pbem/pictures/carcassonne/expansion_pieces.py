@@ -170,7 +170,8 @@ def placed(view) -> list:
         out.append({"player": None, "x": d["x"], "y": d["y"], "on": None, "figure": "dragon", "at": (0.72, 0.3)})
     f = view.get("fairy")
     if f:
-        out.append({"player": None, "x": f["x"], "y": f["y"], "on": f["on"], "figure": "fairy"})
+        out.append({"player": None, "x": f["x"], "y": f["y"], "on": f["on"], "figure": "fairy",
+                    **({"at": (0.28, 0.7)} if f["on"] is None else {})})   # on_tile: on the tile
     for t in (view.get("tower") or {}).get("towers", ()):
         if t["height"]:
             out.append({"player": None, "x": t["x"], "y": t["y"], "on": None, "figure": "tower",
@@ -205,7 +206,10 @@ def dragon_lines(view, names) -> list:
         out.append(f"Dragon flying: {flight['steps']} of 6 steps; next "
                    + ", ".join(seat_name(s, names) for s in flight["movers"][:3]))
     f = view.get("fairy")
-    if f:
+    if f and f["on"] is None:           # fairy_placement = on_tile: on the tile itself
+        out.append(f"Fairy: on the tile at {f['x']},{f['y']}, moved by {seat_name(f['player'], names)}"
+                   + ("" if f["standing_by"] else " (no follower there)"))
+    elif f:
         out.append(f"Fairy: by {seat_name(f['player'], names)}'s {f['figure']} at {f['x']},{f['y']}"
                    + ("" if f["standing_by"] else " (gone)"))
     return out
@@ -261,7 +265,7 @@ def legal_dragon(board, move) -> None:
 
 @hooks.legal("action")
 def legal_action(board, move) -> None:
-    if move.get("do") == "tower":
+    if move.get("do") == "tower" or (move.get("do") == "fairy" and "on" not in move):   # a tile (on_tile)
         board.legal_cells.setdefault((move["x"], move["y"]), None)
     elif "on" in move and "x" in move:
         ring(board, move)

@@ -7,7 +7,8 @@ Installed into a :class:`~...rules.Rules` like every expansion:
 * **Volcano and dragon** (``dragon.py``): dragon tiles before the first volcano are
   put aside; a volcano brings the dragon, no figure on its tile; a dragon tile makes
   the dragon fly up to 6 steps, one seat a step from the active seat, eating every
-  figure on the tiles it enters, before any scoring (step 6.1).
+  figure on the tiles it enters, before any scoring (step 6.1; ``dragon_move_timing`` =
+  ``after_scoring``: after the scoring, in step 9).
 * **Fairy** (``fairy.py``): moved next to one of your followers instead of a figure;
   +1 at the start of your turn, +3 when that follower's feature is scored; the dragon
   never enters its tile.
@@ -47,6 +48,7 @@ class PrincessAndDragon(Expansion):
         returned = rules.evolvers["FollowersReturned"]
         rules.evolvers.update(FairyScored=points, FiguresEaten=returned, KnightRemoved=returned)
         rules.moves[dragon.DRAGON_MOVE] = "resolve_figures"
+        rules.move_starts[dragon.DRAGON_MOVE] = dragon.start_step
         rules.validators[dragon.DRAGON_MOVE] = dragon.validate_dragon
         rules.legal[dragon.DRAGON_MOVE] = dragon.legal_dragon
         register_action(rules, "fairy", Action(fairy.legal, fairy.validate, fairy.run, fairy.describe,
@@ -62,6 +64,9 @@ class PrincessAndDragon(Expansion):
         rules.on("place_tile", dragon.volcano)
         rules.on("resolve_figures", dragon.fly, first=True)
         rules.on("score", fairy.scored)
+        # dragon_move_timing = after_scoring: after the followers came home (and the wagons,
+        # the Count's entry), before T&B's stranded figures, extra tile and the bazaar
+        rules.on("end_turn", dragon.fly_after_scoring)
         rules.on(FINAL_SCORING, fairy.final)
 
 

@@ -6,7 +6,9 @@
 * **Volcano** (step 3.1): the dragon flies onto the tile (``DragonPlaced``); no figure
   may stand on that tile (``volcano_blocks`` = ``followers``: steps 5's actions away
   from it and a barn on its corner remain; ``all_figures``: nothing at all this turn).
-* **Flight** (step 6.1, after the figure actions, before any scoring): a dragon tile
+* **Flight** (step 6.1, after the figure actions, before any scoring; with
+  ``dragon_move_timing`` = ``after_scoring``: in step 9, once the features the tile
+  completed are scored and their followers home, ``fly_after_scoring``): a dragon tile
   makes the dragon take up to 6 single orthogonal steps, one step a seat, from the
   active seat on (``DragonStepOwed`` / the move ``dragon``); a step never enters a tile
   entered in this flight (the start counts), the fairy's tile, or a district tile of
@@ -103,34 +105,71 @@ def _next_step(turn: Turn) -> None:
     turn.emit({"type": "DragonStepOwed", "player": flight["movers"][flight["steps"]]})
 
 
-def fly(turn: Turn) -> None:
-    """Step 6.1: a dragon tile starts the flight; a ``dragon`` move takes its step."""
+def _step(turn: Turn) -> None:
+    """The ``dragon`` move: its step, what it eats there, then the next step or the end."""
     st = turn.state
     m = turn.move
-    if m and m.get("type") == DRAGON_MOVE:
-        cell = next(c for d, c in steps_from(st) if d == m["direction"])
-        mover = mine(st)["flight"]["movers"][mine(st)["flight"]["steps"]]
-        turn.emit({"type": "DragonMoved", "player": mover, "x": cell[0], "y": cell[1],
-                   "direction": m["direction"]})
-        eaten = figures_on(turn.state, [cell])
-        if eaten:
-            turn.emit({"type": "FiguresEaten", "x": cell[0], "y": cell[1], "followers": eaten})
-            return_stranded(turn)
-        _next_step(turn)
-        return
-    # any other move that runs this step (the placement, step 5's action, a capture...):
-    # the tile's flight once
+    cell = next(c for d, c in steps_from(st) if d == m["direction"])
+    mover = mine(st)["flight"]["movers"][mine(st)["flight"]["steps"]]
+    turn.emit({"type": "DragonMoved", "player": mover, "x": cell[0], "y": cell[1],
+               "direction": m["direction"]})
+    eaten = figures_on(turn.state, [cell])
+    if eaten:
+        turn.emit({"type": "FiguresEaten", "x": cell[0], "y": cell[1], "followers": eaten})
+        return_stranded(turn)
+    _next_step(turn)
+
+
+def _take_off(turn: Turn, **late) -> None:
+    """The tile's flight, once: when the dragon is in play and the tile is a dragon tile."""
+    st = turn.state
     if mine(st).get("flown") == st.turn or not _in_play(st) or not st.placed:
         return
     cell, letter = last_tile(st)
     if not has_tag(letter, DRAGON):
         return
+    if (st.options.get("dragon_move_timing", "before_scoring") == "after_scoring") != bool(late):
+        return                          # the flight belongs to the other step
     n = st.players
     movers = [(turn.player + k) % n for k in range(STEPS)]
     here = dragon_at(st)
     turn.emit({"type": "DragonFlightStarted", "player": turn.player, "movers": movers,
-               "x": here[0], "y": here[1]})
+               "x": here[0], "y": here[1], **late})
     _next_step(turn)
+
+
+def fly(turn: Turn) -> None:
+    """Step 6.1: a dragon tile starts the flight; a ``dragon`` move takes its step."""
+    m = turn.move
+    if m and m.get("type") == DRAGON_MOVE:
+        _step(turn)
+        return
+    # any other move that runs this step (the placement, step 5's action, a capture...):
+    # the tile's flight once
+    _take_off(turn)
+
+
+def fly_after_scoring(turn: Turn) -> None:
+    """``dragon_move_timing`` = ``after_scoring`` (step 9, after the followers of the scored
+    features went home, wagons moved, the Count's entry; before a builder's extra tile and a
+    bazaar): the tile's flight, and its steps (their decisions start again at this step,
+    ``start_step``). The turn's scratch data (a builder's extra tile) waits in the flight."""
+    st = turn.state
+    if st.options.get("dragon_move_timing", "before_scoring") != "after_scoring":
+        return
+    m = turn.move
+    if m and m.get("type") == DRAGON_MOVE:
+        data = mine(st)["flight"].get("turn_data") or {}
+        _step(turn)
+        if mine(turn.state).get("flight") is None:      # landed: the rest of the turn goes on
+            turn.data = dict(data)
+        return
+    _take_off(turn, after_scoring=True, turn_data=dict(turn.data))
+
+
+def start_step(state) -> str:
+    """``Rules.move_starts``: where a dragon step's decision starts again."""
+    return "end_turn" if (mine(state).get("flight") or {}).get("after_scoring") else "resolve_figures"
 
 
 def legal_dragon(state, player: int) -> list:
@@ -176,14 +215,16 @@ def _returned(state, event):
 
 
 def _started(state, event):
-    return put(state, flight={"movers": list(event["movers"]), "steps": 0,
-                              "visited": [[event["x"], event["y"]]]}, flown=state.turn)
+    flight = {"movers": list(event["movers"]), "steps": 0, "visited": [[event["x"], event["y"]]]}
+    if event.get("after_scoring"):
+        flight.update(after_scoring=True, turn_data=dict(event.get("turn_data") or {}))
+    return put(state, flight=flight, flown=state.turn)
 
 
 def _owed(state, event):
     new = state.copy()
     new.pending = {event["player"]: DRAGON_MOVE}
-    new.step = "resolve_figures"
+    new.step = start_step(state)
     return new
 
 

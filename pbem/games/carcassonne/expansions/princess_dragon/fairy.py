@@ -8,6 +8,13 @@
 * **+3** to that follower's owner when its feature is scored, in play (after the
   feature's own scoring) or at the end, whoever wins the feature.
 * The dragon never enters the fairy's tile (``dragon.steps_from``).
+
+``fairy_placement`` = ``on_tile`` (C1, the published first edition: "on the tile" with one
+of your followers): the move names a tile (``fairy X,Y``: one holding a follower of the
+seat, not the fairy's own) and the fairy counts for every follower on its tile (``on_*``
+below): +1 at the start of the turn of each seat with a follower there; +3 to each seat
+with a follower there in a feature scored, once per feature and seat [HOUSE: the rule
+does not say what several followers do]. The other format is refused (``fairy_format``).
 """
 from __future__ import annotations
 
@@ -15,9 +22,16 @@ from ....base import IllegalMove
 from ...features import is_complete, label_of, occupied
 from ...rules import Turn
 from ...segwords import cell_sid
-from .common import FOLLOWERS, fairy_follower, mine, put
+from ...state import SEG_BITS
+from .common import FOLLOWERS, fairy_cell, fairy_follower, mine, put
 
 POINTS_TURN, POINTS_FEATURE = 1, 3
+ON_TILE = "on_tile"
+
+
+def on_tile(state) -> bool:
+    """``fairy_placement`` = ``on_tile`` (C1)."""
+    return state.options.get("fairy_placement", "next_to_follower") == ON_TILE
 
 
 #: (features, board, placed, seat, the fairy's follower, the answer) of the last ``targets``
@@ -50,6 +64,8 @@ def _targets(state, player: int, here) -> list:
 
 
 def exists(state, player: int) -> bool:
+    if on_tile(state):
+        return bool(on_targets(state, player))
     here = fairy_follower(state)
     for _fid, f in occupied(state):
         if f.meeples:
@@ -60,12 +76,22 @@ def exists(state, player: int) -> bool:
 
 
 def legal(state, player: int) -> list:
+    if on_tile(state):
+        return [{"type": "action", "do": "fairy", "x": x, "y": y} for x, y in on_targets(state, player)]
     return [{"type": "action", "do": "fairy", "x": x, "y": y, "on": on, "figure": figure}
             for x, y, on, figure in targets(state, player)]
 
 
+_TILE_KEYS = {"type", "do", "x", "y"}
+
+
 def validate(state, player: int, move: dict) -> dict:
+    if on_tile(state):
+        return on_validate(state, player, move)
     if set(move) != {"type", "do", "x", "y", "on", "figure"}:
+        if set(move) == _TILE_KEYS:
+            raise IllegalMove("fairy_format", "with fairy_placement = next_to_follower the fairy goes next "
+                              "to one of your followers: name its segment (fairy 1,0 road E)")
         raise IllegalMove("malformed_move", "the fairy names your follower: x, y, on, figure "
                           "(e.g. fairy 1,0 road E)")
     figure = move["figure"]
@@ -79,12 +105,17 @@ def validate(state, player: int, move: dict) -> dict:
 
 
 def run(turn: Turn, move: dict) -> None:
+    if "on" not in move:                 # on_tile: the tile alone
+        turn.emit({"type": "FairyMoved", "player": turn.player, "x": move["x"], "y": move["y"]})
+        return
     turn.emit({"type": "FairyMoved", "player": turn.player, "x": move["x"], "y": move["y"],
                "on": move["on"], "figure": move["figure"]})
 
 
 def describe(move: dict) -> str:
     figure = move.get("figure")
+    if "on" not in move:
+        return f"fairy {move.get('x')},{move.get('y')}"
     return f"fairy {move.get('x')},{move.get('y')} {move.get('on')}" + ("" if figure == "follower" else f" {figure}")
 
 
@@ -107,6 +138,10 @@ def start_turn(turn: Turn) -> None:
     st = turn.state
     if st.tile is not None or st.pending:
         return
+    if st.options.get("fairy_placement", "next_to_follower") == ON_TILE:
+        if any(p == turn.player for p, _fid in on_followers(st)) and not _extra_tile(st):
+            _score(turn, turn.player, POINTS_TURN, "turn")
+        return
     by = fairy_follower(st)
     if by is not None and by[0] == turn.player and not _extra_tile(st):
         _score(turn, by[0], POINTS_TURN, "turn")
@@ -115,6 +150,12 @@ def start_turn(turn: Turn) -> None:
 def scored(turn: Turn) -> None:
     """Step 8: +3 when the fairy's follower was in a feature scored this turn."""
     st = turn.state
+    if st.options.get("fairy_placement", "next_to_follower") == ON_TILE:
+        scored_now = set(turn.completed) | set(turn.data.get("castles_scored", ()))
+        for p, fid in on_followers(st):
+            if fid in scored_now:
+                _score(turn, p, POINTS_FEATURE, "feature")
+        return
     by = fairy_follower(st)
     if by is None:
         return
@@ -127,6 +168,12 @@ def final(turn: Turn) -> None:
     """Final scoring: +3 when the fairy's follower is in a feature scored at the end (a
     field, an incomplete road, city or cloister)."""
     st = turn.state
+    if on_tile(st):
+        for p, fid in on_followers(st):
+            f = st.features[fid]
+            if not is_complete(st, f) and not f.marks.get("castle"):
+                _score(turn, p, POINTS_FEATURE, "final")
+        return
     by = fairy_follower(st)
     if by is None:
         return
@@ -135,8 +182,55 @@ def final(turn: Turn) -> None:
         _score(turn, by[0], POINTS_FEATURE, "final")
 
 
+# -- fairy_placement = on_tile (C1) -----------------------------------------------------------
+
+
+def on_followers(state) -> list:
+    """(seat, feature id) of every feature with a follower of that seat on the fairy's tile,
+    each once, sorted (the fairy counts for them all)."""
+    cell = fairy_cell(state)
+    if cell is None:
+        return []
+    placed = state.placed
+    out = set()
+    for fid, f in occupied(state):
+        for p, sid, figure in f.meeples:
+            if figure in FOLLOWERS and placed[sid >> SEG_BITS] == cell:
+                out.add((p, fid))
+    return sorted(out)
+
+
+def on_targets(state, player: int) -> list:
+    """The tiles holding a follower of the seat, but the fairy's: (x, y) sorted by row."""
+    here = fairy_cell(state)
+    placed = state.placed
+    cells = set()
+    for _fid, f in occupied(state):
+        for p, sid, figure in f.meeples:
+            if p == player and figure in FOLLOWERS:
+                cell = placed[sid >> SEG_BITS]
+                if cell != here:
+                    cells.add(cell)
+    return [(x, y) for y, x in sorted((y, x) for x, y in cells)]
+
+
+def on_validate(state, player: int, move: dict) -> dict:
+    if set(move) != _TILE_KEYS:
+        if {"on", "figure"} & set(move):
+            raise IllegalMove("fairy_format", "with fairy_placement = on_tile the fairy goes onto a tile: "
+                              "name the tile alone (fairy 1,0)")
+        raise IllegalMove("malformed_move", "the fairy names a tile: x, y (e.g. fairy 1,0)")
+    x, y = move["x"], move["y"]
+    if type(x) is not int or type(y) is not int:
+        raise IllegalMove("bad_position", "`x` and `y` must be integers")
+    if (x, y) not in on_targets(state, player):
+        raise IllegalMove("bad_fairy", "the fairy goes onto a tile with one of your followers (not the tile "
+                          "where it is)")
+    return {"type": "action", "do": "fairy", "x": x, "y": y}
+
+
 def _moved(state, event):
-    return put(state, fairy={k: event[k] for k in ("player", "x", "y", "on", "figure")})
+    return put(state, fairy={k: event.get(k) for k in ("player", "x", "y", "on", "figure")})
 
 
 EVOLVERS = {"FairyMoved": _moved}

@@ -8,6 +8,8 @@ that figure is in play):
     fairy X,Y road E                  step 5: the fairy next to your follower
     fairy X,Y road E big              ... next to your big follower
     fairy X,Y road E mayor            ... your mayor (fairy X,Y road E wagon)
+    fairy X,Y                         with fairy_placement = on_tile: the
+                                      fairy onto a tile with your follower
     princess X,Y city N seat P        step 5: the princess sends seat P's
                                       knight in that city home
     princess X,Y city N seat P big    ... seat P's big follower
@@ -27,6 +29,7 @@ from ...notation import EVENT_TEXTS, MOVE_TEXTS
 from ...segwords import XY, segment_words
 from .common import dragon_at, fairy_follower, mine
 from .dragon import DRAGON_MOVE, legal_dragon, steps_from
+from .fairy import on_followers, on_tile
 
 _DRAGON = re.compile(r"^\s*dragon\s+(?:(n|e|s|w|north|east|south|west)|" + XY + r")\s*$", re.IGNORECASE)
 _ACTION = re.compile(r"^\s*(fairy|princess|portal)\s+" + XY + r"\s*(.*?)\s*$", re.IGNORECASE)
@@ -73,10 +76,13 @@ def parse(game, text: str, state, player):
         if label is None or rest:
             raise _bad(game, state, player, "bad_portal", "portal X,Y follower road E")
         return {"type": "action", "do": "portal", "figure": figure, "x": x, "y": y, "on": label}
+    if what == "fairy" and not words:           # fairy_placement = on_tile: the tile alone
+        return {"type": "action", "do": "fairy", "x": x, "y": y}
     label, rest = segment_words(words, state, (x, y))
     if label is None:
         if what == "fairy":
-            raise _bad(game, state, player, "bad_fairy", "fairy X,Y road E")
+            raise _bad(game, state, player, "bad_fairy", "fairy X,Y" if state is not None and on_tile(state)
+                       else "fairy X,Y road E")
         raise _bad(game, state, player, "bad_princess", "princess X,Y city N seat P")
     if what == "princess":
         if len(rest) < 2 or rest[0] != "seat" or not rest[1].isdigit() or len(rest) > 3 \
@@ -114,7 +120,8 @@ EVENT_TEXTS.update(
     FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
     DragonFlightEnded=lambda e: f"The dragon's flight ends after {e['steps']} step{'s' if e['steps'] != 1 else ''}.",
     FairyMoved=lambda e: f"seat {e['player']} moves the fairy next to its {e['figure']} on {e['on']} at "
-                         f"{e['x']},{e['y']}.",
+                         f"{e['x']},{e['y']}." if "on" in e else
+                         f"seat {e['player']} moves the fairy onto the tile at {e['x']},{e['y']}.",
     FairyScored=lambda e: f"The fairy: {e['points']} point{'s' if e['points'] != 1 else ''} to seat {e['player']}.",
     KnightRemoved=lambda e: f"The princess sends home {_who(e['followers'])}.",
 )
@@ -125,7 +132,8 @@ def view(state, viewer, view: dict) -> None:
     here = dragon_at(state)
     view["dragon"] = None if here is None else {"x": here[0], "y": here[1]}
     fairy = m.get("fairy")
-    view["fairy"] = None if not fairy else {**fairy, "standing_by": fairy_follower(state) is not None}
+    view["fairy"] = None if not fairy else {**fairy, "standing_by": (
+        bool(on_followers(state)) if fairy.get("on") is None else fairy_follower(state) is not None)}
     flight = m.get("flight")
     view["dragon_flight"] = None if not flight else {
         "movers": list(flight["movers"][flight["steps"]:]), "steps": flight["steps"],
@@ -138,7 +146,11 @@ def render(state, viewer) -> list:
     here = dragon_at(state)
     lines = ["Dragon: " + ("not in play yet" if here is None else f"at {here[0]},{here[1]}")]
     fairy = mine(state).get("fairy")
-    if fairy:
+    if fairy and fairy.get("on") is None:         # fairy_placement = on_tile
+        seats = sorted({p for p, _fid in on_followers(state)})
+        lines.append(f"Fairy: on the tile at {fairy['x']},{fairy['y']} (moved by seat {fairy['player']}); "
+                     + ("followers there: " + ", ".join(f"seat {p}" for p in seats) if seats else "no follower there"))
+    elif fairy:
         by = "" if fairy_follower(state) else " (by nobody)"
         lines.append(f"Fairy: at {fairy['x']},{fairy['y']} by seat {fairy['player']}'s {fairy['figure']} on "
                      f"{fairy['on']}{by}")
