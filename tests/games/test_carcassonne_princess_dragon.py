@@ -322,10 +322,11 @@ def test_on_tile_the_fairy_counts_for_every_follower_on_its_tile():
     assert state.scores == (1, 1)
     state, ev = play(state, "place 1,-1 r0")                          # the road: 4 + 3; the end
     fairy = [(e["player"], e["points"], e["reason"]) for e in of_type(ev, "FairyScored")]
-    # +3 for the thief; seat 1's turn start (the pile is empty: the end follows); +3 at the end
-    # for seat 1's farmer (its field scores, 0 points)
-    assert fairy == [(0, 3, "feature"), (1, 1, "turn"), (1, 3, "final")]
-    assert state.over and state.scores == (8, 5)
+    # +3 for the thief; no +1 for seat 1: the pile is empty, so no turn of seat 1 starts (the
+    # game ends with the turn of the last tile); +3 at the end for seat 1's farmer (its field
+    # scores, 0 points)
+    assert fairy == [(0, 3, "feature"), (1, 3, "final")]
+    assert state.over and state.scores == (8, 4)
 
 
 def test_on_tile_the_fairy_leaves_only_for_another_tile_and_the_dragon_avoids_it():
@@ -361,3 +362,18 @@ def test_the_two_options_in_the_setup_words():
     assert "the dragon flies after the scoring" in words and "the fairy goes onto a tile" in words
     plain = G.describe_setup(G.check_options(2, {"expansions": PD}), 2)
     assert "dragon" not in plain and "fairy" not in plain
+
+
+def test_no_fairy_point_at_the_start_of_a_turn_that_the_empty_pile_ends():
+    """The game ends with the turn of the last tile: the "turn" the empty pile ends at its draw
+    starts no turn, so the fairy standing by that seat's follower scores it nothing then;
+    a turn that starts with a bazaar tile still to play is a turn (its +1 is paid)."""
+    from pbem.games.carcassonne.expansions.princess_dragon.fairy import _no_turn_starts
+    # (the whole game: test_on_tile_the_fairy_counts_for_every_follower_on_its_tile's end)
+    state = _fairy_game("on_tile")
+    empty = state.copy()
+    empty.pile = {k: 0 for k in state.pile}
+    empty.order = None
+    assert _no_turn_starts(empty, 1) and not _no_turn_starts(state, 1)
+    empty.ext = {**empty.ext, "bridges_castles_bazaars": {"held": {"1": "U"}}}
+    assert not _no_turn_starts(empty, 1) and _no_turn_starts(empty, 0)

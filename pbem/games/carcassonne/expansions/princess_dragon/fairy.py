@@ -133,17 +133,31 @@ def _extra_tile(state) -> bool:
     return extra is not None and extra == state.turn + 1
 
 
+def _no_turn_starts(st, player: int) -> bool:
+    """Whether the turn "starting" now is none: the pile is empty and no bazaar tile waits
+    for the seat, so the draw ends the game (the game ends with the turn of the last tile:
+    the fairy's +1 is for the start of a turn that is played)."""
+    if st.order is not None:
+        if st.order:
+            return False
+    elif any(v > 0 for v in st.pile.values()):
+        return False
+    held = (st.ext.get("bridges_castles_bazaars") or {}).get("held") or {}
+    return str(player) not in held
+
+
 def start_turn(turn: Turn) -> None:
     """Step 1.1: +1 when the fairy stands by one of the active seat's followers."""
     st = turn.state
     if st.tile is not None or st.pending:
         return
     if st.options.get("fairy_placement", "next_to_follower") == ON_TILE:
-        if any(p == turn.player for p, _fid in on_followers(st)) and not _extra_tile(st):
+        if (any(p == turn.player for p, _fid in on_followers(st)) and not _extra_tile(st)
+                and not _no_turn_starts(st, turn.player)):
             _score(turn, turn.player, POINTS_TURN, "turn")
         return
     by = fairy_follower(st)
-    if by is not None and by[0] == turn.player and not _extra_tile(st):
+    if by is not None and by[0] == turn.player and not _extra_tile(st) and not _no_turn_starts(st, turn.player):
         _score(turn, by[0], POINTS_TURN, "turn")
 
 
