@@ -1,6 +1,6 @@
 """Carcassonne's decisions by seats other than the active one (the dragon's steps, the
 Count's city, the bazaar's hosts and bidders, the tower's capture and prisoner
-exchange, a castle), played through the service on a real Redis with signed
+exchange, a castle and what it scores), played through the service on a real Redis with signed
 envelopes, and each once left to its deadline: the server's default move (the
 rules' ``default_move``, what a deadline with ``default_action`` = ``pass`` plays)
 goes through the same pipeline."""
@@ -73,6 +73,20 @@ def test_the_dragon_flies_one_step_a_seat_and_a_deadline_takes_the_first_step(se
     assert t.deadline(1) == {"type": "dragon", "direction": "E"}
     assert t.view()["dragon"] == {"x": 1, "y": 0}
     assert t.view()["scores"] == [0, 0]                  # the thief was eaten before the road scored
+
+
+def test_the_dragon_after_scoring_flies_at_the_turns_end_and_a_deadline_takes_the_first_step(service):
+    t = Table(service, ["PD1", "W", "PD7", "E"], ["princess_dragon"], dragon_move_timing="after_scoring")
+    t.play(0, "place 0,1 r0")
+    t.play(1, "place 1,0 r0 follower road W")
+    t.play(0, "place -1,0 r0")
+    # the road was scored before the flight: seat 1's thief scored and went home
+    assert t.view()["scores"] == [0, 3] and t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
+    assert t.view()["step"] == "end_turn"
+    t.play(0, "dragon N")
+    assert [s["direction"] for s in t.view(1)["dragon_flight"]["steps_now"]] == ["E", "W"]
+    assert t.deadline(1) == {"type": "dragon", "direction": "E"}
+    assert t.view()["dragon"] == {"x": 1, "y": 0} and t.view()["scores"] == [0, 3]
 
 
 def _count_table(service):
@@ -184,3 +198,30 @@ def test_a_castle_decision_and_its_deadline(service):
     assert t.view()["castle_decision"] == {"player": 0, "x": 0, "y": -1, "on": "city S"}
     assert t.deadline(0) == {"type": "castle", "pass": True}         # keep the city: it scores
     assert t.view()["scores"][0] == 4
+
+
+def _castle_choice_table(service):
+    """Seat 0's castle; seat 1's L at 1,0 completes a road (3, seat 1's thief) and a city (8)
+    next to it: seat 0 chooses what its castle scores while seat 1 is the active seat."""
+    t = Table(service, ["E", "W", "N", "N", "K", "L", "B"], ["bridges_castles_bazaars"],
+              castle_feature_choice="owner_choice")
+    for seat, text in [(0, "place 0,-1 r180 follower city S"), (0, "castle 0,-1 city S"), (1, "place -1,0 r0"),
+                       (0, "place 1,-1 r180"), (1, "place 2,-1 r270"), (0, "place 2,0 r0"),
+                       (1, "place 1,0 r0 follower road W")]:
+        t.play(seat, text)
+    assert t.to_act() == [0] and t.view(1)["active"] == 1
+    assert [o["points"] for o in t.view(1)["castle_feature_decision"]["options"]] == [8, 3]
+    return t
+
+
+def test_the_castle_owner_chooses_what_its_castle_scores_through_the_service(service):
+    t = _castle_choice_table(service)
+    t.play(0, "castle points 1,0 road W")
+    assert t.view()["scores"] == [3, 3] and t.view()["castle_feature_decision"] is None
+    assert t.to_act() == [0] and t.view()["tile"] == "B"
+
+
+def test_the_castle_owner_choice_left_to_its_deadline_scores_the_highest(service):
+    t = _castle_choice_table(service)
+    assert t.deadline(0) == {"type": "choose_castle_feature", "x": 1, "y": 0, "on": "city N"}
+    assert t.view()["scores"] == [8, 3] and t.to_act() == [0]
