@@ -162,18 +162,8 @@ def score(turn: Turn) -> None:
         scored = []
         for i, points in sorted(best.items()):
             c = mine(turn.state)["castles"][i]
-            sid = sid_at(turn.state, (c["x"], c["y"]), c["on"])
-            fid = turn.state.seg_feature[sid]
-            f = turn.state.features[fid]
-            back = []
-            for p, s, figure in f.meeples:
-                x, y, label = label_of(turn.state, s)
-                back.append({"player": p, "figure": figure, "x": x, "y": y, "on": label})
-            turn.emit({"type": "CastleScored", "player": c["player"], "x": c["x"], "y": c["y"], "on": c["on"],
-                       "points": points, "winners": [c["player"]], "category": "castle", "index": i})
-            if back:
-                turn.emit({"type": "FollowersReturned", "followers": back})
-            fired.append(fid)
+            fired.append(turn.state.seg_feature[sid_at(turn.state, (c["x"], c["y"]), c["on"])])
+            _score_castle(turn, i, points)
             scored.append(({tuple(t) for t in c["tiles"]}, points))
     if fired:
         turn.data["castles_scored"] = fired
