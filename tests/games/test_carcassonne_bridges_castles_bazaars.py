@@ -113,7 +113,9 @@ def _draft_opened():
     """3 seats, draft: seat 0 places the bazaar BB6; U, V, E are shown; seat 1 chooses first."""
     state = new_game(["BB6", "U", "V", "E", "B"], players=3, expansions=BCB, bazaar_mode="draft")
     state, ev = play(state, "place 0,1 r0")
-    assert of_type(ev, "BazaarOpened") == [{"type": "BazaarOpened", "tiles": ["U", "V", "E"], "host": 1}]
+    opened = of_type(ev, "BazaarOpened")
+    assert opened == [{"type": "BazaarOpened", "tiles": ["U", "V", "E"], "host": 1, "draft": True}]
+    assert G.describe(opened[0]) == "The bazaar shows 0: U, 1: V, 2: E; seat 1 chooses first."
     assert of_type(ev, "BazaarHostOwed") == [{"type": "BazaarHostOwed", "player": 1, "draft": True}]
     return state
 

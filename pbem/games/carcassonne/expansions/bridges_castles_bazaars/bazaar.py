@@ -103,7 +103,10 @@ def hold(turn: Turn) -> None:
     if _pile_size(st) < n:
         turn.emit({"type": "BazaarCancelled", "reason": "fewer tiles left than seats"})
         return
-    turn.emit({"type": "BazaarOpened", "tiles": _draw(st, turn.rng, n), "host": (turn.player + 1) % n})
+    opened = {"type": "BazaarOpened", "tiles": _draw(st, turn.rng, n), "host": (turn.player + 1) % n}
+    if _draft(st):
+        opened["draft"] = True           # the text says who chooses first, not who hosts
+    turn.emit(opened)
     _next_host(turn)
 
 

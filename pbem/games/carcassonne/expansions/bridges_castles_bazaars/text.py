@@ -136,7 +136,7 @@ EVENT_TEXTS.update(
     BazaarCalled=lambda e: f"seat {e['player']} placed a bazaar: a bazaar follows the turn.",
     BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
     BazaarOpened=lambda e: "The bazaar shows " + ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
-                           + f"; seat {e['host']} hosts first.",
+                           + (f"; seat {e['host']} chooses first." if e.get("draft") else f"; seat {e['host']} hosts first."),
     BazaarHostOwed=lambda e: (f"seat {e['player']} chooses a tile (the draft: no bids)." if e.get("draft") else
                               f"seat {e['player']} hosts: pick a tile and bid."),
     BazaarTileDrafted=lambda e: f"seat {e['player']} takes tile {e['tile']}.",
