@@ -30,6 +30,7 @@ def measure(game, players, options, n_games):
         times.append(time.perf_counter() - t0)
         playouts.append(p)
     events = sum(len(p.events) for p in playouts)
+    decisions = sum(len(p.moves) for p in playouts)
     t0 = time.perf_counter()
     for p in playouts:
         game.replay(players, p.options, p.events)
@@ -39,6 +40,9 @@ def measure(game, players, options, n_games):
         "games": n_games, "median_ms": round(statistics.median(times) * 1000, 3),
         "p90_ms": round(sorted(times)[int(0.9 * (len(times) - 1))] * 1000, 3),
         "events_per_game": round(events / n_games, 1),
+        # what a game's length does to its time: decisions (each listed, then decided)
+        "decisions_per_game": round(decisions / n_games, 1),
+        "us_per_decision": round(sum(times) / decisions * 1e6, 1),
         "replay_events_per_s": round(events / replay_s),
     }
 
@@ -57,7 +61,8 @@ def main() -> None:
             rows.append(row)
             print(f"{row['game']:16} {players}p {row['options'][:40]:40} median {row['median_ms']:8.2f} ms"
                   f"  p90 {row['p90_ms']:8.2f} ms  replay {row['replay_events_per_s']:>10,} events/s"
-                  f"  ({row['events_per_game']} events/game)", flush=True)
+                  f"  ({row['events_per_game']} events, {row['decisions_per_game']} decisions a game,"
+              f" {row['us_per_decision']} us a decision)", flush=True)
     print(json.dumps({"bench": "engines", "python": sys.version.split()[0], "results": rows}))
 
 
