@@ -456,3 +456,50 @@ def test_the_count_entry_counts_points_scored_before_a_castle_owner_choice():
         assert turn.data.get("count_entry", False) is entry, before
     state, ev = _castle_with_road_and_city("owner_choice")
     assert state.ext["bridges_castles_bazaars"]["choice"]["turn_data"]["scored_before"] == [[1]]  # seat 1's road
+
+
+# -- a castle choice and the Count's entry in one turn (scripted, BCB + the Count) ------------
+
+
+def _castle_choice_beside_the_city():
+    """Seat 0 makes a castle of CO9's city cap; seat 1's D at -3,1 then closes a 2-tile city
+    (4, nobody's) and a 3-tile road (3, seat 0's follower), both beside the castle."""
+    state = new_game(["E", "A", "A", "B", "E", "D", "B", "B"], expansions=BCB + ["count"],
+                     castle_feature_choice="owner_choice")
+    state, _ = play(state, "place -2,2 r0 follower city N")          # CO9's cap: a castle
+    state, ev = play(state, "castle -2,2 city N")
+    assert of_type(ev, "CastleBuilt")[0]["tiles"] == [[-2, 1], [-2, 2]]
+    for move in ("place -3,0 r0", "place -3,2 r180 follower road N", "place -4,2 r0", "place -4,1 r90"):
+        state, _ = play(state, move)
+    state, ev = play(state, "place -3,1 r270")
+    assert [(e["feature"], e["points"], e["winners"]) for e in of_type(ev, "FeatureScored")] == [
+        ("city", 4, []), ("road", 3, [0])]
+    assert ev[-1]["type"] == "CastleFeatureOffered" and not of_type(ev, "CityEntryOffered")
+    assert state.pending == {0: "choose_castle_feature"} and state.active == 1 and state.scores == (3, 0)
+    return state
+
+
+def test_a_castle_choice_then_the_count_entry_of_the_seat_that_scored_only_for_others():
+    state = _castle_choice_beside_the_city()
+    assert G.legal_moves(state, 0) == [{"type": "choose_castle_feature", "x": -3, "y": 1, "on": "city W"},
+                                       {"type": "choose_castle_feature", "x": -3, "y": 1, "on": "road N"}]
+    state, ev = play(state, "castle points -3,1 road N")            # the lower one, by choice
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 3)]
+    # then the end of the turn: the castle's knight and the road's follower go home, and seat 1,
+    # whose tile scored for seat 0 and not for itself, may enter the City
+    assert [[f["on"] for f in e["followers"]] for e in of_type(ev, "FollowersReturned")] == [["city N"], ["road N"]]
+    assert (ev[-1]["type"], ev[-1]["player"], ev[-1]["turn_data"]["scored_before"]) == ("CityEntryOffered", 1, [[0]])
+    assert state.scores == (6, 0) and state.supply == (7, 7) and state.pending == {1: "count"}
+    state, ev = play(state, "enter castle count market", player=1)
+    assert of_type(ev, "CityEntered")[0]["quarter"] == "castle" and G.view(state, 0)["count"]["count"] == "market"
+    assert state.supply == (7, 6) and state.pending == {0: "place_tile"} and state.scores == (6, 0)
+
+
+def test_a_castle_choice_left_to_its_deadline_before_the_count_entry_takes_the_highest():
+    state = _castle_choice_beside_the_city()
+    default = G.default_move(state, 0)
+    assert default == {"type": "choose_castle_feature", "x": -3, "y": 1, "on": "city W"}
+    state, ev = play(state, G.describe(default))
+    assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 4)]
+    assert state.scores == (7, 0) and state.pending == {1: "count"}
+    assert G.default_move(state, 1) == {"type": "count", "pass": True}
