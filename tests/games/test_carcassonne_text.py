@@ -478,3 +478,40 @@ def test_the_rules_notes_show_the_help_as_the_game_gives_it():
     moves = lines[1:next(n for n, line in enumerate(lines) if line.startswith("e.g. "))]
     block = "\n".join("    " + (line[2:] if line.startswith("  ") else line) for line in moves)
     assert block in doc, "docs/rules/carcassonne.md: the Text notation block is not the game's help"
+
+
+def test_the_board_says_who_owes_a_decision_besides_the_placement_and_what_they_may_do():
+    from pbem.games.carcassonne.base_rules import rules_for
+    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
+    from pbem.games.carcassonne.notation import OWED_TEXTS
+    # every decision of the ten expansions has its sentence
+    assert set(rules_for(ALL_EXPANSIONS).moves) - {"place_tile"} <= set(OWED_TEXTS)
+    seen = set()
+    for players, options in ((2, {"expansions": ALL_EXPANSIONS}),
+                             (3, {"expansions": ALL_EXPANSIONS, "bazaar_mode": "draft",
+                                  "castle_feature_choice": "owner_choice"})):
+        for seed in range(2):
+            for n, state in enumerate(positions(players, options, seed=seed, every=1)):
+                owed = {p: d for p, d in state.pending.items() if d != "place_tile"}
+                if not owed and n % 10:
+                    continue                 # (a placement now and then: no line then)
+                names = ["Ann", "Bob", "Cy"][:players]
+                lines = G.render(state, None, names).splitlines()
+                waiting = [line for line in lines if line.startswith("Waiting for ")]
+                assert len(waiting) == len(owed), (owed, waiting)
+                for (p, decision), line in zip(sorted(owed.items()), waiting):
+                    assert line.startswith(f"Waiting for {names[p]}, who ") and "seat" not in line, line
+                    assert "owes the decision" not in line
+                    seen.add(decision)
+    assert {"action", "dragon", "bazaar", "capture"} <= seen, seen
+
+
+def test_the_bazaar_waiting_line_follows_its_phase():
+    state = new_game(["BB6", "U", "V", "B"], expansions=["bridges_castles_bazaars"])
+    state, _ = play(state, "place 0,1 r0")                            # the bazaar: U and V shown
+    assert "Waiting for Bob, who hosts the bazaar: picks one of its tiles and bids." in G.render(state, 1, ["Ann", "Bob"])
+    state, _ = play(state, "bazaar 1 bid 2", player=1)
+    assert "Waiting for Ann, who may bid more than 2 for tile V or pass." in G.render(state, 0, ["Ann", "Bob"])
+    state, _ = play(state, "bid 3", player=0)
+    assert "Waiting for Bob, who buys tile V at Ann's bid of 3, or sells it to them." in G.render(
+        state, 1, ["Ann", "Bob"])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..base import IllegalMove
 from .moves import tile_block
-from .notation import EVENT_TEXTS, MOVE_TEXTS
+from .notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from .rules import Rules, Turn
 
 ACTION = "action"
@@ -124,6 +124,7 @@ def describe_action(move: dict) -> str:
 #: action name -> fn(move) -> text (filled by the expansions with their Action)
 MOVE_ACTIONS: dict = {}
 MOVE_TEXTS[ACTION] = describe_action
+OWED_TEXTS[ACTION] = lambda state, player: "may act away from the tile (or pass)"
 EVENT_TEXTS.update(
     ActionOffered=lambda e: f"seat {e['player']} may act away from the tile (or pass).",
     ActionDeclined=lambda e: f"seat {e['player']} passes.",

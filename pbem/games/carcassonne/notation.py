@@ -274,6 +274,9 @@ _FIGURE_NAMES = {"big": "big follower"}
 EVENT_TEXTS: dict = {}
 #: expansions' own moves (not place_tile) in notation: move type -> fn(move) -> str
 MOVE_TEXTS: dict = {}
+#: what a seat owing an expansion's decision may do, for the text board's "Waiting for"
+#: line: decision -> fn(state, player) -> phrase ("may bid or pass")
+OWED_TEXTS: dict = {}
 #: expansion figures written without "farmer" on a field ("pig NL")
 _FIELD_FIGURES = {"pig"}
 

@@ -18,7 +18,7 @@ from ..base import name_seat
 from .features import label_of
 from .glyphs import distinct_rotations, glyph, key_lines, marks_in_play
 from .moves import group_moves, legal_moves, legal_placements
-from .notation import describe_move, name_seats
+from .notation import OWED_TEXTS, describe_move, name_seats
 
 WIDTH = 80
 #: tiles across and down in the window (4 + 6 * 12 + 1 = 77 columns)
@@ -175,6 +175,22 @@ def wrap_items(first: str, items: list, then: str, sep: str = " | ") -> list:
     return lines + [line]
 
 
+def waiting_lines(state, names=None) -> list:
+    """Who owes a decision other than the placement the heading names, and what they may
+    do ("Waiting for Bob, who may bid or pass."): a decision by a seat other than the
+    active one (a bazaar bid, a dragon step, a castle's choice) says so on the board."""
+    if state.over:
+        return []
+    out = []
+    for player, owed in sorted(state.pending.items()):
+        if owed == "place_tile":
+            continue
+        text = OWED_TEXTS.get(owed)
+        what = text(state, player) if text else f"owes the decision {owed}"
+        out.append(name_seats(f"Waiting for seat {player}, who {what}.", names))
+    return out
+
+
 def render(state, viewer=None, names=None, whole: bool = False) -> str:
     who = [name_seat(p, names) for p in range(state.players)]
     marked = spots(state)
@@ -203,6 +219,8 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
     expansions = state.options.get("expansions", ())
     out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions))
     out.append("")
+    for line in waiting_lines(state, names):
+        out += wrap(line)
     out += wrap("Scores: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.scores)))
     out += wrap("Followers in supply: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.supply)))
     placed = followers_on_board(state)

@@ -34,7 +34,7 @@ from ...base import IllegalMove, ParseError
 from ..evolve import EVOLVERS
 from ..features import label_of, occupied, sid_at
 from ..geometry import EDGE_INDEX
-from ..notation import EVENT_TEXTS, MOVE_TEXTS
+from ..notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from ..orient import add_tiles, oriented
 from ..rules import Expansion, Rules, Turn, register_expansion
 from ..scoring import completed_by_last_tile
@@ -307,3 +307,5 @@ class Siege(Expansion):
 
 
 SIEGE = register_expansion(Siege())
+
+OWED_TEXTS["escape"] = lambda state, player: "may send a knight home from a besieged city (or pass)"

@@ -5,7 +5,7 @@ import re
 
 from ....base import ParseError
 from ...features import label_of, sid_at
-from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from .abbey import describe_abbey, holes
 from .common import BARN, FIGURES, WAGON, _mine, left
 from .wagon import describe_wagon, legal_wagon
@@ -118,3 +118,8 @@ def _render(state, viewer) -> list:
             lines.append(f"Seat {p} moves the wagon: " + ", ".join(describe_wagon(m) for m in legal_wagon(state, p)))
     return lines
 
+
+OWED_TEXTS.update(
+    abbey=lambda state, player: "may place the abbey instead of drawing (or pass)",
+    wagon=lambda state, player: "may move a wagon (or pass)",
+)

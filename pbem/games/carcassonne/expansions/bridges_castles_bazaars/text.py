@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, describe_move, parse_move
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, describe_move, parse_move
 from ...segwords import XY, segment_words
 from . import bazaar, castles
 from .bridges import left as bridges_left
@@ -195,3 +195,23 @@ def render(state, viewer) -> list:
     if bazaar.held(state):
         lines.append("Bazaar tiles to play: " + ", ".join(f"seat {k} {v}" for k, v in sorted(bazaar.held(state).items())))
     return lines
+
+
+def _owed_bazaar(state, player) -> str:
+    a = bazaar.auction(state) or {}
+    phase = a.get("phase")
+    if phase == "pick":
+        if state.options.get("bazaar_mode", "auction") == "draft":
+            return "chooses one of the bazaar's tiles"
+        return "hosts the bazaar: picks one of its tiles and bids"
+    tile = a["tiles"][a["tile"]] if a.get("tile") is not None else "?"
+    if phase == "bid":
+        return f"may bid more than {a.get('price')} for tile {tile} or pass"
+    return f"buys tile {tile} at seat {a.get('bidder')}'s bid of {a.get('price')}, or sells it to them"
+
+
+OWED_TEXTS.update(
+    castle=lambda state, player: "may turn the city into a castle (or not)",
+    choose_castle_feature=lambda state, player: "chooses what the castle scores",
+    bazaar=_owed_bazaar,
+)

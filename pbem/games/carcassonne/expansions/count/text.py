@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from ...segwords import XY, segment_words
 from .city import ENTER, LEAVE, mine
 from .tiles import QUARTERS
@@ -103,3 +103,8 @@ def render(state, viewer) -> list:
     parts = [f"{q} " + (", ".join(f"seat {p}{_fig(f)}" for p, f in m["quarters"][q]) or "empty")
              for q in QUARTERS]
     return [f"City of Carcassonne (the Count in the {m['count']}): " + "; ".join(parts)]
+
+OWED_TEXTS.update(
+    count=lambda state, player: "may put a follower into the City of Carcassonne (or stay out)",
+    count_move=lambda state, player: "may move a follower out of the City (or pass)",
+)

@@ -25,7 +25,7 @@ import re
 
 from ....base import ParseError
 from ...geometry import DELTA, EDGES
-from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from ...segwords import XY, segment_words
 from .common import dragon_at, fairy_follower, mine
 from .dragon import DRAGON_MOVE, legal_dragon, steps_from
@@ -160,3 +160,5 @@ def render(state, viewer) -> list:
         if owed == DRAGON_MOVE:
             lines.append(f"Seat {p} moves the dragon: " + ", ".join(describe_dragon(m) for m in legal_dragon(state, p)))
     return lines
+
+OWED_TEXTS["dragon"] = lambda state, player: "moves the dragon one step"

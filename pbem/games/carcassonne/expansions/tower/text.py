@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
 from ...segwords import XY, segment_words
 from .prisoners import EXCHANGE, RANSOM, legal_exchange
 from .towers import CAPTURE, foundations, height, mine, top
@@ -139,3 +139,8 @@ def render(state, viewer) -> list:
     if m["prisoners"]:
         lines.append("Prisoners: " + "; ".join(f"seat {c} holds seat {o}'s {f}" for c, o, f in m["prisoners"]))
     return lines
+
+OWED_TEXTS.update(
+    capture=lambda state, player: "may capture a follower within the new tower's reach (or pass)",
+    exchange=lambda state, player: "chooses which prisoner goes back in the exchange",
+)
