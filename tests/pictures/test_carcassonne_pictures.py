@@ -299,3 +299,37 @@ def test_the_fairy_on_a_tile_is_drawn_on_it_and_its_tiles_marked():
     assert [(e.get("data-x"), e.get("data-y"), e.get("data-on")) for e in fairy] == [("-1", "0", "tile")]
     panel = " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
     assert "Fairy: on the tile at -1,0, moved by Ann" in panel
+
+
+def panel_text(root) -> str:
+    return " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
+
+
+def test_the_bazaar_panel_says_what_the_viewer_may_do_in_each_phase_and_in_the_draft():
+    from tests.games.carcassonne_support import new_game, play
+    state = new_game(["BB6", "U", "V", "B"], expansions=["bridges_castles_bazaars"])
+    state, _ = play(state, "place 0,1 r0")
+    host = panel_text(parse(picture(state, 1, GAME.legal_moves(state, 1))))
+    assert "you host: pick a tile and bid" in host and "host" in host
+    state, _ = play(state, "bazaar 1 bid 2", player=1)
+    assert "bid more than the bid so far, or 'pass'" in panel_text(parse(picture(state, 0, GAME.legal_moves(state, 0))))
+    state, _ = play(state, "bid 3", player=0)
+    assert "buy the tile at the highest bid or sell it" in panel_text(parse(picture(state, 1, GAME.legal_moves(state, 1))))
+    draft = new_game(["BB6", "U", "V", "E", "B"], players=3, expansions=["bridges_castles_bazaars"], bazaar_mode="draft")
+    draft, _ = play(draft, "place 0,1 r0")
+    text = panel_text(parse(picture(draft, 1, GAME.legal_moves(draft, 1))))
+    assert "choose a tile ('bazaar N'; the draft has no bids)" in text and "chooser" in text
+    assert "bid B" not in text and "host" not in text
+
+
+def test_the_castle_owner_choice_rings_the_features_and_says_so():
+    from tests.games.carcassonne_support import new_game, play
+    state = new_game(["E", "A", "A", "B", "E", "D", "B", "B"], expansions=["bridges_castles_bazaars", "count"],
+                     castle_feature_choice="owner_choice")
+    for text in ("place -2,2 r0 follower city N", "castle -2,2 city N", "place -3,0 r0",
+                 "place -3,2 r180 follower road N", "place -4,2 r0", "place -4,1 r90", "place -3,1 r270"):
+        state, _ = play(state, text)
+    root = parse(picture(state, 0, GAME.legal_moves(state, 0)))
+    rings = [(e.get("data-x"), e.get("data-y"), e.get("data-on")) for e in elements(root, "legal-segment")]
+    assert sorted(rings) == [("-3", "1", "city W"), ("-3", "1", "road N")], rings
+    assert "what your castle may score" in panel_text(root)

@@ -237,7 +237,8 @@ def bazaar_lines(view, names) -> list:
     if b:
         tiles = ", ".join(f"{i}: {t}" + ("" if o is None else f" ({seat_name(o, names)})")
                           for i, (t, o) in enumerate(zip(b["tiles"], b["owners"])))
-        out.append(f"Bazaar ({b['phase']}, host {seat_name(b['host'], names)}): {tiles}")
+        who = "chooser" if b.get("mode") == "draft" else "host"
+        out.append(f"Bazaar ({b['phase']}, {who} {seat_name(b['host'], names)}): {tiles}")
         if b["tile"] is not None:
             out.append(f"Tile {b['tile']} at {b['price']} by {seat_name(b['bidder'], names)}")
     held = [(s, t) for s, t in enumerate(view.get("bazaar_tiles") or ()) if t]
@@ -271,7 +272,7 @@ def legal_action(board, move) -> None:
         ring(board, move)
 
 
-for _kind in ("capture", "count_move", "castle"):
+for _kind in ("capture", "count_move", "castle", "choose_castle_feature"):
     def _ring(board, move) -> None:
         if "x" in move and move.get("on") not in (None, "tower"):
             ring(board, move)
@@ -285,5 +286,17 @@ hooks.DECISIONS.update(
     count="Enter a district of the City ('enter castle count market') or 'stay out'",
     count_move="Ringed: where a follower may leave the City for (or 'pass')",
     castle="Ringed: the city that may become a castle (or 'no castle')",
-    bazaar="At the bazaar: 'bazaar N bid B', 'bid B', 'pass', 'buy' or 'sell'",
+    choose_castle_feature="Ringed: what your castle may score (castle points X,Y ...)",
+    bazaar=lambda moves: _bazaar_decision(moves),
 )
+
+
+def _bazaar_decision(moves: list) -> str:
+    """What the viewer's bazaar moves let it do now (the phase shows in the moves' keys)."""
+    if any("deal" in m for m in moves):
+        return "At the bazaar: buy the tile at the highest bid or sell it to the bidder ('buy' or 'sell')"
+    if any("tile" in m and "bid" in m for m in moves):
+        return "At the bazaar: you host: pick a tile and bid ('bazaar N bid B')"
+    if any("tile" in m for m in moves):
+        return "At the bazaar: choose a tile ('bazaar N'; the draft has no bids)"
+    return "At the bazaar: bid more than the bid so far, or 'pass' ('bid B')"

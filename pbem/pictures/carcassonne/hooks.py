@@ -28,7 +28,8 @@
   move)`` (place_tile, abbey, wagon, escape), in ``board.legal_cells`` (cells,
   with the rotations that fit) or ``board.rings`` (segments); ``board`` is a
   ``board.Board``;
-  ``DECISIONS[move type]`` says in the panel what the marks offer.
+  ``DECISIONS[move type]`` says in the panel what the marks offer (a text, or
+  ``fn(the viewer's legal moves of that type) -> text`` when it depends on them).
 
 A kind, mark, tag or figure with no entry is still shown (a segment as its
 base kind's colour, a figure as a generic pawn with its name's initial), so

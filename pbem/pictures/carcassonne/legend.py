@@ -41,9 +41,11 @@ BASE = [
 ]
 
 
-def _tile_tag(fn):
-    # a tile tag drawn on a 30-pixel square around (x, y)
-    return lambda x, y: f'<g transform="translate({x - 15:.1f},{y - 15:.1f})">{fn(None, 30, 0)}</g>'
+def _tile_tag(fn, at=(0.5, 0.5), size=30):
+    # a tile tag drawn for a tile of ``size`` pixels, its symbol (at ``at`` of the tile) on
+    # (x, y): the symbols sit in a tile's corner, small; the key shows them at about 14 pixels
+    return lambda x, y: (f'<g transform="translate({x - at[0] * size:.1f},{y - at[1] * size:.1f})">'
+                         f'{fn(None, size, 0)}</g>')
 
 
 def _abbey(x, y) -> str:
@@ -61,15 +63,15 @@ BY_EXPANSION = {
     "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
                     (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
     "princess_dragon": [(None, _figure("dragon"), "dragon"), (None, _figure("fairy"), "fairy"),
-                        ("volcano", _tile_tag(pieces.volcano), "volcano"),
-                        ("dragon", _tile_tag(pieces.dragon_tag), "dragon tile"),
-                        ("magic portal", _tile_tag(pieces.portal), "magic portal"),
+                        ("volcano", _tile_tag(pieces.volcano, (0.27, 0.3), 40), "volcano"),
+                        ("dragon", _tile_tag(pieces.dragon_tag, (0.76, 0.24), 60), "dragon tile"),
+                        ("magic portal", _tile_tag(pieces.portal, (0.24, 0.72), 60), "magic portal"),
                         ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 30, 1, 0), "princess")],
     "tower": [(None, _figure("tower", "2"), "tower (height)"), (None, _figure("tower floor"), "tower floor"),
-              ("tower", _tile_tag(pieces.tower_base), "tower foundation")],
-    "count": [("district", _tile_tag(pieces.district), "the City")],
+              ("tower", _tile_tag(pieces.tower_base, size=60), "tower foundation")],
+    "count": [("district", _tile_tag(pieces.district, size=18), "the City")],
     "bridges_castles_bazaars": [(None, _figure("bridge"), "bridge"), (None, _figure("castle"), "castle"),
-                                ("bazaar", _tile_tag(pieces.bazaar_tag), "bazaar")],
+                                ("bazaar", _tile_tag(pieces.bazaar_tag, (0.76, 0.72), 60), "bazaar")],
 }
 
 

@@ -77,7 +77,10 @@ class Panel:
                     self.label(x + PAD, self.y, line, size=11.5, fill="#333")
         for kind in dict.fromkeys(mv.get("type") for mv in self.legal):
             if kind in hooks.DECISIONS:
-                for line in _wrap(hooks.DECISIONS[kind], 11.5, bold=True):
+                text = hooks.DECISIONS[kind]
+                if callable(text):
+                    text = text([mv for mv in self.legal if mv.get("type") == kind])
+                for line in _wrap(text, 11.5, bold=True):
                     self.y += 15
                     self.label(x + PAD, self.y, line, size=11.5, fill="#1f4fbf", weight="bold")
         board = v.get("board") or []
