@@ -194,4 +194,26 @@ def render(state, viewer) -> list:
                      + (f"; tile {a['tile']} at {a['price']} (seat {a['bidder']})" if a["tile"] is not None else ""))
     if bazaar.held(state):
         lines.append("Bazaar tiles to play: " + ", ".join(f"seat {k} {v}" for k, v in sorted(bazaar.held(state).items())))
+    for p, owed in sorted(state.pending.items()):   # what the seat owing a decision may do
+        if owed == castles.CASTLE and m.get("offer"):
+            _p, x, y, on = m["offer"]
+            lines.append(f"Seat {p} may turn the city ({on} at {x},{y}) into a castle: castle {x},{y} {on}, "
+                         "or no castle")
+        elif owed == bazaar.MOVE and a:
+            lines.append(_bazaar_owed(state, p, a))
     return lines
+
+
+def _bazaar_owed(state, p: int, a: dict) -> str:
+    """What seat ``p``, owing the bazaar's decision, may do now."""
+    free = ", ".join(str(i) for i, o in enumerate(a["owners"]) if o is None)
+    if a["phase"] == "pick" and state.options.get("bazaar_mode", "auction") == "draft":
+        return f"Seat {p} chooses a tile at the bazaar (the draft, no bids): bazaar N (N: {free})"
+    if a["phase"] == "pick":
+        return (f"Seat {p} hosts the bazaar: picks a tile and bids for it, bazaar N bid B (N: {free}; "
+                f"B: 0 to {bazaar._cap(state, p)})")
+    if a["phase"] == "bid":
+        return (f"Seat {p} may outbid seat {a['bidder']}'s {a['price']} for tile {a['tile']}: bid B (more than "
+                f"{a['price']}), or pass")
+    return (f"Seat {p} buys tile {a['tile']} for {a['price']} points (paid to seat {a['bidder']}), or sells it to "
+            f"seat {a['bidder']} for {a['price']} points: buy, sell")

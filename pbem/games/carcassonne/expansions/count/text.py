@@ -82,7 +82,8 @@ EVENT_TEXTS.update(
     CityEntered=lambda e: (f"seat {e['player']}'s {e['figure']} enters the {e['quarter']}; the Count goes to the "
                            f"{e['count_to']}."),
     CityLeavingStarted=lambda e: ("Before the final scoring" if e["final"] else "Before the scoring")
-                                 + ", followers may leave the City: seats " + ", ".join(map(str, e["seats"])) + ".",
+                                 + ", followers may leave the City: " + ", then ".join(f"seat {p}" for p in e["seats"])
+                                 + " in turn.",
     CityLeavingOffered=lambda e: f"seat {e['player']} may move a follower out of the City.",
     CityLeavingPassed=lambda e: f"seat {e['player']} moves no (more) follower out of the City.",
     FollowerLeftCity=lambda e: (f"seat {e['player']}'s {e['figure']} leaves the {e['quarter']} for {e['on']} at "
@@ -102,4 +103,13 @@ def render(state, viewer) -> list:
     m = mine(state)
     parts = [f"{q} " + (", ".join(f"seat {p}{_fig(f)}" for p, f in m["quarters"][q]) or "empty")
              for q in QUARTERS]
-    return [f"City of Carcassonne (the Count in the {m['count']}): " + "; ".join(parts)]
+    lines = [f"City of Carcassonne (the Count in the {m['count']}): " + "; ".join(parts)]
+    for p, owed in sorted(state.pending.items()):   # what the seat owing a decision may do
+        if owed == ENTER:
+            lines.append(f"Seat {p} scored nothing while others did and may put a follower into the City: "
+                         f"enter DISTRICT count DISTRICT ({', '.join(QUARTERS)}), or stay out")
+        elif owed == LEAVE:
+            leaves = [describe_leave(mv) for mv in state.rules.legal[LEAVE](state, p) if not mv.get("pass")]
+            lines.append(f"Seat {p} may move a follower out of the City before the scoring: "
+                         + ", ".join(leaves) + ", or pass")
+    return lines

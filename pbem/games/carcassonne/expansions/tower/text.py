@@ -138,4 +138,13 @@ def render(state, viewer) -> list:
         lines.append("Towers: " + "; ".join(towers))
     if m["prisoners"]:
         lines.append("Prisoners: " + "; ".join(f"seat {c} holds seat {o}'s {f}" for c, o, f in m["prisoners"]))
+    for p, owed in sorted(state.pending.items()):   # what the seat owing a decision may do
+        c = m.get("capture")
+        if owed == CAPTURE and c:
+            lines.append(f"Seat {p} may capture a follower within {c['height']} of the tower at {c['x']},{c['y']}: "
+                         "capture X,Y FEATURE seat P (where it stands, whose it is), or capture none")
+        elif owed == EXCHANGE and m.get("exchange"):
+            figures = [f"exchange {mv['figure']}" for mv in legal_exchange(state, p)]
+            lines.append(f"Seat {p} exchanges prisoners with seat {m['exchange']['owner']} and chooses which of its "
+                         "own comes back: " + ", ".join(figures))
     return lines
