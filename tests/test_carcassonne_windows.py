@@ -14,6 +14,32 @@ from .test_service import submit
 
 SECRET = b"windows"
 
+# The scripted setups (draw order, expansions, options, and the moves that reach a window,
+# as (seat, notation) pairs); tests/test_carcassonne_windows_by_mail.py plays them by mail.
+#: seat 0's third tile is a dragon tile: the dragon flies, seats 0, 1, 0, ... a step each
+DRAGON = (["PD1", "W", "PD7", "E"], ["princess_dragon"], {},
+          [(0, "place 0,1 r0"), (1, "place 1,0 r0 follower road W"), (0, "place -1,0 r0")])
+#: seat 1's tile completes seat 0's city (6 points): seat 1, scoring nothing, may enter the City
+COUNT = (["N", "E", "E", "U"], ["count"], {}, [(0, "place 2,1 r0 follower city N"), (1, "place 2,0 r180")])
+#: seat 0's bazaar tile: seat 1 hosts the bazaar (tiles U and V)
+BAZAAR = (["BB6", "U", "V", "E"], ["bridges_castles_bazaars"], {}, [(0, "place 0,1 r0")])
+#: seat 1 builds the tower at 2,0, next to seat 0's thief at 1,0: seat 1 may capture
+TOWER = (["U", "E", "TO2", "TO11", "V", "B", "B", "U"], ["tower", "inns_cathedrals"], {},
+         [(0, "place 1,0 r0 follower road E"), (1, "place 1,-1 r0 follower city N"),
+          (0, "place 1,1 r0 big farmer NL"), (1, "place 2,0 r0"), (1, "tower 2,0")])
+#: after seat 1's capture of seat 0's thief: three more captures on the tower at 1,1, the last
+#: of which leaves seat 0 holding a follower of seat 1 while seat 1 holds two of seat 0's
+TOWER_CAPTURES = [(0, "place 0,1 r0"), (0, "tower 1,1"), (0, "capture none"), (1, "place 2,1 r0"),
+                  (1, "tower 1,1"), (1, "capture 1,1 field NL seat 0 big"), (0, "place 3,1 r0"),
+                  (0, "tower 1,1"), (0, "capture 1,-1 city N seat 1")]
+#: seat 0's castle; seat 1's L at 1,0 completes a road (3, seat 1's thief) and a city (8)
+#: next to it: seat 0 chooses what its castle scores while seat 1 is the active seat
+CASTLE_CHOICE = (["E", "W", "N", "N", "K", "L", "B"], ["bridges_castles_bazaars"],
+                 {"castle_feature_choice": "owner_choice"},
+                 [(0, "place 0,-1 r180 follower city S"), (0, "castle 0,-1 city S"), (1, "place -1,0 r0"),
+                  (0, "place 1,-1 r180"), (1, "place 2,-1 r270"), (0, "place 2,0 r0"),
+                  (1, "place 1,0 r0 follower road W")])
+
 
 class Table:
     """A scripted 2-seat Carcassonne game on the service."""
@@ -60,12 +86,20 @@ class Table:
     def view(self, seat=0):
         return self.service.get_game(self.id, self.tokens[seat])["view"]
 
+    def script(self, moves) -> "Table":
+        for seat, text in moves:
+            self.play(seat, text)
+        return self
+
+
+def scripted(service, setup, **more) -> Table:
+    """A table of one of the scripted setups, its moves played."""
+    order, expansions, options, moves = setup
+    return Table(service, order, expansions, **options, **more).script(moves)
+
 
 def test_the_dragon_flies_one_step_a_seat_and_a_deadline_takes_the_first_step(service):
-    t = Table(service, ["PD1", "W", "PD7", "E"], ["princess_dragon"])
-    t.play(0, "place 0,1 r0")
-    t.play(1, "place 1,0 r0 follower road W")
-    t.play(0, "place -1,0 r0")
+    t = scripted(service, DRAGON)
     assert t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
     t.play(0, "dragon N")
     # seat 1 (not the active seat) owes the next step: E or W; its deadline takes the first, E
@@ -76,10 +110,7 @@ def test_the_dragon_flies_one_step_a_seat_and_a_deadline_takes_the_first_step(se
 
 
 def test_the_dragon_after_scoring_flies_at_the_turns_end_and_a_deadline_takes_the_first_step(service):
-    t = Table(service, ["PD1", "W", "PD7", "E"], ["princess_dragon"], dragon_move_timing="after_scoring")
-    t.play(0, "place 0,1 r0")
-    t.play(1, "place 1,0 r0 follower road W")
-    t.play(0, "place -1,0 r0")
+    t = scripted(service, DRAGON, dragon_move_timing="after_scoring")
     # the road was scored before the flight: seat 1's thief scored and went home
     assert t.view()["scores"] == [0, 3] and t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
     assert t.view()["step"] == "end_turn"
@@ -90,10 +121,7 @@ def test_the_dragon_after_scoring_flies_at_the_turns_end_and_a_deadline_takes_th
 
 
 def _count_table(service):
-    t = Table(service, ["N", "E", "E", "U"], ["count"])
-    t.play(0, "place 2,1 r0 follower city N")
-    t.play(1, "place 2,0 r180")
-    return t
+    return scripted(service, COUNT)
 
 
 def test_the_count_entry_and_leaving_through_the_service(service):
@@ -118,8 +146,7 @@ def test_the_count_windows_left_to_their_deadlines(service):
 
 
 def test_the_bazaar_hosts_and_bidders_through_the_service(service):
-    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"])
-    t.play(0, "place 0,1 r0")
+    t = scripted(service, BAZAAR)
     assert t.view()["bazaar"]["host"] == 1 and t.view()["bazaar"]["phase"] == "pick"
     t.play(1, "bazaar 0 bid 2")
     t.play(0, "bid 3")
@@ -129,14 +156,12 @@ def test_the_bazaar_hosts_and_bidders_through_the_service(service):
 
 
 def test_the_bazaar_left_to_its_deadlines(service):
-    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"])
-    t.play(0, "place 0,1 r0")
+    t = scripted(service, BAZAAR)
     assert t.deadline(1) == {"type": "bazaar", "tile": 0, "bid": 0}  # the first tile, bid 0
     assert t.deadline(0) == {"type": "bazaar", "pass": True}         # a bidder passes
     # the host's own bid stood: it buys, for 0; the last tile to seat 0 for nothing
     assert t.view()["scores"] == [0, 0] and t.view()["bazaar"] is None
-    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"])
-    t.play(0, "place 0,1 r0")
+    t = scripted(service, BAZAAR)
     t.play(1, "bazaar 1 bid 1")
     t.play(0, "bid 2")
     assert t.deadline(1) == {"type": "bazaar", "deal": "sell"}       # someone else bid: sell
@@ -145,34 +170,25 @@ def test_the_bazaar_left_to_its_deadlines(service):
 
 
 def test_the_draft_bazaar_left_to_its_deadline(service):
-    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"], bazaar_mode="draft")
-    t.play(0, "place 0,1 r0")
+    t = scripted(service, BAZAAR, bazaar_mode="draft")
     assert t.view()["bazaar"]["mode"] == "draft" and t.view()["bazaar"]["phase"] == "pick"
     assert t.deadline(1) == {"type": "bazaar", "tile": 0}           # the first tile left
     # seat 0 takes the last tile; no points; seat 1 plays its U now
     assert t.view()["scores"] == [0, 0] and t.view()["bazaar"] is None
     assert t.view()["bazaar_tiles"] == ["V", None] and t.view()["tile"] == "U"
-    t = Table(service, ["BB6", "U", "V", "E"], ["bridges_castles_bazaars"], bazaar_mode="draft")
-    t.play(0, "place 0,1 r0")
+    t = scripted(service, BAZAAR, bazaar_mode="draft")
     t.play(1, "bazaar 1")
     assert t.view()["bazaar_tiles"] == ["U", None] and t.view()["tile"] == "V"
 
 
 def _tower_table(service):
-    t = Table(service, ["U", "E", "TO2", "TO11", "V", "B", "B", "U"], ["tower", "inns_cathedrals"])
-    for seat, text in [(0, "place 1,0 r0 follower road E"), (1, "place 1,-1 r0 follower city N"),
-                       (0, "place 1,1 r0 big farmer NL"), (1, "place 2,0 r0"), (1, "tower 2,0")]:
-        t.play(seat, text)
-    return t
+    return scripted(service, TOWER)
 
 
 def test_the_capture_and_the_prisoner_exchange_through_the_service(service):
     t = _tower_table(service)
     t.play(1, "capture 1,0 road E seat 0")
-    for seat, text in [(0, "place 0,1 r0"), (0, "tower 1,1"), (0, "capture none"), (1, "place 2,1 r0"),
-                       (1, "tower 1,1"), (1, "capture 1,1 field NL seat 0 big"), (0, "place 3,1 r0"),
-                       (0, "tower 1,1"), (0, "capture 1,-1 city N seat 1")]:
-        t.play(seat, text)
+    t.script(TOWER_CAPTURES)
     # seat 1 holds seat 0's follower and big follower: seat 0 picks which comes back
     assert t.to_act() == [0] and len(t.view()["tower"]["prisoners"]) == 3
     t.play(0, "exchange big")
@@ -184,10 +200,7 @@ def test_the_capture_and_the_exchange_left_to_their_deadlines(service):
     assert t.deadline(1) == {"type": "capture", "pass": True}        # capture nobody
     t = _tower_table(service)
     t.play(1, "capture 1,0 road E seat 0")
-    for seat, text in [(0, "place 0,1 r0"), (0, "tower 1,1"), (0, "capture none"), (1, "place 2,1 r0"),
-                       (1, "tower 1,1"), (1, "capture 1,1 field NL seat 0 big"), (0, "place 3,1 r0"),
-                       (0, "tower 1,1"), (0, "capture 1,-1 city N seat 1")]:
-        t.play(seat, text)
+    t.script(TOWER_CAPTURES)
     assert t.deadline(0) == {"type": "exchange", "figure": "follower"}   # the one captured earliest
     assert t.view()["tower"]["prisoners"] == [{"captor": 1, "player": 0, "figure": "big"}]
 
@@ -201,14 +214,8 @@ def test_a_castle_decision_and_its_deadline(service):
 
 
 def _castle_choice_table(service):
-    """Seat 0's castle; seat 1's L at 1,0 completes a road (3, seat 1's thief) and a city (8)
-    next to it: seat 0 chooses what its castle scores while seat 1 is the active seat."""
-    t = Table(service, ["E", "W", "N", "N", "K", "L", "B"], ["bridges_castles_bazaars"],
-              castle_feature_choice="owner_choice")
-    for seat, text in [(0, "place 0,-1 r180 follower city S"), (0, "castle 0,-1 city S"), (1, "place -1,0 r0"),
-                       (0, "place 1,-1 r180"), (1, "place 2,-1 r270"), (0, "place 2,0 r0"),
-                       (1, "place 1,0 r0 follower road W")]:
-        t.play(seat, text)
+    """The castle owner's choice (``CASTLE_CHOICE``)."""
+    t = scripted(service, CASTLE_CHOICE)
     assert t.to_act() == [0] and t.view(1)["active"] == 1
     assert [o["points"] for o in t.view(1)["castle_feature_decision"]["options"]] == [8, 3]
     return t

@@ -295,7 +295,8 @@ class MailProcessor:
                 "  board   the board as you see it",
                 "  moves   your legal moves now",
                 "", *textwrap.wrap("The rules in play: " + wording.setup_line(game, options,
-                                                                                int(loaded.meta["players"])), 74),
+                                                                                int(loaded.meta["players"]),
+                                                                                self._names(loaded)), 74),
                 "", "How moves are written:",
                 *wording.notation(game, options).splitlines()]
 

@@ -429,7 +429,10 @@ class Notifier:
             done = "forfeit"
         else:
             deadlines.submit_default(self.service, loaded, seat, move, action, since_version)
-            message = f"The deadline passed: the server played '{loaded.game.describe(move, seat)}' for you ({action})."
+            # the move as the seat's mails write moves: a seat it names, by its player's name
+            names = wording.seat_names(self.service.store.seats(game_id), int(loaded.meta.get("players") or 0))
+            message = (f"The deadline passed: the server played '{wording.describe(loaded.game, move, seat, names)}' "
+                       f"for you ({action}).")
             done = action
         self.tell(loaded, seat, DEADLINE_PASSED, None, message)
         return done

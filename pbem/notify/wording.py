@@ -9,6 +9,9 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
+import re
+
+from ..games.base import name_seat
 from ..games.base import seat_names as game_seat_names
 from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
 
@@ -68,9 +71,17 @@ def examples(moves: list, n: int) -> list:
     return [moves[i] for i in sorted(chosen)]
 
 
-def setup_line(game, options: dict, players: int) -> str:
-    """The game's setup in words: the rules in play (``describe_setup``)."""
-    return game.describe_setup(options, players)
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def setup_line(game, options: dict, players: int, names: list[str] | None = None) -> str:
+    """The game's setup in words: the rules in play (``describe_setup``);
+    with ``names``, a seat it names ("seat 0 starts") by its player's name."""
+    text = game.describe_setup(options, players)
+    if not names:
+        return text
+    return _SEAT.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S")
+                     if int(m.group(2)) < len(names) else m.group(0), text)
 
 
 def notation(game, options: dict) -> str:

@@ -509,9 +509,12 @@ def test_the_board_says_who_owes_a_decision_besides_the_placement_and_what_they_
 def test_the_bazaar_waiting_line_follows_its_phase():
     state = new_game(["BB6", "U", "V", "B"], expansions=["bridges_castles_bazaars"])
     state, _ = play(state, "place 0,1 r0")                            # the bazaar: U and V shown
-    assert "Waiting for Bob, who hosts the bazaar: picks one of its tiles and bids." in G.render(state, 1, ["Ann", "Bob"])
+    names = ["Ann", "Bob"]
+    assert ("Waiting for Bob, who hosts the bazaar: picks a tile and bids for it, bazaar N bid B (N: 0, 1; "
+            "B: 0 to 99).") in " ".join(G.render(state, 1, names).split("\n      ... "))
     state, _ = play(state, "bazaar 1 bid 2", player=1)
-    assert "Waiting for Ann, who may bid more than 2 for tile V or pass." in G.render(state, 0, ["Ann", "Bob"])
+    assert "Waiting for Ann, who may outbid Bob's 2 for tile 1: bid B (more than 2), or pass." in " ".join(
+        G.render(state, 0, names).split("\n      ... "))
     state, _ = play(state, "bid 3", player=0)
-    assert "Waiting for Bob, who buys tile V at Ann's bid of 3, or sells it to them." in G.render(
-        state, 1, ["Ann", "Bob"])
+    assert ("Waiting for Bob, who buys tile 1 for 3 points (paid to Ann), or sells it to Ann for 3 points: "
+            "buy, sell.") in " ".join(G.render(state, 1, names).split("\n      ... "))

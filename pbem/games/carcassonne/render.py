@@ -220,7 +220,7 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
     out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions))
     out.append("")
     for line in waiting_lines(state, names):
-        out += wrap(line)
+        out += wrap(line, "      ... ")     # it may list moves: "... " keeps them apart
     out += wrap("Scores: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.scores)))
     out += wrap("Followers in supply: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.supply)))
     placed = followers_on_board(state)

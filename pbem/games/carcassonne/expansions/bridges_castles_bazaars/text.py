@@ -182,11 +182,6 @@ def render(state, viewer) -> list:
              for c in m.get("castles") or ()]
     if built:
         lines.append("Castles: " + "; ".join(built))
-    ch = m.get("choice")
-    if ch:
-        lines.append(f"seat {m['castles'][ch['index']]['player']} chooses what the castle at {ch['x']},{ch['y']} "
-                     "scores: " + "; ".join(f"castle points {x},{y} {on} ({p} points)"
-                                            for x, y, on, p in ch["options"]))
     a = bazaar.auction(state)
     if a:
         lines.append("Bazaar: " + ", ".join(f"{i}: {t}" + ("" if a["owners"][i] is None else f" (seat {a['owners'][i]})")
@@ -197,21 +192,31 @@ def render(state, viewer) -> list:
     return lines
 
 
-def _owed_bazaar(state, player) -> str:
-    a = bazaar.auction(state) or {}
-    phase = a.get("phase")
-    if phase == "pick":
-        if state.options.get("bazaar_mode", "auction") == "draft":
-            return "chooses one of the bazaar's tiles"
-        return "hosts the bazaar: picks one of its tiles and bids"
-    tile = a["tiles"][a["tile"]] if a.get("tile") is not None else "?"
-    if phase == "bid":
-        return f"may bid more than {a.get('price')} for tile {tile} or pass"
-    return f"buys tile {tile} at seat {a.get('bidder')}'s bid of {a.get('price')}, or sells it to them"
+def _owed_bazaar(state, player: int) -> str:
+    """What the seat owing the bazaar's decision may do now, by the auction's phase."""
+    a = bazaar.auction(state)
+    free = ", ".join(str(i) for i, o in enumerate(a["owners"]) if o is None)
+    if a["phase"] == "pick" and state.options.get("bazaar_mode", "auction") == "draft":
+        return f"chooses a tile at the bazaar (the draft, no bids): bazaar N (N: {free})"
+    if a["phase"] == "pick":
+        return (f"hosts the bazaar: picks a tile and bids for it, bazaar N bid B (N: {free}; "
+                f"B: 0 to {bazaar._cap(state, player)})")
+    if a["phase"] == "bid":
+        return (f"may outbid seat {a['bidder']}'s {a['price']} for tile {a['tile']}: bid B (more than "
+                f"{a['price']}), or pass")
+    return (f"buys tile {a['tile']} for {a['price']} points (paid to seat {a['bidder']}), or sells it to "
+            f"seat {a['bidder']} for {a['price']} points: buy, sell")
 
 
-OWED_TEXTS.update(
-    castle=lambda state, player: "may turn the city into a castle (or not)",
-    choose_castle_feature=lambda state, player: "chooses what the castle scores",
-    bazaar=_owed_bazaar,
-)
+def _owed_castle(state, player: int) -> str:
+    _p, x, y, on = castles.mine(state)["offer"]
+    return f"may turn the city ({on} at {x},{y}) into a castle: castle {x},{y} {on}, or no castle"
+
+
+def _owed_castle_feature(state, player: int) -> str:
+    ch = castles.mine(state)["choice"]
+    return (f"chooses what the castle at {ch['x']},{ch['y']} scores: "
+            + "; ".join(f"castle points {x},{y} {on} ({p} points)" for x, y, on, p in ch["options"]))
+
+
+OWED_TEXTS.update(castle=_owed_castle, choose_castle_feature=_owed_castle_feature, bazaar=_owed_bazaar)

@@ -82,7 +82,8 @@ EVENT_TEXTS.update(
     CityEntered=lambda e: (f"seat {e['player']}'s {e['figure']} enters the {e['quarter']}; the Count goes to the "
                            f"{e['count_to']}."),
     CityLeavingStarted=lambda e: ("Before the final scoring" if e["final"] else "Before the scoring")
-                                 + ", followers may leave the City: seats " + ", ".join(map(str, e["seats"])) + ".",
+                                 + ", followers may leave the City: " + ", then ".join(f"seat {p}" for p in e["seats"])
+                                 + " in turn.",
     CityLeavingOffered=lambda e: f"seat {e['player']} may move a follower out of the City.",
     CityLeavingPassed=lambda e: f"seat {e['player']} moves no (more) follower out of the City.",
     FollowerLeftCity=lambda e: (f"seat {e['player']}'s {e['figure']} leaves the {e['quarter']} for {e['on']} at "
@@ -104,7 +105,14 @@ def render(state, viewer) -> list:
              for q in QUARTERS]
     return [f"City of Carcassonne (the Count in the {m['count']}): " + "; ".join(parts)]
 
+
+def _owed_leave(state, player: int) -> str:
+    leaves = [describe_leave(mv) for mv in state.rules.legal[LEAVE](state, player) if not mv.get("pass")]
+    return "may move a follower out of the City before the scoring: " + ", ".join(leaves) + ", or pass"
+
+
 OWED_TEXTS.update(
-    count=lambda state, player: "may put a follower into the City of Carcassonne (or stay out)",
-    count_move=lambda state, player: "may move a follower out of the City (or pass)",
+    count=lambda state, player: ("scored nothing while others did and may put a follower into the City: "
+                                 f"enter DISTRICT count DISTRICT ({', '.join(QUARTERS)}), or stay out"),
+    count_move=_owed_leave,
 )

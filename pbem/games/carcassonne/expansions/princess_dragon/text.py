@@ -113,8 +113,8 @@ EVENT_TEXTS.update(
                                  f"{e['player']} draws again.",
     DragonPlaced=lambda e: f"The dragon lands on the volcano at {e['x']},{e['y']}.",
     DragonTilesReturned=lambda e: "The dragon tiles set aside go back into the pile: " + ", ".join(e["tiles"]) + ".",
-    DragonFlightStarted=lambda e: f"The dragon takes flight from {e['x']},{e['y']}: up to 6 steps, seats "
-                                  + ", ".join(str(p) for p in e["movers"]) + " in turn.",
+    DragonFlightStarted=lambda e: f"The dragon takes flight from {e['x']},{e['y']}: up to 6 steps, by "
+                                  + ", ".join(f"seat {p}" for p in e["movers"]) + " in turn.",
     DragonStepOwed=lambda e: f"seat {e['player']} moves the dragon one step.",
     DragonMoved=lambda e: f"seat {e['player']} moves the dragon {e['direction']} to {e['x']},{e['y']}.",
     FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
@@ -156,9 +156,7 @@ def render(state, viewer) -> list:
                      f"{fairy['on']}{by}")
     if mine(state).get("set_aside"):
         lines.append("Dragon tiles set aside: " + ", ".join(mine(state)["set_aside"]))
-    for p, owed in sorted(state.pending.items()):
-        if owed == DRAGON_MOVE:
-            lines.append(f"Seat {p} moves the dragon: " + ", ".join(describe_dragon(m) for m in legal_dragon(state, p)))
     return lines
 
-OWED_TEXTS["dragon"] = lambda state, player: "moves the dragon one step"
+OWED_TEXTS[DRAGON_MOVE] = lambda state, player: ("moves the dragon: "
+                                                 + ", ".join(describe_dragon(m) for m in legal_dragon(state, player)))

@@ -140,7 +140,17 @@ def render(state, viewer) -> list:
         lines.append("Prisoners: " + "; ".join(f"seat {c} holds seat {o}'s {f}" for c, o, f in m["prisoners"]))
     return lines
 
-OWED_TEXTS.update(
-    capture=lambda state, player: "may capture a follower within the new tower's reach (or pass)",
-    exchange=lambda state, player: "chooses which prisoner goes back in the exchange",
-)
+
+def _owed_capture(state, player: int) -> str:
+    c = mine(state)["capture"]
+    return (f"may capture a follower within {c['height']} of the tower at {c['x']},{c['y']}: "
+            "capture X,Y FEATURE seat P (where it stands, whose it is), or capture none")
+
+
+def _owed_exchange(state, player: int) -> str:
+    figures = [f"exchange {mv['figure']}" for mv in legal_exchange(state, player)]
+    return (f"exchanges prisoners with seat {mine(state)['exchange']['owner']} and chooses which of its own comes "
+            "back: " + ", ".join(figures))
+
+
+OWED_TEXTS.update(capture=_owed_capture, exchange=_owed_exchange)
