@@ -17,8 +17,11 @@ def _figure(name: str, role: str = "knight", size: float = 15):
 
 
 def _mark(fn, *args):
-    # marks draw in tile units: give them a 30-pixel tile whose point (0.5, 0.5) is (x, y)
-    return lambda x, y: f'<g transform="translate({x - 15:.1f},{y - 15:.1f})">{fn(*args)}</g>'
+    # marks draw in tile units (args: art, segment, point ``at``, tile size...): the point
+    # ``at`` of that tile on (x, y), the tile's size making the mark about 12 pixels wide
+    at, size = args[2], args[3]
+    return lambda x, y: (f'<g transform="translate({x - at[0] * size:.1f},{y - at[1] * size:.1f})">'
+                         f'{fn(*args)}</g>')
 
 
 def _good(kind: str):
@@ -34,7 +37,7 @@ def _frame(colour: str, dash: str):
 BASE = [
     (None, _figure("follower"), "knight thief monk"),
     (None, _figure("follower", "farmer"), "farmer (lying)"),
-    ("pennant", _mark(pennant, None, 0, (0.5, 0.5), 40, 1, 0), "pennant"),
+    ("pennant", _mark(pennant, None, 0, (0.5, 0.45), 64, 1, 0), "pennant"),
     ("monastery", lambda x, y: monastery(x, y + 2, 7), "monastery"),
     ("last", _frame("#d4145a", ""), "last tile"),
     ("legal", _frame("#1f4fbf", "3 2"), "tile fits here"),
@@ -59,14 +62,14 @@ BY_EXPANSION = {
     "traders_builders": [(None, _figure("builder"), "builder"), (None, _figure("pig"), "pig"),
                          *[(None, _good(k), k) for k in GOODS]],       # goods are counted in the panel too
     "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
-    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.5), 40, 1, 0), "besieged city")],
+    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.55), 56, 1, 0), "besieged city")],
     "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
                     (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
     "princess_dragon": [(None, _figure("dragon"), "dragon"), (None, _figure("fairy"), "fairy"),
                         ("volcano", _tile_tag(pieces.volcano, (0.27, 0.3), 40), "volcano"),
                         ("dragon", _tile_tag(pieces.dragon_tag, (0.76, 0.24), 60), "dragon tile"),
                         ("magic portal", _tile_tag(pieces.portal, (0.24, 0.72), 60), "magic portal"),
-                        ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 30, 1, 0), "princess")],
+                        ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 80, 1, 0), "princess")],
     "tower": [(None, _figure("tower", "2"), "tower (height)"), (None, _figure("tower floor"), "tower floor"),
               ("tower", _tile_tag(pieces.tower_base, size=60), "tower foundation")],
     "count": [("district", _tile_tag(pieces.district, size=18), "the City")],
