@@ -223,3 +223,24 @@ def screenshots(request) -> Path:
     folder = ARTIFACTS / "screenshots" / request.node.name
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+# -- the order of the contract tests --------------------------------------------
+# tests/test_game_contract.py runs its tests setup by setup (every test of one
+# game and sample setup, then the next setup's), in the same slots of the
+# session: the seeded walks and playouts one test made are then still in the
+# small caches (test_game_contract.walked, .playout_of) when the next test of
+# that setup needs them. The same order on every xdist worker (pure function
+# of the collection).
+
+def pytest_collection_modifyitems(session, config, items):
+    slots = [i for i, item in enumerate(items)
+             if item.nodeid.startswith("tests/test_game_contract.py::") and hasattr(item, "callspec")]
+    if not slots:
+        return
+    cases: dict[str, int] = {}
+    for i in slots:
+        cases.setdefault(items[i].callspec.id, len(cases))
+    ordered = sorted((items[i] for i in slots), key=lambda item: cases[item.callspec.id])  # stable: file order within
+    for i, item in zip(slots, ordered):
+        items[i] = item

@@ -61,9 +61,17 @@ def run(*args, **env) -> subprocess.CompletedProcess:
     return proc
 
 
-@pytest.mark.parametrize("source,target", [("redis", "redis"), ("valkey", "valkey"), ("redis", "valkey")])
-def test_a_restored_snapshot_replays_every_game_alike(tmp_path, source, target):
-    src = EmbeddedRedis(tmp_path / "live" / "redis", kind=source).start()
+#: A live store of each kind, saved once per session (process) for the tests
+#: restoring it: kind -> (the backup file, every game's picture, the keys, the ids).
+SAVED: dict = {}
+
+
+def saved_backup(folder, source: str):
+    """Every game and sample setup played on a live ``source`` server, some
+    finished, some not, one open; then saved with ``pbem.backup save``."""
+    if source in SAVED:
+        return SAVED[source]
+    src = EmbeddedRedis(folder / "live" / "redis", kind=source).start()
     try:
         svc = service_on(src.url)
         rng = random.Random(16)
@@ -77,13 +85,22 @@ def test_a_restored_snapshot_replays_every_game_alike(tmp_path, source, target):
         assert any(svc.meta(g)["status"] == "finished" for g in ids) and any(svc.meta(g)["status"] == "active" for g in ids)
         before = {g: picture(svc, g) for g in ids}
         keys_before = sorted(svc.store.redis.keys("*"))
-        run("save", str(tmp_path / "backup.rdb"), REDIS_URL=src.url)
+        run("save", str(folder / "backup.rdb"), REDIS_URL=src.url)
     finally:
         src.stop()
-    out = run("restore", str(tmp_path / "backup.rdb"), "--data-dir", str(tmp_path / "fresh"), "--server", target)
+    SAVED[source] = folder / "backup.rdb", before, keys_before, ids
+    return SAVED[source]
+
+
+# The two restores of a redis store side by side: the second one restores the
+# first one's backup (one live phase for both, on the same xdist worker).
+@pytest.mark.parametrize("source,target", [("redis", "redis"), ("redis", "valkey"), ("valkey", "valkey")])
+def test_a_restored_snapshot_replays_every_game_alike(tmp_path, tmp_path_factory, source, target):
+    backup, before, keys_before, ids = saved_backup(tmp_path_factory.mktemp(f"backup-{source}"), source)
+    out = run("restore", str(backup), "--data-dir", str(tmp_path / "fresh"), "--server", target)
     assert "restored" in out.stdout
     # A restore never overwrites data.
-    again = subprocess.run([sys.executable, "-m", "pbem.backup", "restore", str(tmp_path / "backup.rdb"),
+    again = subprocess.run([sys.executable, "-m", "pbem.backup", "restore", str(backup),
                             "--data-dir", str(tmp_path / "fresh")], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 1 and "holds data already" in again.stderr
     dst = EmbeddedRedis(tmp_path / "fresh" / "redis", kind=target).start()  # from the append-only file, as make run

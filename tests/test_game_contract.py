@@ -7,6 +7,7 @@ text notation round-trips; several seats to act answer one window.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -60,10 +61,41 @@ def walk(game, players, options, seed):
     raise AssertionError("no result after 20000 moves")
 
 
+@functools.lru_cache(maxsize=4)
+def _walked(game, players, options_text, seed):
+    """The steps of ``walk`` for one seed, kept for the next test of the same
+    setup (tests of one setup run one after another: conftest.py): (the
+    full log, seed bytes, [(state, player, legal, log length)])."""
+    steps, log = [], None
+    for state, player, legal, log, seed_bytes, _ in walk(game, players, json.loads(options_text), seed):
+        steps.append((state, player, legal, len(log)))
+    return log, f"contract:{seed}".encode(), steps
+
+
+def walked(game, players, options, seed):
+    """``walk``'s steps without its chooser (for the tests that only look:
+    a state is never mutated, test_decide_and_evolve_never_mutate checks it),
+    computed once per setup and seed; each step's log is the log up to it."""
+    log, seed_bytes, steps = _walked(game, players, canonical(game.check_options(players, options)), seed)
+    for state, player, legal, n in steps:
+        yield state, player, legal, log[:n], seed_bytes, None
+
+
+@functools.lru_cache(maxsize=12)
+def played(game, players, options_text, seed):
+    """``play_random``'s playout, kept for the next test of the same setup
+    (test_same_seed_same_game plays its two games afresh)."""
+    return play_random(game, players, json.loads(options_text), seed=seed)
+
+
+def playout_of(game, players, options, seed):
+    return played(game, players, canonical(game.check_options(players, options)), seed)
+
+
 @pytest.mark.parametrize("game,players,options", CASES)
 def test_random_play_ends_with_a_result(game, players, options):
     for seed in range(SEEDS):
-        playout = play_random(game, players, options, seed=seed)
+        playout = playout_of(game, players, options, seed)
         result = game.result(playout.state)
         assert result is not None
         assert len(result.scores) == players and len(result.placings) == players
@@ -82,7 +114,7 @@ def test_same_seed_same_game(game, players, options):
 @pytest.mark.parametrize("game,players,options", CASES)
 def test_replay_equals_live_and_snapshots_round_trip(game, players, options):
     for seed in range(min(SEEDS, 6)):
-        playout = play_random(game, players, options, seed=seed)
+        playout = playout_of(game, players, options, seed)
         events = json.loads(json.dumps(playout.events))  # what the store gives back
         replayed = game.replay(players, playout.options, events)
         assert canonical(game.dump(replayed)) == canonical(game.dump(playout.state))
@@ -106,7 +138,7 @@ def test_a_snapshot_answers_exactly_as_its_state(game, players, options):
     viewers = [*range(players), SPECTATOR, OMNISCIENT]
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 7:
                 continue
             restored = game.load(stored(game.dump(state)))
@@ -138,7 +170,7 @@ def test_several_seats_to_act_answer_one_window(game, players, options):
     rng = random.Random(11)
     for seed in range(3):
         for step, (then, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             acting, window = game.to_act(then), game.window(then)
             if game.concurrency == "strict":
                 assert window is None and len(acting) <= 1, f"a strict game has {sorted(acting)} to act"
@@ -210,9 +242,11 @@ def test_views_and_events_hide_secrets(game, players, options):
     resample_rng = random.Random(99)
     changed = 0
     for seed in range(4):
+        checked = 0  # every event of the log is checked once, at the first step that has it
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
-            for event in log[-8:]:
+                walked(game, players, options, seed)):
+            new, checked = log[checked:], len(log)
+            for event in new:
                 frozen = canonical(event)
                 for viewer in viewers:
                     seen = game.redact(event, viewer)
@@ -255,7 +289,7 @@ def test_moves_show_nothing_their_events_hide(game, players, options):
     sampler = random.Random(11)
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 3:
                 continue
             made = []
@@ -294,7 +328,7 @@ def test_illegal_and_malformed_moves_raise_and_change_nothing(game, players, opt
     noise = random.Random(5)
     for seed in range(3):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 4:
                 continue
             before = canonical(game.dump(state))
@@ -323,7 +357,7 @@ def test_illegal_and_malformed_moves_raise_and_change_nothing(game, players, opt
 def test_notation_round_trips_and_explains_errors(game, players, options):
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 5:
                 continue
             for move in legal[:40]:
@@ -365,7 +399,7 @@ def test_texts_name_seats_by_their_players_names(game, players, options):
     named_once = False
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 5:
                 continue
             for viewer in (player, SPECTATOR):
@@ -391,7 +425,7 @@ def test_every_line_offered_as_a_move_parses_whole(game, players, options):
     offered_lines = 0
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
-                walk(game, players, options, seed)):
+                walked(game, players, options, seed)):
             if step % 3:
                 continue
             legal_set = {canonical(m) for m in legal}
@@ -420,7 +454,7 @@ def test_the_setup_and_the_help_in_words_and_every_example_parses(game, players,
     examples = game.notation_examples(checked)
     for example in examples:
         assert example in help_text, f"example {example!r} is not in the help"
-    for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(walk(game, players, checked, 0)):
+    for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(walked(game, players, checked, 0)):
         if step % 4:
             continue
         for example in examples:
@@ -436,7 +470,7 @@ def test_every_viewer_sees_the_state_before_setup_and_at_the_end(game, players, 
     and GET /states/0 show first) and the end render and view for everyone,
     with names and without."""
     start = game.start(players, {**{o.name: o.default for o in game.options}, **options})
-    end = play_random(game, players, options, seed=0).state
+    end = playout_of(game, players, options, 0).state
     names = [f"Player {i}" for i in range(players)]
     for state in (start, end):
         for viewer in (SPECTATOR, OMNISCIENT, *range(players)):

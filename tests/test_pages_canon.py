@@ -34,8 +34,10 @@ def legal_envelopes(per_position: int = 25, seeds: int = 2) -> list:
             for seed in range(seeds):
                 played = play_random(game, players, options, seed=seed)
                 positions = played.moves[::max(1, len(played.moves) // 8)]
+                # The state at each position: replay's, from the one before (versions ascend).
+                at, upto = game.replay(players, played.options, []), 0
                 for version, player, _ in positions:
-                    at = game.replay(players, played.options, played.events[:version])
+                    at, upto = game.apply(at, played.events[upto:version]), version
                     legal = game.legal_moves(at, player)
                     for move in rng.sample(legal, min(per_position, len(legal))):
                         key = rfc8785.dumps(move)
