@@ -102,6 +102,9 @@ class Table:
         return offered_examples(text) + offered_board_lines(text, legal)
 
 
+# Time limits per game, and turn mails whose picture must come within PBEM_MAIL_PICTURE_LAG_S
+# from an idle-priority worker: latency budgets, run in make test's serial phase (timing).
+@pytest.mark.timing
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_whole_game_by_mail_only(case, service, redis_client, mail_in, start_worker, monkeypatch, tmp_path):
     game_name, players, options, forbidden, limit = CASES[case]

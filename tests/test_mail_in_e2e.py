@@ -12,6 +12,8 @@ import os
 import re
 import time
 
+import pytest
+
 from pbem import cli, record
 
 from .test_mail_in_support import (examples_in, mail_env, mail_in, reply, reply_address,  # noqa: F401
@@ -33,6 +35,10 @@ def failed_jobs(client) -> list[str]:
 PLAYERS = ("ann@example.test", "bob@example.test")
 
 
+# A budget of 60 s with the background worker on idle CPU only (SCHED_IDLE, as make run
+# has it): while the parallel phase keeps both cores busy it may get none, so this runs
+# in make test's serial phase (timing), away from the suite's own load.
+@pytest.mark.timing
 def test_full_game_by_mail(service, redis_client, smtp, mail_in, api_server, start_worker, tmp_path, monkeypatch):
     # As make run has them: a move worker, and a background worker (notices,
     # inbound mail, the scheduler) that runs on idle CPU only.
