@@ -103,6 +103,8 @@ def test_the_dragon_flies_one_step_a_seat_and_a_deadline_takes_the_first_step(se
     assert t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
     t.play(0, "dragon N")
     # seat 1 (not the active seat) owes the next step: E or W; its deadline takes the first, E
+    summary = t.service.get_game(t.id, t.tokens[1])
+    assert summary["to_act"] == [1] and summary["active"] == 0   # in seat 0's turn
     assert [s["direction"] for s in t.view(1)["dragon_flight"]["steps_now"]] == ["E", "W"]
     assert t.deadline(1) == {"type": "dragon", "direction": "E"}
     assert t.view()["dragon"] == {"x": 1, "y": 0}

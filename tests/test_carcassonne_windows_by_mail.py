@@ -146,7 +146,15 @@ class MailTable:
         text = text_of(msg)
         assert msg["X-Pbem-Kind"] in ("your_turn", "mail_reply"), msg["Subject"]
         assert version_of(msg) == self.loaded.version, (msg["Subject"], self.loaded.version)
-        assert "It is your turn." in text, text
+        active = self.loaded.state.active
+        if active == seat:
+            assert "It is your turn." in text, text
+        else:  # a decision in the other seat's turn: said so, not "your turn"
+            assert "It is your turn." not in text, text
+            assert (f"It is {NAMES[active]}'s turn, and the game waits for your decision." in flat(text)
+                    or f"It is {NAMES[active]}'s turn, and the game waits for your decision." in text), text
+            if msg["X-Pbem-Kind"] == "your_turn":
+                assert ": your decision (v" in msg["Subject"], msg["Subject"]
         return msg
 
     def play(self, seat: int, line: str):

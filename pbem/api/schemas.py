@@ -167,6 +167,10 @@ class GameSummary(GameMeta):
                                                         "`view`, `board`, events and the record hide nothing from "
                                                         "anyone, and `seed` is revealed"})
     to_act = fields.List(Int())
+    active = Int(allow_none=True, metadata={
+        "description": "the seat whose turn of the round it is, where seats in `to_act` may owe a decision in "
+                       "it (Carcassonne's dragon steps and bids, Cartoona's reactions); null where each seat to "
+                       "act is in a turn of its own, or the game is not in play"})
     view = fields.Dict(allow_none=True, metadata={
         "description": "the game's state as the caller may see it (null while seats are open); each game's "
                        "fields, with an example, are in docs/views/<game>.md"})

@@ -608,6 +608,14 @@ class Game:
         once that they may, not "your turn" after every turn."""
         return self.to_act(state)
 
+    def active_seat(self, state: State) -> int | None:
+        """The seat whose turn of the round it is, where other seats may owe
+        a decision during it (a dragon step, a bid, a reaction the turn waits
+        for): they are told it is that seat's turn and the game waits for
+        their decision, not "your turn". None (the default) where each seat
+        to act is in a turn of its own."""
+        return None
+
     def window(self, state: State) -> Any:
         """The window open in ``state`` when several seats may answer at once
         (an id equal for every state of that window), else None."""

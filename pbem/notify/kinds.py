@@ -31,6 +31,24 @@ SUBJECTS = {
 }
 
 
+#: The subjects of a turn notice to a seat that owes a decision in another seat's turn.
+OTHERS_TURN_SUBJECTS = {YOUR_TURN: "your decision", REMINDER: "reminder: your decision"}
+
+
+def in_others_turn(active: int | None, seat: int) -> bool:
+    """Whether ``seat`` acts in another seat's turn (``Game.active_seat``): a
+    decision the game waits for, though it is not that seat's turn."""
+    return active is not None and active != seat
+
+
+def subject_of(n: "Notice") -> str:
+    """A notice's subject words: "your decision", not "your turn", to a seat the
+    game waits for in another seat's turn."""
+    if in_others_turn(n.active, n.seat) and n.kind in OTHERS_TURN_SUBJECTS:
+        return OTHERS_TURN_SUBJECTS[n.kind]
+    return SUBJECTS.get(n.kind, n.kind)
+
+
 def newly_to_act(before: list[int], after: list[int], mover: int | None) -> list[int]:
     """Seats told "your turn": those who must act now and did not before, and
     the mover if they must act again (a turn of several steps)."""
@@ -69,6 +87,7 @@ class Notice:
     names: list[str] = field(default_factory=list)        # every seat's name (pbem.notify.wording.seat_names)
     game_title: str = ""                                  # the game's name in words ("Carcassonne")
     turn: list[int] = field(default_factory=list)         # the seats whose turn it is (game.turn_of)
+    active: int | None = None                             # whose turn of the round (game.active_seat)
     result_text: str = ""                                 # the result in words (game.describe_result)
     picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
 

@@ -16,8 +16,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate, make_msgid
 
-from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, SUBJECTS, YOUR_TURN,
-                    Notice)
+from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN, Notice,
+                    in_others_turn, subject_of)
 from .links import for_people
 from .tokens import reply_address
 
@@ -65,15 +65,19 @@ def _scores(n: Notice) -> str:
 
 def _opening(n: Notice) -> list[str]:
     """What the mail is about, in a sentence or two."""
+    others = in_others_turn(n.active, n.seat)
     if n.kind == YOUR_TURN:
-        return ["It is your turn."]
+        return [f"It is {joined(n.names, [n.active])}'s turn, and the game waits for your decision."
+                if others else "It is your turn."]
     if n.kind == MAY_REACT:
         return [f"It is {joined(n.names, n.turn)}'s turn, and you may act out of turn meanwhile.",
                 "The game does not wait for you: reply with one of the moves below while it is someone",
                 "else's turn, or not at all. This is the only mail you get about it; your turn mails",
                 "come as usual."]
     if n.kind == REMINDER:
-        return [f"Reminder: it is still your turn; the deadline is {when(n.deadline)}."]
+        return [f"Reminder: the game still waits for your decision in {joined(n.names, [n.active])}'s turn; "
+                f"the deadline is {when(n.deadline)}." if others else
+                f"Reminder: it is still your turn; the deadline is {when(n.deadline)}."]
     if n.kind == DEADLINE_PASSED:
         return ["The deadline passed."]
     if n.kind == MOVE_REJECTED:
@@ -109,7 +113,7 @@ def _text_body(n: Notice) -> str:
 
 def _html_body(n: Notice, cid: str | None) -> str:
     e = html.escape
-    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(SUBJECTS.get(n.kind, n.kind))}</h2>",
+    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(subject_of(n))}</h2>",
              f"<p>{e(n.game_title or n.game)}, version {n.version}, for {e(header_text(n.seat_name))}</p>"]
     opening = _opening(n)
     if opening:
@@ -164,7 +168,7 @@ def add_html(msg: EmailMessage, body: str, png: bytes | None, cid: str | None) -
 
 def compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -> EmailMessage:
     msg = EmailMessage(policy=SMTP)
-    msg["Subject"] = header_text(f"[pbem] {n.title}: {SUBJECTS.get(n.kind, n.kind)} (v{n.version})", 200)
+    msg["Subject"] = header_text(f"[pbem] {n.title}: {subject_of(n)} (v{n.version})", 200)
     msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender))
     msg["To"] = Address(display_name=header_text(n.seat_name, 64), addr_spec=header_text(to_addr, 254))
     msg["Reply-To"] = reply_address(secret, domain, n.game_id, n.seat)

@@ -13,6 +13,7 @@ import re
 
 from ..games.base import name_seat
 from ..games.base import seat_names as game_seat_names
+from .kinds import in_others_turn  # noqa: F401  (for the mail replies' wording)
 from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
 
 
@@ -44,6 +45,17 @@ def acting(loaded) -> tuple[list[int], list[int]]:
         return sorted(loaded.game.to_act(loaded.state)), sorted(loaded.game.turn_of(loaded.state))
     except Exception:  # a state before setup, say
         return [], []
+
+
+def active_seat(loaded) -> int | None:
+    """The seat whose turn of the round it is, where another seat's decision
+    is owed in it (``Game.active_seat``); None when the game is not running."""
+    if loaded.meta.get("status") != "active":
+        return None
+    try:
+        return loaded.game.active_seat(loaded.state)
+    except Exception:  # a state before setup, say
+        return None
 
 
 def examples(moves: list, n: int) -> list:

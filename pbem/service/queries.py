@@ -80,6 +80,7 @@ class Queries(Part):
         out["sees_all"] = loaded.finished
         if loaded.meta["status"] in ("active", "finished"):
             out["to_act"] = sorted(game.to_act(state))
+            out["active"] = game.active_seat(state) if loaded.meta["status"] == "active" else None
             seen = self._effective(loaded, viewer)
             out["view"] = game.view(state, seen)
             out["board"] = game.render(state, seen, names, whole=whole)
@@ -87,6 +88,7 @@ class Queries(Part):
             out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
             out["to_act"], out["view"], out["board"], out["result"] = [], None, None, None
+            out["active"] = None
         if loaded.finished:
             out["seed"] = self._seed(loaded.id).hex()
         return out

@@ -219,6 +219,9 @@ def turn_words(summary: dict, names: list, viewer) -> str:
     if status == "finished":
         return "Game over: " + outcome_words(summary.get("result"), names) + "."
     acting = summary["to_act"]
+    active = summary.get("active")
+    if viewer in acting and active is not None and active != viewer:
+        return f"{names[active] or f'seat {active}'}'s turn: the game waits for your decision."
     if viewer in acting:
         others = [names[s] or f"seat {s}" for s in acting if s != viewer]
         return "Your turn." if not others else f"Your turn (and {', '.join(others)})."

@@ -126,6 +126,11 @@ class Carcassonne(Game):
     def to_act(self, state: State) -> frozenset:
         return frozenset(state.pending)
 
+    def active_seat(self, state: State):
+        """The seat whose turn it is; a dragon step, a bid or a Count's move
+        owed by another seat is made in this seat's turn."""
+        return None if state.over else state.active
+
     def legal_moves(self, state: State, player: int) -> list:
         owed = state.pending.get(player)
         if owed is None or state.over:

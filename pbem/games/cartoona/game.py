@@ -334,6 +334,10 @@ class Cartoona(Game):
             return frozenset((s["active"],))
         return mv.to_act(s)
 
+    def active_seat(self, state):
+        """The active player: a reaction window's answers are made in their turn."""
+        return None if state["end"] is not None else state["active"]
+
     def legal_moves(self, state, player):
         return mv.legal_moves(state, player)
 
