@@ -142,6 +142,10 @@ def test_a_snapshot_answers_exactly_as_its_state(game, players, options):
             if step % 7:
                 continue
             restored = game.load(stored(game.dump(state)))
+            assert game.turn_of(restored) == game.turn_of(state) and game.turn_of(state) <= game.to_act(state)
+            # whose turn of the round it is (mails word a decision in another's turn by it)
+            active = game.active_seat(state)
+            assert game.active_seat(restored) == active and (active is None or 0 <= active < players)
             for seat in sorted(game.to_act(state)):
                 assert canonical(game.legal_moves(restored, seat)) == canonical(game.legal_moves(state, seat))
             for viewer in viewers:
