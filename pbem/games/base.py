@@ -385,6 +385,22 @@ def name_seat(seat: Any, names: Sequence | None = None, capital: bool = False) -
     return text[:1].upper() + text[1:] if capital and text.startswith(("seat ", "nobody")) else text
 
 
+_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def name_seats(text: str, names, in_move: bool = False) -> str:
+    """A text with "seat N" as the seat's name (``name_seat``): the texts that
+    write "seat N" (Carcassonne's expansions, a game's setup in words) get
+    their names here. In a move the word stays, "seat Ann", so the parse
+    finds the name where the number was (Carcassonne's ``seats_by_name``)."""
+    if not names:
+        return text
+    if in_move:
+        return _SEAT_WORD.sub(lambda m: m.group(0) if name_seat(int(m.group(2)), names).startswith("seat ")
+                              else f"{m.group(1)}eat {name_seat(int(m.group(2)), names)}", text)
+    return _SEAT_WORD.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S"), text)
+
+
 def seat_from_text(text: str, players: int, names: Sequence | None = None) -> int | None:
     """The seat a word or phrase of a move names: a number ("2", "seat 2",
     "p2", "#2") or a seat's name as texts show it (``seat_names``, without

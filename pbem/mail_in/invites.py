@@ -21,6 +21,7 @@ from ..errors import Conflict, NotFound, ServiceError, Unprocessable
 from ..failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
+from ..notify import wording
 from ..notify.mail import header_text
 from . import JOB_OPTS, QUEUE, compose, try_later
 from .addresses import Recipient, invite_address
@@ -91,20 +92,23 @@ def record(service, game_id: str, planned: list[tuple[int, str, str]], queue: Qu
 
 
 def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str,
-                    options: dict | None = None) -> tuple[str, str]:
+                    options: dict | None = None, taken: dict | None = None) -> tuple[str, str]:
     """Subject and text of an invitation. The subject is fixed words, the
     game's name and id: nothing a person typed, so an invitation cannot
     carry someone's words into a stranger's inbox as its headline. The
     title is in the text, quoted as the inviter's words. The text says the
-    rules in play in words and shows the notation of those rules only."""
+    rules in play in words and shows the notation of those rules only; a
+    seat the rules name ("seat 0 starts") reads "your seat", or the name of
+    the player who took it (``taken``: seat -> name), else "seat N"."""
     options = game.check_options(players, options or {})
+    names = [("your seat" if s == seat else (taken or {}).get(s)) for s in range(players)]
     name = game.title or game.name
     inviter = "the game's creator" if by == "creator" else f"the player at {by}"
     subject = f"[pbem] Invitation to play {name} (game {game_id}, seat {seat})"
     lines = [f"You are invited by {inviter} to play {name} (game {game_id}),",
              f"with {players - 1} other player(s).", "",
              f"The game's title, in its creator's words: \"{title}\"", "",
-             *textwrap.wrap("The rules in play: " + game.describe_setup(options, players), 76), "",
+             *textwrap.wrap("The rules in play: " + wording.setup_line(game, options, players, names), 76), "",
              "To take the seat, reply to this mail with the word 'join' on the first line",
              "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
              "mail when it is your turn, and you play by replying to it.", "",
@@ -121,7 +125,9 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
     loaded = service.load(game_id)
     subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
                                     header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"),
-                                    loaded.meta.get("options") or {})
+                                    loaded.meta.get("options") or {},
+                                    {s: header_text(r.get("name") or "", 64) or None
+                                     for s, r in service.store.seats(game_id).items()})
     msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
                           subject=subject, text=text,
                           domain=conf.mail_domain, game_id=game_id, seat=seat,

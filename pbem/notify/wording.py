@@ -9,9 +9,7 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
-import re
-
-from ..games.base import name_seat
+from ..games.base import name_seats
 from ..games.base import seat_names as game_seat_names
 from .kinds import in_others_turn  # noqa: F401  (for the mail replies' wording)
 from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
@@ -83,17 +81,10 @@ def examples(moves: list, n: int) -> list:
     return [moves[i] for i in sorted(chosen)]
 
 
-_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
-
-
 def setup_line(game, options: dict, players: int, names: list[str] | None = None) -> str:
     """The game's setup in words: the rules in play (``describe_setup``);
     with ``names``, a seat it names ("seat 0 starts") by its player's name."""
-    text = game.describe_setup(options, players)
-    if not names:
-        return text
-    return _SEAT.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S")
-                     if int(m.group(2)) < len(names) else m.group(0), text)
+    return name_seats(game.describe_setup(options, players), names)
 
 
 def notation(game, options: dict) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import ParseError, name_seat, seat_names
+from ..base import ParseError, name_seat, name_seats, seat_names  # noqa: F401  (name_seats: the texts' import)
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
 from .expansions.traders_builders_tiles import GOODS
@@ -221,19 +221,6 @@ def describe_setup(options: dict, players: int | None = None) -> str:
 
 
 
-def name_seats(text: str, names, in_move: bool = False) -> str:
-    """An expansion's text with "seat N" as the seat's name (the expansions
-    write "seat N"; this is where their texts get names). In a move the
-    word stays, "seat Ann", so the parse finds the name where the number
-    was (``seats_by_name``)."""
-    if not names:
-        return text
-    if in_move:
-        return _SEAT.sub(lambda m: m.group(0) if name_seat(int(m.group(2)), names).startswith("seat ")
-                         else f"{m.group(1)}eat {name_seat(int(m.group(2)), names)}", text)
-    return _SEAT.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S"), text)
-
-
 def seats_by_name(text: str, names) -> str:
     """A typed move with "seat Ann" read back as "seat 0" (a move that names
     a seat takes its player's name as well as its number). Names as the
@@ -254,8 +241,6 @@ def seats_by_name(text: str, names) -> str:
         return m.group(0) if seat is None else f"seat {seat}"
     return pattern.sub(number, text)
 
-
-_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
 
 _PLACE = re.compile(
     r"^\s*(?:place|play|put|tile)?\s*\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?\s*"
