@@ -41,7 +41,19 @@ CASTLE_CHOICE = (["E", "W", "N", "N", "K", "L", "B"], ["bridges_castles_bazaars"
                   (1, "place 1,0 r0 follower road W")])
 
 
-class Table:
+class OnService:
+    """A game on the service (``service``, ``id``): its state now and who is to act."""
+
+    @property
+    def loaded(self):
+        return self.service.load(self.id)
+
+    def to_act(self) -> list:
+        loaded = self.loaded
+        return sorted(loaded.game.to_act(loaded.state))
+
+
+class Table(OnService):
     """A scripted 2-seat Carcassonne game on the service."""
 
     def __init__(self, service, order, expansions, **options):
@@ -54,14 +66,6 @@ class Table:
             private, public = signing.generate_key()
             self.tokens.append(service.join(self.id, seat, public, f"P{seat}")["token"])
             self.keys.append(private)
-
-    @property
-    def loaded(self):
-        return self.service.load(self.id)
-
-    def to_act(self) -> list:
-        loaded = self.loaded
-        return sorted(loaded.game.to_act(loaded.state))
 
     def play(self, seat: int, text: str) -> None:
         """Seat ``seat`` (it must be the one to act) signs and sends the move in notation."""

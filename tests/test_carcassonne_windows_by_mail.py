@@ -33,7 +33,7 @@ from pbem.notify.store import NotifyStore
 from .conftest import drain
 from .mail_players import answer, invite_all, offered_board_lines, offered_examples, reply_address
 from .mail_reader import Maildir, text_of
-from .test_carcassonne_windows import BAZAAR, CASTLE_CHOICE, COUNT, DRAGON, TOWER, TOWER_CAPTURES
+from .test_carcassonne_windows import BAZAAR, CASTLE_CHOICE, COUNT, DRAGON, TOWER, TOWER_CAPTURES, OnService
 from .test_mail_in_support import mail_env, mail_in, notify_env, run_jobs, smtp  # noqa: F401
 
 #: each test takes 3 to 10 s on an idle machine; a minute is a failure, not a wait
@@ -72,7 +72,7 @@ def without_help(text: str) -> str:
     return "\n".join(out)
 
 
-class MailTable:
+class MailTable(OnService):
     """A scripted 2-seat Carcassonne game whose seats Ann (0) and Bob (1) are taken and
     played by mail only, with a deadline on every turn (left to pass only when a test
     says so)."""
@@ -126,14 +126,6 @@ class MailTable:
         return answers[0]
 
     # -- the game ---------------------------------------------------------------------
-
-    @property
-    def loaded(self):
-        return self.service.load(self.id)
-
-    def to_act(self) -> list:
-        loaded = self.loaded
-        return sorted(loaded.game.to_act(loaded.state))
 
     def view(self) -> dict:
         loaded = self.loaded
