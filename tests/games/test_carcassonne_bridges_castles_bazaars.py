@@ -503,3 +503,18 @@ def test_a_castle_choice_left_to_its_deadline_before_the_count_entry_takes_the_h
     assert [(e["player"], e["points"]) for e in of_type(ev, "CastleScored")] == [(0, 4)]
     assert state.scores == (7, 0) and state.pending == {1: "count"}
     assert G.default_move(state, 1) == {"type": "count", "pass": True}
+
+
+def test_the_text_board_tells_a_follower_on_a_bridge_from_one_on_the_road_below():
+    """A bridge crossing a road draws "x" in the middle (two roads cross without
+    joining), and a follower on either road stands on that road's own arm."""
+    rows = {}
+    for label in ("road N", "road E"):
+        state = new_game(["U", "V", "E"], expansions=BCB)
+        state, _ = play(state, f"place -1,0 r0 bridge -1,0 NS follower {label}")
+        lines = G.render(state, 0).splitlines()
+        row = next(i for i, line in enumerate(lines) if line.startswith("   0 "))
+        # tile -1,0 is the second column of the board (columns -2 -1 0 1, 6 characters each)
+        rows[label] = [line[11:16] for line in lines[row - 1:row + 2]]
+    assert rows["road N"] == ["..0..", "--x--", "..|.."]      # on the bridge, north-south
+    assert rows["road E"] == ["..|..", "--x0-", "..|.."]      # on the road, west-east

@@ -129,6 +129,8 @@ def glyph(letter: str, rot: int, figures: tuple = ()) -> list:
         grid[1][2] = "S" if shrine else "M"
     elif len(through) > 1:
         grid[1][2] = "x"             # two roads (or cities) cross without joining
+        for k in through:            # a figure stands on its own arm: which of the two is its
+            anchors[k] = INNER[o.ports[k][0]]
     elif road_ends and grid[1][2] == FIELD:
         grid[1][2] = "o"
     for d, kind in enumerate(o.edges):
