@@ -333,3 +333,23 @@ def test_the_castle_owner_choice_rings_the_features_and_says_so():
     rings = [(e.get("data-x"), e.get("data-y"), e.get("data-on")) for e in elements(root, "legal-segment")]
     assert sorted(rings) == [("-3", "1", "city W"), ("-3", "1", "road N")], rings
     assert "what your castle may score" in panel_text(root)
+
+
+def test_a_figure_on_a_bridge_and_one_on_the_road_below_stand_apart():
+    """A bridge over a road: neither road's figure stands at the crossing (where it
+    would look as if on the bridge); each stands on an arm of its own road."""
+    from pbem.games.carcassonne.orient import TILES
+    from pbem.pictures.carcassonne.shapes import CENTRE, dist
+    from pbem.pictures.carcassonne.tile_art import build
+
+    tile = TILES["U~NS"]
+    art = build(tile)
+    roads = [k for k, s in enumerate(tile.segments) if s.kind == "road"]
+    assert len(roads) == 2
+    spots = [art.parts[k].anchor for k in roads]
+    assert all(dist(p, CENTRE) > 0.25 for p in spots), spots
+    assert dist(*spots) > 0.3, spots
+    for k, p in zip(roads, spots):                    # each on its own road's line
+        ports = tile.segments[k].ports
+        across = 0 if all(d in (0, 2) for d in ports) else 1   # N-S: x stays 0.5; W-E: y does
+        assert abs(p[across] - 0.5) < 0.02, (ports, p)

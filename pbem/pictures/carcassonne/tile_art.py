@@ -211,6 +211,13 @@ def build(tile) -> Art:
 def _spread_anchors(parts: list) -> None:
     """Two segments whose figures would stand on one spot (crossing roads,
     crossing cities, a monk and a junction): move the later one aside."""
+    # Two roads crossing (a bridge over a road): neither figure stands at the crossing,
+    # where it would look as if on the upper one; each stands on an arm of its own road.
+    crossing = [part for part in parts if part is not None and part.kind == "road" and part.shape
+                and len(part.shape) == 2 and dist(part.anchor, CENTRE) < 0.16]
+    if len(crossing) > 1:
+        for part, t in zip(crossing, (0.8, 0.2, 0.85, 0.15)):
+            part.anchor = along(part.shape, t)
     taken = []
     for part in parts:
         if part is None:
