@@ -144,7 +144,7 @@ EVENT_TEXTS.update(
     BazaarBidOwed=lambda e: f"seat {e['player']} may bid or pass.",
     BazaarBid=lambda e: f"seat {e['player']} bids {e['bid']}.",
     BazaarBidPassed=lambda e: f"seat {e['player']} passes.",
-    BazaarDealOwed=lambda e: f"seat {e['player']} buys or sells.",
+    BazaarDealOwed=lambda e: f"seat {e['player']} is to buy the tile or sell it.",
     BazaarDealt=lambda e: (f"seat {e['host']} buys tile {e['tile']} for {e['price']}" if e["buy"] else
                            f"seat {e['host']} sells tile {e['tile']} to seat {e['bidder']} for {e['price']}") + ".",
     BazaarNextHost=lambda e: "" if e["host"] is None else f"seat {e['host']} hosts next.",

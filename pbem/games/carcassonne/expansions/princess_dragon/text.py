@@ -115,7 +115,7 @@ EVENT_TEXTS.update(
     DragonTilesReturned=lambda e: "The dragon tiles set aside go back into the pile: " + ", ".join(e["tiles"]) + ".",
     DragonFlightStarted=lambda e: f"The dragon takes flight from {e['x']},{e['y']}: up to 6 steps, by "
                                   + ", ".join(f"seat {p}" for p in e["movers"]) + " in turn.",
-    DragonStepOwed=lambda e: f"seat {e['player']} moves the dragon one step.",
+    DragonStepOwed=lambda e: f"seat {e['player']} is to move the dragon one step.",
     DragonMoved=lambda e: f"seat {e['player']} moves the dragon {e['direction']} to {e['x']},{e['y']}.",
     FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
     DragonFlightEnded=lambda e: f"The dragon's flight ends after {e['steps']} step{'s' if e['steps'] != 1 else ''}.",
