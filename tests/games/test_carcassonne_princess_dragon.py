@@ -377,3 +377,39 @@ def test_no_fairy_point_at_the_start_of_a_turn_that_the_empty_pile_ends():
     assert _no_turn_starts(empty, 1) and not _no_turn_starts(state, 1)
     empty.ext = {**empty.ext, "bridges_castles_bazaars": {"held": {"1": "U"}}}
     assert not _no_turn_starts(empty, 1) and _no_turn_starts(empty, 0)
+
+
+def _glyph_at(board: str, x: int, y: int) -> list:
+    """The three rows of the text board's glyph of tile x,y (columns of 6 characters
+    after a 4-character margin, numbered in the header line)."""
+    lines = board.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("    ") and line.split()
+                  and all(w.lstrip("-").isdigit() for w in line.split()))
+    x0 = int(lines[header].split()[0])
+    middle = next(i for i, line in enumerate(lines) if i > header and line[:4] == f"{y:>4}")
+    col = 4 + 6 * (x - x0) + 1
+    return [lines[i][col:col + 5] for i in (middle - 1, middle, middle + 1)]
+
+
+def test_the_text_board_draws_the_dragon_and_the_fairy_on_their_tiles():
+    from pbem.games.playout import play_random
+    seen = set()
+    for seed in range(6):
+        playout = play_random(G, 2, {"expansions": ["princess_dragon"]}, seed=seed)
+        state = G.start(2, playout.options)
+        for n, event in enumerate(playout.events):
+            state = G.evolve(state, event)
+            if n % 9 or state.over:
+                continue
+            view = G.view(state, 0)
+            board = G.render(state, 0, whole=True)
+            for figure, ch in (("dragon", "&"), ("fairy", "f")):
+                at = view[figure]
+                if at is None:
+                    continue
+                assert ch in "".join(_glyph_at(board, at["x"], at["y"])), (figure, at, board)
+                seen.add(figure)
+            drawn = sum(row.count("&") for row in board.split("Key:")[0].splitlines()[1:])
+            assert drawn == (view["dragon"] is not None)            # the one dragon, once
+            assert "& the dragon f the fairy" in " ".join(board.split())
+    assert seen == {"dragon", "fairy"}

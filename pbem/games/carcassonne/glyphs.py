@@ -201,18 +201,22 @@ def marks_in_play(expansions) -> list:
     return [m for m in (*MARK_CHARS, *TAG_CHARS, "district") if m in found]
 
 
-def key_lines(figures, shrines: bool, seats: list, marks_in_play=()) -> list:
+def key_lines(figures, shrines: bool, seats: list, marks_in_play=(), board_marks=None) -> list:
     """The glyphs' key: only the figures in play (``figures``: their names
     besides the follower), shrines where the Cult is, the tile marks of the
-    expansions in play, and each seat's digit with its name (``seats``)."""
+    expansions in play, the marks of the figures off the segments
+    (``board_marks``: char -> words), and each seat's digit with its name
+    (``seats``)."""
     lines = ["Key: # city (split cities leave a gap)  | - road  o roads end  + road bends",
              "     x two cross without joining  M monastery" + ("  S shrine" if shrines else "")
              + "  * pennant  . field",
              "     ? the tile fits  > < the last tile"]
     table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY}
-    for item in (f"{table[m][0]} {table[m][1]}" for m in marks_in_play if m in table):
+    items = [f"{table[m][0]} {table[m][1]}" for m in marks_in_play if m in table]
+    items += [f"{ch} {words}" for ch, words in (board_marks or {}).items()]
+    for item in items:
         if len(lines[-1]) + 2 + len(item) > 80:
-            lines.append("    ")
+            lines.append("   ")
         lines[-1] += "  " + item
     marks = [f"{FIGURE_LETTERS.get(f, f[:1])} {'big follower' if f == 'big' else f}"
              for f in dict.fromkeys(figures) if f != "follower"]

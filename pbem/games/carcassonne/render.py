@@ -107,11 +107,29 @@ def _counter(cells, x0: int, y0: int, x1: int, y1: int):
     return count
 
 
+#: where a board mark goes on its tile's glyph: the first of these still field
+MARK_CELLS = ((0, 0), (0, 4), (2, 0), (2, 4), (1, 1), (1, 3))
+
+
+def _with_marks(cell: list, chars: list) -> list:
+    """A tile's glyph with the board marks standing on it (``Rules.board_marks``)."""
+    grid = [list(row) for row in cell]
+    for ch in chars:
+        free = [(r, c) for r, c in MARK_CELLS if grid[r][c] == "."]
+        r, c = free[0] if free else MARK_CELLS[0]
+        grid[r][c] = ch
+    return ["".join(row) for row in grid]
+
+
 def board_lines(state, box: tuple, marked: list) -> list:
     x0, y0, x1, y1 = box
     on_tile: dict = {}
     for player, x, y, label, figure in followers_on_board(state):
         on_tile.setdefault((x, y), []).append((figure, player, label))
+    marks: dict = {}
+    for fn in (state.rules.board_marks if state.rules is not None else ()):
+        for x, y, ch in fn(state):
+            marks.setdefault((x, y), []).append(ch)
     last = state.placed[-1] if state.placed else None
     marked = set(marked)
     out = ["    " + "".join(f" {x:^5}" for x in range(x0, x1 + 1))]
@@ -120,6 +138,8 @@ def board_lines(state, box: tuple, marked: list) -> list:
         for x in range(x0, x1 + 1):
             t = state.board.get((x, y))
             cell = glyph(t[0], t[1], tuple(on_tile.get((x, y), ()))) if t else SPOT if (x, y) in marked else EMPTY
+            if t and (x, y) in marks:
+                cell = _with_marks(cell, marks[(x, y)])
             for i in range(3):
                 sep = ">" if i == 1 and (x, y) == last else "<" if i == 1 and (x - 1, y) == last else " "
                 rows[i] += sep + cell[i]
@@ -217,7 +237,8 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
         figures.add("barn")  # (its word is read by the expansion's own parser)
     figures = sorted(figures)
     expansions = state.options.get("expansions", ())
-    out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions))
+    out += key_lines(figures, "cult" in expansions, who, marks_in_play(expansions),
+                     state.rules.board_mark_keys if state.rules is not None else {})
     out.append("")
     for line in waiting_lines(state, names):
         out += wrap(line, "      ... ")     # it may list moves: "... " keeps them apart

@@ -75,6 +75,11 @@ class Rules:
         self.views: list = []
         #: fn(state, viewer) -> lines added to the text rendering.
         self.render_lines: list = []
+        #: fn(state) -> [(x, y, char)]: a figure off the segments (the dragon, the fairy)
+        #: drawn on its tile of the text board, in a corner left field
+        self.board_marks: list = []
+        #: char -> what the key says of a board mark
+        self.board_mark_keys: dict[str, str] = {}
         #: the most players the game takes with these rules (6 with Inns & Cathedrals).
         self.max_players: int = 5
         #: extra placement restrictions: fn(state, letter, cell, quarter turns) -> None if

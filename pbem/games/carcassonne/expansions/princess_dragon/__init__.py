@@ -60,6 +60,8 @@ class PrincessAndDragon(Expansion):
         rules.parsers.append(text.parse)
         rules.views.append(text.view)
         rules.render_lines.append(text.render)
+        rules.board_marks.append(text.board_marks)
+        rules.board_mark_keys.update(text.BOARD_MARKS)
         rules.on("start_turn", fairy.start_turn)
         rules.on("place_tile", dragon.volcano)
         rules.on("resolve_figures", dragon.fly, first=True)

@@ -142,6 +142,21 @@ def view(state, viewer, view: dict) -> None:
     view["dragon_tiles_set_aside"] = list(m.get("set_aside") or [])
 
 
+#: the dragon and the fairy on the text board (``Rules.board_marks``)
+BOARD_MARKS = {"&": "the dragon", "f": "the fairy"}
+
+
+def board_marks(state) -> list:
+    out = []
+    here = dragon_at(state)
+    if here is not None:
+        out.append((here[0], here[1], "&"))
+    fairy = mine(state).get("fairy")
+    if fairy:
+        out.append((fairy["x"], fairy["y"], "f"))
+    return out
+
+
 def render(state, viewer) -> list:
     here = dragon_at(state)
     lines = ["Dragon: " + ("not in play yet" if here is None else f"at {here[0]},{here[1]}")]
