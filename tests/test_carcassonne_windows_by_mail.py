@@ -208,8 +208,16 @@ class MailTable(OnService):
         assert self.loaded.version > before
         told = [m for m in self.mails[seat] if m["X-Pbem-Kind"] == "deadline_passed"]
         assert told, [m["Subject"] for m in self.mails[seat]]
-        found = re.search(r"The deadline passed: the server played '([^']+)' for you \(pass\)\.", text_of(told[-1]))
-        assert found, text_of(told[-1])
+        text = text_of(told[-1])
+        found = re.search(r"The deadline passed: the server played '([^']+)' for you "
+                          r"\(the game's default move at a deadline\)\.", text)
+        assert found, text
+        # told once the move is applied: the board after it, and what the seat may do now
+        # (if anything), never the decision already made for it
+        now = self.loaded
+        assert version_of(told[-1]) == now.version, (told[-1]["Subject"], now.version)
+        legal = [now.game.describe(m, seat, names=list(NAMES)) for m in now.game.legal_moves(now.state, seat)]
+        assert all(line in legal for line in offered_examples(text)), (offered_examples(text), legal)
         return found.group(1)
 
 

@@ -25,8 +25,11 @@ import time
 from ..errors import ServiceError
 from ..games.base import SEAT_FORFEITED, GameError, forfeit_result
 from ..service import Loaded, Service, move_id_for
+from .kinds import DEADLINE_AUTH
 
 FORFEIT_EVENT = SEAT_FORFEITED
+#: the default actions in the words of the mail that tells what was played
+DEFAULT_ACTION_WORDS = {"pass": "the game's default move at a deadline", "random": "a random legal move"}
 
 
 def seeded_rng(secret: bytes, game_id: str, version: int, seat: int) -> random.Random:
@@ -56,14 +59,14 @@ def submit_default(service: Service, loaded: Loaded, seat: int, move: dict, acti
     nonce = f"deadline-{since_version}-{loaded.version}"
     if hasattr(service, "submit_trusted"):  # the service's path for unsigned, server-authenticated moves
         try:
-            return service.submit_trusted(loaded.id, seat, move, loaded.version, "deadline", nonce,
+            return service.submit_trusted(loaded.id, seat, move, loaded.version, DEADLINE_AUTH, nonce,
                                           default_action=action)
         except ServiceError as err:  # run twice (nonce_reused) or the game moved on meanwhile
             return {"status": "not_queued", "error": {"code": err.code, "message": err.message}}
     move_id = move_id_for(loaded.id, seat, nonce)
     envelope = {"game": loaded.id, "player": seat, "expected_version": loaded.version,
                 "move": move, "nonce": nonce}
-    record = {"id": move_id, "status": "queued", "auth": "deadline", "default_action": action,
+    record = {"id": move_id, "status": "queued", "auth": DEADLINE_AUTH, "default_action": action,
               "envelope": envelope, "submitted": time.time()}
     if service.store.record_submission(loaded.id, move_id, record):
         if service.enqueue:

@@ -96,12 +96,14 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
         now_ms = str(int(time.time() * 1000))  # how late a drainer handles it (pbem.notify.notifier.behind)
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
-            # The last three are newer (a drainer reading an older entry
+            # The last four are newer (a drainer reading an older entry
             # defaults them): how the move came (a mail's mover is answered
-            # with the board), and whose turn it was and is.
+            # with the board; a deadline's is told what the server played),
+            # whose turn it was and is, and the move's id.
             batches.setdefault(shard_of(after.id), []).append({"k": "after_move", "t": now_ms, "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
-                 after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after)])})
+                 after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after),
+                 record.get("id")])})
         for shard, entries in batches.items():
             by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 

@@ -18,6 +18,9 @@ MAY_REACT = "may_react"
 #: The ``auth`` of a move made by mail (``pbem.mail_in``): its mover is
 #: answered with the board, so it needs no turn mail of its own.
 MAIL_AUTH = "mail-token"
+#: The ``auth`` of a move the server made at a seat's deadline (``pbem.notify.deadlines``):
+#: its seat is told what was played once it is applied.
+DEADLINE_AUTH = "deadline"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
 
 SUBJECTS = {

@@ -22,8 +22,8 @@ from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
 from . import QUEUE, deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
-from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN,
-                    Notice, mail_wanted, newly_to_act)
+from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
+                    REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links
 from .picture import board_png
 from .store import NotifyStore
@@ -302,15 +302,21 @@ class Notifier:
 
     def after_move(self, game_id: str, before_version: int, version: int, before: list[int],
                    after: list[int], mover: int | None, finished: bool, auth: str | None = None,
-                   before_turn: list[int] | None = None, after_turn: list[int] | None = None) -> dict:
+                   before_turn: list[int] | None = None, after_turn: list[int] | None = None,
+                   move_id: str | None = None) -> dict:
         """Tell whoever must now be told. ``before``/``after``: the seats to
         act; ``before_turn``/``after_turn``: whose turn it was and is
         (``Game.turn_of``; an older notice has only the former). "Your
         turn" goes to whose turn it newly is; a seat that may only act out
         of turn gets one mail in the whole game saying so; webhooks get
-        ``your_turn`` for every new chance to act."""
+        ``your_turn`` for every new chance to act. A move the server played
+        at a seat's deadline (``auth`` "deadline") is told to that seat now,
+        with the board after it (``deadline_played``)."""
         out: dict = {}
+        deadline_move = auth == DEADLINE_AUTH and mover is not None and bool(move_id)
         if finished:
+            if deadline_move:
+                out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
             loaded = self.service.load(game_id, version)
             for seat, record in self.store.deadlines(game_id).items():
                 self._cancel(record.get("jobs"))
@@ -346,6 +352,8 @@ class Notifier:
                 self.schedule_deadline(game_id, seat, version)
                 if seat == mover and auth == MAIL_AUTH:
                     out[seat] = "answered"  # the answer to the mover's mail shows the board and its turn
+                elif seat == mover and deadline_move:
+                    out[seat] = "told"      # the deadline's mail (below) shows the board and what it may do
                 else:
                     out[seat] = self.turn_mail(loaded_now, seat, before_version)
             elif seat not in after_turn:
@@ -358,6 +366,8 @@ class Notifier:
                     self.mail(game_id, seat, MAY_REACT, None, version)
             if self._wants_webhook(game_id, seat):  # build the notice only for someone to send it to
                 self.webhook(self.notice(loaded_now, seat, YOUR_TURN, before_version))
+        if deadline_move:  # after its next deadline is set: the mail shows it
+            out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
         return out
 
     def after_reject(self, game_id: str, move_id: str) -> bool:
@@ -415,6 +425,24 @@ class Notifier:
         self.tell(loaded, seat, REMINDER, None, "")
         return True
 
+    def deadline_played(self, game_id: str, version: int, seat: int, move_id: str) -> str:
+        """Tell ``seat`` the move the server played for it at its deadline,
+        once the move is applied: the mail shows the board after it (and,
+        if the seat is to act again, what it may do now), never the decision
+        already made for it."""
+        record = self.service.store.move(game_id, move_id) or {}
+        move = (record.get("envelope") or {}).get("move")
+        if move is None or not self.store.once(game_id, f"deadline_played:{move_id}"):
+            return "told_already"
+        loaded = self.service.load(game_id, version)
+        names = wording.seat_names(self.service.store.seats(game_id), int(loaded.meta.get("players") or 0))
+        # the move as the seat's mails write moves: a seat it names, by its player's name
+        action = record.get("default_action") or "pass"
+        self.tell(loaded, seat, DEADLINE_PASSED, None,
+                  f"The deadline passed: the server played '{wording.describe(loaded.game, move, seat, names)}' "
+                  f"for you ({deadlines.DEFAULT_ACTION_WORDS.get(action, action)}).")
+        return "told"
+
     def deadline_due(self, game_id: str, seat: int, since_version: int) -> str:
         standing = self._standing(game_id, seat, since_version)
         if not standing or not self.store.once(game_id, f"deadline:{seat}:{since_version}"):
@@ -427,16 +455,11 @@ class Notifier:
         if move is None:
             deadlines.forfeit(self.service, loaded, seat)
             message = "The deadline passed: you forfeit the game."
-            done = "forfeit"
-        else:
-            deadlines.submit_default(self.service, loaded, seat, move, action, since_version)
-            # the move as the seat's mails write moves: a seat it names, by its player's name
-            names = wording.seat_names(self.service.store.seats(game_id), int(loaded.meta.get("players") or 0))
-            message = (f"The deadline passed: the server played '{wording.describe(loaded.game, move, seat, names)}' "
-                       f"for you ({action}).")
-            done = action
-        self.tell(loaded, seat, DEADLINE_PASSED, None, message)
-        return done
+            self.tell(loaded, seat, DEADLINE_PASSED, None, message)
+            return "forfeit"
+        # the seat is told once the move is applied (``after_move``: ``deadline_played``)
+        deadlines.submit_default(self.service, loaded, seat, move, action, since_version)
+        return action
 
     def pause(self, game_id: str, by: str) -> dict:
         paused = self.store.paused(game_id)
