@@ -127,7 +127,7 @@ EVENT_TEXTS.update(
     CastleOffered=lambda e: f"seat {e['player']} may turn the city ({e['on']} at {e['x']},{e['y']}) into a castle.",
     CastleDeclined=lambda e: f"seat {e['player']} keeps the city as a city.",
     CastleBuilt=lambda e: f"seat {e['player']}'s knight holds a castle at {e['x']},{e['y']} ({e['on']}).",
-    CastleFeatureOffered=lambda e: (f"seat {e['player']} chooses what the castle at {e['x']},{e['y']} scores: "
+    CastleFeatureOffered=lambda e: (f"seat {e['player']} is to choose what the castle at {e['x']},{e['y']} scores: "
                                     + "; ".join(f"{on} at {x},{y} ({p} points)" for x, y, on, p in e["options"])
                                     + "."),
     CastleFeatureChosen=lambda e: (f"seat {e['player']}'s castle scores the {e['on']} at {e['x']},{e['y']} "
@@ -137,8 +137,8 @@ EVENT_TEXTS.update(
     BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
     BazaarOpened=lambda e: "The bazaar shows " + ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
                            + (f"; seat {e['host']} chooses first." if e.get("draft") else f"; seat {e['host']} hosts first."),
-    BazaarHostOwed=lambda e: (f"seat {e['player']} chooses a tile (the draft: no bids)." if e.get("draft") else
-                              f"seat {e['player']} hosts: pick a tile and bid."),
+    BazaarHostOwed=lambda e: (f"seat {e['player']} is to choose a tile (the draft: no bids)." if e.get("draft") else
+                              f"seat {e['player']} is to host: pick a tile and bid."),
     BazaarTileDrafted=lambda e: f"seat {e['player']} takes tile {e['tile']}.",
     BazaarTilePicked=lambda e: f"seat {e['player']} offers tile {e['tile']}, bidding {e['bid']}.",
     BazaarBidOwed=lambda e: f"seat {e['player']} may bid or pass.",

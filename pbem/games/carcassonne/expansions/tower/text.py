@@ -108,7 +108,7 @@ EVENT_TEXTS.update(
     CaptureDeclined=lambda e: f"seat {e['player']} captures nobody.",
     FollowerCaptured=lambda e: (f"seat {e['captor']} captures seat {e['player']}'s {e['figure']} on {e['on']} at "
                                 f"{e['x']},{e['y']}" + (" (it goes home)." if e["captor"] == e["player"] else ".")),
-    ExchangeOffered=lambda e: f"seat {e['player']} chooses which follower seat {e['owner']} sends back.",
+    ExchangeOffered=lambda e: f"seat {e['player']} is to choose which follower seat {e['owner']} sends back.",
     PrisonersExchanged=lambda e: (f"Prisoners exchanged: seat {e['players'][0]} gets its {e['figures'][0]} back, "
                                   f"seat {e['players'][1]} its {e['figures'][1]}."),
     RansomPaid=lambda e: f"seat {e['player']} pays {e['points']} points to seat {e['from']} for its {e['figure']}.",
