@@ -255,6 +255,13 @@ _KINDS = {"city": "city", "road": "road", "field": "field", "farm": "field",
 _INNER = {"I", "II", "III", "IV"}
 #: how events name the expansions' figures
 _FIGURE_NAMES = {"big": "big follower"}
+
+
+def figure_name(figure: str) -> str:
+    """A figure as the texts name it ("big" -> "big follower")."""
+    return _FIGURE_NAMES.get(figure, figure)
+
+
 #: expansions' event sentences: event type -> fn(event) -> str
 EVENT_TEXTS: dict = {}
 #: expansions' own moves (not place_tile) in notation: move type -> fn(move) -> str

@@ -150,7 +150,7 @@ EVENT_TEXTS.update(
     BazaarNextHost=lambda e: "" if e["host"] is None else f"seat {e['host']} hosts next.",
     BazaarTileTakenFree=lambda e: f"seat {e['player']} takes the last tile ({e['tile']}) for nothing.",
     BazaarClosed=lambda e: "The bazaar closes: the tiles are played from the first host on.",
-    BazaarTileTaken=lambda e: f"seat {e['player']} plays its bazaar tile {e['tile']}.",
+    BazaarTileTaken=lambda e: f"seat {e['player']} plays the bazaar tile {e['tile']}.",
 )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
 from ...segwords import XY, segment_words
 from .city import ENTER, LEAVE, mine
 from .tiles import QUARTERS
@@ -79,14 +79,14 @@ MOVE_TEXTS[LEAVE] = describe_leave
 EVENT_TEXTS.update(
     CityEntryOffered=lambda e: f"seat {e['player']} scored nothing while others did: it may enter the City.",
     CityNotEntered=lambda e: f"seat {e['player']} stays out of the City.",
-    CityEntered=lambda e: (f"seat {e['player']}'s {e['figure']} enters the {e['quarter']}; the Count goes to the "
+    CityEntered=lambda e: (f"seat {e['player']}'s {figure_name(e['figure'])} enters the {e['quarter']}; the Count goes to the "
                            f"{e['count_to']}."),
     CityLeavingStarted=lambda e: ("Before the final scoring" if e["final"] else "Before the scoring")
                                  + ", followers may leave the City: " + ", then ".join(f"seat {p}" for p in e["seats"])
                                  + " in turn.",
     CityLeavingOffered=lambda e: f"seat {e['player']} may move a follower out of the City.",
     CityLeavingPassed=lambda e: f"seat {e['player']} moves no (more) follower out of the City.",
-    FollowerLeftCity=lambda e: (f"seat {e['player']}'s {e['figure']} leaves the {e['quarter']} for {e['on']} at "
+    FollowerLeftCity=lambda e: (f"seat {e['player']}'s {figure_name(e['figure'])} leaves the {e['quarter']} for {e['on']} at "
                                 f"{e['x']},{e['y']}."),
     CityLeavingEnded=lambda e: "No more followers leave the City.",
 )

@@ -25,7 +25,7 @@ import re
 
 from ....base import ParseError
 from ...geometry import DELTA, EDGES
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
 from ...segwords import XY, segment_words
 from .common import dragon_at, fairy_follower, mine
 from .dragon import DRAGON_MOVE, legal_dragon, steps_from
@@ -105,7 +105,7 @@ MOVE_TEXTS[DRAGON_MOVE] = describe_dragon
 
 
 def _who(items) -> str:
-    return "; ".join(f"seat {i['player']}'s {i['figure']} on {i['on']} at {i['x']},{i['y']}" for i in items)
+    return "; ".join(f"seat {i['player']}'s {figure_name(i['figure'])} on {i['on']} at {i['x']},{i['y']}" for i in items)
 
 
 EVENT_TEXTS.update(
@@ -119,8 +119,8 @@ EVENT_TEXTS.update(
     DragonMoved=lambda e: f"seat {e['player']} moves the dragon {e['direction']} to {e['x']},{e['y']}.",
     FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
     DragonFlightEnded=lambda e: f"The dragon's flight ends after {e['steps']} step{'s' if e['steps'] != 1 else ''}.",
-    FairyMoved=lambda e: f"seat {e['player']} moves the fairy next to its {e['figure']} on {e['on']} at "
-                         f"{e['x']},{e['y']}." if "on" in e else
+    FairyMoved=lambda e: f"seat {e['player']} moves the fairy next to seat {e['player']}'s "
+                         f"{figure_name(e['figure'])} on {e['on']} at {e['x']},{e['y']}." if "on" in e else
                          f"seat {e['player']} moves the fairy onto the tile at {e['x']},{e['y']}.",
     FairyScored=lambda e: f"The fairy: {e['points']} point{'s' if e['points'] != 1 else ''} to seat {e['player']}.",
     KnightRemoved=lambda e: f"The princess sends home {_who(e['followers'])}.",
@@ -167,7 +167,7 @@ def render(state, viewer) -> list:
                      + ("followers there: " + ", ".join(f"seat {p}" for p in seats) if seats else "no follower there"))
     elif fairy:
         by = "" if fairy_follower(state) else " (by nobody)"
-        lines.append(f"Fairy: at {fairy['x']},{fairy['y']} by seat {fairy['player']}'s {fairy['figure']} on "
+        lines.append(f"Fairy: at {fairy['x']},{fairy['y']} by seat {fairy['player']}'s {figure_name(fairy['figure'])} on "
                      f"{fairy['on']}{by}")
     if mine(state).get("set_aside"):
         lines.append("Dragon tiles set aside: " + ", ".join(mine(state)["set_aside"]))

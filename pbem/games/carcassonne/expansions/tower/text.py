@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
 from ...segwords import XY, segment_words
 from .prisoners import EXCHANGE, RANSOM, legal_exchange
 from .towers import CAPTURE, foundations, height, mine, top
@@ -103,15 +103,16 @@ MOVE_TEXTS[EXCHANGE] = lambda m: f"exchange {m.get('figure')}"
 MOVE_TEXTS[RANSOM] = lambda m: f"ransom seat {m.get('from')}{_fig(m.get('figure'))}"
 EVENT_TEXTS.update(
     TowerBuilt=lambda e: f"seat {e['player']} builds the tower at {e['x']},{e['y']} to height {e['height']}.",
-    TowerClosed=lambda e: f"seat {e['player']}'s {e['figure']} closes the tower at {e['x']},{e['y']}.",
+    TowerClosed=lambda e: f"seat {e['player']}'s {figure_name(e['figure'])} closes the tower at {e['x']},{e['y']}.",
     CaptureOffered=lambda e: f"seat {e['player']} may capture a follower within {e['height']} of {e['x']},{e['y']}.",
     CaptureDeclined=lambda e: f"seat {e['player']} captures nobody.",
-    FollowerCaptured=lambda e: (f"seat {e['captor']} captures seat {e['player']}'s {e['figure']} on {e['on']} at "
+    FollowerCaptured=lambda e: (f"seat {e['captor']} captures seat {e['player']}'s {figure_name(e['figure'])} on {e['on']} at "
                                 f"{e['x']},{e['y']}" + (" (it goes home)." if e["captor"] == e["player"] else ".")),
     ExchangeOffered=lambda e: f"seat {e['player']} is to choose which follower seat {e['owner']} sends back.",
-    PrisonersExchanged=lambda e: (f"Prisoners exchanged: seat {e['players'][0]} gets its {e['figures'][0]} back, "
-                                  f"seat {e['players'][1]} its {e['figures'][1]}."),
-    RansomPaid=lambda e: f"seat {e['player']} pays {e['points']} points to seat {e['from']} for its {e['figure']}.",
+    PrisonersExchanged=lambda e: (f"Prisoners exchanged: seat {e['players'][0]}'s {figure_name(e['figures'][0])} "
+                                  f"and seat {e['players'][1]}'s {figure_name(e['figures'][1])} go home."),
+    RansomPaid=lambda e: (f"seat {e['player']} pays {e['points']} points to seat {e['from']}: seat {e['player']}'s "
+                          f"{figure_name(e['figure'])} goes home."),
 )
 
 
