@@ -77,7 +77,7 @@ def describe_leave(move: dict) -> str:
 MOVE_TEXTS[ENTER] = describe_enter
 MOVE_TEXTS[LEAVE] = describe_leave
 EVENT_TEXTS.update(
-    CityEntryOffered=lambda e: f"seat {e['player']} scored nothing while others did: it may enter the City.",
+    CityEntryOffered=lambda e: f"seat {e['player']} scored nothing while others did, and may enter the City.",
     CityNotEntered=lambda e: f"seat {e['player']} stays out of the City.",
     CityEntered=lambda e: (f"seat {e['player']}'s {figure_name(e['figure'])} enters the {e['quarter']}; the Count goes to the "
                            f"{e['count_to']}."),
