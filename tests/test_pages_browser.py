@@ -363,3 +363,33 @@ def test_a_seat_taken_elsewhere_plays_from_the_page(browser, service, pages_serv
     last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
     assert last["auth"] == "ed25519" and last["envelope"]["player"] == seat
     assert errors == []
+
+
+def test_a_decision_in_anothers_turn_on_its_seats_page(browser, service, pages_server, start_worker, screenshots):
+    """The dragon's second step is Bob's (P1's) in Ann's (P0's) turn: his page says so by
+    name, not "Your turn", offers the two steps, and plays one from the page; the page of
+    the seat whose turn it is says it waits for the other seat."""
+    from .test_carcassonne_windows import DRAGON, scripted
+    t = scripted(service, DRAGON)
+    t.play(0, "dragon N")
+    assert t.to_act() == [1]
+    start_worker()             # (the link's move goes through the move queue)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(links.play_link(LinkConf(pages_server.url), t.id, 1))
+    page.wait_for_selector("#picture svg")
+    assert page.inner_text("p.turn") == "P0's turn: the game waits for your decision."
+    buttons = page.locator("#play form.moves button")
+    assert sorted(buttons.nth(i).inner_text() for i in range(buttons.count())) == ["dragon E", "dragon W"]
+    shot(page, screenshots, "dragon-step-phone")
+    theirs = browser.new_context(viewport=DESKTOP).new_page()
+    theirs.goto(links.play_link(LinkConf(pages_server.url), t.id, 0))
+    assert theirs.inner_text("p.turn") == "P1 to play."
+    page.locator("#play form.moves button", has_text="dragon E").click()
+    page.wait_for_selector("#sent.good", timeout=15000)
+    assert page.inner_text("#sent") == "Played: dragon E."
+    assert t.view()["dragon"] == {"x": 1, "y": 0}
+    shot(page, screenshots, "dragon-stepped-phone")
+    assert errors == []
+    context.close()
