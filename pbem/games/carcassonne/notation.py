@@ -428,7 +428,10 @@ def describe_event(event: dict, names=None) -> str:
     if t == "TileReturned":
         return f"Tile {event['tile']} fits nowhere and goes back into the pile."
     if t == "TilePlaced":
-        return (f"{who(event['player'])} placed tile {event['tile']} at "
+        # a bridged tile is "LETTER~AXIS" (the axis in the tile's own frame): its letter,
+        # and the bridge said in words (its BridgeBuilt event says where, on the board)
+        letter, bridged, _axis = str(event["tile"]).partition("~")
+        return (f"{who(event['player'])} placed tile {letter}{' with a bridge' if bridged else ''} at "
                 f"{event['x']},{event['y']} r{event['rotation']}.")
     if t == "FollowerDeployed":
         figure = event.get("figure", "follower")

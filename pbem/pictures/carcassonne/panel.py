@@ -86,9 +86,10 @@ class Panel:
         board = v.get("board") or []
         if len(board) > 1:
             t = board[-1]
+            letter, bridged, _axis = str(t["tile"]).partition("~")   # a bridged tile: "U~NS"
             self.y += 18
-            self.label(x + PAD, self.y, f"Last tile: {t['tile']} at {t['x']},{t['y']} r{t['rotation']}",
-                            size=11.5, fill="#333")
+            self.label(x + PAD, self.y, f"Last tile: {letter}{' (bridge)' if bridged else ''} at {t['x']},{t['y']} "
+                       f"r{t['rotation']}", size=11.5, fill="#333")
         if v.get("tile") and not v.get("over"):
             self.drawn_tile()
         self.legend()

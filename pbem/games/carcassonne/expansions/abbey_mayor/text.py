@@ -81,7 +81,7 @@ EVENT_TEXTS.update(
     AbbeyRoundStarted=lambda e: "The pile is empty: abbey end round for seat(s) "
                                 + ", ".join(str(p) for p in e["seats"]) + ".",
     AbbeyRoundSkipped=lambda e: f"seat {e['player']} has no hole for the abbey.",
-    BarnFarmersScored=lambda e: (f"Barn field {e['on']} at {e['x']},{e['y']} ({e['cities']} completed "
+    BarnFarmersScored=lambda e: (f"The barn's {e['on']} at {e['x']},{e['y']} ({e['cities']} completed "
                                  f"cities): {e['points']} points to seat {e['winners'][0]}'s farmers."),
     BarnScored=lambda e: (f"Barn in {e['on']} at {e['x']},{e['y']} ({e['cities']} completed cities): "
                           + (f"{e['points']} points to " + ", ".join(f"seat {p}" for p in e["winners"])

@@ -148,7 +148,7 @@ EVENT_TEXTS.update(
     BazaarDealt=lambda e: (f"seat {e['host']} buys tile {e['tile']} for {e['price']}" if e["buy"] else
                            f"seat {e['host']} sells tile {e['tile']} to seat {e['bidder']} for {e['price']}") + ".",
     BazaarNextHost=lambda e: "" if e["host"] is None else f"seat {e['host']} hosts next.",
-    BazaarTileTakenFree=lambda e: f"seat {e['player']} takes the last tile ({e['tile']}) for nothing.",
+    BazaarTileTakenFree=lambda e: f"seat {e['player']} takes the last tile, tile {e['tile']}, for nothing.",
     BazaarClosed=lambda e: "The bazaar closes: the tiles are played from the first host on.",
     BazaarTileTaken=lambda e: f"seat {e['player']} plays the bazaar tile {e['tile']}.",
 )
