@@ -210,7 +210,11 @@ def _board(summary: dict, out) -> None:
         print(summary["board"], file=out)
     if summary["status"] == "active":
         names = {s["seat"]: s["name"] for s in summary["seats"]}
-        print("to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"]), file=out)
+        line = "to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"])
+        active = summary.get("active")
+        if active is not None and any(s != active for s in summary["to_act"]):
+            line += f" in {names.get(active) or f'seat {active}'}'s turn"   # a dragon step, a bid...
+        print(line, file=out)
     if summary.get("result"):
         r = summary["result"]
         names = [s["name"] for s in summary["seats"]]
