@@ -118,3 +118,11 @@ def test_the_cli_board_says_whose_turn_a_decision_is_in():
         out = StringIO()
         _board({**summary, "active": active}, out)
         assert line in out.getvalue(), out.getvalue()
+
+
+def test_a_webhook_says_whose_turn_the_decision_is_in():
+    from pbem.api.notify_views import PayloadData
+    payload = notice(YOUR_TURN, 1, active=0).as_payload()
+    assert payload["game"]["to_act"] == [1] and payload["game"]["active"] == 0
+    assert PayloadData().validate(payload) == {}               # as the spec's WebhookPayload says
+    assert notice(YOUR_TURN, 1, active=None).as_payload()["game"]["active"] is None

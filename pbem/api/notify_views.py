@@ -113,6 +113,9 @@ class PayloadGame(Strict):
     status = fields.String()
     version = Int()
     to_act = fields.List(Int())
+    active = Int(allow_none=True, metadata={
+        "description": "the seat whose turn of the round it is, where a seat in `to_act` may owe a decision in "
+                       "it (a Carcassonne dragon step or bid); null where each seat to act is in its own turn"})
 
 
 class PayloadData(Strict):

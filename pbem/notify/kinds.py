@@ -98,7 +98,7 @@ class Notice:
         """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""
         return {"kind": self.kind, "game": {"id": self.game_id, "type": self.game, "title": self.title,
                                             "status": self.status, "version": self.version,
-                                            "to_act": self.to_act},
+                                            "to_act": self.to_act, "active": self.active},
                 "seat": self.seat, "events": self.events, "board": self.board,
                 "legal_moves": self.examples, "deadline": self.deadline, "result": self.result,
                 "message": self.message, "links": for_programs(self.links)}
