@@ -353,3 +353,22 @@ def test_a_figure_on_a_bridge_and_one_on_the_road_below_stand_apart():
         ports = tile.segments[k].ports
         across = 0 if all(d in (0, 2) for d in ports) else 1   # N-S: x stays 0.5; W-E: y does
         assert abs(p[across] - 0.5) < 0.02, (ports, p)
+
+
+
+def test_the_dragons_panel_line_names_the_steps_the_viewer_may_take():
+    """The panel says which steps the viewer may take now (here E or W: the dragon
+    came from the north), not all four directions."""
+    opts = GAME.check_options(2, {"draw_order": ["PD1", "W", "PD7", "E"], "start_player": 0,
+                                  "expansions": ["princess_dragon"]})
+    state = GAME.start(2, opts)
+    state = GAME.apply(state, GAME.setup(state, random.Random(1)))
+    for text in ("place 0,1 r0", "place 1,0 r0 follower road W", "place -1,0 r0", "dragon N"):
+        player = next(iter(GAME.to_act(state)))
+        state = GAME.apply(state, GAME.decide(state, player, GAME.parse(text, state, player), rng_for(b"s", 0)))
+    assert GAME.to_act(state) == {1}
+    legal = GAME.legal_moves(state, 1)
+    assert sorted(m["direction"] for m in legal) == ["E", "W"]
+    root = parse(picture(state, 1, legal))
+    panel = " ".join("".join(t.itertext()) for t in root.iter(SVG + "tspan"))
+    assert "Framed: where you may move the dragon (dragon E or dragon W)" in " ".join(panel.split()), panel

@@ -280,7 +280,7 @@ for _kind in ("capture", "count_move", "castle", "choose_castle_feature"):
 
 hooks.DECISIONS.update(
     action="Marked: where the fairy, a tower floor, the princess or a portal may act (or 'pass')",
-    dragon="Framed: where you may move the dragon (dragon N, E, S, W)",
+    dragon=lambda moves: _dragon_decision(moves),
     capture="Ringed: what your tower may capture (or 'capture none')",
     exchange="Choose which of your followers comes back ('exchange big')",
     count="Enter a district of the City ('enter castle count market') or 'stay out'",
@@ -289,6 +289,13 @@ hooks.DECISIONS.update(
     choose_castle_feature="Ringed: what your castle may score (castle points X,Y ...)",
     bazaar=lambda moves: _bazaar_decision(moves),
 )
+
+
+def _dragon_decision(moves: list) -> str:
+    """The dragon's steps the viewer may take now, as they are written."""
+    steps = [f"dragon {m['direction']}" for m in moves if m.get("direction")]
+    words = " or ".join(steps) if len(steps) < 3 else ", ".join(steps[:-1]) + " or " + steps[-1]
+    return f"Framed: where you may move the dragon ({words})"
 
 
 def _bazaar_decision(moves: list) -> str:
