@@ -154,6 +154,12 @@ class WorkerProcess:
     def stop(self):
         if self.proc.poll() is None:
             self.proc.terminate()
+        self.wait_stopped()
+
+    def wait_stopped(self):
+        """After ``terminate``: its warm shutdown (the scheduler's process
+        joined), killed after 10 s."""
+        if self.proc.poll() is None:
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -170,8 +176,11 @@ def start_worker(settings):
         return w
 
     yield start
+    for w in started:  # all asked at once: their warm shutdowns (about a second each) overlap
+        if w.proc.poll() is None:
+            w.proc.terminate()
     for w in started:
-        w.stop()
+        w.wait_stopped()
         Path(w.log_file.name).unlink(missing_ok=True)
 
 

@@ -81,6 +81,7 @@ deterministic from its seed and its log, and a replay never re-rolls.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -362,6 +363,15 @@ def seat_names(players: int, names: Sequence | None = None) -> list:
     ("2", "seat 1") or is the name of another seat too (compared without
     case): a text must never leave two seats looking alike, nor one seat
     looking like another's number."""
+    try:
+        return list(_seat_names(players, None if names is None else tuple(names)))
+    except TypeError:  # a name that cannot be a key: worked out afresh
+        return _seat_names.__wrapped__(players, names)
+
+
+@functools.lru_cache(maxsize=256)
+def _seat_names(players: int, names: Sequence | None) -> list:
+    """``seat_names``, kept for the next text (a board names its seats many times over)."""
     given = [names[s] if names is not None and s < len(names) else None for s in range(players)]
     tidy = [" ".join(n.split()) if isinstance(n, str) else "" for n in given]
     counts: dict = {}

@@ -22,6 +22,8 @@ big follower).
 """
 from __future__ import annotations
 
+import functools
+
 from .orient import oriented
 
 W, H = 5, 3
@@ -74,6 +76,15 @@ def _road_middle(edges: tuple) -> str:
 def glyph(letter: str, rot: int, figures: tuple = ()) -> list:
     """The tile ``letter`` turned ``rot`` quarter turns, as 3 strings of 5
     characters; ``figures`` are (figure, seat, label) standing on it."""
+    try:
+        return list(_glyph(letter, rot, figures))
+    except TypeError:  # figures that cannot be a key: drawn afresh
+        return _glyph.__wrapped__(letter, rot, figures)
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph(letter: str, rot: int, figures: tuple) -> list:
+    """``glyph``, kept: a board draws the same tiles, with the same figures, text after text."""
     o = oriented(letter, rot)
     grid = [[FIELD] * W for _ in range(H)]
     anchors: dict = {}
