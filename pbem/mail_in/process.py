@@ -262,8 +262,8 @@ class MailProcessor:
             lines.append("The game is over. " + wording.result_line(game, meta.get("result") or {}, names))
         elif viewer in turn:
             active = wording.active_seat(loaded)
-            lines.append(f"It is {wording.joined(names, [active])}'s turn, and the game waits for your decision."
-                         if wording.in_others_turn(active, viewer) else "It is your turn.")
+            lines.append(wording.others_turn_line(names, active) if wording.in_others_turn(active, viewer)
+                         else "It is your turn.")
         elif viewer in to_act:
             lines.append(f"It is {wording.joined(names, turn)}'s turn; you may act out of turn meanwhile.")
         else:

@@ -53,6 +53,11 @@ def joined(names: list[str], seats) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def others_turn_line(names: list[str], active: int) -> str:
+    """The opening to a seat that owes a decision in ``active``'s turn."""
+    return f"It is {joined(names, [active])}'s turn, and the game waits for your decision."
+
+
 def thread_root(game_id: str, seat: int, domain: str) -> str:
     return f"<game.{game_id}.{seat}@{domain}>"
 
@@ -67,8 +72,7 @@ def _opening(n: Notice) -> list[str]:
     """What the mail is about, in a sentence or two."""
     others = in_others_turn(n.active, n.seat)
     if n.kind == YOUR_TURN:
-        return [f"It is {joined(n.names, [n.active])}'s turn, and the game waits for your decision."
-                if others else "It is your turn."]
+        return [others_turn_line(n.names, n.active) if others else "It is your turn."]
     if n.kind == MAY_REACT:
         return [f"It is {joined(n.names, n.turn)}'s turn, and you may act out of turn meanwhile.",
                 "The game does not wait for you: reply with one of the moves below while it is someone",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..games.base import name_seats
 from ..games.base import seat_names as game_seat_names
 from .kinds import in_others_turn  # noqa: F401  (for the mail replies' wording)
-from .mail import header_text, joined  # noqa: F401  (joined: the names of some seats in words)
+from .mail import header_text, joined, others_turn_line  # noqa: F401  (the names of some seats in words)
 
 
 def seat_names(seats: dict, players: int) -> list[str]:
