@@ -13,16 +13,19 @@ TEST_STAMP := $(VENV)/.installed-test
 # refreshes them), so a fresh machine runs what the tests ran with.
 PIP := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: run test spec errors docs settings lock bench bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
+.PHONY: run test spec errors docs settings lock bench bench-quick bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
+# pip is quiet and takes about a minute on a fresh machine: say so first.
 $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "pbem needs Python 3.11 or newer"; exit 1; }
+	@echo "installing pbem's dependencies into $(VENV) (about a minute on a fresh machine)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(PIP) -e .
 	@touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
+	@echo "installing the test tools into $(VENV) (pytest, playwright, schemathesis...)..."
 	$(PIP) -e '.[test]'
 	@touch $(TEST_STAMP)
 
@@ -65,10 +68,16 @@ spec: $(STAMP)
 	$(BIN)/python -m pbem.api.spec > api_spec/openapi.json
 
 # `make bench` runs every benchmark, then prints a short table (bench/summary.py).
+# `make bench-quick`: each of them in its smoke mode (--quick), a minute in
+# all; figures that mean nothing, but every benchmark still runs
+# (tests/test_bench_smoke.py does the same).
 PIPELINE_ARGS ?= --seconds 60
 
 bench: $(STAMP)
 	$(BIN)/python bench/summary.py "engines.py" "replay.py" "storage.py" "pictures.py" "pages.py" "pipeline.py $(PIPELINE_ARGS)" "stream.py"
+
+bench-quick: $(STAMP)
+	$(BIN)/python bench/summary.py --quick
 
 bench-engines: $(STAMP)
 	$(BIN)/python bench/engines.py

@@ -1,6 +1,6 @@
 """Rules engines: median time of a full seeded random game (legal moves
 enumerated at every step) and replay rate (events/s through evolve), per
-game and setup. One command: ``python bench/engines.py [--games N] [name ...]``.
+game and setup. One command: ``python bench/engines.py [--games N] [--quick] [name ...]``.
 The last line of output is one JSON object holding every figure."""
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pbem import games  # noqa: E402
 from pbem.games.base import canonical  # noqa: E402
 from pbem.games.playout import play_random  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 
 def setups(game):
@@ -51,7 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("names", nargs="*", help="games to measure (default: all)")
     parser.add_argument("--games", type=int, default=30, help="seeded games per setup")
-    args = parser.parse_args()
+    args = parse_args(parser, {"games": 1})
     rows = []
     for game in games.all_games():
         if args.names and game.name not in args.names:

@@ -2,7 +2,7 @@
 for a finished 2-player Carcassonne game and one in play, as a spectator
 and as a seat. One command:
 
-    python bench/pages.py [--repeat 60]
+    python bench/pages.py [--repeat 60] [--quick]
 
 It starts an embedded Redis, makes the games through the Service (seats
 with Ed25519 keys, signed random legal moves, the real queue drained in
@@ -57,6 +57,7 @@ from pbem.service import Service  # noqa: E402
 from pbem.signing import generate_key, make_envelope  # noqa: E402
 from pbem.store import Store  # noqa: E402
 from pbem.web import links  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 TARGET_MS = 30.0
 SECRET = "bench-pages-secret"
@@ -94,8 +95,8 @@ def server_ms(headers) -> float:
     return float(headers["Server-Timing"].split("dur=")[1])
 
 
-def time_in_process(client, url: str, headers: dict, repeat: int) -> dict:
-    for _ in range(3):
+def time_in_process(client, url: str, headers: dict, repeat: int, warmup: int) -> dict:
+    for _ in range(warmup):
         assert client.get(url, headers=headers).status_code == 200, url
     wall, cpu = [], []
     for _ in range(repeat):
@@ -107,9 +108,9 @@ def time_in_process(client, url: str, headers: dict, repeat: int) -> dict:
     return {**stats(wall), "cpu_median_ms": round(statistics.median(cpu), 2)}
 
 
-def time_http(base: str, url: str, headers: dict, repeat: int) -> dict:
+def time_http(base: str, url: str, headers: dict, repeat: int, warmup: int) -> dict:
     with requests.Session() as s:
-        for _ in range(3):
+        for _ in range(warmup):
             assert s.get(base + url, headers=headers).status_code == 200, url
         wall, server = [], []
         size = 0
@@ -126,17 +127,18 @@ def time_http(base: str, url: str, headers: dict, repeat: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=60)
-    args = parser.parse_args()
+    parser.add_argument("--warmup", type=int, default=3, help="untimed requests before each page's timed ones")
+    args = parse_args(parser, {"repeat": 1, "warmup": 1})
     os.environ.update(PBEM_SECRET=SECRET, PBEM_NOTIFY="0")
     with tempfile.TemporaryDirectory() as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
         try:
-            run(server.url, tmp, args.repeat)
+            run(server.url, tmp, args.repeat, args.warmup)
         finally:
             server.stop()
 
 
-def run(url: str, tmp: str, repeat: int) -> None:
+def run(url: str, tmp: str, repeat: int, warmup: int) -> None:
     from pbem.api import create_app
 
     client = redis.Redis.from_url(url)
@@ -169,8 +171,8 @@ def run(url: str, tmp: str, repeat: int) -> None:
     rows = []
     test_client = app.test_client()
     for game, who, url, headers, version in cases:
-        inproc = time_in_process(test_client, url, headers, repeat)
-        http = time_http(base, url, headers, repeat)
+        inproc = time_in_process(test_client, url, headers, repeat, warmup)
+        http = time_http(base, url, headers, repeat, warmup)
         row = {"game": game, "page": who, "version": version, "in_process": inproc, "http": http}
         rows.append(row)
         print(f"{game:9} {who:16} v{version:<4} in-process median {inproc['median_ms']:6.2f} ms  p95 "

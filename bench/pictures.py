@@ -2,7 +2,7 @@
 size, for every registered game that has a picture module
 (``pbem/pictures/<game>.py``). One command:
 
-    python bench/pictures.py [--repeat N] [name ...]
+    python bench/pictures.py [--repeat N] [--quick] [name ...]
 
 Per game and setup it plays a seeded random game with
 ``pbem.games.playout.play_random`` and pictures two moments: the finished
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pbem import pictures  # noqa: E402
 from pbem.games.base import SPECTATOR, canonical  # noqa: E402
 from pbem.games.playout import play_random  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 
 def setups(game) -> list:
@@ -58,7 +59,7 @@ def moments(game, players, options, seed):
     yield "middle", game.view(middle, player), player, game.legal_moves(middle, player)
 
 
-def measure(game, players, options, repeat: int, seed: int = 1) -> list:
+def measure(game, players, options, repeat: int, png_repeat: int, seed: int = 1) -> list:
     rows = []
     for label, view, viewer, legal in moments(game, players, options, seed):
         names = [f"Player {chr(65 + i)}" for i in range(players)]
@@ -66,7 +67,7 @@ def measure(game, players, options, repeat: int, seed: int = 1) -> list:
         image = pictures.png(text)
         svg_ms, svg_cpu = timed(lambda: pictures.svg(game.name, view, names=names, viewer=viewer, legal=legal),
                                 repeat)
-        png_ms, png_cpu = timed(lambda: pictures.png(text), max(5, repeat // 4))
+        png_ms, png_cpu = timed(lambda: pictures.png(text), png_repeat)
         rows.append({
             "game": game.key, "players": players, "options": canonical(options), "moment": label,
             "svg_ms": svg_ms, "svg_cpu_ms": svg_cpu, "png_ms": png_ms, "png_cpu_ms": png_cpu,
@@ -85,19 +86,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="games to measure (default: every game with a picture)")
     parser.add_argument("--repeat", type=int, default=60, help="SVG draws per picture (PNG: a quarter, at least 5)")
-    args = parser.parse_args()
+    parser.add_argument("--setups", type=int, default=None, help="at most this many of each game's setups (the first)")
+    args = parse_args(parser, {"repeat": 1, "setups": 1})
+    png_repeat = 1 if args.quick else max(5, args.repeat // 4)
     rows = []
     for game in pictures.games_with_pictures():
         if args.names and game.name not in args.names:
             continue
-        for players, options in setups(game):
-            for row in measure(game, players, options, args.repeat):
+        for players, options in setups(game)[:args.setups]:
+            for row in measure(game, players, options, args.repeat, png_repeat):
                 rows.append(row)
                 print(f"{row['game']:16} {players}p {row['options'][:30]:30} {row['moment']:8}"
                       f" svg {row['svg_ms']:6.2f} ms (cpu {row['svg_cpu_ms']:6.2f}) {row['svg_bytes'] / 1000:5.1f} KB"
                       f"  png {row['png_ms']:6.1f} ms (cpu {row['png_cpu_ms']:6.1f}) {row['png_bytes'] / 1000:5.1f} KB"
                       f" {row['png_size']}", flush=True)
-    print(json.dumps({"results": rows}))
+    print(json.dumps({"bench": "pictures", "results": rows}))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The move pipeline end to end: signed moves over HTTP, through the queue and
 the workers, into the log. One command:
 
-    python bench/pipeline.py [--seconds 20] [--url http://127.0.0.1:8000]
+    python bench/pipeline.py [--seconds 20] [--url http://127.0.0.1:8000] [--quick]
 
 Without --url it starts its own server exactly as ``make run`` does (embedded
 Redis with appendfsync always, gunicorn with WEB_CONCURRENCY=2, PBEM_WORKERS=2)
@@ -44,6 +44,7 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -60,6 +61,7 @@ sys.path.insert(0, str(ROOT))
 from pbem import games  # noqa: E402
 from pbem.games.playout import play_random  # noqa: E402
 from pbem.signing import generate_key, make_envelope  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 PIECES = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
 VILLAGES = ["eagle", "chief", "tomahawk", "fur", "tipi", "sun", "variety", "height"]
@@ -104,6 +106,7 @@ class Http:
 
 REDIS_PORTS: dict[str, int] = {}
 SERVER_PIDS: dict[str, int] = {}
+DATA_DIRS: dict[int, str] = {}  # a started server's temporary data directory, by its pid
 ROLES = (("redis-server", "redis"), ("valkey-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
          ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.run", "supervisor"))
 TICK = os.sysconf("SC_CLK_TCK")
@@ -179,6 +182,7 @@ def start_server(workers: int, api_workers: int, notify: bool, root: Path = ROOT
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     SERVER_PIDS[url] = proc.pid
+    DATA_DIRS[proc.pid] = data
     client = Http(url)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -188,16 +192,22 @@ def start_server(workers: int, api_workers: int, notify: bool, root: Path = ROOT
         except OSError:
             pass
         time.sleep(0.2)
-    proc.kill()
+    stop_server(proc)
     raise SystemExit("the server did not start")
 
 
 def stop_server(proc: subprocess.Popen) -> None:
+    """Ctrl-C to the server (its whole process group), then its temporary
+    data directory goes: a bench run leaves nothing behind in /tmp."""
     os.killpg(proc.pid, signal.SIGINT)
     try:
         proc.wait(30)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    data = DATA_DIRS.pop(proc.pid, None)
+    if data:
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -463,7 +473,7 @@ def measure(url: str, args, notify: bool) -> dict:
     client = Http(url)
     label = "notify on " if notify else "notify off"
     root = SERVER_PIDS.get(url)
-    run_noop(client, args.threads, 3.0)  # warm-up: every gunicorn worker booted and hot
+    run_noop(client, args.threads, args.warmup)  # warm-up: every gunicorn worker booted and hot
     # About 23 moves a game: enough games that the phases never run out.
     pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, notify)
     # The no-op and the moves take turns, ``rounds`` times: this machine's
@@ -507,7 +517,8 @@ def measure(url: str, args, notify: bool) -> dict:
     lag = notices_settle(url)
     if lag is not None:
         print(f"[{label}] notices     backlog handled {lag:.1f} s after the throughput phase", flush=True)
-    pool = make_games(client, max(50, int(args.rate * args.seconds / 15)), 5000, notify)
+    # a game has one move in flight at most: enough games for the rate
+    pool = make_games(client, max(min(50, int(args.rate)), int(args.rate * args.seconds / 15)), 5000, notify)
     with NoticeLag(url) as paced_lag:
         paced = run_paced(client, pool, args.rate, args.seconds)
     print(f"[{label}] paced       {paced['achieved_per_s']:9.1f} moves/s (target {args.rate:g})  "
@@ -783,7 +794,7 @@ def measure_ab(urls: dict[str, str], args) -> dict:
     clients = {name: Http(url) for name, url in urls.items()}
     shares = {}
     for name, client in clients.items():
-        run_noop(client, args.threads, 3.0)  # warm-up
+        run_noop(client, args.threads, args.warmup)  # warm-up
         pool = make_games(client, args.games or max(800, int(args.seconds * 55)), 1000, False)
         shares[name] = shares_of(pool, args.threads)
     part = args.seconds / args.rounds
@@ -862,6 +873,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games in the throughput pool (default: enough moves to last the phase)")
     parser.add_argument("--rate", type=float, default=100.0, help="paced phase: moves/s")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of no-op before measuring")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--api-workers", type=int, default=2)
     parser.add_argument("--notify", choices=["both", "on", "off"], default="both",
@@ -875,7 +887,8 @@ def main() -> None:
     parser.add_argument("--b-root", help="A/B run: B is the server of this other checkout (with its .venv)")
     parser.add_argument("--a-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for A")
     parser.add_argument("--b-env", action="append", default=[], metavar="K=V", help="A/B run: a setting for B")
-    args = parser.parse_args()
+    args = parse_args(parser, {"seconds": 1.0, "rounds": 1, "threads": 4, "games": 32, "rate": 20.0,
+                               "notify": "off", "warmup": 0.5, "workers": 1, "api_workers": 1})
     if args.cluster:
         return main_cluster(args)
     if args.b_root or args.a_env or args.b_env:

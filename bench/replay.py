@@ -6,7 +6,7 @@ server left (at the last multiple of ``PBEM_SNAPSHOT_EVERY``) and with the
 snapshot as far behind as it can be (``snapshot_every - 1`` events to
 replay), the worst case. One command:
 
-    python bench/replay.py [--events 10000] [--repeat 5]
+    python bench/replay.py [--events 10000] [--repeat 5] [--quick]
 
 How the 10,000-event game is made, honestly: most games here are short
 (Wakanda about 50 events, Kachina about 70, Carcassonne about 200, a full
@@ -53,6 +53,7 @@ from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
 from pbem.games.base import canonical  # noqa: E402
 from pbem.service import Service, StateCache  # noqa: E402
 from pbem.store import Store, key  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 LONG_GAME = ("cartoona", 6, {"mode": "kids", "kids_target": "single_colour", "kids_turn_limit": 1000})
 
@@ -103,7 +104,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="timed loads of each kind (median reported)")
     parser.add_argument("--snapshot-every", type=int, default=50, help="PBEM_SNAPSHOT_EVERY for the game")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parse_args(parser, {"events": 300, "repeat": 1})
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-replay-") as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="always").start()

@@ -1,7 +1,7 @@
 """What a finished game costs: Redis memory per game, for each game, and the
 archive of its record. One command:
 
-    python bench/storage.py [--games 3] [name ...]
+    python bench/storage.py [--games 3] [--quick] [name ...]
 
 For each registered game (its first sample setup, or ``bench_setups``' first
 when it has them), plays ``--games`` whole games through the Service against
@@ -23,6 +23,8 @@ keys, every move a signed envelope through ``Service.submit`` then
     record; the target is at most 1.3) and how long compacting took.
 
 Figures are means per finished game. The last line is one JSON object.
+``--quick`` plays one game of each game's latest version, in its setup with
+the fewest players (Cartoona's solo game, not a 1,000-event 3-player one).
 """
 from __future__ import annotations
 
@@ -48,11 +50,14 @@ from pbem.games.base import canonical  # noqa: E402
 from pbem.service import Service  # noqa: E402
 from pbem.store import Store, key  # noqa: E402
 from replay import play, seat_players  # noqa: E402
+from _quick import parse_args  # noqa: E402
 
 PARTS = ("meta", "seed", "seats", "log", "moves", "snap")
 
 
-def setup_of(game):
+def setup_of(game, fewest_players: bool = False):
+    if fewest_players:
+        return min(game.sample_setups, key=lambda setup: setup[0])
     setups = getattr(game, "bench_setups", None) or game.sample_setups
     return setups[0]
 
@@ -61,8 +66,9 @@ def memory(client: redis.Redis, name: str) -> int:
     return client.memory_usage(name, samples=0) or 0
 
 
-def measure(client: redis.Redis, service: Service, game, n_games: int, rng: random.Random) -> dict:
-    players, options = setup_of(game)
+def measure(client: redis.Redis, service: Service, game, n_games: int, rng: random.Random,
+            fewest_players: bool = False) -> dict:
+    players, options = setup_of(game, fewest_players)
     rows = []
     for _ in range(n_games):
         game_id, keys = seat_players(service, game.name, players, options)
@@ -110,7 +116,7 @@ def main() -> None:
     parser.add_argument("names", nargs="*", help="games to measure (default: all)")
     parser.add_argument("--games", type=int, default=3, help="finished games per game type")
     parser.add_argument("--seed", type=int, default=2)
-    args = parser.parse_args()
+    args = parse_args(parser, {"games": 1})
     rng = random.Random(args.seed)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pbem-bench-storage-") as tmp:
@@ -121,11 +127,11 @@ def main() -> None:
             print(f"{'game':16} {'players':>7} {'events':>7} {'redis/game':>11} {'B/event':>8} "
                   f"{'log':>8} {'moves':>8} {'record raw':>11} {'gzip':>8} {'compacted':>10} {'/gzip':>6} "
                   f"{'ms':>5}", flush=True)
-            for game in games.all_games():
+            for game in games.latest_games() if args.quick else games.all_games():
                 if args.names and game.name not in args.names:
                     continue
                 t0 = time.perf_counter()
-                row = measure(client, service, game, args.games, rng)
+                row = measure(client, service, game, args.games, rng, fewest_players=args.quick)
                 row["seconds"] = round(time.perf_counter() - t0, 1)
                 rows.append(row)
                 print(f"{row['game']:16} {row['players']:>7} {row['events']:>7} {row['redis_bytes']:>11,} "

@@ -1,6 +1,6 @@
 """Live event streams under load. One command:
 
-    python bench/stream.py [--seconds 10] [--streams 1000] [--games 50]
+    python bench/stream.py [--seconds 8] [--streams 1000] [--games 50] [--quick]
 
 It starts its own server exactly as ``make run`` does (embedded Redis with
 appendfsync always, gunicorn with WEB_CONCURRENCY=2, PBEM_WORKERS=2, the
@@ -39,6 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+
+from _quick import parse_args  # noqa: E402
 
 
 def raise_open_files(wanted: int) -> int:
@@ -240,8 +242,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--threads", type=int, default=32, help="no-op clients")
     parser.add_argument("--paced", type=int, default=200, help="moves in the paced latency phase (one per 20 ms)")
+    parser.add_argument("--workers", type=int, default=2, help="move workers (PBEM_WORKERS)")
+    parser.add_argument("--api-workers", type=int, default=2, help="API processes (WEB_CONCURRENCY)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of no-op before measuring")
+    parser.add_argument("--pause", type=float, default=2.0,
+                        help="seconds left for streams to open or close, and for the last events to arrive")
     parser.add_argument("--holder", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parse_args(parser, {"seconds": 1.0, "rounds": 1, "streams": 20, "games": 4, "threads": 4, "paced": 10,
+                               "workers": 1, "api_workers": 1, "warmup": 0.5, "pause": 0.5})
     limit = raise_open_files(4 * args.streams + 1024)
     if args.holder:
         asyncio.run(holder(args.holder))
@@ -252,9 +260,12 @@ def main() -> None:
 
     pipeline.ROLES = (("pbem.stream", "stream"),) + pipeline.ROLES
     per_game = max(1, args.streams // args.games)
-    os.environ["PBEM_STREAM_PORT"] = str(free_port())
-    proc, url, _data = start_server(2, 2, notify=False)
-    stream_url = f"http://127.0.0.1:{os.environ['PBEM_STREAM_PORT']}"
+    # The server's stream port is named here, as one of its settings:
+    # start_server picks free ports of its own for everything else.
+    stream_port = free_port()
+    proc, url, _data = start_server(args.workers, args.api_workers, notify=False,
+                                    extra_env={"PBEM_STREAM_PORT": str(stream_port)})
+    stream_url = f"http://127.0.0.1:{stream_port}"
     holder_proc = None
     try:
         client = Http(url)
@@ -263,7 +274,7 @@ def main() -> None:
               flush=True)
         pool = [Game(client, 7000 + i) for i in range(args.games)]
         holder_proc = Holder(stream_url)
-        run_noop(client, args.threads, 3.0)  # warm-up
+        run_noop(client, args.threads, args.warmup)  # warm-up
         spid = stream_pid(proc.pid)
         phases = {"without": [], "with": []}
         cpu = {"without": {}, "with": {}}
@@ -281,7 +292,7 @@ def main() -> None:
             elif phase == "without" and is_open:
                 holder_proc.ask({"cmd": "close"})
                 is_open = False
-            time.sleep(2.0)  # opening or closing them is done with before the clock starts
+            time.sleep(args.pause)  # opening or closing them is done with before the clock starts
             c0, h0, m0 = cpu_by_role(proc.pid), cpu_seconds(holder_proc.proc.pid), machine_busy()
             result = run_noop(client, args.threads, args.seconds)
             c1, h1, m1 = cpu_by_role(proc.pid), cpu_seconds(holder_proc.proc.pid), machine_busy()
@@ -333,7 +344,7 @@ def main() -> None:
             done = move(client, pool[k % len(pool)])
             if done:
                 paced.append(done)
-        time.sleep(1.0)
+        time.sleep(args.pause / 2)
         burst: list[dict] = []
         lock = threading.Lock()
 
@@ -348,7 +359,7 @@ def main() -> None:
             t.start()
         for t in threads:
             t.join(30)
-        time.sleep(2.0)  # every watcher has had its chance
+        time.sleep(args.pause)  # every watcher has had its chance
         report = holder_proc.ask({"cmd": "report"}, timeout=60)
         lat_paced = latencies(paced, report["received"], per_game)
         lat_burst = latencies(burst, report["received"], per_game)

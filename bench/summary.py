@@ -3,11 +3,16 @@ figures (``make bench``). Each benchmark's output goes through as it runs;
 its last line (one JSON object) is what the table is made from.
 
     python bench/summary.py "engines.py --games 10" "replay.py" "storage.py" "pipeline.py --seconds 60"
+    python bench/summary.py --quick            # every benchmark in its smoke mode (make bench-quick)
 
-The last line is one JSON object: every benchmark's own JSON, by name.
+Without commands it runs every benchmark that ``make bench`` runs (with
+``--quick``: every one under bench/, engines_ab.py comparing this checkout
+with itself). ``--quick`` adds ``--quick`` to each command. The last line is
+one JSON object: every benchmark's own JSON, by name.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import subprocess
@@ -15,6 +20,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: What ``make bench`` runs (engines_ab.py needs two trees to mean anything).
+DEFAULT = ["engines.py", "replay.py", "storage.py", "pictures.py", "pages.py", "pipeline.py --seconds 60", "stream.py"]
+
+
+def every_benchmark() -> list[str]:
+    """Every benchmark under bench/ (helpers start with an underscore)."""
+    return sorted(p.name for p in HERE.glob("*.py") if not p.name.startswith("_") and p.name != "summary.py")
 
 
 def run(command: str) -> dict | None:
@@ -78,6 +90,10 @@ def rows_for(name: str, figures: dict) -> list[tuple[str, str]]:
         if "notify_throughput_drop" in figures:
             out.append(("pipeline notifications on",
                         f"applied moves/s {-figures['notify_throughput_drop']:+.1%} against off (same run)"))
+    elif name == "engines_ab":
+        for r in figures.get("results", []):
+            out.append((f"engines_ab {figures['game']} {r['setup']}", f"A {r['a_median_ms']} ms, B {r['b_median_ms']} ms, "
+                        f"A/B {r['a_over_b']}x"))
     elif name == "stream":
         out.append((f"stream {figures['streams']} open, no-op req/s",
                     f"{figures['noop_ratio_with_to_without']} of without ({figures['noop_with_req_per_s']} against "
@@ -109,5 +125,15 @@ def main(commands: list[str]) -> int:
     return 1 if failed else 0
 
 
+def parse(argv: list[str]) -> list[str]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("commands", nargs="*", help="benchmarks to run, each with its options, one argument each")
+    parser.add_argument("--quick", action="store_true", help="each benchmark in its smoke mode (its --quick)")
+    args = parser.parse_args(argv)
+    if not args.quick:
+        return args.commands or DEFAULT
+    return [f"{command} --quick" for command in args.commands or every_benchmark()]
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["engines.py", "replay.py", "storage.py", "pipeline.py --seconds 60"]))
+    sys.exit(main(parse(sys.argv[1:])))

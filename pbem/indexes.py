@@ -249,7 +249,10 @@ class Indexes:
             return None
         try:
             done = self.rebuild()
-            log.warning("indexes built: %s", done)
+            # A new (empty) store's first build is routine; one that found
+            # games missing from the indexes, or entries to drop, is news.
+            level = logging.WARNING if done["added"] or done["removed"] else logging.INFO
+            log.log(level, "indexes built: %s", done)
             return done
         finally:
             self.redis.delete(BUILD_LOCK)

@@ -7,6 +7,10 @@ RQ workers (the background one runs RQ's scheduler), the SMTP listener and
 the event-stream process. pbem/supervisor.py keeps them running: any child
 that dies, Redis included, is started again (Redis from its append-only
 file, on the same port); Ctrl-C stops them all in order.
+
+It prints one line as it starts, then, once every part answers, one banner
+with every address a person needs (pbem/banner.py); a clean start logs no
+warning.
 """
 from __future__ import annotations
 
@@ -17,9 +21,11 @@ import signal
 import subprocess
 import sys
 
-from . import logs
+from . import banner, logs
 from .config import check_environment, env, settings
 from .embedded_redis import EmbeddedRedis, die_with_parent
+from .mail_in.config import MailInSettings
+from .notify.config import NotifySettings
 from .supervisor import Child, Supervisor
 
 log = logging.getLogger("pbem.run")
@@ -33,14 +39,16 @@ def main() -> int:
     env_ = dict(os.environ)
     children: list[Child] = []
     redis_server = None
+    print(f"pbem: starting (data in {conf.data_dir})...", flush=True)
     if conf.redis_url:
-        redis_url = conf.redis_url
-        print(f"pbem: using Redis at {redis_url}", flush=True)
+        redis_url, redis_note = conf.redis_url, "REDIS_URL"
     else:
         redis_server = EmbeddedRedis(conf.data_dir / "redis", port=conf.redis_port, appendfsync=conf.appendfsync,
                                      kind=env("PBEM_REDIS_SERVER"))
         children.append(Child("redis", lambda: redis_server.start().process, halt=lambda c: redis_server.stop()))
         redis_url = redis_server.url
+        redis_note = (f"embedded {redis_server.kind}, its files in {conf.data_dir / 'redis'}, "
+                      f"appendfsync {conf.appendfsync}")
     env_["REDIS_URL"] = redis_url
     env_["PBEM_DATA_DIR"] = str(conf.data_dir)
     # Metrics: every process writes its own files here, GET /metrics adds
@@ -51,14 +59,18 @@ def main() -> int:
     env_.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
     workers, api_workers = env("PBEM_WORKERS"), env("WEB_CONCURRENCY")
 
-    def child(name: str, args: list[str]) -> None:
+    def child(name: str, args: list[str], quiet: bool = False) -> None:
         # Each child in its own session: a terminal's Ctrl-C reaches only this
         # supervisor, which stops the children in order (API, workers, then Redis).
         # A worker keeps its name across restarts (PBEM_WORKER_NAME): started
         # again, it takes back at once the moves it held when it died.
+        # ``quiet``: its standard output (the one line with its address, when
+        # run alone) is not shown: the banner names that address. Its log
+        # (standard error) is.
         child_env = {**env_, "PBEM_WORKER_NAME": name} if name.startswith("worker") else env_
+        stdout = subprocess.DEVNULL if quiet else None
         children.append(Child(name, lambda: subprocess.Popen(args, env=child_env, start_new_session=True,
-                                                             preexec_fn=die_with_parent)))
+                                                             stdout=stdout, preexec_fn=die_with_parent)))
 
     # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
     # until a worker has applied it, and 8 capped the moves in flight. The
@@ -81,11 +93,11 @@ def main() -> int:
     # RQ's scheduler (deadlines, reminders, retries are scheduled jobs).
     child("worker-background", [sys.executable, "-m", "workers.worker", "--with-scheduler", "--idle",
                                 "pbem-notify", "pbem-mail"])
-    # Play by email: the inbound SMTP listener prints its own address.
-    child("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"])
+    # Play by email: the inbound SMTP listener.
+    child("mail-in", [sys.executable, "-m", "pbem.mail_in.listener"], quiet=True)
     # Live event streams: one asyncio process holds every open stream, so
     # none holds a gunicorn thread (the API answers its path with a 307 here).
-    child("stream", [sys.executable, "-m", "pbem.stream"])
+    child("stream", [sys.executable, "-m", "pbem.stream"], quiet=True)
 
     supervisor = Supervisor(children)
     signal.signal(signal.SIGINT, supervisor.request_stop)
@@ -98,15 +110,11 @@ def main() -> int:
                 print(f"pbem: the embedded Redis did not start: {err}", file=sys.stderr, flush=True)
                 return 1
             children[0].started = supervisor.clock()
-            print(f"pbem: embedded {redis_server.kind} on {redis_url} (data in {conf.data_dir / 'redis'}, "
-                  f"appendfsync {conf.appendfsync})", flush=True)
         for c in children[1 if redis_server else 0:]:
             supervisor._start(c)
-        base = f"http://{conf.host}:{conf.port}"
-        print(f"pbem: API on {base}  docs {base}/docs  spec {base}/openapi.json  metrics {base}/metrics  "
-              f"event streams {conf.stream_base_url()}  ({api_workers} API processes, {workers} move workers, "
-              f"1 background worker, 1 stream process; any that dies is restarted). Ctrl-C stops.", flush=True)
-        supervisor.run()
+        parts = banner.Parts(conf, NotifySettings(data_dir=conf.data_dir), MailInSettings(), redis_url, redis_note,
+                             workers, api_workers)
+        supervisor.run(announce=banner.Announcement(parts, lambda text: print(text, flush=True)))
     finally:
         print("pbem: stopping...", flush=True)
         supervisor.stop_all()

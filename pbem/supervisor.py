@@ -113,9 +113,13 @@ class Supervisor:
                     log.warning("pbem: %s is running again (pid %d)", child.name, child.proc.pid,
                                 extra={"event": "child_started", "child": child.name, "pid": child.proc.pid})
 
-    def run(self, interval: float = 0.1) -> None:
+    def run(self, interval: float = 0.1, announce: Callable[[], bool] | None = None) -> None:
+        """Until a stop is asked for: poll, then ``announce`` (``make run``'s
+        banner) after each round until it says it is done."""
         while not self.stopping:
             self.poll()
+            if announce is not None and not self.stopping and announce():
+                announce = None
             time.sleep(interval)
 
     def stop_all(self) -> None:

@@ -6,6 +6,7 @@ rebuild`` makes them again from the games, and the listings are the same."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -116,3 +117,20 @@ def test_a_players_games_over_http(api_server, http, redis_client):
     got = http.get(f"{api_server.url}/games", params={"player": public}).json()["games"]
     assert [g["id"] for g in got] == list(reversed(mine))
     assert http.get(f"{api_server.url}/games", params={"player": public, "status": "active"}).json()["games"] == []
+
+
+def test_a_first_build_on_an_empty_store_is_routine_and_one_that_finds_games_is_a_warning(service, redis_client,
+                                                                                          caplog):
+    """``make run``'s clean start logs no warning: the first worker builds
+    the indexes of a new, empty store (INFO); a store whose games are not
+    in them (from before the indexes) is worth a WARNING."""
+    caplog.set_level(logging.INFO, logger="pbem.indexes")
+    indexes = Indexes(redis_client)
+    assert indexes.ensure() == {"games": 0, "indexes": 0, "added": 0, "removed": 0}
+    assert [r.levelname for r in caplog.records if r.getMessage().startswith("indexes built")] == ["INFO"]
+    assert indexes.ensure() is None  # built: once only
+    caplog.clear()
+    service.create_game("wakanda", 2, {})
+    indexes.delete_all()  # a store from before the indexes
+    assert indexes.ensure()["added"] > 0
+    assert [r.levelname for r in caplog.records if r.getMessage().startswith("indexes built")] == ["WARNING"]

@@ -25,3 +25,21 @@ def test_run_installs_the_package_only_and_test_the_extras(tmp_path):
     assert "pip install --quiet -c constraints.txt -e ." in run and "[test]" not in run and "pbem.run" in run
     for target in ("test", "install"):
         assert "pip install --quiet -c constraints.txt -e '.[test]'" in planned(target, venv)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_a_fresh_install_says_what_it_is_doing_before_pips_silent_minute(tmp_path):
+    run = planned("run", tmp_path / "venv").splitlines()
+    said = next(i for i, line in enumerate(run) if "installing pbem's dependencies into" in line)
+    assert "about a minute on a fresh machine" in run[said]
+    assert said < next(i for i, line in enumerate(run) if " -m venv " in line)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_bench_targets_install_the_server_then_run_the_benchmarks(tmp_path):
+    venv = tmp_path / "venv"
+    quick = planned("bench-quick", venv)
+    assert "pip install --quiet -c constraints.txt -e ." in quick and "bench/summary.py --quick" in quick
+    full = planned("bench", venv)
+    for name in ("engines.py", "replay.py", "storage.py", "pictures.py", "pages.py", "pipeline.py", "stream.py"):
+        assert name in full, name

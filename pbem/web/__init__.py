@@ -8,5 +8,7 @@ from __future__ import annotations
 
 
 def register(app) -> None:
+    from .favicon import register as register_icons
     from .views import register as register_views
     register_views(app)
+    register_icons(app)  # /favicon.svg and /favicon.ico
