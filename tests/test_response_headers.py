@@ -84,6 +84,20 @@ def test_api_json_answers_send_nosniff_and_a_policy_that_allows_nothing(api_serv
         assert answer.headers["X-Frame-Options"] == "DENY", answer.url
 
 
+def test_the_stream_process_answers_with_nosniff_and_a_policy_that_allows_nothing(service, pages_server,
+                                                                                  stream_port, http):
+    game_id = service.create_game("wakanda", 2, {}, "")["id"]
+    base = f"http://127.0.0.1:{stream_port}/games/{game_id}/events/stream"
+    refused = http.get(base + "?ticket=not-a-ticket")
+    assert refused.status_code == 401 and refused.headers["Content-Type"].startswith("application/json")
+    with http.get(base, stream=True) as events:
+        assert events.status_code == 200 and events.headers["Content-Type"].startswith("text/event-stream")
+        answers = [refused, events]
+    for answer in answers:
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Content-Security-Policy"] == NOTHING and answer.headers["X-Frame-Options"] == "DENY"
+
+
 def link_conf(url: str):
     class Conf:
         public_url = url
