@@ -223,16 +223,16 @@
 
   /** Every seat of `game` this browser holds: [{seat, token, name, key}], by seat. */
   function seatsOf(game) {
-    try { migrateSeats(); } catch (e) { return []; }
     var prefix = TOKEN + game + ".", out = [];
-    for (var i = 0; i < localStorage.length; i++) {
-      var k = localStorage.key(i);
-      if (k.indexOf(prefix) !== 0 || !/^\d{1,2}$/.test(k.slice(prefix.length))) continue;
-      try {
-        var v = JSON.parse(localStorage.getItem(k));
+    try {
+      migrateSeats();
+      for (var i = 0; i < localStorage.length; i++) {
+        var k = localStorage.key(i), v = null;
+        if (k.indexOf(prefix) !== 0 || !/^\d{1,2}$/.test(k.slice(prefix.length))) continue;
+        try { v = JSON.parse(localStorage.getItem(k)); } catch (e) { /* a broken entry is no seat */ }
         if (v && v.token) out.push({ seat: +k.slice(prefix.length), token: v.token, name: v.name || null, key: v.key || null });
-      } catch (e) { /* a broken entry is no seat */ }
-    }
+      }
+    } catch (e) { /* no storage here: no seat */ }
     return out.sort(function (a, b) { return a.seat - b.seat; });
   }
 
