@@ -60,6 +60,37 @@ def incoming_request_id(header: str | None) -> str:
     return new_request_id()
 
 
+#: What a log shows in place of a credential.
+REDACTED = "REDACTED"
+# Credentials that travel in a URL or a header, and what a log keeps of each:
+# a play link's token (its game and seat, to follow a game through the log),
+# an invitation's token in a path, a stream ticket or any ``...token``
+# query parameter's value, and an Authorization header's credential.
+# deploy/nginx.conf's maps do the same for nginx's access log.
+_PLAY = re.compile(r"/play/(?:([a-z0-9]{1,64})\.(\d{1,2})\.)?[^/?#\s\"]*")
+_INVITE = re.compile(r"/(invitations?|invites?|join)/[^/?#\s\"]+")
+_QUERY = re.compile(r"((?:^|[?&;])(?:ticket|secret|[A-Za-z0-9_.-]*token)=)[^&;#\s\"]*", re.I)
+_AUTH = re.compile(r"\b(Bearer|Basic|Token)\s+[^\s\",]+", re.I)
+
+
+def _play(match: re.Match) -> str:
+    game, seat = match.group(1), match.group(2)
+    return f"/play/{game}.{seat}.{REDACTED}" if game else f"/play/{REDACTED}"
+
+
+def redact(text: str) -> str:
+    """``text`` (a path, a request line, a URL, a header) with the
+    credentials it may carry replaced by ``REDACTED``: what every access
+    log writes instead of what it was sent."""
+    if "/" in text:
+        text = _INVITE.sub(rf"/\1/{REDACTED}", _PLAY.sub(_play, text))
+    if "=" in text:
+        text = _QUERY.sub(rf"\1{REDACTED}", text)
+    if " " in text:
+        text = _AUTH.sub(rf"\1 {REDACTED}", text)
+    return text
+
+
 def _extras(record: logging.LogRecord) -> dict:
     return {k: v for k, v in vars(record).items() if k not in _STANDARD and not k.startswith("_")}
 

@@ -6,6 +6,7 @@ a real nginx, with TLS, in front of `make run`."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shlex
 import shutil
@@ -21,7 +22,7 @@ import yaml
 from pbem.embedded_redis import free_port
 from pbem.settings_registry import REGISTRY, errors
 
-from .conftest import ROOT
+from .conftest import ROOT, wait_until
 from .run_support import Server
 
 DEPLOY = ROOT / "deploy"
@@ -134,13 +135,18 @@ def test_the_image_installs_the_server_pinned_and_without_test_extras():
 # -- nginx.conf, running ------------------------------------------------------------
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+DEPLOY_SECRET = "deploy-test-secret"
 
 
 @pytest.fixture
 def nginx_in_front(tmp_path):
     if not Path(NGINX).exists():
         pytest.skip("the nginx test needs nginx (apt-get install nginx-light; .ci/run does it)")
-    server = Server(tmp_path / "var", PBEM_WORKERS="1", WEB_CONCURRENCY="1", PBEM_LOG_FORMAT="json")
+    # gunicorn's own access log on too, with the Authorization header in its
+    # format: the credentials test reads it with nginx's and the API's.
+    server = Server(tmp_path / "var", PBEM_WORKERS="1", WEB_CONCURRENCY="1", PBEM_LOG_FORMAT="json",
+                    PBEM_SECRET=DEPLOY_SECRET, GUNICORN_CMD_ARGS="--access-logfile - --access-logformat "
+                    "'gunicorn-access \"%(r)s\" %(s)s \"%(f)s\" auth=%({authorization}i)s'")
     tls = tmp_path / "tls"
     tls.mkdir()
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
@@ -153,7 +159,8 @@ def nginx_in_front(tmp_path):
             .replace("server stream:8001;", f"server 127.0.0.1:{server.stream_port};")
             .replace("listen 8080;", f"listen 127.0.0.1:{http_port};")
             .replace("listen 8443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
-            .replace("/etc/nginx/tls/", f"{tls}/").replace("/var/www/acme", str(tmp_path / "acme")))
+            .replace("/etc/nginx/tls/", f"{tls}/").replace("/var/www/acme", str(tmp_path / "acme"))
+            .replace("/var/log/nginx/access.log", str(tmp_path / "access.log")))
     (tmp_path / "site.conf").write_text(conf)
     (tmp_path / "nginx.conf").write_text(f"""
 pid {tmp_path}/nginx.pid;
@@ -174,7 +181,7 @@ http {{
     try:
         server.wait_ready()
         yield {"https": f"https://localhost:{https_port}", "http": f"http://127.0.0.1:{http_port}",
-               "cert": str(tls / "fullchain.pem"), "server": server}
+               "cert": str(tls / "fullchain.pem"), "server": server, "access_log": tmp_path / "access.log"}
     finally:
         proc.send_signal(signal.SIGQUIT)
         try:
@@ -215,6 +222,71 @@ def test_nginx_serves_the_api_and_the_stream_over_tls(nginx_in_front):
     assert requests.get(base + "/ready", verify=cert, timeout=5).status_code == 200  # from loopback
     plain = requests.get(nginx_in_front["http"] + "/games", allow_redirects=False, timeout=5)
     assert plain.status_code == 301 and plain.headers["Location"].startswith("https://")
+
+
+def wait_for_nginx(base: str, cert: str) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            requests.get(base + "/health", verify=cert, timeout=5)
+            return
+        except requests.ConnectionError:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+
+
+def test_no_credential_reaches_a_log(nginx_in_front):
+    """A play link's MAC, a stream ticket, invitation tokens in paths, token
+    queries and the Authorization header reach neither nginx's access log,
+    nor the API's JSON request lines, nor gunicorn's access log: each shows
+    the redacted form (a play link keeps its game and seat)."""
+    from pbem.signing import generate_key
+    from pbem.web.links import make_token
+    base, cert = nginx_in_front["https"], nginx_in_front["cert"]
+    wait_for_nginx(base, cert)
+    game = requests.post(base + "/games", json={"game": "wakanda", "players": 2}, verify=cert, timeout=5).json()
+    token = requests.post(f"{base}/games/{game['id']}/seats/0", json={"public_key": generate_key()[1], "name": "Ann"},
+                          verify=cert, timeout=5).json()["token"]
+    ticket = requests.post(f"{base}/games/{game['id']}/seats/0/ticket", json={}, verify=cert, timeout=5,
+                           headers={"Authorization": f"Bearer {token}"}).json()["ticket"]
+    link = make_token(DEPLOY_SECRET.encode(), game["id"], 0, time.time() + 3600)
+    mac = link.rsplit(".", 1)[1]
+    page = requests.get(f"{base}/play/{link}", verify=cert, timeout=5)
+    assert page.status_code == 200 and "You play" in page.text
+    assert requests.get(f"{base}/play/{link}/live", verify=cert, timeout=5).status_code == 200
+    deadline = time.monotonic() + 20
+    while True:   # the stream process is started last: a busy machine may answer 502 at first
+        with requests.get(f"{base}/games/{game['id']}/events/stream?after=0&ticket={ticket}", verify=cert,
+                          stream=True, timeout=5) as sse:
+            if sse.status_code != 502 or time.monotonic() > deadline:
+                assert sse.status_code == 200
+                break
+        time.sleep(0.3)
+    secrets = {"mac": mac, "ticket": ticket, "token": token, "invitation": "invitationsecret1",
+               "join": "joinsecret2", "query": "querysecret3", "referer": "referersecret4"}
+    requests.get(f"{base}/invitations/invitationsecret1", verify=cert, timeout=5)
+    requests.get(f"{base}/join/joinsecret2/accept?x=1", verify=cert, timeout=5)
+    requests.get(f"{base}/games/{game['id']}?after=1&creator_token=querysecret3", verify=cert, timeout=5)
+    requests.get(f"{base}/games/{game['id']}", verify=cert, timeout=5,
+                 headers={"Authorization": f"Bearer {token}", "Referer": f"{base}/play/{game['id']}.0.9.referersecret4"})
+    assert requests.get(f"{nginx_in_front['http']}/play/{link}", allow_redirects=False,
+                        timeout=5).status_code == 301
+    server = nginx_in_front["server"]
+    wanted = f"/play/{game['id']}.0.REDACTED"
+    access = wait_until(lambda: (lambda t: t if t.count(wanted) >= 3 else None)(
+        nginx_in_front["access_log"].read_text()), timeout=10)
+    api = wait_until(lambda: (lambda t: t if wanted + "/live" in t and "auth=REDACTED" in t else None)(
+        server.output()), timeout=10)
+    for name, text in (("nginx", access), ("api and gunicorn", api)):
+        for what, secret in secrets.items():
+            assert secret not in text, (name, what, [line for line in text.splitlines() if secret in line])
+    assert f'"GET {wanted} HTTP/' in access and f"{wanted}/live" in access
+    assert "/invitations/REDACTED" in access and "/join/REDACTED/accept" in access
+    assert f"/games/{game['id']}/events/stream?REDACTED" in access and '"REDACTED"' in access
+    lines = [json.loads(line) for line in api.splitlines() if line.startswith("{")]
+    paths = {x["path"] for x in lines if x.get("event") == "request"}
+    assert {wanted, wanted + "/live", "/invitations/REDACTED", "/join/REDACTED/accept"} <= paths, paths
+    assert f'"GET {wanted} HTTP/1.0" 200' in api or f'"GET {wanted} HTTP/1.1" 200' in api   # gunicorn's line
 
 
 def test_the_cluster_overlay_gives_every_role_the_cluster_and_a_plain_redis_for_rq():

@@ -75,13 +75,22 @@ def test_lobby_and_game_page_and_replay_slider(browser, service, pages_server, s
         context.close()
 
 
-def join_from_page(page, seat: int, name: str, folder=None) -> None:
+def join_from_page(page, seat: int, name: str, folder=None) -> str | None:
+    """Join a free seat from the page; when the browser makes its key for it,
+    the key's copy is shown and taken (the answer), then the join goes on."""
     page.click(f"button.join-seat[data-seat='{seat}']")
     page.fill("#join-name", name)
     if folder is not None:
         shot(page, folder, f"join-seat{seat}")
     page.click("form.join button[type=submit]")
+    page.wait_for_selector(f"#who:has-text('You play {name}'), #backup-done")
+    copy = None
+    if page.locator("#backup-done").count():
+        page.click("#backup-show")
+        copy = page.inner_text("#backup-text")
+        page.click("#backup-done")
     page.wait_for_selector(f"#who:has-text('You play {name}')")
+    return copy
 
 
 def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, pages_server, start_worker,

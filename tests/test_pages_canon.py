@@ -88,17 +88,25 @@ def test_an_envelope_signed_in_the_browser_verifies_on_the_server(browser, pages
         const pub = await PbemKeys.publicKey(pair);
         const out = [];
         for (const e of envelopes) out.push(await PbemKeys.signEnvelope(pair, e));
-        const again = await PbemKeys.exportPrivate(await PbemKeys.load());
-        return {pub, out, again};
+        // Stored locked: neither PbemKeys nor WebCrypto reads it back.
+        const stored = await PbemKeys.load();
+        const again = await PbemKeys.exportPrivate(stored).then(k => k, e => "refused: " + e.message);
+        const raw = await crypto.subtle.exportKey("pkcs8", stored.privateKey).then(() => "read", e => e.name);
+        return {pub, out, again, raw, storedPub: await PbemKeys.publicKey(stored)};
     }""", [private, envelopes])
-    assert signed["pub"] == public and signed["again"] == private
+    assert signed["pub"] == public and signed["storedPub"] == public
+    assert signed["again"].startswith("refused: this browser keeps its key locked") and private not in signed["again"]
+    assert signed["raw"] == "InvalidAccessError"
     for envelope in signed["out"]:
         signing.verify(envelope, public)   # raises if the browser signed other bytes
         flipped = dict(envelope, expected_version=envelope["expected_version"] + 1)
         with pytest.raises(signing.SignatureError):
             signing.verify(flipped, public)
+    # A key made here carries its one copy (to offer the player), which is the key itself.
     made = page.evaluate("""async () => {
         const pair = await PbemKeys.generate();
-        return [await PbemKeys.publicKey(pair), await PbemKeys.exportPrivate(pair)];
+        const copy = await PbemKeys.exportPrivate(pair);
+        const stored = await PbemKeys.load();
+        return [await PbemKeys.publicKey(pair), copy, pair.privateKey.extractable, await PbemKeys.publicKey(stored)];
     }""")
-    assert signing.public_key_of(made[1]) == made[0]
+    assert signing.public_key_of(made[1]) == made[0] == made[3] and made[2] is False

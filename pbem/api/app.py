@@ -11,11 +11,11 @@ import logging
 import os
 
 import redis
-from flask import Flask, current_app, send_from_directory
+from flask import Flask, current_app, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from .. import error_docs
+from .. import error_docs, logs
 from ..config import Settings, settings as load_settings
 from ..errors import ServiceError
 from ..games.base import GameError
@@ -24,7 +24,8 @@ from ..ratelimit import RateLimits
 from ..service import Service, StateCache
 from ..shard_queues import move_queue
 from ..store import Store
-from . import admin_views, game_views, inbound_views, limits, notify_views, ops_views, record_schemas, stream_views
+from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
+from . import stream_views
 from . import schemas as s
 from . import security as sec
 
@@ -89,6 +90,12 @@ def _is_json_error(errors) -> bool:
     return "Invalid JSON body" in text
 
 
+class PbemFlask(Flask):
+    def log_exception(self, exc_info) -> None:
+        # Flask's own line names the path: a play link's is a credential.
+        self.logger.error("Exception on %s [%s]", logs.redact(request.path), request.method, exc_info=exc_info)
+
+
 def before_view() -> None:
     """Before any body is read: a required token's presence, then the
     operation's rate limit, if it declares one (one lookup of the view)."""
@@ -111,7 +118,7 @@ def _swagger_asset(filename: str):
 
 def create_app(conf: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     conf = conf or load_settings()
-    app = Flask("pbem")
+    app = PbemFlask("pbem")
     app.config.update(
         API_TITLE="pbem",
         API_VERSION="1",
@@ -153,6 +160,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
     web.register(app)
     ops_views.register(api)  # request ids and activity lines, /ready, /metrics
+    headers.register(app)  # nosniff, framing and a Content-Security-Policy on every answer
     return app
 
 

@@ -38,7 +38,7 @@ def finish(response: Response) -> Response:
     if logs.activity.isEnabledFor(20):
         view_args = request.view_args or {}
         logs.activity.info("request", extra={
-            "event": "request", "request_id": rid, "method": request.method, "path": request.path,
+            "event": "request", "request_id": rid, "method": request.method, "path": logs.redact(request.path),
             "status": response.status_code, "ms": logs.since(g.get("started", time.perf_counter())),
             "game_id": view_args.get("game_id"), "move_id": view_args.get("move_id") or g.get("move_id")})
     logs.request_id.set(None)

@@ -46,6 +46,17 @@ QUERY = {"after", "ticket"}
 PAGE = 500
 
 
+#: On every answer, as the API's (pbem/api/headers.py): it shares the pages'
+#: origin behind a proxy, and none of its answers is a page.
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+                    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'"}
+
+
+async def secure(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+
+
 def error(err: ServiceError, headers: dict | None = None) -> web.Response:
     body = {"error": {"code": err.code, "message": err.message, "status": err.status}}
     if err.details:
@@ -221,6 +232,7 @@ def create_app(conf: Settings | None = None, secret: bytes | None = None) -> web
     app[CONF] = conf
     app[SECRET] = secret if secret is not None else NotifySettings().secret()
     app[ORIGINS] = frozenset(conf.allowed_origins())
+    app.on_response_prepare.append(secure)
 
     async def redis_and_hub(app):
         app[HUB] = hub = Hub.for_url(conf.redis_url, keepalive_s=conf.stream_keepalive_s)

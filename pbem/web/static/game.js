@@ -1,5 +1,5 @@
-/* A game's page: who the browser is (a seat whose bearer token it holds, a
-   play link, or a spectator), the replay slider, playing a move (signed here
+/* A game's page: who the browser is (a seat whose bearer token it holds,
+   one of several it holds in this game, a play link, or a spectator), the replay slider, playing a move (signed here
    with the browser's key, or sent through the play link), and keeping the
    page current as the game moves on. Everything it shows comes from the
    server as the caller may see it: the parts (/g/{id}/live) and each
@@ -11,7 +11,10 @@
   var G = { id: main.dataset.game, kind: main.dataset.kind, base: main.dataset.base, mode: main.dataset.mode,
             version: +main.dataset.version, status: main.dataset.status, stream: main.dataset.stream || null };
   var $ = function (sel) { return document.querySelector(sel); };
-  var me = G.mode === "page" ? PbemKeys.seatOf(G.id) : null;   // {seat, token, name}
+  var me = G.mode === "page" ? PbemKeys.seatOf(G.id) : null;   // {seat, token, name, key}: the seat played here
+  var held = G.mode === "page" ? PbemKeys.seatsOf(G.id) : [];   // every seat of this game the browser holds
+  // While the player is saving a new key's copy the page must not reload (the copy would be lost).
+  var holdReload = false, reloadWanted = false;
   var livePicture = null, lastLive = null, replay = null, names = [];
 
   function authHeaders() {
@@ -92,7 +95,11 @@
     } else if (livePicture) {
       $("#picture").innerHTML = livePicture;
     }
-    if (grew && !replay && live.status !== "open") location.reload();  // the game was dealt: the slider appears
+    if (grew && !replay && live.status !== "open") {   // the game was dealt: the slider appears
+      if (holdReload) reloadWanted = true;
+      else location.reload();
+    }
+    markHeld();
     attachPlay();
     document.documentElement.classList.remove("seat-pending");
   }
@@ -104,9 +111,11 @@
       return live;
     }, function (err) {
       document.documentElement.classList.remove("seat-pending");
-      if (err.code === "bad_token") {   // the server no longer knows this seat's token
-        PbemKeys.forgetSeat(G.id);
+      if (err.code === "bad_token" && me) {   // the server no longer knows this seat's token
+        PbemKeys.forgetSeat(G.id, me.seat);
+        if (PbemKeys.seatOf(G.id)) location.reload();   // another seat held here: the page as that one
         me = null;
+        held = [];
         identity();
       }
       throw err;
@@ -219,10 +228,19 @@
     keys.className = "keys";
     keys.textContent = "";
     if (me) {
-      who.textContent = "You play " + (me.name || "seat " + me.seat) + " (seat " + me.seat + ") from this browser.";
-      var forget = button("Forget this seat here", function () {
-        if (!confirm("Forget your seat in this browser? Without its token you can only watch.")) return;
-        PbemKeys.forgetSeat(G.id);
+      who.textContent = "You play " + seatName(me) + " from this browser.";
+      if (held.length > 1) {
+        keys.appendChild(para("This browser holds " + held.length + " seats of this game. Play as:"));
+        keys.appendChild(row(held.map(function (s) {
+          var b = button(seatName(s), function () { if (s.seat !== me.seat) playAs(s.seat); }, "seat-choice");
+          b.dataset.seat = s.seat;
+          b.setAttribute("aria-pressed", String(s.seat === me.seat));
+          return b;
+        })));
+      }
+      var forget = button(held.length > 1 ? "Forget " + seatName(me) + " here" : "Forget this seat here", function () {
+        if (!confirm("Forget " + seatName(me) + " in this browser? Without its token this browser cannot play it.")) return;
+        PbemKeys.forgetSeat(G.id, me.seat);
         location.reload();
       });
       keys.appendChild(row([forget]));
@@ -234,22 +252,51 @@
       }
       keys.appendChild(elsewhere());
     }
-    PbemKeys.load().then(function (pair) {
+    (me ? PbemKeys.loadFor(me.key) : PbemKeys.load()).then(function (pair) {
       if (!pair) return;
-      PbemKeys.publicKey(pair).then(function (pub) {
-        var p = para("Your key: " + pub.slice(0, 10) + "\u2026 ");
+      // A key an older page kept readable was locked just now: its last chance to be saved.
+      if (pair.backup) PbemBackup.offer(keys, pair, { go: "Done" });
+      return PbemKeys.publicKey(pair).then(function (pub) {
+        var p = para("Your key: " + pub.slice(0, 10) + "\u2026, kept locked in this browser: it signs your " +
+                     "moves and no page can read it back.");
         p.className = "key";
-        p.appendChild(button("Show the private key", function () {
-          PbemKeys.exportPrivate(pair).then(function (k) {
-            var out = para("Private key (for pbem on a terminal; keep it secret): ");
-            var code = document.createElement("code");
-            code.textContent = k;
-            out.appendChild(code);
-            keys.appendChild(out);
-          });
-        }));
         keys.appendChild(p);
       });
+    }).catch(function (err) {
+      keys.appendChild(para("This browser's key cannot be read: " + err.message));
+    });
+  }
+
+  function seatName(s) {
+    return (s.name || "seat " + s.seat) + " (seat " + s.seat + ")";
+  }
+
+  /* The tab plays another seat this browser holds: the page anew, as that
+     seat (its parts, pictures and event stream are its own). */
+  function playAs(seat) {
+    PbemKeys.chooseSeat(G.id, seat);
+    location.reload();
+  }
+
+  /* The players' table, as the server drew it for the seat played here:
+     the other seats this browser holds are marked, with a way to play them. */
+  function markHeld() {
+    if (!me) return;
+    held.forEach(function (s) {
+      if (s.seat === me.seat) return;
+      var tr = document.querySelector('#players tr.seat[data-seat="' + s.seat + '"]');
+      if (!tr || tr.classList.contains("held")) return;
+      tr.classList.add("held");
+      var name = tr.querySelector("td.name");
+      if (name) name.appendChild(document.createTextNode(" "));
+      if (name) name.appendChild(Object.assign(document.createElement("em"), { textContent: "(yours here)" }));
+      var cell = tr.querySelector("td.join");
+      if (cell && !cell.querySelector("button")) {
+        var b = button("Play", function () { playAs(s.seat); }, "switch-seat");
+        b.dataset.seat = s.seat;
+        b.setAttribute("aria-label", "Play " + seatName(s) + " from this page");
+        cell.appendChild(b);
+      }
     });
   }
 
@@ -269,8 +316,11 @@
       var token = box.querySelector("#seat-token").value.trim(), key = box.querySelector("#seat-key").value.trim();
       fetchJson(G.base + "/live", { headers: { Authorization: "Bearer " + token } }).then(function (live) {
         if (live.viewer === null) throw new Error("this token names no seat");
-        return (key ? PbemKeys.importPrivate(key) : Promise.resolve()).then(function () {
-          PbemKeys.rememberSeat(G.id, live.viewer, token, live.names[live.viewer]);
+        return (key ? PbemKeys.importPrivate(key) : PbemKeys.load()).then(function (pair) {
+          if (!pair) throw new Error("this browser has no key yet: paste the seat's private key");
+          return PbemKeys.publicKey(pair);
+        }).then(function (pub) {
+          PbemKeys.rememberSeat(G.id, live.viewer, token, live.names[live.viewer], pub);
           location.reload();
         });
       }).catch(function (err) {
@@ -318,31 +368,52 @@
       var name = form.querySelector("#join-name").value.trim();
       var imported = form.querySelector("#join-key").value.trim();
       if (!name) return;
-      var key = imported ? PbemKeys.importPrivate(imported)
-                         : PbemKeys.load().then(function (pair) { return pair || PbemKeys.generate(); });
+      var key = imported ? PbemKeys.importPrivate(imported) : PbemKeys.load().then(function (pair) {
+        return pair || PbemKeys.generate().then(saveCopy);
+      });
+      var pub;
       said("Joining\u2026");
       key.then(function (pair) {
         return PbemKeys.publicKey(pair);
-      }).then(function (pub) {
+      }).then(function (p) {
+        pub = p;
         return fetchJson("/games/" + G.id + "/seats/" + seat, {
           method: "POST", headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ public_key: pub, name: name })
         });
       }).then(function (joined) {
-        PbemKeys.rememberSeat(G.id, seat, joined.token, name);
-        me = { seat: seat, token: joined.token, name: name };
+        var before = me;
+        PbemKeys.rememberSeat(G.id, seat, joined.token, name, pub);
+        if (before || reloadWanted) { location.reload(); return; }   // another seat here, or the game dealt: anew
+        me = PbemKeys.seatOf(G.id);
+        held = PbemKeys.seatsOf(G.id);
         identity();
         said("You sit at seat " + seat + ".", "good");
         return refresh(true);
       }).catch(function (err) {
+        form.hidden = false;
         said("Not joined: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+        if (reloadWanted) location.reload();
       });
     });
+
+    /* A key made just now: the player saves its one copy (or says not to)
+       before the seat is taken with it. */
+    function saveCopy(made) {
+      said("");
+      form.hidden = true;
+      holdReload = true;
+      return PbemBackup.offer(keys, made, { go: "Go on: join seat " + seat, focus: true }).then(function () {
+        holdReload = false;
+        said("Joining\u2026");
+        return made;
+      });
+    }
   }
 
   document.addEventListener("click", function (e) {
     var b = e.target.closest("button.join-seat");
-    if (b) joinForm(+b.dataset.seat);
+    if (b && !holdReload) joinForm(+b.dataset.seat);   // (not while a new key's copy is being saved)
   });
 
   // -- playing ------------------------------------------------------------------------------
@@ -357,7 +428,7 @@
         body: JSON.stringify({ move: move, expected_version: version, nonce: PbemKeys.nonce() })
       });
     } else {
-      sent = PbemKeys.load().then(function (pair) {
+      sent = PbemKeys.loadFor(me.key).then(function (pair) {
         if (!pair) throw new Error("this browser has no key for this seat");
         return PbemKeys.signEnvelope(pair, { game: G.id, player: me.seat, expected_version: version, move: move,
                                              nonce: PbemKeys.nonce() });
