@@ -256,6 +256,8 @@ def test_views_and_events_hide_secrets(game, players, options):
                     seen = game.redact(event, viewer)
                     if viewer not in event.get("to", ()):
                         assert "secret" not in seen, f"{event['type']} shows its secret to {viewer}"
+                        # who was let into a secret is part of it (a secret theft's ``to`` is the thief)
+                        assert "to" not in seen, f"{event['type']} shows {viewer} whom its secret is for"
                     json.dumps(seen)
                 assert canonical(event) == frozen, "redact mutated an event"
             if step % 3:
@@ -272,6 +274,10 @@ def test_views_and_events_hide_secrets(game, players, options):
                     f"the view of {viewer} depends on something hidden from them")
                 assert game.render(other, viewer) == game.render(state, viewer), (
                     f"the text board of {viewer} depends on something hidden from them")
+                if viewer is not SPECTATOR and viewer in game.to_act(state):
+                    # what a seat may do is part of what it sees (its legal moves, the board's offers)
+                    assert canonical(game.legal_moves(other, viewer)) == canonical(game.legal_moves(state, viewer)), (
+                        f"the legal moves of {viewer} depend on something hidden from them")
     if game.hidden_information:
         assert changed, "resample never changed anything: the hidden-information check proved nothing"
 
@@ -322,6 +328,49 @@ def test_moves_show_nothing_their_events_hide(game, players, options):
                         f"{sorted(map(str, shown))[:4]}")
                 for seat, move, _ in made:
                     assert canonical(game.redact_move(move, seat, OMNISCIENT)) == canonical(move)
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_who_acted_in_secret_is_hidden(game, players, options):
+    """The re-deal check for who acted: a move withheld from a viewer hides
+    even who sent it, so where two seats could each have made such a move
+    (a secret theft in Cartoona) and the viewer's view and board come out
+    the same either way, everything else the viewer is shown of that step
+    must be the same bytes too: the redacted events and their texts. (The
+    state re-deal, ``resample``, moves the secret act to another seat that
+    could have made it: test_views_and_events_hide_secrets.) Every move
+    withheld while queued is tried, not a sample: such moves are few."""
+    if not game.filters_moves:
+        return  # every move is shown with its sender: nobody acts in secret
+    viewers = [*range(players), SPECTATOR]
+    names = NAMES[:players]
+    for seed in range(2):
+        for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
+                walked(game, players, options, seed)):
+            if step % 3:
+                continue
+            made = [(seat, move, game.decide(state, seat, move, rng_for(seed_bytes, len(log))))
+                    for seat in sorted(game.to_act(state)) for move in game.legal_moves(state, seat)
+                    if game.redact_move(move, seat, SPECTATOR, None) is None]
+            if len({seat for seat, _, _ in made}) < 2:
+                continue
+            afters = [game.apply(state, events) for _, _, events in made]
+            for viewer in viewers:
+                looks: dict[str, dict] = {}
+                for (seat, move, events), after in zip(made, afters):
+                    if seat == viewer or game.redact_move(move, seat, viewer, events) is not None:
+                        continue
+                    outcome = canonical(game.view(after, viewer)) + game.render(after, viewer, names)
+                    shown = [game.redact(event, viewer) for event in events]
+                    seen = canonical([[event, game.describe(event, viewer, names)] for event in shown])
+                    looks.setdefault(outcome, {}).setdefault(seen, set()).add(seat)
+                for outcome, seens in looks.items():
+                    seats = set().union(*seens.values())
+                    if len(seats) < 2:
+                        continue
+                    assert len(seens) == 1, (
+                        f"viewer {viewer} is shown different events from withheld moves of seats {sorted(seats)} "
+                        f"that leave the game looking the same: {sorted(seens)[:2]}")
 
 
 GARBAGE = [None, 2.5, -1, 10**9, "x", "", [], {}, True, {"a": 1}]
