@@ -96,7 +96,8 @@ class Cartoona(Game):
         "out_of_turn_passed": "full mode: seats that passed on it",
         "called": "full mode: cheat calls made",
         "orders": "full mode: per seat, its standing orders",
-        "thefts": "full mode: tiles stolen (`id`, `tile`, `creature`, `victim`; the thief once the game is over)",
+        "thefts": "full mode: secret thefts not yet safe (`id`, `tile`, `creature`, `victim`; once the game is "
+                  "over also `thief`, `card` and the `turn` it was made in)",
         "window": "full mode: the open reaction window (`id`, `player`, `card`, `kind`, `eligible`, "
                   "`pending`, `answered`, this seat's `my_answer`), or null",
         "instant": "full mode: an instant play under way (`player`; `tile` for that seat), or null",
@@ -107,7 +108,7 @@ class Cartoona(Game):
         "target": "kids mode: the goal",
         "hand": "this seat's own tiles (a seat's view only)",
         "cards": "full mode: this seat's own cards",
-        "my_theft": "full mode: this seat's own theft, or null",
+        "my_theft": "full mode: this seat's own pending theft (as in `thefts`, with `thief`, `card`, `turn`), or null",
         "hands": "every seat's tiles (once the game is over)",
         "stack_order": "the draw stack in order (once the game is over)",
         "card_hands": "full mode: every seat's cards (once the game is over)",
