@@ -173,3 +173,52 @@ def test_nobody_but_the_thief_is_shown_who_stole(notify_env, stream_world, servi
         for branch in branches:
             for collector in branch.streams.values():
                 collector.stream.close()
+
+
+def test_a_secret_theft_does_not_restart_the_thiefs_public_deadline(notify_env, api_server, service, start_worker):
+    """The deadlines are public (GET /games/{id}/deadline), and every move of
+    the seat whose turn it is starts its clock again: after a secret theft
+    by that seat, a restarted clock would name the thief. It does not
+    restart (a public move of the same seat does)."""
+    start_worker()
+    api = Client(api_server.url)
+    game_id = service.create_game("cartoona", 3, OPTIONS, seed=b"whose-clock")["id"]
+    with Receiver([200]) as hooks:
+        for seat, name in enumerate(NAMES[:3]):
+            api.join(game_id, seat, KEYS[seat][1], name, webhook_url=hooks.url)
+            if seat == 0:
+                r = api.session.put(f"{api_server.url}/games/{game_id}/deadline", json={"turn_seconds": 1000},
+                                    headers={"Authorization": f"Bearer {api.tokens[(game_id, 0)]}"})
+                assert r.status_code == 200, r.text
+
+        def clock(seat: int, version: int) -> dict:
+            """``seat``'s deadline, once the notices up to ``version`` are handled."""
+            wait_until(lambda: any(p["game"]["version"] >= version for p in json_of(hooks)), timeout=20)
+            return wait_until(lambda: next((d for d in api.session.get(f"{api_server.url}/games/{game_id}/deadline")
+                                            .json()["deadlines"] if d["seat"] == seat), None), timeout=20)
+
+        def move(seat: int, move: dict) -> int:
+            out = api.move(game_id, move, KEYS[seat][0], seat)
+            assert out["status"] == "applied", out
+            return out["version"]
+
+        first = api.game(game_id)["view"]["active"]
+        place = next(m["move"] for m in api.legal_moves(game_id, first)["moves"] if m["move"]["type"] == "place_tile")
+        move(first, place)
+        version = move(first, {"type": "end_turn"})
+        thief = (first + 1) % 3
+        assert api.game(game_id)["view"]["active"] == thief
+        started = clock(thief, version)
+        assert started["since_version"] == version
+        version = move(thief, {"type": "cheat", "tile": place["tile"], "card": None})
+        wait_until(lambda: any(p["seat"] == thief and p["game"]["version"] == version for p in json_of(hooks)),
+                   timeout=20)  # the thief is told (its notice handled)
+        assert clock(thief, version) == started, "the thief's clock started again: it names the thief"
+        # a public move of the seat whose turn it is does start its clock again
+        legal = [m["move"] for m in api.legal_moves(game_id, thief)["moves"] if m["move"]["type"] == "place_tile"]
+        version = move(thief, legal[0])
+        wait_until(lambda: clock(thief, version)["since_version"] == version, timeout=20)
+
+
+def json_of(receiver: Receiver) -> list[dict]:
+    return [json.loads(r["body"])["data"] for r in receiver.requests]
