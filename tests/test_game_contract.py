@@ -256,6 +256,8 @@ def test_views_and_events_hide_secrets(game, players, options):
                     seen = game.redact(event, viewer)
                     if viewer not in event.get("to", ()):
                         assert "secret" not in seen, f"{event['type']} shows its secret to {viewer}"
+                        # who was let into a secret is part of it (a secret theft's ``to`` is the thief)
+                        assert "to" not in seen, f"{event['type']} shows {viewer} whom its secret is for"
                     json.dumps(seen)
                 assert canonical(event) == frozen, "redact mutated an event"
             if step % 3:
@@ -272,6 +274,11 @@ def test_views_and_events_hide_secrets(game, players, options):
                     f"the view of {viewer} depends on something hidden from them")
                 assert game.render(other, viewer) == game.render(state, viewer), (
                     f"the text board of {viewer} depends on something hidden from them")
+                if viewer == player:
+                    # what a seat may do is part of what it sees (its legal moves, the board's
+                    # offers); checked for the seat the walk moves (one a step: they cost)
+                    assert canonical(game.legal_moves(other, viewer)) == canonical(game.legal_moves(state, viewer)), (
+                        f"the legal moves of {viewer} depend on something hidden from them")
     if game.hidden_information:
         assert changed, "resample never changed anything: the hidden-information check proved nothing"
 
@@ -288,17 +295,21 @@ def test_moves_show_nothing_their_events_hide(game, players, options):
     must look the same to that viewer once ``redact_move`` has filtered
     them, or the envelope would tell what the events hide. A move is shown
     whole or withheld, never in part; one withheld once applied is withheld
-    while it is queued too."""
+    while it is queued too. And who made a withheld move stays hidden
+    (``who_acted_in_secret_is_hidden``)."""
     viewers = [*range(players), SPECTATOR]
+    names = NAMES[:players]
     sampler = random.Random(11)
     for seed in range(2):
         for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(
                 walked(game, players, options, seed)):
             if step % 3:
                 continue
-            made = []
+            made, secret = [], []
             for seat in sorted(game.to_act(state)):
                 moves = game.legal_moves(state, seat)
+                if game.filters_moves:
+                    secret += [(seat, move) for move in moves if game.redact_move(move, seat, SPECTATOR, None) is None]
                 if len(moves) > MOVES_TRIED:
                     moves = sampler.sample(moves, MOVES_TRIED)
                 for move in moves:
@@ -322,6 +333,36 @@ def test_moves_show_nothing_their_events_hide(game, players, options):
                         f"{sorted(map(str, shown))[:4]}")
                 for seat, move, _ in made:
                     assert canonical(game.redact_move(move, seat, OMNISCIENT)) == canonical(move)
+            if len({seat for seat, _ in secret}) > 1:
+                who_acted_in_secret_is_hidden(game, state, viewers, names, [
+                    (seat, move, game.decide(state, seat, move, rng_for(seed_bytes, len(log)))) for seat, move in secret])
+
+
+def who_acted_in_secret_is_hidden(game, state, viewers, names, made):
+    """The re-deal check for who acted: a move withheld from a viewer hides
+    even who sent it, so where two seats could each have made such a move
+    (a secret theft in Cartoona) and the viewer's view and board come out
+    the same either way, everything else the viewer is shown of that step
+    must be the same bytes too: the redacted events and their texts. (The
+    state re-deal, ``resample``, gives the secret act to another seat that
+    could have made it: test_views_and_events_hide_secrets.) ``made``: every
+    move of the seats to act withheld while queued, with its events; such
+    moves are few, so all are tried, not a sample."""
+    afters = [game.apply(state, events) for _, _, events in made]
+    for viewer in viewers:
+        looks: dict[str, dict] = {}
+        for (seat, move, events), after in zip(made, afters):
+            if seat == viewer or game.redact_move(move, seat, viewer, events) is not None:
+                continue
+            outcome = canonical(game.view(after, viewer)) + game.render(after, viewer, names)
+            shown = [game.redact(event, viewer) for event in events]
+            seen = canonical([[event, game.describe(event, viewer, names)] for event in shown])
+            looks.setdefault(outcome, {}).setdefault(seen, set()).add(seat)
+        for seens in looks.values():
+            seats = set().union(*seens.values())
+            assert len(seats) < 2 or len(seens) == 1, (
+                f"viewer {viewer} is shown different events from withheld moves of seats {sorted(seats)} "
+                f"that leave the game looking the same: {sorted(seens)[:2]}")
 
 
 GARBAGE = [None, 2.5, -1, 10**9, "x", "", [], {}, True, {"a": 1}]

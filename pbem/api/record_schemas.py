@@ -34,8 +34,10 @@ class Event(ma.Schema):
         "description": "the hidden part of the event (cards drawn, a hand dealt): present only for the seats "
                        "in `to`, for everyone once the game is finished, never for a spectator while it runs. "
                        "The rest of the event is public"})
-    to = fields.List(Int(), metadata={"description": "the seats allowed to see `secret` (present with "
-                                                     "`secret`, and kept when `secret` is withheld)"})
+    to = fields.List(Int(), metadata={"description": "the seats allowed to see `secret`: shown, like `secret`, "
+                                                     "only to those seats while the game runs (whom a secret is "
+                                                     "for is part of it: a secret theft's `to` is the thief); a "
+                                                     "seat the rules make public is named in `player` as well"})
     player = Int(metadata={"description": "the seat the event is about, where there is one"})
 
 

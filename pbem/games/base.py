@@ -44,7 +44,9 @@ mutate the state it is given: the server caches states by version.
 
 Hidden information in events follows one convention so that it is filtered in
 one place: an event may carry a ``secret`` dict and a ``to`` list of seats
-allowed to see it. ``redact`` drops ``secret`` for every other viewer. A game
+allowed to see it. ``redact`` drops both for every other viewer: who is let
+into a secret is itself secret (the thief of a secret theft), so a recipient
+the rules make public is named in a public field (``player``) as well. A game
 may override ``redact`` to do more, never less.
 
 A submitted move (the signed envelope behind a step of the log) is filtered
@@ -463,6 +465,10 @@ def seed_commitment(seed: bytes) -> str:
 # The protocol, with defaults a game may keep
 
 
+#: The fields of an event only the seats of its ``to`` see (``Game.redact``).
+_PRIVATE = ("secret", "to")
+
+
 def canonical(value: Any) -> str:
     """Stable JSON text, for comparing moves and states."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
@@ -656,9 +662,14 @@ class Game:
                 and player in self.to_act(state_then) and player in self.to_act(state_now))
 
     def redact(self, event: Event, viewer: Any) -> Event:
-        if "secret" not in event or viewer == OMNISCIENT or viewer in event.get("to", ()):
+        """An event as ``viewer`` may see it: whole for the seats its ``to``
+        lists (and ``OMNISCIENT``); for everyone else without ``secret`` and
+        without ``to``, since who is let into a secret is part of it (a
+        secret theft's ``to`` is the thief). A recipient the rules make
+        public is named in a public field (``player``)."""
+        if viewer == OMNISCIENT or ("secret" not in event and "to" not in event) or viewer in event.get("to", ()):
             return event
-        return {k: v for k, v in event.items() if k != "secret"}
+        return {k: v for k, v in event.items() if k not in _PRIVATE}
 
     def redact_move(self, move: Move, mover: int, viewer: Any, events: list[Event] | None = None) -> Move | None:
         """A submitted move as ``viewer`` may see it: the move itself, or None

@@ -12,6 +12,7 @@ import logging
 import time
 
 from ..connections import shards_of
+from ..games.base import SPECTATOR
 from ..pipeline import StreamQueue
 from ..settings_registry import env
 from . import QUEUE
@@ -71,6 +72,18 @@ def _turn_of(loaded) -> list[int]:
         return []
 
 
+def _in_secret(loaded, record: dict, events: list) -> bool:
+    """Whether the move is withheld from a spectator, sender and all (a
+    Cartoona secret theft): nothing public may then tell who made it."""
+    envelope = record.get("envelope") or {}
+    if not envelope or not loaded.game.filters_moves or loaded.meta.get("status") == "finished":
+        return False
+    try:
+        return loaded.game.redact_move(envelope["move"], envelope["player"], SPECTATOR, events) is None
+    except Exception:
+        return False
+
+
 def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
     leaves them out (the pipeline benchmark's "notifications off").
@@ -96,14 +109,15 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
         now_ms = str(int(time.time() * 1000))  # how late a drainer handles it (pbem.notify.notifier.behind)
         for before, after, events, record in applied:
             mover = (record.get("envelope") or {}).get("player")
-            # The last four are newer (a drainer reading an older entry
+            # The last five are newer (a drainer reading an older entry
             # defaults them): how the move came (a mail's mover is answered
             # with the board; a deadline's is told what the server played),
-            # whose turn it was and is, and the move's id.
+            # whose turn it was and is, the move's id, and whether it was
+            # made in secret.
             batches.setdefault(shard_of(after.id), []).append({"k": "after_move", "t": now_ms, "a": json.dumps(
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
                  after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after),
-                 record.get("id")])})
+                 record.get("id"), _in_secret(after, record, events)])})
         for shard, entries in batches.items():
             by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 

@@ -303,7 +303,7 @@ class Notifier:
     def after_move(self, game_id: str, before_version: int, version: int, before: list[int],
                    after: list[int], mover: int | None, finished: bool, auth: str | None = None,
                    before_turn: list[int] | None = None, after_turn: list[int] | None = None,
-                   move_id: str | None = None) -> dict:
+                   move_id: str | None = None, in_secret: bool = False) -> dict:
         """Tell whoever must now be told. ``before``/``after``: the seats to
         act; ``before_turn``/``after_turn``: whose turn it was and is
         (``Game.turn_of``; an older notice has only the former). "Your
@@ -311,7 +311,11 @@ class Notifier:
         of turn gets one mail in the whole game saying so; webhooks get
         ``your_turn`` for every new chance to act. A move the server played
         at a seat's deadline (``auth`` "deadline") is told to that seat now,
-        with the board after it (``deadline_played``)."""
+        with the board after it (``deadline_played``). A move made
+        ``in_secret`` (withheld from the others, sender and all: a Cartoona
+        secret theft) does not restart its mover's deadline: the deadlines
+        are public (GET /games/{id}/deadline), and a clock that started
+        again would name the mover."""
         out: dict = {}
         deadline_move = auth == DEADLINE_AUTH and mover is not None and bool(move_id)
         if finished:
@@ -349,7 +353,8 @@ class Notifier:
                 continue
             loaded_now = loaded_now or self.service.load(game_id, version)
             if seat in newly_turn:
-                self.schedule_deadline(game_id, seat, version)
+                if not (in_secret and seat == mover):
+                    self.schedule_deadline(game_id, seat, version)
                 if seat == mover and auth == MAIL_AUTH:
                     out[seat] = "answered"  # the answer to the mover's mail shows the board and its turn
                 elif seat == mover and deadline_move:

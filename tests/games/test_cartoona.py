@@ -467,10 +467,11 @@ def test_cheat_hides_the_thief_until_called():
     views_before = {v: G.view(s, v) for v in (0, 1, SPECTATOR)}
     s, ev = act(s, 2, f"cheat t{head} with k{card('cheat')}")
     assert ev[0]["type"] == "TileVanished"
+    assert G.redact(ev[0], 2) == ev[0], "the thief sees its own theft whole"
     for viewer in (0, 1, SPECTATOR):
         shown = G.redact(ev[0], viewer)
-        assert "secret" not in shown and "2" not in json.dumps({k: v for k, v in shown.items() if k != "to"}) \
-            or shown.get("victim") == 2
+        assert shown == {k: v for k, v in ev[0].items() if k not in ("secret", "to")}, "nor who it was shown to"
+        assert "you took" not in G.describe(shown, viewer)
         view = G.view(s, viewer)
         assert view["card_counts"] == views_before[viewer]["card_counts"]
         assert view["hand_sizes"] == views_before[viewer]["hand_sizes"]
@@ -532,6 +533,74 @@ def test_a_secret_theft_opens_no_window_and_block_cannot_be_blocked():
     assert types(ev) == ["ReactionAnswered", "CardBlocked"] and ev[-1]["by"] == 1
     assert s["window"] is None, "a Block opens no window of its own"
     assert s["chands"][2] == [card("block", 1)]
+
+
+def test_an_outsider_cannot_tell_which_seat_stole():
+    """Seat 1's creature, a bluff theft of its head by seat 0 (the active
+    seat) or by seat 2 (out of turn): seat 1 and a spectator see the same
+    events, texts, views, boards and legal moves either way, and the move is
+    withheld from them; each thief sees its own secret."""
+    s, head, cid = cheat_table(allow_bluff_steal=True)
+    names = ["Ann", "Bob", "Cy"]
+    branches = {thief: act(s, thief, f"cheat t{head} bluff") for thief in (0, 2)}
+    move = {"type": "cheat", "tile": head, "card": None}
+    for viewer in (1, SPECTATOR):
+        seen = set()
+        for thief, (after, events) in branches.items():
+            shown = [G.redact(e, viewer) for e in events]
+            assert G.redact_move(move, thief, viewer, events) is None
+            seen.add(canonical([shown, [G.describe(e, viewer, names) for e in shown], G.view(after, viewer),
+                                G.render(after, viewer, names)] + ([G.legal_moves(after, viewer)] if viewer else [])))
+        assert len(seen) == 1, f"viewer {viewer} can tell who stole"
+    for thief, (after, events) in branches.items():
+        assert G.redact(events[0], thief)["secret"] == {"thief": thief, "card": None}
+        assert "you took it with a bluff" in G.describe(G.redact(events[0], thief), thief, names)
+        assert G.view(after, thief)["my_theft"]["tile"] == head
+
+
+def test_resample_gives_a_pending_theft_to_another_seat_that_could_have_made_it():
+    """Seat 2 stole seat 1's head with its Cheat card: for seat 1 and a
+    spectator the theft may as well be seat 0's (the card goes along, seat
+    0 giving one of its cards back), never the viewer's own nor the
+    victim's; seat 0's turn began before the theft, so it could have."""
+    s, head, cid = cheat_table()
+    s, _ = act(s, 2, f"cheat t{head} with k{card('cheat')}")
+    rng = random.Random(3)
+    for viewer in (1, SPECTATOR):
+        thieves = set()
+        for _ in range(40):
+            other = G.resample(s, viewer, rng)
+            (th,) = other["thefts"]
+            thieves.add(th["thief"])
+            assert card("cheat") in other["chands"][th["thief"]]
+            assert [len(h) for h in other["chands"]] == [len(h) for h in s["chands"]]
+            assert canonical(G.view(other, viewer)) == canonical(G.view(s, viewer))
+        assert thieves == {0, 2}, thieves
+    assert {G.resample(s, 0, rng)["thefts"][0]["thief"] for _ in range(20)} == {2}, "seat 0 knows it did not"
+
+
+def test_resample_never_gives_a_theft_to_a_seat_whose_turn_began_since():
+    """Seat 0 bluffs in its own turn; in seat 1's turn seat 2 could as well
+    have; once seat 2's turn has begun, with the theft still pending, it
+    cannot have been seat 2's (its theft would have been made safe)."""
+    s, head, cid = cheat_table(allow_bluff_steal=True)
+    s, _ = act(s, 0, f"cheat t{head} bluff")
+    rng = random.Random(4)
+    s, _ = act(s, 0, "end turn")
+    assert s["active"] == 1
+    assert {G.resample(s, SPECTATOR, rng)["thefts"][0]["thief"] for _ in range(30)} == {0, 2}
+    s, _ = act(s, 1, "end turn")
+    assert s["active"] == 2 and s["thefts"]
+    assert {G.resample(s, SPECTATOR, rng)["thefts"][0]["thief"] for _ in range(30)} == {0}
+
+
+def test_resample_keeps_a_theft_made_as_the_card_play():
+    """``cheat_timing: own_turn``: the thief was the active seat, public."""
+    s, head, cid = cheat_table(cheat_timing="own_turn")
+    s["active"] = 2
+    s, _ = act(s, 2, f"cheat t{head} with k{card('cheat')}")
+    rng = random.Random(5)
+    assert {G.resample(s, viewer, rng)["thefts"][0]["thief"] for viewer in (0, 1, SPECTATOR) for _ in range(10)} == {2}
 
 
 def test_cheat_timing_own_turn_uses_the_card_play():

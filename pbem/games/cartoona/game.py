@@ -13,7 +13,7 @@ from . import text
 from .data import (
     CARDS, C_KIND, NORMAL_IDS, PARTS, SINGLE_IDS, START_CARDS, START_TILES, TEAM_LAYOUTS,
 )
-from .rules import creature_points, evolve, team_game
+from .rules import creature_points, evolve, same_team, team_game
 
 #: Version of ``dump``'s format (2: creature tiles as ordered pairs).
 SNAPSHOT_FORMAT = 2
@@ -96,7 +96,8 @@ class Cartoona(Game):
         "out_of_turn_passed": "full mode: seats that passed on it",
         "called": "full mode: cheat calls made",
         "orders": "full mode: per seat, its standing orders",
-        "thefts": "full mode: tiles stolen (`id`, `tile`, `creature`, `victim`; the thief once the game is over)",
+        "thefts": "full mode: secret thefts not yet safe (`id`, `tile`, `creature`, `victim`; once the game is "
+                  "over also `thief`, `card` and the `turn` it was made in)",
         "window": "full mode: the open reaction window (`id`, `player`, `card`, `kind`, `eligible`, "
                   "`pending`, `answered`, this seat's `my_answer`), or null",
         "instant": "full mode: an instant play under way (`player`; `tile` for that seat), or null",
@@ -107,7 +108,7 @@ class Cartoona(Game):
         "target": "kids mode: the goal",
         "hand": "this seat's own tiles (a seat's view only)",
         "cards": "full mode: this seat's own cards",
-        "my_theft": "full mode: this seat's own theft, or null",
+        "my_theft": "full mode: this seat's own pending theft (as in `thefts`, with `thief`, `card`, `turn`), or null",
         "hands": "every seat's tiles (once the game is over)",
         "stack_order": "the draw stack in order (once the game is over)",
         "card_hands": "full mode: every seat's cards (once the game is over)",
@@ -219,7 +220,7 @@ class Cartoona(Game):
         (4, {"mode": "kids", "kids_target": "min_tiles:3"}),
         (5, {"mode": "kids", "kids_target": "min_tiles:5", "kids_turn_limit": 15}),
         (6, {"mode": "kids", "kids_target": "parts:head,body_front", "kids_turn_limit": 10}),
-        (3, {"block_out_of_turn": True, "cheat_cards": True}),
+        (3, {"block_out_of_turn": True, "cheat_cards": True, "allow_bluff_steal": True}),
     )
 
     #: one setup per way to play, for bench/engines.py
@@ -551,7 +552,46 @@ class Cartoona(Game):
                         pinned_c.add(c)
             slots = [("deck", None), ("cdown", None)] + [("chands", q) for q in range(s["n"]) if q != me]
             s = self._redeal(s, slots, pinned_c, rng)
+            if s["thefts"] and s["opts"]["cheat_timing"] != "own_turn":
+                s = self._move_thefts(s, me, pinned_c, rng)
         return s
+
+    @staticmethod
+    def _move_thefts(s, me, pinned, rng):
+        """Each pending theft of another seat given, at random, to a seat
+        that could have made it (the viewer cannot tell who stole): not the
+        viewer, not on the victim's team, without a pending theft of its
+        own, and none whose turn has begun since (it would have been made
+        safe then). A theft made with a Cheat card takes the card along, the
+        new thief giving one of its own cards back so every count stays. With
+        ``cheat_timing: own_turn`` the thief was the active seat of its turn,
+        public: kept."""
+        thefts = [dict(th) for th in s["thefts"]]
+        chands = [list(h) for h in s["chands"]]
+        busy = {th["thief"] for th in thefts}
+        for th in thefts:
+            thief, card = th["thief"], th["card"]
+            if thief == me or thief is None:
+                continue
+            since = max(0, s["turn"] - th.get("turn", s["turn"]))
+            began = {(s["active"] - k) % s["n"] for k in range(min(since, s["n"]))}
+
+            def spare(q):  # cards q could give the thief for the Cheat card
+                return [c for c in chands[q] if c not in pinned]
+
+            seats = [q for q in range(s["n"])
+                     if q == thief or (q != me and q not in busy and q not in began
+                                       and not same_team(s, q, th["victim"]) and (card is None or spare(q)))]
+            q = rng.choice(seats)
+            if q == thief:
+                continue
+            if card is not None:
+                given = rng.choice(spare(q))
+                chands[thief] = [given if c == card else c for c in chands[thief]]
+                chands[q] = [card if c == given else c for c in chands[q]]
+            busy = (busy - {thief}) | {q}
+            th["thief"] = q
+        return {**s, "thefts": thefts, "chands": chands}
 
     @staticmethod
     def _redeal(s, slots, pinned, rng):

@@ -389,9 +389,11 @@ def _order_set(s, e):
 def _tile_vanished(s, e):
     secret = e.get("secret", {})
     _remove_tile_from_table(s, e["creature"], e["tile"], e["dropped"])
+    # ``turn``: the seats whose turns began since then cannot be the thief
+    # (theirs would have been made safe), which the re-deal check respects
     s["thefts"] = s["thefts"] + [{"id": e["theft"], "tile": e["tile"], "creature": e["creature"],
                                   "victim": e["victim"], "thief": secret.get("thief"),
-                                  "card": secret.get("card")}]
+                                  "card": secret.get("card"), "turn": s["turn"]}]
     s["next_theft"] = e["theft"] + 1
     if s["opts"]["cheat_timing"] == "own_turn":
         s["played"] = True
