@@ -163,14 +163,15 @@ SETTINGS: tuple[Setting, ...] = (
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
     Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
             "long, seconds (0: until it is used or withdrawn); once expired anyone may take the seat and its "
-            "token, link and mail reply no longer work", "upkeep", minimum=0),
+            "token, link and mail reply no longer work", "upkeep", shown="`604800` (a week)", minimum=0),
     Setting("PBEM_SIGNED_REQUEST_WINDOW_S", "300", "float", "how far a signed join's or token request's "
             "`issued_at` may be from the server's clock, seconds (older ones: `401 request_expired`)", "upkeep",
             minimum=1),
     Setting("PBEM_COMPACT_AFTER_S", "3600", "float", "a finished game is compacted into one archive this long "
             "after it ended (every read answers the same)", "upkeep", minimum=0),
-    Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs those two sweeps (one worker at a "
-            "time)", "upkeep", minimum=0.1),
+    Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs the sweeps: those two, and dealing a "
+            "game whose every seat is taken but whose last joiner died before its deal (one worker at a time)",
+            "upkeep", minimum=0.1),
     # -- operations
     Setting("PBEM_LOG_FORMAT", "text", "choice", "`json`: one JSON object a line (requests, moves, deliveries, "
             "with request, game and move ids); `text` for a terminal", "operations", choices=("text", "json")),

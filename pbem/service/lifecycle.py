@@ -16,6 +16,12 @@ from ..store import FINISHED_INDEX, OPEN_INDEX, STARTING_INDEX
 from .common import SETUP_MOVE, Loaded, Part, token_hash
 
 
+#: How long after the claim of a game's last seat the sweep may deal it: its
+#: joiner, alive, deals it itself at once (both at once is harmless: the
+#: deal is idempotent, only wasted work).
+DEAL_GRACE_S = 5.0
+
+
 class Lifecycle(Part):
     def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
                     *, seed: bytes | None = None) -> dict:
@@ -234,7 +240,7 @@ class Lifecycle(Part):
                 self.announce(loaded, after, events, record)
         self.store.reindex(STARTING_INDEX, game_id, None)
 
-    def deal_waiting(self, now: float | None = None, grace_s: float = 5.0, limit: int = 100) -> list[str]:
+    def deal_waiting(self, now: float | None = None, grace_s: float = DEAL_GRACE_S, limit: int = 100) -> list[str]:
         """The sweep's part of starting games: deal each game of the starting
         index whose last seat was taken ``grace_s`` ago or more and that is
         still open (its joiner died before the deal). Entries of games dealt
