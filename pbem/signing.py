@@ -173,8 +173,8 @@ def verify_request(purpose: str, fields: dict, signature: str, public_key: str) 
     try:
         key.verify(request_bytes(purpose, fields), raw)
     except (BadSignatureError, ValueError, rfc8785.CanonicalizationError):
-        raise SignatureError("bad_signature", f"the signature does not match this key (signed for {purpose}: "
-                             "see docs/record.md)") from None
+        raise SignatureError("bad_signature", f"the signature does not match this key over this request "
+                             f"(purpose {purpose!r})") from None
 
 
 def join_proof(game: str, seat: int, private_key: str, issued_at: int | None = None) -> dict:

@@ -232,8 +232,8 @@ class JoinProof(Strict):
             "issued_at, purpose: \"pbem-join\"}` (unpadded base64url). With it a join repeated by the key that "
             "holds the seat (its first answer was lost) answers again with a new token.")
 
-    issued_at = Int(required=True, validate=validate.Range(0, 10**11),
-                    metadata={"description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
+    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
+        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
     signature = Line(required=True, validate=validate.Length(1, 200))
 
 
@@ -256,8 +256,8 @@ class TokenRequest(Strict):
             "`{game, seat, nonce, issued_at, purpose: \"pbem-seat-token\"}` (unpadded base64url). Each nonce "
             "is answered once; to ask again, sign a new request.")
 
-    issued_at = Int(required=True, validate=validate.Range(0, 10**11),
-                    metadata={"description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
+    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
+        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
     nonce = Line(required=True, validate=validate.Length(8, 128))
     signature = Line(required=True, validate=validate.Length(1, 200))
 

@@ -172,9 +172,10 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
              "To take the seat, reply to this mail with the word 'join' on the first line",
              "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
              "mail when it is your turn, and you play by replying to it.", "",
-             *(["Or take it in your browser (it makes your key there), or with the pbem command:",
-                f"  {link}", "The seat is kept for you until you take it, the invitation is withdrawn,",
-                "or it expires.", ""] if link else []),
+             *(["Or take it in your browser, which makes your signing key there:", f"  {link}",
+                "(with the pbem command: pbem join GAME SEAT --name NAME --invitation TOKEN,",
+                "TOKEN being the link's last part). The seat is kept for you until you take it,",
+                "the invitation is withdrawn, or it expires.", ""] if link else []),
              "How moves are written:", "", game.notation_help_for(options) or "", "",
              "If you do not want to play, or do not know who invited you, ignore this mail."]
     return subject, "\n".join(lines)

@@ -1,6 +1,7 @@
 """What the pages show, composed from the Service's read functions only
 (``listing``, ``roster``, ``get_game``, ``events``, ``state_at``,
-``legal_moves``, ``move_status``, ``invitation_state``; moves by ``submit_trusted``): every view, event and move reaches a page through the
+``legal_moves``, ``move_status``, ``invitation_state``; moves by
+``submit_trusted``): every view, event and move reaches a page through the
 game's own filter (``view``, ``redact``), for the caller the page names (a
 seat's bearer token, a play link's ``SeatProof``, or nobody). Nothing here
 reads the store or a state.
