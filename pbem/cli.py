@@ -4,7 +4,12 @@
     pbem types                               the games this server plays
     pbem games [--status S] [--mine]         games on the server (--mine: where your key sits)
     pbem create wakanda --players 2 [-o hidden_future_villages=true]
-    pbem join GAME SEAT --name Ann           take a seat with your key
+    pbem create wakanda --players 2 --seat 1 --name Ann --invite bob@example.org[:0]
+                                             keep seat 1 yourself, keep another for Bob (mailed)
+    pbem join GAME SEAT --name Ann           take a seat with your key (--invitation TOKEN: a seat kept for you)
+    pbem invite GAME EMAIL [--seat N]        invite by email: the seat is kept for the invitee
+    pbem uninvite GAME SEAT                  withdraw a seat's invitation (the game's creator)
+    pbem token GAME SEAT                     a new token for a seat your key holds (lost the old one)
     pbem show GAME                           the board as you see it, and whose turn
     pbem show GAME --svg board.svg           ... and its picture (--png board.png for a PNG)
     pbem moves GAME                          your legal moves, in text notation
@@ -21,7 +26,7 @@
     pbem admin compact GAME                  (operator) compact a finished game now
     pbem admin deliveries [--game G] [--kind K]   (operator) deliveries that gave up
     pbem admin retry ID                      (operator) try one of them again
-    pbem admin sweep                         (operator) expire and compact now
+    pbem admin sweep                         (operator) expire, compact and deal now
 
 The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000);
 the operator's commands take ``--token`` or $PBEM_ADMIN_TOKEN.
@@ -178,7 +183,22 @@ def cmd_games(args, out) -> int:
     return 0
 
 
+def invitation_arg(text: str) -> dict:
+    """``EMAIL`` or ``EMAIL:SEAT`` (an address has no colon)."""
+    email, sep, seat = text.rpartition(":")
+    if sep and seat.isdigit():
+        return {"email": email, "seat": int(seat)}
+    return {"email": text}
+
+
+def _print_invited(done: dict, out) -> None:
+    for item in done["invitations"]:
+        print(f"invited {item['email']} to seat {item['seat']}", file=out)
+
+
 def cmd_create(args, out) -> int:
+    if args.seat is not None and not args.name:
+        raise SystemExit("--seat needs --name (your name at that seat)")
     profile = Profile(args.server)
     client = profile.client()
     options = dict(args.option or [])
@@ -186,21 +206,48 @@ def cmd_create(args, out) -> int:
         versions = [t for t in client.game_types() if t["name"] == args.game]
         described = max(versions, key=lambda t: t["version"])["options"] if versions else []  # create plays the newest
         options = list_options(options, described)
+    private = load_key() if args.seat is not None else None  # before anything is made: no key, nothing made
     game = client.create_game(args.game, args.players, options, args.title or "")
     profile.remember_creator(game["id"], game["creator_token"])  # invitations and the clock, later too
     print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
+    if args.seat is not None:  # the creator's own seat first: the invitations then fill the others
+        joined = client.join(game["id"], args.seat, None, args.name, private_key=private)
+        profile.remember(game["id"], args.seat, joined["token"])
+        print(f"you sit at seat {args.seat} of {game['id']}", file=out)
     if args.invite:  # play by email: each invited address gets a mail; its reply "join" takes the seat
-        done = client.invite(game["id"], [{"email": e} for e in args.invite])
-        for item in done["invitations"]:
-            print(f"invited {item['email']} to seat {item['seat']}", file=out)
+        _print_invited(client.invite(game["id"], args.invite), out)
+    return 0
+
+
+def cmd_invite(args, out) -> int:
+    profile = Profile(args.server)
+    invitation = {"email": args.email, **({"seat": args.seat} if args.seat is not None else {}),
+                  **({"name": args.name} if args.name else {})}
+    _print_invited(profile.client(args.game_id).invite(args.game_id, [invitation]), out)
+    return 0
+
+
+def cmd_uninvite(args, out) -> int:
+    Profile(args.server).client(args.game_id).withdraw_invitation(args.game_id, args.seat)
+    print(f"withdrew the invitation to seat {args.seat} of {args.game_id}", file=out)
     return 0
 
 
 def cmd_join(args, out) -> int:
     profile = Profile(args.server)
-    joined = profile.client().join(args.game_id, args.seat, public_key_of(load_key()), args.name, args.email)
+    # Signed: should the answer be lost, the same command run again answers again.
+    joined = profile.client().join(args.game_id, args.seat, None, args.name, args.email, private_key=load_key(),
+                                   invitation=args.invitation)
     profile.remember(args.game_id, args.seat, joined["token"])
     print(f"you sit at seat {args.seat} of {args.game_id}", file=out)
+    return 0
+
+
+def cmd_token(args, out) -> int:
+    profile = Profile(args.server)
+    fresh = profile.client().seat_token(args.game_id, args.seat, load_key())
+    profile.remember(args.game_id, args.seat, fresh["token"])
+    print(f"a new token for seat {args.seat} of {args.game_id} (the old one no longer works)", file=out)
     return 0
 
 
@@ -410,8 +457,8 @@ def cmd_admin(args, out) -> int:
         print(f"retrying {done['retried']['kind']} {done['retried']['id']} (job {done['job']})", file=out)
     elif args.action == "sweep":
         swept = client.admin_sweep(token)
-        print(f"expired {len(swept['expired'])} open games, compacted {len(swept['compacted'])} finished games",
-              file=out)
+        print(f"expired {len(swept['expired'])} open games, compacted {len(swept['compacted'])} finished games"
+              + (f", dealt {len(swept['dealt'])} full games" if swept.get("dealt") else ""), file=out)
     return 0
 
 
@@ -434,14 +481,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=parse_option,
                    help="name=value (JSON values; a list option also as a,b or one value)")
     p.add_argument("--title")
-    p.add_argument("--invite", action="append", metavar="EMAIL", help="invite a seat by email (repeat; seats in order)")
+    p.add_argument("--seat", type=int, help="take this seat yourself, with your key (needs --name)")
+    p.add_argument("--name", help="your name at --seat")
+    p.add_argument("--invite", action="append", metavar="EMAIL[:SEAT]", type=invitation_arg,
+                   help="invite by email; the seat is kept for the invitee (repeat; without :SEAT, the free seats "
+                        "in order)")
     p.set_defaults(fn=cmd_create)
     p = sub.add_parser("join", help="take a seat")
     p.add_argument("game_id")
     p.add_argument("seat", type=int)
     p.add_argument("--name", required=True)
     p.add_argument("--email")
+    p.add_argument("--invitation", metavar="TOKEN", help="the invitation's token (its link's last part): a seat "
+                                                        "kept for you")
     p.set_defaults(fn=cmd_join)
+    p = sub.add_parser("invite", help="invite by email (the game's creator, or a seated player)")
+    p.add_argument("game_id")
+    p.add_argument("email")
+    p.add_argument("--seat", type=int, help="the seat to keep for the invitee (default: the first free one)")
+    p.add_argument("--name", help="the invitee's name, as the seats list shows it")
+    p.set_defaults(fn=cmd_invite)
+    p = sub.add_parser("uninvite", help="withdraw a seat's invitation (the game's creator)")
+    p.add_argument("game_id")
+    p.add_argument("seat", type=int)
+    p.set_defaults(fn=cmd_uninvite)
+    p = sub.add_parser("token", help="a new token for a seat your key holds")
+    p.add_argument("game_id")
+    p.add_argument("seat", type=int)
+    p.set_defaults(fn=cmd_token)
     for name, fn, help_ in (("show", cmd_show, "the board as you see it"), ("moves", cmd_moves, "your legal moves"),
                             ("log", cmd_log, "the events in words"), ("record", cmd_record, "the signed record")):
         p = sub.add_parser(name, help=help_)
@@ -489,7 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", choices=["webhook", "mail", "answer", "invitation"])
     p = actions.add_parser("retry", help="try a delivery that gave up again")
     p.add_argument("failure_id")
-    actions.add_parser("sweep", help="expire open games, compact finished ones, now")
+    actions.add_parser("sweep", help="expire open games, compact finished ones, deal full ones, now")
     admin.set_defaults(fn=cmd_admin)
     return parser
 

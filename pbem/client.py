@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import requests
 
-from .signing import generate_key, make_envelope  # noqa: F401  (re-exported)
+from .signing import generate_key, join_proof, make_envelope, public_key_of, token_request  # noqa: F401  (re-exported)
 
 
 class ApiError(Exception):
@@ -59,36 +59,64 @@ class Client:
         return self._call("GET", "/game-types")["games"]
 
     def create_game(self, game: str, players: int, options: dict | None = None, title: str = "",
-                    invite: list[dict] | None = None) -> dict:
+                    invitations: list[dict] | None = None, *, invite: list[dict] | None = None) -> dict:
         """Create a game (keeps its creator token), optionally inviting
-        ``[{"email", "seat"?, "name"?}]`` in the same call."""
+        ``[{"email", "seat"?, "name"?}]`` in the same call (``invite``: the
+        old name of ``invitations``)."""
         body = {"game": game, "players": players, "options": options or {}, "title": title}
-        if invite:
-            body["invite"] = invite
+        if invitations or invite:
+            body["invitations"] = invitations or invite
         out = self._call("POST", "/games", json=body)
         if out.get("creator_token"):
             self.creator_tokens[out["id"]] = out["creator_token"]
         return out
 
-    def invite(self, game_id: str, invites: list[dict], token: str | None = None) -> dict:
-        """Invite seats by email, as the game's creator (or with ``token``,
-        any seat's token)."""
-        token = token or self.creator_tokens.get(game_id) or next(
+    def _inviter(self, game_id: str, token: str | None) -> str | None:
+        return token or self.creator_tokens.get(game_id) or next(
             (t for (g, _), t in self.tokens.items() if g == game_id), None)
-        return self._call("POST", f"/games/{game_id}/invitations", token=token, json={"invites": invites})
+
+    def invite(self, game_id: str, invitations: list[dict], token: str | None = None) -> dict:
+        """Invite seats by email (``[{"email", "seat"?, "name"?}]``), as the
+        game's creator (or with ``token``, any seat's token)."""
+        return self._call("POST", f"/games/{game_id}/invitations", token=self._inviter(game_id, token),
+                          json={"invitations": invitations})
+
+    def withdraw_invitation(self, game_id: str, seat: int, token: str | None = None) -> dict:
+        """Withdraw a seat's invitation (the game's creator only)."""
+        return self._call("DELETE", f"/games/{game_id}/invitations/{seat}",
+                          token=token or self.creator_tokens.get(game_id))
 
     def list_games(self, status: str | None = None, player: str | None = None) -> list[dict]:
         params = {k: v for k, v in (("status", status), ("player", player)) if v}
         return self._call("GET", "/games", params=params or None)["games"]
 
-    def join(self, game_id: str, seat: int, public_key: str, name: str, email: str | None = None,
-             webhook_url: str | None = None) -> dict:
+    def join(self, game_id: str, seat: int, public_key: str | None, name: str, email: str | None = None,
+             webhook_url: str | None = None, *, private_key: str | None = None,
+             invitation: str | None = None) -> dict:
+        """Take a seat. With ``private_key`` the join is signed (its public
+        key is ``public_key``'s, which may then be None): sent again after a
+        lost answer it answers again, with a new token. ``invitation``: the
+        token of the seat's invitation (a seat kept for it)."""
+        if private_key is not None:
+            public_key = public_key_of(private_key)
         body = {"public_key": public_key, "name": name}
         if email:
             body["email"] = email
         if webhook_url:
             body["webhook_url"] = webhook_url
+        if invitation:
+            body["invitation"] = invitation
+        if private_key is not None:
+            body["proof"] = join_proof(game_id, seat, private_key)
         out = self._call("POST", f"/games/{game_id}/seats/{seat}", json=body)
+        self.tokens[(game_id, seat)] = out["token"]
+        return out
+
+    def seat_token(self, game_id: str, seat: int, private_key: str) -> dict:
+        """A new bearer token for a seat this key holds (the old one stops
+        working): a signed request, each one answered once."""
+        out = self._call("POST", f"/games/{game_id}/seats/{seat}/token",
+                         json=token_request(game_id, seat, private_key))
         self.tokens[(game_id, seat)] = out["token"]
         return out
 

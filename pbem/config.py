@@ -77,6 +77,8 @@ class Settings:
     open_game_ttl_s: float = _env("PBEM_OPEN_GAME_TTL_S")
     #: A finished game is compacted into one archive this long after it ended.
     compact_after_s: float = _env("PBEM_COMPACT_AFTER_S")
+    #: How far a signed join's or token request's ``issued_at`` may be from now.
+    signed_request_window_s: float = _env("PBEM_SIGNED_REQUEST_WINDOW_S")
     #: How often a worker runs the sweeps (expiry, compaction); one worker at a time.
     sweep_every_s: float = _env("PBEM_SWEEP_EVERY_S")
 

@@ -117,8 +117,17 @@ CODES: dict[str, Code] = _codes(
          "(or names another seat than the bearer token sent with it)"),
     Code("ticket_expired", (401,), "the event stream's `ticket` is genuine but out of date: ask "
          "`POST /games/{id}/seats/{seat}/ticket` for another"),
-    Code("bad_signature", (401,), "the envelope's signature is not base64url, not 64 bytes, or does not "
-         "match the seat's key"),
+    Code("bad_signature", (401,), "the envelope's signature (or a signed join's, or a token request's) is not "
+         "base64url, not 64 bytes, or does not match the key (each is signed for its own purpose: one is never "
+         "good for another)"),
+    Code("request_expired", (401,), "a signed join's or token request's `issued_at` is more than "
+         "`PBEM_SIGNED_REQUEST_WINDOW_S` from the server's clock: sign it again"),
+    Code("bad_invitation", (401,), "the invitation token is not one this server made (changed, cut short, for "
+         "another seat), or its invitation was withdrawn or replaced"),
+    Code("invitation_expired", (401,), "the invitation is genuine but past `PBEM_INVITATION_TTL_S`: ask the "
+         "game's creator for another"),
+    Code("creator_only", (403,), "only the game's creator (its `creator_token`) may do this: withdraw an "
+         "invitation"),
     Code("bad_public_key", (401, 422), "the public key is not a 32-byte Ed25519 key in unpadded base64url "
          "(422 at join; 401 when a stored key is unusable)"),
     Code("bad_link", (401,), "a play link (`/play/...`, from a turn mail) that this server did not make, "
@@ -132,7 +141,12 @@ CODES: dict[str, Code] = _codes(
     Code("unknown_version", (404,), "the game has no such version yet"),
     Code("unknown_move_id", (404,), "no move with this id in this game"),
     Code("game_started", (409,), "the game has started: seats, invitations and deadline settings are fixed"),
-    Code("seat_taken", (409,), "the seat is taken (or invited) already"),
+    Code("seat_taken", (409,), "the seat is taken already (inviting: or invited already); a join by the key "
+         "that holds it gets a new token only signed (`proof`)"),
+    Code("seat_invited", (409,), "the seat is kept for an invitation (`details.invited`: the name the inviter "
+         "gave, never the address; `details.expires`): only the invitation's token, link or mail reply takes it, "
+         "until it is withdrawn or expires"),
+    Code("seat_free", (409,), "nobody holds this seat: join it (a new token is only for the key that holds it)"),
     Code("no_free_seat", (409,), "every seat is taken or invited already"),
     Code("bad_invite", (422,), "invited seats must be distinct seats of the game, no more than its seats"),
     Code("bad_email", (422,), "not a mail address"),
@@ -142,7 +156,7 @@ CODES: dict[str, Code] = _codes(
     Code("game_not_started", (409,), "the game waits for players to join", rejected=True),
     Code("game_over", (409, 422), "the game is over", rejected=True),
     Code("nonce_reused", (409,), "this seat used this nonce in this game already (`details.move_id` names "
-         "that move): sign again with a new nonce"),
+         "that move), or a token request with this nonce was answered already: sign again with a new nonce"),
     Code("stale_version", (409,), "`expected_version` is not the game's version (`details.version` is); "
          "refused at once, or after a 202 when another move got in first", rejected=True),
     Code("busy", (409,), "the game kept changing while the move was decided; sign it again (409: while the "
@@ -165,6 +179,7 @@ CODES: dict[str, Code] = _codes(
     Code("no_token_recipient", (422,), "no recipient is a genuine `move+TOKEN@MAIL_DOMAIN` address"),
     Code("too_many_mails", (429,), "this reply address took its mails for this hour (`PBEM_MAIL_PER_HOUR`); "
          "see `Retry-After`"),
-    Code("not_invited", (), "(mail only) the invitation replied to is unknown"),
+    Code("not_invited", (404,), "the seat has no invitation (withdrawing one); by mail: the invitation replied "
+         "to is unknown (withdrawn or replaced)"),
     Code("joined_already", (), "(mail only) the invited seat is yours already"),
 )

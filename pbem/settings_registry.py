@@ -161,10 +161,17 @@ SETTINGS: tuple[Setting, ...] = (
             "(each reply address also has `PBEM_MAIL_PER_HOUR`: `429 too_many_mails`)", "upkeep"),
     Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
+            "long, seconds (0: until it is used or withdrawn); once expired anyone may take the seat and its "
+            "token, link and mail reply no longer work", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_SIGNED_REQUEST_WINDOW_S", "300", "float", "how far a signed join's or token request's "
+            "`issued_at` may be from the server's clock, seconds (older ones: `401 request_expired`)", "upkeep",
+            minimum=1),
     Setting("PBEM_COMPACT_AFTER_S", "3600", "float", "a finished game is compacted into one archive this long "
             "after it ended (every read answers the same)", "upkeep", minimum=0),
-    Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs those two sweeps (one worker at a "
-            "time)", "upkeep", minimum=0.1),
+    Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs the sweeps: those two, and dealing a "
+            "game whose every seat is taken but whose last joiner died before its deal (one worker at a time)",
+            "upkeep", minimum=0.1),
     # -- operations
     Setting("PBEM_LOG_FORMAT", "text", "choice", "`json`: one JSON object a line (requests, moves, deliveries, "
             "with request, game and move ids); `text` for a terminal", "operations", choices=("text", "json")),
@@ -264,6 +271,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_FUZZ_GAME_EXAMPLES", "6", "int", "hypothesis examples per game", "tests", minimum=1),
     Setting("PBEM_FUZZ_RANDOM", None, "text", "set: the API fuzzing draws new examples each run", "tests"),
     Setting("PBEM_CHROMIUM", "/usr/bin/chromium", "path", "the chromium the browser tests drive", "tests"),
+    Setting("PBEM_FAILPOINT", None, "text", "a fault point where the process exits at once, as killed "
+            "(`join_after_claim`: after a game's last seat is stored, before its deal); for the fault tests "
+            "only, never set it in production (pbem/failpoint.py)", "tests"),
 )
 
 REGISTRY: dict[str, Setting] = {s.name: s for s in SETTINGS}

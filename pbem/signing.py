@@ -5,6 +5,21 @@ The signature is Ed25519 over the RFC 8785 canonical JSON of the envelope
 without ``signature``. ``game`` is inside what is signed, so a move signed for
 one game can never be replayed into another one where the same key sits.
 Keys and signatures travel as unpadded base64url.
+
+Two other requests are signed by a seat's key the same way (Ed25519 over the
+RFC 8785 JSON of what they say), each with its own ``purpose`` inside what
+is signed, so that no signature made for one kind is ever good for another
+(a move has no ``purpose`` and always ``expected_version`` and ``move``):
+
+* a signed join (``JOIN``: game, seat, public_key, issued_at), which lets
+  the key that holds a seat take it "again" and get a new token when the
+  answer to its join was lost;
+* a token request (``SEAT_TOKEN``: game, seat, nonce, issued_at) for a fresh
+  bearer token. Its nonce is used once.
+
+``issued_at`` (Unix seconds) must be within the server's window
+(``PBEM_SIGNED_REQUEST_WINDOW_S``) of its clock: a request seen once is
+worthless later.
 """
 from __future__ import annotations
 
@@ -12,6 +27,7 @@ import base64
 import hashlib
 import json
 import secrets
+import time
 
 import rfc8785
 from nacl.exceptions import BadSignatureError
@@ -121,3 +137,57 @@ def verify(envelope: dict, public_key: str) -> None:
         key.verify(signed_bytes(envelope), signature)
     except (BadSignatureError, ValueError, rfc8785.CanonicalizationError):
         raise SignatureError("bad_signature", "the signature does not match this seat's key") from None
+
+
+#: Purposes of signed requests other than moves (see the module's text).
+JOIN = "pbem-join"
+SEAT_TOKEN = "pbem-seat-token"
+#: How far a signed request's ``issued_at`` may be from the server's clock
+#: by default (``PBEM_SIGNED_REQUEST_WINDOW_S``).
+REQUEST_WINDOW_S = 300.0
+
+
+def request_bytes(purpose: str, fields: dict) -> bytes:
+    """What a signed request's signature covers: RFC 8785 JSON of its fields
+    and its purpose."""
+    return rfc8785.dumps({**fields, "purpose": purpose})
+
+
+def sign_request(purpose: str, fields: dict, private_key: str) -> str:
+    return b64e(SigningKey(b64d(private_key)).sign(request_bytes(purpose, fields)).signature)
+
+
+def verify_request(purpose: str, fields: dict, signature: str, public_key: str) -> None:
+    """Raise SignatureError unless ``signature`` is ``public_key``'s over
+    ``fields`` for ``purpose``."""
+    try:
+        raw = b64d(signature)
+    except Exception:
+        raise SignatureError("bad_signature", "signature is not base64url") from None
+    if len(raw) != 64:
+        raise SignatureError("bad_signature", "signature must be 64 bytes of Ed25519 in base64url")
+    try:
+        key = VerifyKey(b64d(public_key))
+    except ValueError:
+        raise SignatureError("bad_public_key", "this seat's public key is not a valid Ed25519 key") from None
+    try:
+        key.verify(request_bytes(purpose, fields), raw)
+    except (BadSignatureError, ValueError, rfc8785.CanonicalizationError):
+        raise SignatureError("bad_signature", f"the signature does not match this key over this request "
+                             f"(purpose {purpose!r})") from None
+
+
+def join_proof(game: str, seat: int, private_key: str, issued_at: int | None = None) -> dict:
+    """The ``proof`` of a signed join: ``{"issued_at", "signature"}``."""
+    issued_at = int(time.time()) if issued_at is None else issued_at
+    fields = {"game": game, "seat": seat, "public_key": public_key_of(private_key), "issued_at": issued_at}
+    return {"issued_at": issued_at, "signature": sign_request(JOIN, fields, private_key)}
+
+
+def token_request(game: str, seat: int, private_key: str, issued_at: int | None = None,
+                  nonce: str | None = None) -> dict:
+    """The body of ``POST /games/{game}/seats/{seat}/token``."""
+    issued_at = int(time.time()) if issued_at is None else issued_at
+    nonce = nonce or secrets.token_urlsafe(16)
+    fields = {"game": game, "seat": seat, "nonce": nonce, "issued_at": issued_at}
+    return {"issued_at": issued_at, "nonce": nonce, "signature": sign_request(SEAT_TOKEN, fields, private_key)}

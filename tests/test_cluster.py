@@ -33,8 +33,10 @@ def tag_of(key: bytes) -> bytes | None:
     return key[start + 1:end] if start > -1 and end > start + 1 else None
 
 
-def test_a_game_and_its_shard_live_in_one_slot_and_nothing_is_refused(redis_cluster, redis_client, api_server,
-                                                                       start_worker, notify_env, smtp, http):
+def test_a_game_and_its_shard_live_in_one_slot_and_nothing_is_refused(redis_cluster, redis_client, notify_env, smtp,
+                                                                       api_server, start_worker, http):
+    # (notify_env before api_server: the API reads PBEM_SECRET, which signs the invitation's token, as the
+    # worker that mails it does)
     for node in redis_cluster.running():
         node.client().config_resetstat()
     worker = start_worker()
@@ -45,11 +47,14 @@ def test_a_game_and_its_shard_live_in_one_slot_and_nothing_is_refused(redis_clus
         "invite": [{"email": "guest@example.test", "seat": 1}]}).json()
     game_id = created["id"]
     wait_until(lambda: smtp.to("guest@example.test"), timeout=20)  # the invitation went out
+    # seat 1 is kept for the guest: taken with the invitation's token (its reply address's)
+    invitation = smtp.to("guest@example.test")[-1]["Reply-To"].split("@")[0].removeprefix("move+")
     c = Client(url)
     keys = {}
     for seat in range(2):
         keys[seat], public = generate_key()
-        c.join(game_id, seat, public, f"p{seat}", email=f"p{seat}@example.test")
+        c.join(game_id, seat, public, f"p{seat}", email=f"p{seat}@example.test",
+               invitation=invitation if seat == 1 else None)
     watcher = c.session.get(f"{url}/games/{game_id}/events/stream", stream=True, allow_redirects=False)
     assert watcher.status_code == 307  # (the stream process is tested on the cluster in test_stream)
     rng = random.Random(2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 
 import pytest
 
@@ -60,7 +61,9 @@ def test_invitations_need_the_creator_or_a_seat(notify_env, api_server, http, re
     # the creator
     r = invite(http, url, game["id"], ["ann@example.test"], game["creator_token"])
     assert r.status_code == 201, r.text
-    assert r.json()["invitations"] == [{"seat": 0, "email": "ann@example.test", "name": "ann"}]
+    (made,) = r.json()["invitations"]
+    assert abs(made.pop("expires") - (time.time() + 7 * 86400)) < 60  # PBEM_INVITATION_TTL_S
+    assert made == {"seat": 0, "email": "ann@example.test", "name": "ann"}
     # a seated player
     joined = http.post(f"{url}/games/{game['id']}/seats/3", json={"public_key": generate_key()[1], "name": "Dee"})
     assert joined.status_code == 201, joined.text

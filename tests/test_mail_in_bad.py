@@ -200,12 +200,21 @@ def test_auto_replies_are_ignored_and_invitations_need_join(service, redis_clien
     assert snapshot(service, redis_client, game_id) == before and not answers(smtp, addr)
     assert MailStore(redis_client).entries(game_id)[0]["status"] == "ignored"
     # the invitation token of a taken seat: a clear answer, nothing changes
-    rcpt = f"move+{invite_token(SECRET, game_id, 0)}@{DOMAIN}"
+    nonce = MailStore(redis_client).invitation(game_id, 0)["nonce"]
+    rcpt = f"move+{invite_token(SECRET, game_id, 0, nonce)}@{DOMAIN}"
     mail_in.send(plain(rcpt, "join Mallory"), rcpt, "mallory@evil.test")
     run_jobs(redis_client)
     assert service.store.seats(game_id)[0]["email"] == ANN
     last = smtp.to(ANN, "join_reply")[-1]
     assert "could not take the seat you were invited to: you have this seat already" in text_of(last)
+    # a genuine token of another invitation to that seat (here: one without its nonce) is
+    # answered to nobody: the seat's invitation is not the one it names
+    answered = len(smtp.to(ANN, "join_reply"))
+    rcpt = f"move+{invite_token(SECRET, game_id, 0)}@{DOMAIN}"
+    mail_in.send(plain(rcpt, "join Mallory"), rcpt, "mallory@evil.test")
+    run_jobs(redis_client)
+    assert service.store.seats(game_id)[0]["email"] == ANN and len(smtp.to(ANN, "join_reply")) == answered
+    assert MailStore(redis_client).entries(game_id)[0]["reason"] == "not_invited"
 
 
 def test_inbound_over_http(service, redis_client, game, smtp, api_server):

@@ -23,7 +23,7 @@ BODIES = {
     ("post", "/games/{game_id}/parse"): {"text": "pass"},
     ("put", "/games/{game_id}/deadline"): {"turn_seconds": None},
     ("patch", "/games/{game_id}/seats/{seat}/notifications"): {},
-    ("post", "/games/{game_id}/invitations"): {"invites": [{"email": "ann@example.org"}]},
+    ("post", "/games/{game_id}/invitations"): {"invitations": [{"email": "ann@example.org"}]},
 }
 OPERATOR = "the-operators-token"
 
@@ -35,7 +35,8 @@ def settings(settings):
 
 
 #: Operations that act on a game still waiting for players.
-ON_OPEN_GAME = {("post", "/games/{game_id}/seats/{seat}"), ("post", "/games/{game_id}/invitations")}
+ON_OPEN_GAME = {("post", "/games/{game_id}/seats/{seat}"), ("post", "/games/{game_id}/invitations"),
+                ("delete", "/games/{game_id}/invitations/{seat}")}
 
 
 def kind(security: list) -> str:
@@ -72,6 +73,8 @@ def request(http, world, method: str, path: str, token: str | None = None):
         kwargs["json"] = BODIES[(method, path)]
     elif (method, path) == ("post", "/games/{game_id}/seats/{seat}"):
         kwargs["json"] = {"public_key": signing.generate_key()[1], "name": "Ann"}
+    elif (method, path) == ("post", "/games/{game_id}/seats/{seat}/token"):
+        kwargs["json"] = signing.token_request(game, 0, world["keys"][0])  # signed by seat 0's key: its credential
     elif (method, path) == ("post", "/games/{game_id}/moves"):
         state = http.get(f"{world['url']}/games/{game}").json()
         seat = state["to_act"][0]
@@ -117,6 +120,8 @@ def test_the_declarations_are_the_expected_ones():
     for clock in ("/games/{game_id}/pause", "/games/{game_id}/resume"):
         assert {"creatorToken": []} in SPEC["paths"][clock]["post"]["security"]
     assert SPEC["paths"]["/inbound/email"]["post"]["security"] == [{"inboundSecret": []}]
+    assert SPEC["paths"]["/games/{game_id}/invitations/{seat}"]["delete"]["security"] == [{"creatorToken": []}]
+    assert declared[("post", "/games/{game_id}/seats/{seat}/token")] == "none"  # signed by the seat's key
 
 
 @pytest.mark.parametrize("method,path", [(m, p) for m, p, op in OPERATIONS if kind(op["security"]) == "required"])

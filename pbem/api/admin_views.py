@@ -101,6 +101,8 @@ class QueueState(Strict):
 class Swept(Strict):
     expired = fields.List(fields.String(), metadata={"description": "open games nobody joined, deleted"})
     compacted = fields.List(fields.String(), metadata={"description": "finished games compacted"})
+    dealt = fields.List(fields.String(), metadata={"description": "games whose every seat was taken but whose last "
+                                                                 "joiner died before the deal: dealt now"})
 
 
 def check_operator() -> None:
@@ -226,7 +228,9 @@ class SweepView(MethodView):
     def post(self):
         """Run the sweeps now: expire open games nobody joined
         (`PBEM_OPEN_GAME_TTL_S`), compact finished games past
-        `PBEM_COMPACT_AFTER_S` (the workers run them every `PBEM_SWEEP_EVERY_S`)."""
+        `PBEM_COMPACT_AFTER_S`, deal games whose every seat is taken but
+        that are still open (their last joiner died before the deal) (the
+        workers run them every `PBEM_SWEEP_EVERY_S`)."""
         check_operator()
         return sweep_once(service(), settings())
 

@@ -14,33 +14,35 @@ from . import limits, record_schemas
 from . import schemas as s
 from . import security as sec
 from .common import (bearer, check_deadline, check_webhook_url, count_invitations, links, register_webhook,
-                     save_deadline_settings, service, take_invitation_slots)
+                     save_deadline_settings, secret, service, settings, take_invitation_slots)
 from .parsing import Blueprint
 
 
 def create_game(body: dict) -> dict:
     """A new game with, optionally, its deadline settings and email
     invitations; everything is checked before anything is stored."""
-    invited = [i["seat"] for i in body["invite"] if i.get("seat") is not None]
+    invitations = body["invitations"]
+    invited = [i["seat"] for i in invitations if i.get("seat") is not None]
     if any(not 0 <= seat < body["players"] for seat in invited) or len(set(invited)) != len(invited):
         raise Unprocessable("bad_invite", "invited seats must be distinct seats of the game")
-    if len(body["invite"]) > body["players"]:
+    if len(invitations) > body["players"]:
         raise Unprocessable("bad_invite", "more invitations than seats")
-    for item in body["invite"]:
+    for item in invitations:
         invites.check_email(item["email"])
     if body["deadline"]:
         check_deadline(body["deadline"])
-    if body["invite"]:
+    if invitations:
         # The caller is the creator: no credential, but the client address's
         # hourly allowance (counted last, when nothing else can refuse).
         service().check_new_game(body["game"], body["players"], body["options"])
-        take_invitation_slots(None, len(body["invite"]))
+        take_invitation_slots(None, len(invitations))
     game = service().create_game(body["game"], body["players"], body["options"], body["title"])
     if body["deadline"]:
         save_deadline_settings(game["id"], body["deadline"], "creator")
-    if body["invite"]:
-        count_invitations(game["id"], len(body["invite"]))
-        invites.invite(service(), game["id"], body["invite"])
+    if invitations:
+        count_invitations(game["id"], len(invitations))
+        invites.invite(service(), game["id"], invitations)
+        game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {})}
     return game
 
 
@@ -136,14 +138,50 @@ class SeatView(MethodView):
     def post(self, body, game_id, seat):
         """Take a seat with an Ed25519 public key. The game starts when every
         seat is taken. The bearer token (and, with a webhook_url, the
-        webhook's signing secret) is shown once."""
+        webhook's signing secret) is shown once.
+
+        A seat kept for an invitation (`seats[].invited` in GET /games/{id})
+        is taken only with that invitation's token in `invitation`; anyone
+        else gets `409 seat_invited`. A token of an invitation withdrawn or
+        replaced is `401 bad_invitation`; one past `PBEM_INVITATION_TTL_S`,
+        `401 invitation_expired`.
+
+        **A join whose answer was lost**: send it signed (`proof`, see
+        JoinProof). The same signed join sent again by the key that holds
+        the seat answers 201 again with a new token (the seat's earlier
+        token stops working; a webhook_url sent again gets a new secret); an
+        unsigned one, or one by another key, is `409 seat_taken`. A key that
+        lost its token later asks POST /games/{id}/seats/{seat}/token."""
         url = body["webhook_url"]
         if url:
             check_webhook_url(url)  # refused before anything is stored
-        joined = service().join(game_id, seat, body["public_key"], body["name"], body["email"], url)
+        invitation = None
+        if body["invitation"] is not None:
+            invitation = invites.read_token(secret(), body["invitation"], game_id, seat)[2]
+        joined = service().join(game_id, seat, body["public_key"], body["name"], body["email"], url,
+                                invitation=invitation, proof=body["proof"],
+                                window_s=settings().signed_request_window_s)
         if url:
             joined["webhook"] = register_webhook(game_id, seat, url)
         return joined
+
+
+@games_bp.route("/<game_id>/seats/<int:seat>/token")
+class SeatTokenView(MethodView):
+    @sec.declare(games_bp, sec.NONE)
+    @limits.limited(games_bp, "join")
+    @games_bp.arguments(s.TokenRequest())
+    @games_bp.response(200, s.SeatToken)
+    def post(self, body, game_id, seat):
+        """A new bearer token for a seat, asked by the key that holds it
+        (signed: see TokenRequest; its signature is the credential). The
+        seat's old token stops working. A nonce is answered once (`409
+        nonce_reused` after): to ask again, sign a new request. `401
+        bad_signature` (not this seat's key, or signed for something else,
+        a move say), `401 request_expired` (`issued_at` too far from the
+        server's clock), `409 seat_free` (nobody holds the seat), `403
+        mail_only_seat` (joined by mail: it has no key)."""
+        return service().seat_token(game_id, seat, body, window_s=settings().signed_request_window_s)
 
 
 @games_bp.route("/<game_id>/seats/<int:seat>/view")

@@ -15,7 +15,7 @@ import secrets
 
 from flask import request
 from flask.views import MethodView
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, post_load, validate
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..errors import Forbidden, ServiceError, Unauthorized, Unprocessable
@@ -27,7 +27,7 @@ from ..service import CREATOR
 from . import limits, security as sec
 from .common import bearer, mail_conf, service, take_invitation_slots
 from .parsing import Blueprint
-from .schemas import Invite, Line, Strict
+from .schemas import Line, Strict, invitation_list, merge_invitations
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"
@@ -50,13 +50,29 @@ class InboundQuery(Strict):
 
 
 class InviteRequest(Strict):
-    invites = fields.List(fields.Nested(Invite), required=True, validate=validate.Length(1, 16))
+    invitations = invitation_list()
+    invites = invitation_list(deprecated=True)
+
+    @post_load
+    def _invitations(self, data, **kwargs):
+        data = merge_invitations(data, "invites", required=True)
+        if not data["invitations"]:
+            raise ValidationError("Shorter than minimum length 1.", "invitations")
+        return data
 
 
 class Invited(Strict):
     seat = fields.Integer()
     email = fields.String()
     name = fields.String()
+    expires = fields.Float(metadata={"description": "Unix time the seat stops being kept for the invitee "
+                                                    "(absent: never, `PBEM_INVITATION_TTL_S` is 0)"})
+
+
+class Withdrawn(Strict):
+    game = fields.String()
+    seat = fields.Integer()
+    withdrawn = fields.Boolean()
 
 
 class Invitations(Strict):
@@ -148,8 +164,16 @@ class InvitationsView(MethodView):
     @inbound_bp.response(201, Invitations)
     def post(self, body, game_id):
         """Invite seats of an open game by email (one invitation per seat,
-        free seats in order unless `seat` is given). The invitation's reply
-        `join` takes the seat; the game starts when every seat is taken.
+        free seats in order unless `seat` is given). Each invited seat is
+        kept for its invitee (anyone else gets `409 seat_invited`) until
+        they take it, the creator withdraws it (DELETE
+        /games/{id}/invitations/{seat}) or it expires
+        (`PBEM_INVITATION_TTL_S`). The invitee takes it by replying `join`
+        to the invitation mail, by its link (`/join/TOKEN`, a page that
+        makes a key in the browser), or with the token in `invitation` of
+        POST /games/{id}/seats/{seat}; the game starts when every seat is
+        taken. The body's list is `invitations` (`invites`, its old name,
+        is read too: deprecated).
 
         Only the game's creator (`Authorization: Bearer` the `creator_token`
         of `POST /games`) or a seated player (a seat's token) may invite:
@@ -160,10 +184,25 @@ class InvitationsView(MethodView):
         in its text only, as the creator's words."""
         service_ = service()
         actor = service_.actor(game_id, bearer())
-        planned = invites.plan(service_, game_id, body["invites"])  # checked before anything is counted
+        planned = invites.plan(service_, game_id, body["invitations"])  # checked before anything is counted
         take_invitation_slots(game_id, len(planned))
         done = invites.record(service_, game_id, planned, by="creator" if actor == CREATOR else f"seat {actor}")
         return {"game": game_id, "invitations": done}, 201
+
+
+@inbound_bp.route("/games/<game_id>/invitations/<int:seat>")
+class InvitationView(MethodView):
+    @sec.declare(inbound_bp, sec.CREATOR)
+    @inbound_bp.response(200, Withdrawn)
+    def delete(self, game_id, seat):
+        """Withdraw a seat's invitation (the game's creator only: `403
+        creator_only` for a seat's token): its token, link and mail reply
+        stop working, and the seat is free for anyone (or for another
+        invitation). `404 not_invited` when the seat has none, `409
+        seat_taken` once its invitee took it."""
+        if service().actor(game_id, bearer()) != CREATOR:
+            raise Forbidden("creator_only", "only the game's creator may withdraw an invitation")
+        return invites.withdraw(service(), game_id, seat)
 
 
 def register(api) -> None:

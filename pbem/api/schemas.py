@@ -99,8 +99,37 @@ class DeadlineSettings(Strict):
 
 class Invite(Strict):
     email = Line(required=True, validate=validate.Length(3, 254))
-    seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99))
-    name = Line(load_default=None, allow_none=True, validate=validate.Length(1, 64))
+    seat = Int(load_default=None, allow_none=True, validate=validate.Range(0, 99), metadata={
+        "description": "the seat to keep for the invitee (default: the first seat neither taken nor invited)"})
+    name = Line(load_default=None, allow_none=True, validate=validate.Length(1, 64), metadata={
+        "description": "the invitee's name: the seats list shows the seat as invited with this name (never the "
+                       "address)"})
+
+
+def invitation_list(deprecated: bool = False):
+    """The list of invitations of a request body: ``invitations`` on both
+    operations that take one; each also reads the name it had before
+    (deprecated: ``merge_invitations``)."""
+    if deprecated:
+        return fields.List(fields.Nested(Invite), load_default=None, validate=validate.Length(0, 16),
+                           metadata={"deprecated": True,
+                                     "description": "deprecated: the old name of `invitations` (send one of the two)"})
+    return fields.List(fields.Nested(Invite), load_default=None, validate=validate.Length(0, 16),
+                       metadata={"description": "seats to invite by email: each is kept for its invitee (others "
+                                                "get `409 seat_invited`) until it is taken, withdrawn or expires "
+                                                "(`PBEM_INVITATION_TTL_S`)"})
+
+
+def merge_invitations(data: dict, alias: str, required: bool = False) -> dict:
+    """``invitations`` from either name; both at once is ambiguous."""
+    new, old = data.pop("invitations", None), data.pop(alias, None)
+    if new is not None and old is not None:
+        raise ma.ValidationError(f"send `invitations` or its deprecated name `{alias}`, not both", "invitations")
+    merged = new if new is not None else old
+    if merged is None and required:
+        raise ma.ValidationError("Missing data for required field.", "invitations")
+    data["invitations"] = merged or []
+    return data
 
 
 class CreateGame(Strict):
@@ -112,8 +141,12 @@ class CreateGame(Strict):
                  metadata={"description": "one line, no control characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
-    invite = fields.List(fields.Nested(Invite), load_default=list, validate=validate.Length(0, 16),
-                         metadata={"description": "seats to invite by email (the reply `join` takes the seat)"})
+    invitations = invitation_list()
+    invite = invitation_list(deprecated=True)
+
+    @ma.post_load
+    def _invitations(self, data, **kwargs):
+        return merge_invitations(data, "invite")
 
 
 class ListGamesQuery(Strict):
@@ -125,10 +158,18 @@ class ListGamesQuery(Strict):
     limit = QueryInt(load_default=50, validate=validate.Range(1, 200))
 
 
+class SeatInvitation(Strict):
+    name = fields.String(allow_none=True, metadata={"description": "the name the inviter gave (null: none)"})
+    expires = fields.Float(allow_none=True, metadata={"description": "Unix time the reservation ends (null: never)"})
+
+
 class SeatSummary(Strict):
     seat = Int()
     name = fields.String(allow_none=True)
     joined = fields.Boolean()
+    invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
+        "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
+                       "else null"})
 
 
 class GameMeta(Strict):
@@ -184,6 +225,18 @@ class CreatedGame(GameSummary):
         "description": "the creator's bearer token (invitations, the clock): shown once, keep it"})
 
 
+class JoinProof(Strict):
+    class Meta(Strict.Meta):
+        description = (
+            "A signed join: Ed25519, by the key joining, over the RFC 8785 JSON of `{game, seat, public_key, "
+            "issued_at, purpose: \"pbem-join\"}` (unpadded base64url). With it a join repeated by the key that "
+            "holds the seat (its first answer was lost) answers again with a new token.")
+
+    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
+        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
+    signature = Line(required=True, validate=validate.Length(1, 200))
+
+
 class JoinSeat(Strict):
     public_key = Line(required=True, validate=validate.Length(40, 48),
                       metadata={"description": "Ed25519 public key, unpadded base64url"})
@@ -191,6 +244,29 @@ class JoinSeat(Strict):
                 metadata={"description": "one line, no control characters"})
     email = fields.Email(load_default=None, allow_none=True, validate=one_line)
     webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, validate=one_line)
+    invitation = Line(load_default=None, allow_none=True, validate=validate.Length(20, 140), metadata={
+        "description": "the invitation's token (its link's last part, `/join/TOKEN`): takes a seat kept for it"})
+    proof = fields.Nested(JoinProof, load_default=None, allow_none=True)
+
+
+class TokenRequest(Strict):
+    class Meta(Strict.Meta):
+        description = (
+            "A request for a new bearer token, signed by the seat's key: Ed25519 over the RFC 8785 JSON of "
+            "`{game, seat, nonce, issued_at, purpose: \"pbem-seat-token\"}` (unpadded base64url). Each nonce "
+            "is answered once; to ask again, sign a new request.")
+
+    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
+        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
+    nonce = Line(required=True, validate=validate.Length(8, 128))
+    signature = Line(required=True, validate=validate.Length(1, 200))
+
+
+class SeatToken(Strict):
+    game = fields.String()
+    seat = Int()
+    token = fields.String(metadata={"description": "the seat's new bearer token (shown once); the old one no longer "
+                                                   "works"})
 
 
 class Joined(Strict):

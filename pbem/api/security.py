@@ -7,6 +7,7 @@ and checks each declaration against what the server does).
   bearer token shows that seat's view. A token that belongs to no seat is 401.
 * ``SEAT``: a seat's bearer token (from the join), else 401 ``missing_token``.
 * ``SEAT_OR_OPERATOR``: a seat's token or the operator's ``PBEM_ADMIN_TOKEN``.
+* ``CREATOR``: the game's creator token only (a seat's token is 403).
 * ``CREATOR_OR_SEAT``: the game's creator token (``POST /games`` answers it) or
   a seat's token.
 * ``CREATOR_SEAT_OR_OPERATOR``: any of the three.
@@ -34,12 +35,13 @@ NONE: list = []
 OPTIONAL_SEAT = [{}, {"seatToken": []}]
 SEAT = [{"seatToken": []}]
 SEAT_OR_OPERATOR = [{"seatToken": []}, {"operatorToken": []}]
+CREATOR = [{"creatorToken": []}]
 CREATOR_OR_SEAT = [{"creatorToken": []}, {"seatToken": []}]
 CREATOR_SEAT_OR_OPERATOR = [{"creatorToken": []}, {"seatToken": []}, {"operatorToken": []}]
 OPERATOR = [{"operatorToken": []}]
 INBOUND = [{"inboundSecret": []}]
 #: What needs some bearer token, checked before the body (``check_first``).
-NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR, OPERATOR)
+NEEDS_TOKEN = (SEAT, SEAT_OR_OPERATOR, CREATOR, CREATOR_OR_SEAT, CREATOR_SEAT_OR_OPERATOR, OPERATOR)
 
 
 def declare(bp, security: list):

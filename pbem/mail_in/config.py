@@ -27,6 +27,8 @@ class MailInSettings:
     #: hour (``POST /games/{id}/invitations``, ``POST /games`` with
     #: ``invite``); more are 429 too_many_requests with Retry-After.
     invites_per_hour: int = _env("PBEM_INVITES_PER_HOUR")
+    #: How long an invitation reserves its seat (seconds; 0: until used or withdrawn).
+    invitation_ttl_s: float = _env("PBEM_INVITATION_TTL_S")
     #: How long a Message-ID is remembered (seconds).
     dedupe_ttl: int = _env("PBEM_MAIL_DEDUPE_TTL")
     #: How long a raw message waits for its job (seconds).

@@ -1,11 +1,19 @@
-"""Inviting seats by email, and taking a seat by replying ``join``.
+"""Inviting seats by email, and taking a seat by the invitation.
 
-``invite`` records one invitation per seat (the address and a name) and
-enqueues the invitation mail; ``send_invitation`` (a ``pbem-mail`` job)
-sends it with ``Reply-To: move+INVITE_TOKEN@MAIL_DOMAIN``; the reply ``join``
-takes the seat as a mail-only seat (no signing key, see ``Service.join``)
-with the invited address as its mail channel. The game starts, as always,
-when every seat is taken.
+``invite`` records one invitation per seat (the address, a name, its own
+nonce, when it expires: ``PBEM_INVITATION_TTL_S``) and enqueues the
+invitation mail; ``send_invitation`` (a ``pbem-mail`` job) sends it with
+``Reply-To: move+INVITE_TOKEN@MAIL_DOMAIN`` and the link
+``PBEM_PUBLIC_URL/join/INVITE_TOKEN``. An invited seat is reserved for its
+invitation until the invitee takes it, the game's creator withdraws it
+(``withdraw``) or it expires: the claim of a seat checks that in its own
+script (``Store.claim``), and anyone else is refused ``seat_invited``.
+
+The invitee takes the seat by replying ``join`` (a mail-only seat, see
+``Service.join``, with the invited address as its mail channel), or by the
+link or the API with the token (``read_token``: a seat with the key made or
+held by the browser or the client). The game starts, as always, when every
+seat is taken.
 """
 from __future__ import annotations
 
@@ -17,14 +25,16 @@ import time
 from rq import Queue
 
 from ..connections import rq_connection
-from ..errors import Conflict, NotFound, ServiceError, Unprocessable
+from ..errors import Conflict, NotFound, ServiceError, Unauthorized, Unprocessable
 from ..failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify import wording
 from ..notify.mail import header_text
+from ..store import invitation_live
 from . import JOB_OPTS, QUEUE, compose, try_later
-from .addresses import Recipient, invite_address
+from .addresses import Recipient, invite_address, invite_token, new_invitation_nonce, read_invite_token
+from .config import MailInSettings
 from .store import MailStore
 
 _EMAIL = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.?[A-Za-z0-9-]*$")
@@ -45,17 +55,20 @@ def invite(service, game_id: str, invites: list[dict], queue: Queue | None = Non
     return record(service, game_id, plan(service, game_id, invites), queue, by)
 
 
-def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str]]:
-    """Check invitations without storing anything: (seat, address, name) each."""
+def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str, str | None]]:
+    """Check invitations without storing anything: (seat, address, name,
+    the name given) each. A seat taken, or reserved by a live invitation,
+    is not free; an expired invitation's seat is."""
     meta = service.store.meta(game_id)
     if meta is None:
         raise NotFound("unknown_game", f"no game {game_id!r}")
     if meta.get("status") != "open":
         raise Conflict("game_started", "the game has started: its seats are taken")
-    store = MailStore(service.store.redis)
-    taken = set(service.store.seats(game_id)) | set(store.invitations(game_id))
+    now = time.time()
+    taken = set(service.store.seats(game_id)) | {s for s, i in service.store.invitations(game_id).items()
+                                                 if invitation_live(i, now)}
     free = [s for s in range(int(meta["players"])) if s not in taken]
-    planned: list[tuple[int, str, str]] = []
+    planned: list[tuple[int, str, str, str | None]] = []
     for item in invites:
         email = check_email(item.get("email"))
         seat = item.get("seat")
@@ -71,28 +84,75 @@ def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str
                 raise Conflict("seat_taken", f"seat {seat} is taken or invited already")
             if seat in free:
                 free.remove(seat)
-        name = header_text(item.get("name") or email.split("@")[0], 64) or f"seat {seat}"
-        planned.append((seat, email, name))
+        given = header_text(item.get("name") or "", 64) or None
+        name = given or header_text(email.split("@")[0], 64) or f"seat {seat}"
+        planned.append((seat, email, name, given))
     return planned
 
 
-def record(service, game_id: str, planned: list[tuple[int, str, str]], queue: Queue | None = None,
-           by: str = "creator") -> list[dict]:
-    """Store planned invitations and enqueue their mails."""
-    store = MailStore(service.store.redis)
+def record(service, game_id: str, planned: list, queue: Queue | None = None, by: str = "creator",
+           ttl_s: float | None = None) -> list[dict]:
+    """Store planned invitations, each with its own nonce and expiry, and
+    enqueue their mails. ``name`` is the seat's name should the invitee
+    join by mail without one; ``public_name`` (the name the inviter gave,
+    or None) is all the public lists show of an invitation."""
     queue = queue or Queue(QUEUE, connection=rq_connection(service.store.redis))
+    ttl_s = MailInSettings().invitation_ttl_s if ttl_s is None else ttl_s
     out = []
-    for seat, email, name in planned:
-        if not store.save_invitation(game_id, seat, {"email": email, "name": name, "invited": time.time(),
-                                                     "by": by}):
-            raise Conflict("seat_taken", f"seat {seat} was invited already")
+    for seat, email, name, given in planned:
+        now = time.time()
+        invitation = {"email": email, "name": name, "public_name": given, "invited": now, "by": by,
+                      "nonce": new_invitation_nonce()}
+        if ttl_s > 0:
+            invitation["expires"] = now + ttl_s
+        saved = service.store.save_invitation(game_id, seat, invitation, now)
+        if saved == "started":
+            raise Conflict("game_started", "the game has started: its seats are taken")
+        if saved != "ok":
+            raise Conflict("seat_taken", f"seat {seat} was taken or invited just now")
         queue.enqueue("workers.mail_jobs.send_invitation", game_id, seat, **JOB_OPTS)
-        out.append({"seat": seat, "email": email, "name": name})
+        out.append({"seat": seat, "email": email, "name": name, **({"expires": invitation["expires"]}
+                                                                   if ttl_s > 0 else {})})
     return out
 
 
+def withdraw(service, game_id: str, seat: int) -> dict:
+    """Withdraw a seat's invitation (the creator's): its token, link and
+    reply stop working and the seat is free. 404 ``not_invited`` when the
+    seat has none, 409 ``seat_taken`` once its invitee joined."""
+    meta = service.meta(game_id)
+    if not 0 <= seat < int(meta["players"]):
+        raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {int(meta['players']) - 1}")
+    done = service.store.withdraw_invitation(game_id, seat)
+    if done == "taken":
+        raise Conflict("seat_taken", f"seat {seat} is taken: an invitation cannot be withdrawn once its seat "
+                       "is held")
+    if done == "none":
+        raise NotFound("not_invited", f"seat {seat} has no invitation")
+    return {"game": game_id, "seat": seat, "withdrawn": True}
+
+
+def read_token(secret: bytes, token: str, game_id: str | None = None, seat: int | None = None) -> tuple[str, int, str]:
+    """(game, seat, nonce) of a genuine invitation token (for ``game_id``
+    and ``seat`` when given), else 401 ``bad_invitation``. Whether it is
+    still the seat's invitation is the claim's to say."""
+    found = read_invite_token(secret, token or "")
+    if found is None:
+        raise Unauthorized("bad_invitation", "this is not an invitation token of this server: it may have been "
+                           "cut short or changed; use the link or the reply address of the invitation mail")
+    if (game_id is not None and found[0] != game_id) or (seat is not None and found[1] != seat):
+        raise Unauthorized("bad_invitation", f"this invitation is for seat {found[1]} of game {found[0]}")
+    return found
+
+
+def invitation_link(conf: NotifySettings, game_id: str, seat: int, nonce: str) -> str:
+    """The invitation's page: take the seat from a browser (pbem/web)."""
+    return f"{str(conf.public_url).rstrip('/')}/join/{invite_token(conf.secret(), game_id, seat, nonce)}"
+
+
 def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str,
-                    options: dict | None = None, taken: dict | None = None) -> tuple[str, str]:
+                    options: dict | None = None, taken: dict | None = None,
+                    link: str | None = None) -> tuple[str, str]:
     """Subject and text of an invitation. The subject is fixed words, the
     game's name and id: nothing a person typed, so an invitation cannot
     carry someone's words into a stranger's inbox as its headline. The
@@ -112,6 +172,10 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
              "To take the seat, reply to this mail with the word 'join' on the first line",
              "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
              "mail when it is your turn, and you play by replying to it.", "",
+             *(["Or take it in your browser, which makes your signing key there:", f"  {link}",
+                "(with the pbem command: pbem join GAME SEAT --name NAME --invitation TOKEN,",
+                "TOKEN being the link's last part). The seat is kept for you until you take it,",
+                "the invitation is withdrawn, or it expires.", ""] if link else []),
              "How moves are written:", "", game.notation_help_for(options) or "", "",
              "If you do not want to play, or do not know who invited you, ignore this mail."]
     return subject, "\n".join(lines)
@@ -120,18 +184,20 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
 def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
     conf = conf or NotifySettings()
     invitation = MailStore(service.store.redis).invitation(game_id, seat)
-    if invitation is None or seat in service.store.seats(game_id):
+    if invitation is None or seat in service.store.seats(game_id) or not invitation_live(invitation):
         return False
+    nonce = invitation.get("nonce", "")
     loaded = service.load(game_id)
     subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
                                     header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"),
                                     loaded.meta.get("options") or {},
                                     {s: header_text(r.get("name") or "", 64) or None
-                                     for s, r in service.store.seats(game_id).items()})
+                                     for s, r in service.store.seats(game_id).items()},
+                                    link=invitation_link(conf, game_id, seat, nonce) if conf.public_url else None)
     msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
                           subject=subject, text=text,
                           domain=conf.mail_domain, game_id=game_id, seat=seat,
-                          reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat))
+                          reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat, nonce))
     try:
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
@@ -144,12 +210,22 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
     return True
 
 
+def current_invitation(store: MailStore, recipient: Recipient) -> dict | None:
+    """The seat's invitation if it is still the one the recipient's token
+    names (its nonce): None once it was withdrawn or replaced."""
+    invitation = store.invitation(recipient.game_id, recipient.seat)
+    if invitation is None or invitation.get("nonce", "") != (recipient.nonce or ""):
+        return None
+    return invitation
+
+
 def join_by_mail(processor, recipient: Recipient, name: str = "") -> dict:
     """Take the invited seat as a mail-only seat; ``{"error": ...}`` if not."""
     service = processor.service
-    invitation = processor.store.invitation(recipient.game_id, recipient.seat)
+    invitation = current_invitation(processor.store, recipient)
     if invitation is None:
-        return {"error": {"code": "not_invited", "message": "this invitation is unknown"}}
+        return {"error": {"code": "not_invited", "message": "this invitation is unknown: it was withdrawn or "
+                                                            "replaced"}}
     held = service.store.seats(recipient.game_id).get(recipient.seat)
     if held is not None:
         if held.get("mail_only") and held.get("email") == invitation["email"]:
@@ -157,9 +233,12 @@ def join_by_mail(processor, recipient: Recipient, name: str = "") -> dict:
         return {"error": {"code": "seat_taken", "message": "the seat is taken already"}}
     name = header_text(name, 64) or invitation.get("name") or f"seat {recipient.seat}"
     try:
-        service.join(recipient.game_id, recipient.seat, None, name, email=invitation["email"])
+        service.join(recipient.game_id, recipient.seat, None, name, email=invitation["email"],
+                     invitation=recipient.nonce or "")
     except ServiceError as err:
         message = {"seat_taken": "the seat is taken already",
-                   "game_started": "the game has started without you"}.get(err.code, err.message)
+                   "game_started": "the game has started without you",
+                   "invitation_expired": "the invitation has expired",
+                   "bad_invitation": "the invitation was withdrawn or replaced"}.get(err.code, err.message)
         return {"error": {"code": err.code, "message": message}}
     return {"seat": recipient.seat, "name": name}

@@ -31,6 +31,7 @@ from ..service import Loaded, Service
 from ..failures import Failures
 from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later
 from .addresses import Recipient, read_recipient
+from .invites import current_invitation
 from .config import MailInSettings
 from .store import MailStore
 
@@ -170,7 +171,9 @@ class MailProcessor:
 
     def _answer_address(self, recipient: Recipient) -> str | None:
         if recipient.kind == "invite":
-            invitation = self.store.invitation(recipient.game_id, recipient.seat)
+            # only the invitation the token names: a withdrawn or replaced
+            # one's reply must not reach whoever is invited now
+            invitation = current_invitation(self.store, recipient)
             return invitation.get("email") if invitation else None
         seat = self.service.store.seats(recipient.game_id).get(recipient.seat)
         return self.channels.channels(recipient.game_id, recipient.seat, seat).get("email")
@@ -241,7 +244,7 @@ class MailProcessor:
         if recipient.kind == "reply":
             return True
         held = self.service.store.seats(recipient.game_id).get(recipient.seat)
-        invitation = self.store.invitation(recipient.game_id, recipient.seat)
+        invitation = current_invitation(self.store, recipient)
         return bool(held and invitation and held.get("mail_only") and held.get("email") == invitation.get("email"))
 
     def _footer(self, loaded: Loaded, recipient: Recipient) -> list[str]:

@@ -3,7 +3,8 @@
     pbem:mail:raw:ID                 string  a raw message waiting for its job (TTL)
     pbem:mail:out:ID                 string  an answer the relay refused, waiting to be sent again (TTL)
     pbem:{g:ID}:mail:seen:HASH       string  a Message-ID processed for a recipient token (SET NX, TTL)
-    pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, invited)
+    pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, public_name, invited,
+                                             by, nonce, expires): written by pbem/store.py
     pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
     pbem:{g:ID}:mail:rl:SEAT         string  mails taken for a seat's token this hour (TTL)
     pbem:{g:ID}:mail:invites:rl      string  invitations sent for a game this hour (TTL)
@@ -18,7 +19,7 @@ import time
 
 import redis
 
-from ..store import dumps, key
+from ..store import INVITATIONS, dumps, key
 
 LOG_KEEP = 200
 
@@ -117,16 +118,12 @@ class MailStore:
 
     # -- invitations ---------------------------------------------------------
 
-    def save_invitation(self, game_id: str, seat: int, invitation: dict) -> bool:
-        """False when the seat was invited already (one invitation per seat)."""
-        return bool(self.redis.hsetnx(key(game_id, "mail:invites"), str(seat), dumps(invitation)))
-
     def invitation(self, game_id: str, seat: int) -> dict | None:
-        raw = self.redis.hget(key(game_id, "mail:invites"), str(seat))
+        raw = self.redis.hget(key(game_id, INVITATIONS), str(seat))
         return json.loads(raw) if raw else None
 
     def invitations(self, game_id: str) -> dict[int, dict]:
-        return {int(k): json.loads(v) for k, v in self.redis.hgetall(key(game_id, "mail:invites")).items()}
+        return {int(k): json.loads(v) for k, v in self.redis.hgetall(key(game_id, INVITATIONS)).items()}
 
     # -- what happened -------------------------------------------------------
 

@@ -3,16 +3,23 @@ and the operator's end of it: abandoned, deleted, compacted once finished,
 expired while open and nobody joined (the sweeps, pbem/maintenance.py)."""
 from __future__ import annotations
 
+import json
 import secrets
 import time
 
-from .. import games, signing
-from ..errors import Conflict, NotFound, Unprocessable
+from .. import failpoint, games, signing
+from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from ..failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
 from ..signing import move_id_for
-from ..store import FINISHED_INDEX, OPEN_INDEX
+from ..store import FINISHED_INDEX, OPEN_INDEX, STARTING_INDEX
 from .common import SETUP_MOVE, Loaded, Part, token_hash
+
+
+#: How long after the claim of a game's last seat the sweep may deal it: its
+#: joiner, alive, deals it itself at once (both at once is harmless: the
+#: deal is idempotent, only wasted work).
+DEAL_GRACE_S = 5.0
 
 
 class Lifecycle(Part):
@@ -71,45 +78,180 @@ class Lifecycle(Part):
         return out[offset:offset + limit] if player is not None and status else out
 
     def join(self, game_id: str, seat: int, public_key: str | None, name: str,
-             email: str | None = None, webhook_url: str | None = None) -> dict:
+             email: str | None = None, webhook_url: str | None = None, *, invitation: str | None = None,
+             proof: dict | None = None, window_s: float = signing.REQUEST_WINDOW_S) -> dict:
         """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
         an invitation mail): no Ed25519 key, so it moves only by mail reply
-        token and signed moves for it are refused."""
+        token and signed moves for it are refused.
+
+        A seat reserved for a live invitation is taken only with
+        ``invitation``, the nonce of that invitation (read from its token,
+        whose MAC the caller checked: pbem/mail_in/invites.py); anyone else
+        gets 409 ``seat_invited``. The claim checks it in its own script.
+
+        ``proof`` (``{"issued_at", "signature"}``, pbem/signing.py ``JOIN``)
+        signs the join with the key: a signed join repeated by the key that
+        holds the seat answers again, with a new token (the seat's old one
+        stops working), so a join whose answer was lost is not lost."""
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:
             raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
-        if meta["status"] != "open":
-            raise Conflict("game_started", "the game has started: its seats are taken")
         try:
             public_key = signing.check_public_key(public_key) if public_key is not None else None
         except signing.SignatureError as err:
             raise Unprocessable(err.code, err.message) from None
+        now = time.time()
+        if proof is not None:
+            if public_key is None:
+                raise Unprocessable("invalid_request", "a signed join needs the public key it is signed with")
+            self._check_signed(signing.JOIN, {"game": game_id, "seat": seat, "public_key": public_key}, proof,
+                               public_key, window_s, now)
         token = secrets.token_urlsafe(32)
         data = {"seat": seat, "name": name, "public_key": public_key, "token_sha256": token_hash(token),
-                "email": email, "webhook_url": webhook_url, "joined": time.time()}
+                "email": email, "webhook_url": webhook_url, "joined": now}
         if public_key is None:
             data["mail_only"] = True
-        if not self.store.claim_seat(game_id, seat, data):
-            raise Conflict("seat_taken", f"seat {seat} is taken")
-        if len(self.store.seats(game_id)) == meta["players"]:
+        claimed = self.store.claim(game_id, seat, data, invitation, now)
+        if claimed.kind == "taken":
+            return self._join_again(meta, seat, public_key, proof, claimed, token, now)
+        if claimed.kind != "ok":
+            raise self._refused(meta, seat, claimed)
+        if claimed.last:
+            # The seat and the starting index are stored; a process dying
+            # here leaves the deal to the next read, join or sweep (``deal``).
+            failpoint.hit("join_after_claim")
             self._start(game_id)
         return {"game": game_id, "seat": seat, "token": token}
 
+    def _join_again(self, meta: dict, seat: int, public_key: str | None, proof: dict | None, claimed,
+                    token: str, now: float) -> dict:
+        """A join for a seat that is held: the holder's key, signed, gets a
+        new token (its first answer may have been lost: so may the deal
+        that join was to make); anyone else 409."""
+        game_id, held = meta["id"], claimed.held
+        if proof is None or public_key is None or held.get("public_key") != public_key:
+            if meta["status"] != "open":
+                raise Conflict("game_started", "the game has started: its seats are taken")
+            if public_key is not None and held.get("public_key") == public_key:
+                raise Conflict("seat_taken", f"seat {seat} is held by this public key already: to get a token "
+                               f"again, send the join signed (`proof`), or POST /games/{game_id}/seats/{seat}/token")
+            raise Conflict("seat_taken", f"seat {seat} is taken")
+        again = {**held, "token_sha256": token_hash(token), "token_issued": now}
+        if self.store.reissue(game_id, seat, claimed.held_raw, again) != "ok":
+            raise Conflict("busy", "the seat changed while its token was made; try again")
+        self.deal(game_id)
+        return {"game": game_id, "seat": seat, "token": token}
+
+    @staticmethod
+    def _refused(meta: dict, seat: int, claimed) -> Exception:
+        """The error for a claim that did not take the seat (nothing stored)."""
+        invitation = claimed.invitation or {}
+        if claimed.kind == "invited":
+            name = invitation.get("public_name")
+            return Conflict("seat_invited", f"seat {seat} is reserved for the player invited to it"
+                            + (f" ({name})" if name else "") + ": only the invitation's link, reply or token "
+                            "takes it, until the game's creator withdraws it or it expires",
+                            invited=name, expires=invitation.get("expires"))
+        if claimed.kind == "withdrawn":
+            return Unauthorized("bad_invitation", f"this invitation is no longer seat {seat}'s: it was withdrawn "
+                                "or replaced by another")
+        if claimed.kind == "expired":
+            return Unauthorized("invitation_expired", f"the invitation to seat {seat} has expired: ask the game's "
+                                "creator for another")
+        if claimed.kind == "started":
+            return Conflict("game_started", "the game has started: its seats are taken")
+        return NotFound("unknown_game", f"no game {meta['id']!r}")
+
+    @staticmethod
+    def _check_signed(purpose: str, fields: dict, signed: dict, public_key: str, window_s: float,
+                      now: float) -> None:
+        """A signed request (pbem/signing.py): genuine, then fresh; 401 else."""
+        issued_at = signed["issued_at"]
+        try:
+            signing.verify_request(purpose, {**fields, "issued_at": issued_at}, signed["signature"], public_key)
+        except signing.SignatureError as err:
+            raise Unauthorized(err.code, err.message) from None
+        if abs(now - issued_at) > window_s:
+            raise Unauthorized("request_expired", f"the request was signed at {issued_at}, more than "
+                               f"{window_s:g} s from the server's clock ({int(now)}): sign it again",
+                               issued_at=issued_at, now=int(now), window_s=window_s)
+
+    def seat_token(self, game_id: str, seat: int, request: dict, window_s: float = signing.REQUEST_WINDOW_S) -> dict:
+        """A new bearer token for a held seat, by a request signed with the
+        seat's key (pbem/signing.py ``SEAT_TOKEN``), each nonce once: the
+        seat's old token stops working."""
+        meta = self._meta(game_id)
+        if not 0 <= seat < meta["players"]:
+            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+        if meta.get("archived"):
+            raise Conflict("game_over", "the game is over and archived: everything in it is public")
+        raw = self.store.seat_raw(game_id, seat)
+        if raw is None:
+            raise Conflict("seat_free", f"nobody holds seat {seat}: join it")
+        held = json.loads(raw)
+        if not held.get("public_key"):
+            raise Forbidden("mail_only_seat", "the seat joined by mail and has no signing key: it needs no token")
+        now = time.time()
+        self._check_signed(signing.SEAT_TOKEN, {"game": game_id, "seat": seat, "nonce": request["nonce"]}, request,
+                           held["public_key"], window_s, now)
+        token = secrets.token_urlsafe(32)
+        again = {**held, "token_sha256": token_hash(token), "token_issued": now}
+        done = self.store.reissue(game_id, seat, raw, again, nonce=request["nonce"], nonce_ttl_s=2 * window_s + 60)
+        if done == "reused":
+            raise Conflict("nonce_reused", "this token request was answered already: sign a new one, with a "
+                           "new nonce")
+        if done != "ok":
+            raise Conflict("busy", "the seat changed while its token was made; try again")
+        return {"game": game_id, "seat": seat, "token": token}
+
+    def deal(self, game_id: str, meta: dict | None = None, seats: dict | None = None) -> bool:
+        """Deal a game whose every seat is taken but which is still open:
+        its last joiner died between the claim and the deal (a lost
+        process, Redis restarted). Any read, join or sweep may call it;
+        ``_start`` is idempotent. True when it dealt (or found it dealt
+        just now by another)."""
+        meta = meta or self.store.meta(game_id)
+        if meta is None or meta.get("status") != "open":
+            return False
+        seats = self.store.seats(game_id) if seats is None else seats
+        if len(seats) < int(meta["players"]):
+            return False
+        self._start(game_id)
+        return True
+
     def _start(self, game_id: str) -> None:
         """Deal the game once every seat is filled. Idempotent: the append
-        names version 0 and the move id ``setup``, so only one joiner wins."""
+        names version 0 and the move id ``setup``, so only one joiner wins.
+        Whoever wins (or finds it dealt) takes the game off the starting
+        index."""
         loaded = self.load(game_id)
-        events = loaded.game.setup(loaded.state, rng_for(self._seed(game_id), 0))
-        state = loaded.game.apply(loaded.state, events)
-        record = {"id": SETUP_MOVE, "status": "applied", "auth": "setup", "version_before": 0,
-                  "version": len(events), "settled": time.time()}
-        done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active",
-                                 meta={"started": time.time()})
-        if done.kind == "ok":
-            self.store.reindex(OPEN_INDEX, game_id, None)  # started: it can no longer expire
-            self.cache.put(game_id, done.version, state)
-            after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state, done.version)
-            self.announce(loaded, after, events, record)
+        if loaded.meta.get("status") == "open":
+            events = loaded.game.setup(loaded.state, rng_for(self._seed(game_id), 0))
+            state = loaded.game.apply(loaded.state, events)
+            record = {"id": SETUP_MOVE, "status": "applied", "auth": "setup", "version_before": 0,
+                      "version": len(events), "settled": time.time()}
+            done = self.store.append(game_id, 0, SETUP_MOVE, events, record, status="active",
+                                     meta={"started": time.time()})
+            if done.kind == "ok":
+                self.store.reindex(OPEN_INDEX, game_id, None)  # started: it can no longer expire
+                self.cache.put(game_id, done.version, state)
+                after = Loaded({**loaded.meta, "status": "active", "version": done.version}, loaded.game, state,
+                               done.version)
+                self.announce(loaded, after, events, record)
+        self.store.reindex(STARTING_INDEX, game_id, None)
+
+    def deal_waiting(self, now: float | None = None, grace_s: float = DEAL_GRACE_S, limit: int = 100) -> list[str]:
+        """The sweep's part of starting games: deal each game of the starting
+        index whose last seat was taken ``grace_s`` ago or more and that is
+        still open (its joiner died before the deal). Entries of games dealt
+        or gone leave the index."""
+        now = time.time() if now is None else now
+        dealt = []
+        for game_id, _ in self.store.due(STARTING_INDEX, now - grace_s, limit):
+            if self.deal(game_id):
+                dealt.append(game_id)
+            self.store.reindex(STARTING_INDEX, game_id, None)
+        return dealt
 
     def abandon(self, game_id: str, why: str = "", by: str = "operator") -> dict:
         """End a game in play as abandoned: one server-made ``GameAbandoned``

@@ -4,10 +4,12 @@ states, move statuses), each through the game's filter."""
 from __future__ import annotations
 
 import secrets
+import time
 
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
+from ..store import invitation_live
 from .common import CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash
 
 
@@ -67,13 +69,32 @@ class Queries(Part):
         games' texts: they name a seat by its player's name."""
         return names_of(self.store.seats(game_id) if seats is None else seats, players)
 
+    def seat_rows(self, game_id: str, players: int, status: str, seats: dict) -> list[dict]:
+        """The public list of seats: each one's player's name and whether it
+        is taken; while the game is open, ``invited`` too: a seat reserved
+        for a live invitation, with the name its inviter gave (never the
+        address; null when none was given), else null."""
+        rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+                for s in range(players)]
+        if status == "open":
+            invitations = self.store.invitations(game_id)
+            now = time.time()
+            for row in rows:
+                invitation = invitations.get(row["seat"])
+                live = not row["joined"] and invitation_live(invitation, now)
+                row["invited"] = {"name": invitation.get("public_name"), "expires": invitation.get("expires")} \
+                    if live else None
+        return rows
+
     def summary(self, loaded: Loaded, viewer, whole: bool = False) -> dict:
+        seats = self.store.seats(loaded.id)
+        if loaded.meta["status"] == "open" and len(seats) >= loaded.meta["players"] and \
+                self.deal(loaded.id, loaded.meta, seats):
+            loaded = self.load(loaded.id)  # its last joiner died before the deal: dealt now
         game, state = loaded.game, loaded.state
         out = self._public_meta(loaded.meta)
-        seats = self.store.seats(loaded.id)
         names = self.seat_names(loaded.id, loaded.meta["players"], seats)
-        out["seats"] = [{"seat": s, "name": names[s], "joined": s in seats}
-                        for s in range(loaded.meta["players"])]
+        out["seats"] = self.seat_rows(loaded.id, loaded.meta["players"], loaded.meta["status"], seats)
         # Who the caller is (a seat, or None for a spectator), always; once the
         # game is over everything is public, which ``sees_all`` says.
         out["viewer"] = viewer
@@ -100,14 +121,40 @@ class Queries(Part):
         out = []
         for item in self.list_games(status, offset, limit):
             seats = self.store.seats(item["id"])
-            item["seats"] = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
-                             for s in range(item["players"])]
+            if item["status"] == "open" and len(seats) >= item["players"] and self.deal(item["id"]):
+                item.update(self._public_meta(self._meta(item["id"])))  # its last joiner died before the deal
+            item["seats"] = self.seat_rows(item["id"], item["players"], item["status"], seats)
             item["to_act"] = []
             if item["status"] == "active":
                 loaded = self.load(item["id"])
                 item["to_act"] = sorted(loaded.game.to_act(loaded.state))
             out.append(item)
         return out
+
+    def invitation_state(self, game_id: str, seat: int, nonce: str) -> dict:
+        """What the holder of an invitation's token may see of it (its page,
+        ``/join/TOKEN``): the game, its seats, the seat, the name the
+        invitation gave, and ``state``: ``open`` (the seat waits for them),
+        ``joined`` (the seat is held), ``withdrawn`` (the token names an
+        invitation the seat no longer has), ``expired`` or ``started``."""
+        meta = self._meta(game_id)
+        invitation = self.store.invitation(game_id, seat)
+        seats = self.store.seats(game_id)
+        current = invitation is not None and invitation.get("nonce", "") == nonce
+        if not current:
+            state = "withdrawn"
+        elif seat in seats:
+            state = "joined"
+        elif meta["status"] != "open":
+            state = "started"
+        elif not invitation_live(invitation):
+            state = "expired"
+        else:
+            state = "open"
+        return {"game": game_id, "kind": meta["game"], "title": meta["title"], "players": meta["players"],
+                "seat": seat, "state": state, "name": invitation.get("name") if current else None,
+                "expires": invitation.get("expires") if current else None,
+                "seats": self.seat_rows(game_id, meta["players"], meta["status"], seats)}
 
     def roster(self, game_id: str) -> dict:
         """The game's type and its seats' names by seat (None: free): public,

@@ -1,6 +1,7 @@
 """What the pages show, composed from the Service's read functions only
 (``listing``, ``roster``, ``get_game``, ``events``, ``state_at``,
-``legal_moves``, ``move_status``; moves by ``submit_trusted``): every view, event and move reaches a page through the
+``legal_moves``, ``move_status``, ``invitation_state``; moves by
+``submit_trusted``): every view, event and move reaches a page through the
 game's own filter (``view``, ``redact``), for the caller the page names (a
 seat's bearer token, a play link's ``SeatProof``, or nobody). Nothing here
 reads the store or a state.
@@ -77,12 +78,20 @@ def lobby(service: Service, limit: int = 50) -> dict:
         rows = []
         for g in service.listing(status, 0, limit):
             names = [s["name"] for s in g["seats"]]
+            invited = [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")]
             rows.append({"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"],
-                         "names": [n for n in names if n], "free": sum(1 for n in names if not n),
+                         "names": [n for n in names if n], "invited": invited,
+                         "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
                          "turn": [names[s] or f"seat {s}" for s in g["to_act"]],
                          "outcome": outcome_words(g.get("result"), names) if status == "finished" else ""})
         out[status] = rows
     return out
+
+
+def invited_name(seat: dict) -> str:
+    """How the pages name a seat kept for an invitation: the name its
+    inviter gave (the address is never shown), else its number."""
+    return (seat.get("invited") or {}).get("name") or f"seat {seat['seat']}"
 
 
 def outcome_words(result: dict | None, names: list) -> str:
@@ -138,10 +147,22 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "names": names, "seats": seat_rows(summary, view, to_act, viewer), "to_act": to_act,
         "turn": turn_words(summary, names, viewer), "picture": picture, "legal": legal,
         "log": entries, "caller": caller, "result": summary.get("result"),
-        "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"]],
+        "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal),
     }
+
+
+def invitation_page(service: Service, game_id: str, seat: int, nonce: str, token: str) -> dict:
+    """What an invitation's page (``/join/TOKEN``) shows its holder: the
+    game, the seat, the name it was given, where the invitation stands
+    (``open``: the seat waits for them; ``joined``, ``withdrawn``,
+    ``expired``, ``started``) and the other seats."""
+    found = service.invitation_state(game_id, seat, nonce)
+    return {**found, "token": token,
+            "others": [{"seat": s["seat"], "name": s["name"] or (invited_name(s) + " (invited)" if s.get("invited")
+                                                                   else "free seat")}
+                       for s in found["seats"] if s["seat"] != seat]}
 
 
 def play(service: Service, game_id: str, caller: Caller, move: dict, expected_version: int, nonce: str,
@@ -204,6 +225,7 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
         if score is None and result.get("scores"):
             score = result["scores"][seat]
         rows.append({"seat": seat, "name": s["name"], "joined": s["joined"], "score": score,
+                     "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
                      "to_act": seat in to_act, "you": seat == viewer,
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})

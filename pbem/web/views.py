@@ -27,6 +27,7 @@ from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
 from ..api.common import bearer, stream_url
+from ..mail_in import invites
 from ..tickets import make_ticket
 from ..pictures import palette
 from . import links, model
@@ -132,6 +133,19 @@ def live(game_id):
     """The page's parts for the caller (a seat's bearer token, or nobody):
     what the script puts in place when the game moves or a seat signs in."""
     return live_answer(game_id, bearer_caller(game_id))
+
+
+# -- an invitation's link -------------------------------------------------------------------
+
+
+@web.get("/join/<token>")
+def invitation(token):
+    """The link in an invitation mail: the game and the seat kept for its
+    holder, who takes it from here with a key the browser makes or holds
+    (the script signs the join and sends the token: ``POST
+    /games/{id}/seats/{seat}``). The token is a credential in the URL."""
+    game_id, seat, nonce = invites.read_token(secret(), token)
+    return html("invitation.html", private=True, page=model.invitation_page(service(), game_id, seat, nonce, token))
 
 
 # -- a turn mail's play link ----------------------------------------------------------------
@@ -275,7 +289,7 @@ def _error(err):
     if request.endpoint in JSON_ENDPOINTS or request.is_json:
         return Response(json.dumps(body), status=status, headers=headers, mimetype="application/json")
     error = body["error"]
-    return html("error.html", status=status, private=request.path.startswith("/play/"),
+    return html("error.html", status=status, private=request.path.startswith(("/play/", "/join/")),
                 error={**error, "details": error.get("details") or {}})
 
 

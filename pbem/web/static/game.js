@@ -374,12 +374,18 @@
       var pub;
       said("Joining\u2026");
       key.then(function (pair) {
-        return PbemKeys.publicKey(pair);
-      }).then(function (p) {
-        pub = p;
-        return fetchJson("/games/" + G.id + "/seats/" + seat, {
-          method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ public_key: pub, name: name })
+        return PbemKeys.publicKey(pair).then(function (p) {
+          pub = p;
+          // Signed (purpose "pbem-join"): sent again after a lost answer, the
+          // join answers again with a new token instead of "seat taken".
+          var issued = Math.floor(Date.now() / 1000);
+          var signed = { purpose: "pbem-join", game: G.id, seat: seat, public_key: pub, issued_at: issued };
+          return PbemKeys.sign(pair, PbemCanon.utf8(PbemCanon.canonical(signed))).then(function (signature) {
+            return fetchJson("/games/" + G.id + "/seats/" + seat, {
+              method: "POST", headers: { "Content-Type": "application/json" },
+              body: JSON.stringify({ public_key: pub, name: name, proof: { issued_at: issued, signature: signature } })
+            });
+          });
         });
       }).then(function (joined) {
         var before = me;

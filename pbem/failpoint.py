@@ -1,0 +1,21 @@
+"""Fault points for the fault tests: ``PBEM_FAILPOINT=NAME`` makes a process
+exit at once, with no clean-up and no answer, when it reaches the point
+``NAME``, as a kill -9 there would. Unset (always, outside the tests) a
+point costs one look at the environment.
+
+Points: ``join_after_claim`` (``Service.join``: the claim of a game's last
+seat is stored, its deal is not yet; tests/test_seat_start_faults.py).
+"""
+from __future__ import annotations
+
+import os
+
+from .settings_registry import env
+
+#: The exit status of a process stopped at a fault point.
+EXIT_STATUS = 86
+
+
+def hit(name: str) -> None:
+    if env("PBEM_FAILPOINT") == name:
+        os._exit(EXIT_STATUS)

@@ -1,0 +1,78 @@
+/* An invitation's page (/join/TOKEN): take the seat kept for the holder of
+   the link, with this browser's key (made now if it has none: PbemKeys),
+   by a signed join that carries the invitation's token. The join is
+   signed (purpose "pbem-join"), so sending it again after a lost answer
+   answers again with a new token instead of "seat taken". */
+(function () {
+  "use strict";
+  var main = document.querySelector("main.invitation");
+  var form = main && main.querySelector("form.invitation-join");
+  if (!form) return;
+  var game = main.dataset.game, seat = +main.dataset.seat, token = main.dataset.token;
+  var said = document.getElementById("sent");
+
+  function tell(text, kind) {
+    said.textContent = text;
+    said.classList.toggle("bad", kind === "bad");
+    said.classList.toggle("good", kind === "good");
+  }
+
+  function signedJoin(pair, name) {
+    return PbemKeys.publicKey(pair).then(function (pub) {
+      var issued = Math.floor(Date.now() / 1000);
+      var signed = { purpose: "pbem-join", game: game, seat: seat, public_key: pub, issued_at: issued };
+      return PbemKeys.sign(pair, PbemCanon.utf8(PbemCanon.canonical(signed))).then(function (signature) {
+        return { public_key: pub, name: name, invitation: token,
+                 proof: { issued_at: issued, signature: signature } };
+      });
+    });
+  }
+
+  /* A key made just now: the player saves its one copy (or says not to)
+     before the seat is taken with it (PbemBackup, as on the game's page). */
+  function saveCopy(made) {
+    tell("");
+    form.hidden = true;
+    return PbemBackup.offer(form.parentNode, made, { go: "Go on: take seat " + seat, focus: true })
+      .then(function () {
+        form.hidden = false;
+        tell("Taking the seat\u2026");
+        return made;
+      });
+  }
+
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var name = form.querySelector("#join-name").value.trim();
+    if (!name) return;
+    var button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    tell("Taking the seat\u2026");
+    var pub;
+    PbemKeys.load().then(function (pair) {
+      return pair || PbemKeys.generate().then(saveCopy);
+    }).then(function (pair) {
+      return signedJoin(pair, name);
+    }).then(function (body) {
+      pub = body.public_key;
+      return fetch("/games/" + encodeURIComponent(game) + "/seats/" + seat, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
+      });
+    }).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (answer) {
+        if (!resp.ok) {
+          var err = answer.error || {};
+          throw new Error((err.message || ("HTTP " + resp.status)) + (err.code ? " (" + err.code + ")" : ""));
+        }
+        return answer;
+      });
+    }).then(function (joined) {
+      PbemKeys.rememberSeat(game, seat, joined.token, name, pub);
+      tell("You sit at seat " + seat + ".", "good");
+      location.assign("/g/" + encodeURIComponent(game));
+    }).catch(function (err) {
+      button.disabled = false;
+      tell("Not joined: " + err.message, "bad");
+    });
+  });
+})();
