@@ -156,7 +156,8 @@ CODES: dict[str, Code] = _codes(
     Code("webhook_url_invalid", (422,), "a webhook URL is http(s) with a host, no credentials, a valid port"),
     Code("webhook_url_unresolvable", (422,), "the webhook's host does not resolve"),
     Code("webhook_url_refused", (422,), "the webhook's host resolves to a loopback, private, link-local or "
-         "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo)"),
+         "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo); link-local and "
+         "metadata ones whatever `PBEM_WEBHOOK_ALLOW_PRIVATE` says"),
     # -- mail
     Code("inbound_disabled", (403,), "inbound mail over HTTP is off (`PBEM_INBOUND_SECRET` is not set)"),
     Code("bad_inbound_secret", (401,), "send `Authorization: Bearer <PBEM_INBOUND_SECRET>`"),
