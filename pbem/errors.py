@@ -84,7 +84,8 @@ CODES: dict[str, Code] = _codes(
     Code("malformed_json", (400,), "the body is not valid JSON, or nests deeper than 64 levels "
          "(`details.max_depth`)"),
     Code("invalid_request", (422,), "the request does not match the schema (`details.fields` says where): "
-         "a lone surrogate in any string, a control character in a one-line field..."),
+         "a lone surrogate in any string, a control character or an invisible format character (a "
+         "bidirectional control, a zero width space...; ZWJ and ZWNJ are allowed) in a one-line field..."),
     Code("body_too_large", (413,), "the body is larger than `PBEM_MAX_BODY` bytes"),
     Code("unsupported_media_type", (415,), "the body's Content-Type is not one this operation reads"),
     Code("method_not_allowed", (405,), "the path exists, the method does not (see the `Allow` header)"),

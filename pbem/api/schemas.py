@@ -8,6 +8,7 @@ import re
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..invisible import first_invisible_format
 from ..notify.store import DEFAULT_ACTIONS
 
 
@@ -53,11 +54,19 @@ _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 def one_line(value: str) -> None:
     """A validator for names, titles, addresses, nonces: text that may end
     up in a mail header (a Subject, a From display name) or a log line, so a
-    line break there could start a header or a line of its own."""
-    bad = _NOT_ONE_LINE.search(value) if isinstance(value, str) else None
+    line break there could start a header or a line of its own, and an
+    invisible format character (Unicode Cf but ZWJ/ZWNJ, pbem/invisible.py)
+    could reorder or hide what is shown."""
+    if not isinstance(value, str):
+        return
+    bad = _NOT_ONE_LINE.search(value)
     if bad:
         raise ma.ValidationError(f"U+{ord(bad.group()):04X} (a control character, line break or lone "
                                  "surrogate) is not allowed in this field")
+    invisible = first_invisible_format(value)
+    if invisible:  # a bidirectional control would reorder what follows it in a mail's subject
+        raise ma.ValidationError(f"U+{ord(invisible):04X} (an invisible format character, such as a "
+                                 "bidirectional control) is not allowed in this field")
 
 
 def Line(*, validate=(), **kw):
@@ -109,7 +118,7 @@ class CreateGame(Strict):
     players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
     options = fields.Dict(keys=Line(), load_default=dict)
     title = Line(load_default="", validate=validate.Length(0, 120),
-                 metadata={"description": "one line, no control characters"})
+                 metadata={"description": "one line, no control or invisible format characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
     invite = fields.List(fields.Nested(Invite), load_default=list, validate=validate.Length(0, 16),
@@ -188,7 +197,7 @@ class JoinSeat(Strict):
     public_key = Line(required=True, validate=validate.Length(40, 48),
                       metadata={"description": "Ed25519 public key, unpadded base64url"})
     name = Line(required=True, validate=validate.Length(1, 64),
-                metadata={"description": "one line, no control characters"})
+                metadata={"description": "one line, no control or invisible format characters"})
     email = fields.Email(load_default=None, allow_none=True, validate=one_line)
     webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, validate=one_line)
 
