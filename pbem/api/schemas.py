@@ -266,20 +266,35 @@ class MoveError(Strict):
 
 
 class MoveRecord(Strict):
+    """A move's status. What each caller gets: the mover (with the seat's
+    token) and, once the game is finished, everyone get the whole record. A
+    move the game withholds from the caller while it runs (Cartoona's
+    face-down discards, blocks, secret thefts; Kachina's redraw answers) is
+    shown as exactly ``id``, ``status``, ``submitted``, ``settled``,
+    ``version_before``, ``version`` (when applied) and ``envelope_withheld``:
+    no ``auth``, ``envelope`` nor ``error``, so a withheld rejected move says
+    that it was rejected, not why (the reason could tell what it was)."""
     id = fields.String()
-    status = fields.String(metadata={"description": "queued, applied or rejected (then `error` says why: "
+    status = fields.String(metadata={"description": "queued, applied or rejected, the same for every caller "
+                                                    "(when rejected, `error` says why to whoever may see the move: "
                                                     "`stale_version` when another move got in first)"})
-    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, mail-token, mail-link, deadline, setup, ..."})
+    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, mail-token, mail-link, "
+                                                  "deadline, setup, ... (absent when the move is withheld)"})
     envelope = fields.Dict(metadata=ref("StoredEnvelope", description=(
         "the move as submitted; absent when withheld from the caller (then `envelope_withheld`)")))
     envelope_withheld = fields.Boolean(metadata={
         "description": "true when the game withholds this move from the caller while it runs (a face-down "
-                       "discard, a secret theft...): the record then keeps only id, status, versions and times"})
+                       "discard, a secret theft, a redraw answer...): the record then holds only id, status, "
+                       "submitted, settled, version_before, version (when applied) and this; never sent to the "
+                       "mover (with the seat's token) nor once the game is finished"})
     submitted = fields.Float()
     settled = fields.Float()
-    version_before = Int()
+    version_before = Int(metadata={"description": "the game's version when the move was decided (once settled)"})
     version = Int(metadata={"description": "the game's version once applied"})
-    error = fields.Nested(MoveError)
+    error = fields.Nested(MoveError, metadata={
+        "description": "why a rejected move was rejected: sent to the mover (with the seat's token) always, to "
+                       "other callers only when the move is not withheld from them (`envelope_withheld`), as "
+                       "the reason could tell what a withheld move was"})
 
 
 class BoardQuery(Strict):
