@@ -67,8 +67,7 @@ def test_stored_invisible_characters_never_reach_a_header(notify_env, service, r
     """A title and names stored before the API refused them: the mails'
     Subject and To carry the words without the characters."""
     game_id, _, _ = new_game(service, title="Game \u202edlrow\u200b olleh", names=("Ann\u2066", "\ufeffBob\u200d"))
-    from .test_notify_support import run_jobs as run_notify_jobs
-    run_notify_jobs(redis_client)
+    run_jobs(redis_client)
     seat = to_act(service, game_id)[0]
     mails = smtp.to(f"p{seat}@example.test", "your_turn")
     assert len(mails) == 1
