@@ -58,7 +58,8 @@ MOVES = {"place -2,0 r0", "place -2,0 r0 follower city N", "board"}
 
 def command(lines, i=0):
     return wrapped.command_at(lines, i, lambda text: text in MOVES,
-                              lambda text: wrapped.first_word(text) in ("place", "board", "help"))
+                              lambda text: wrapped.first_word(text) in ("place", "board", "help"),
+                              lambda text, below: wrapped.first_word(below) in wrapped.next_words(text, MOVES))
 
 
 def test_a_broken_move_is_joined():
@@ -78,6 +79,16 @@ def test_a_move_above_a_line_that_joins_nothing_is_held_back():
     got = command(["place -2,0 r0", "follower citty N"])
     assert got.dangling == "follower citty N" and got.text == "place -2,0 r0"
     assert command(["Hi Bob,", "follower city N"]).dangling is None  # not a move: it fails as it stands
+
+
+def test_a_line_no_move_goes_on_with_is_no_part_of_the_move():
+    """A greeting or a name under a move: no longer move goes on with its
+    first word, so the move stands and the line is read on its own."""
+    for below in ("Cheers, Ann", "謝謝", "thanks!"):
+        got = command(["place -2,0 r0", below])
+        assert (got.text, got.lines, got.dangling) == ("place -2,0 r0", ["place -2,0 r0"], None)
+    assert wrapped.next_words("place -2,0 r0", MOVES) == {"follower"}
+    assert wrapped.next_words("Place  -2,0 R0", MOVES) == {"follower"}
 
 
 # -- through the listener ---------------------------------------------------------
@@ -236,3 +247,17 @@ def test_a_command_below_a_move_is_still_its_own(service, redis_client, smtp, ma
                            f"{half}\r\nboard\r\n" + quoted(turn, flowed=False))
     assert applied == [wanted], answer
     assert "read as one line" not in answer and "The board as you see it is at the end" in answer
+
+
+def test_a_greeting_below_a_move_leaves_the_move_applied(service, redis_client, smtp, mail_in):
+    """``Cheers, Ann`` under a placement is no broken-off rest: no longer
+    legal move goes on with ``cheers``, so the placement is applied."""
+    game_id = carcassonne(service, redis_client)
+    _, half = follower_move(service, game_id)
+    turn = smtp.to(ANN, "your_turn")[-1]
+    wanted = the_move(service, game_id, half)
+    applied, answer = send(service, redis_client, smtp, mail_in, game_id,
+                           f"{half}\r\nCheers, Ann\r\n" + quoted(turn, flowed=False))
+    assert applied == [wanted], answer
+    assert "read as one line" not in answer and f"not applied: '{half}'" not in answer
+    assert f"> {half}\n  applied" in answer

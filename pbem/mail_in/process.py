@@ -407,7 +407,18 @@ class MailProcessor:
                 verbs.update(self._verbs(loaded, seat) or {""})
             return wrapped.first_word(text) in verbs
 
-        return wrapped.command_at(commands, i, lambda text: self._reads(loaded, seat, text), starts_command)
+        described: list[str] = []
+
+        def continues(text: str, below: str) -> bool:
+            # Only a line below that a longer legal move could go on with
+            # holds the move back: a greeting or a name under it does not.
+            if not described:
+                described.extend(self._described(loaded, seat) or [""])
+            word = wrapped.first_word(below).strip(".,;:!?")
+            return any(word in wrapped.next_words(form, described) for form in self._forms(loaded, seat, text))
+
+        return wrapped.command_at(commands, i, lambda text: self._reads(loaded, seat, text), starts_command,
+                                  continues)
 
     def _reads(self, loaded: Loaded, seat: int, text: str) -> bool:
         """Whether ``text`` reads as a move (as written, or as pasted)."""
@@ -419,9 +430,27 @@ class MailProcessor:
                 pass
         return False
 
+    def _forms(self, loaded: Loaded, seat: int, text: str) -> list[str]:
+        """``text`` as written and as the notation writes the move it reads
+        as (``Place -2, 0 0`` is ``place -2,0 r0``)."""
+        forms = [text]
+        names = self._names(loaded)
+        for reading_, _ in pasting.readings(text):
+            try:
+                move = wording.parse(loaded.game, reading_, loaded.state, seat, names)
+                forms.append(wording.describe(loaded.game, move, seat, names))
+                break
+            except GameError:
+                pass
+        return forms
+
     def _verbs(self, loaded: Loaded, seat: int) -> set[str]:
         """The words a move starts with: those of the notation's examples
         and of the seat's legal moves now."""
+        return {wrapped.first_word(t) for t in self._described(loaded, seat)} - {""}
+
+    def _described(self, loaded: Loaded, seat: int) -> list[str]:
+        """The notation's examples and the seat's legal moves now, as text."""
         game = loaded.game
         try:
             texts = list(game.notation_examples(loaded.meta.get("options") or {}))
@@ -432,7 +461,7 @@ class MailProcessor:
             texts += [wording.describe(game, m, seat, names) for m in game.legal_moves(loaded.state, seat)]
         except Exception:  # a seat not to act, a state before setup
             pass
-        return {wrapped.first_word(t) for t in texts} - {""}
+        return texts
 
     def _dangling(self, command: wrapped.Command) -> list[str]:
         """Why a move followed by a line that may be its broken-off rest is

@@ -12,10 +12,14 @@ applied, the line below it is looked at, on the state it would be read on:
 * else, when the two joined by a space read as one move: they are that one
   command (and so on, for a line broken more than once: up to
   ``MAX_PARTS`` lines make one);
-* else, when the line itself reads as a move: it is not applied, and the
-  mail's reading stops there (the line below may be its broken-off rest: a
-  move is never applied from part of what the player wrote). The answer
-  says so.
+* else, when the line itself reads as a move and the line below starts
+  with a word that some longer legal move goes on with after this one
+  (``place -2,0 r0`` and then ``follower citi N``, mistyped): it is not
+  applied, and the mail's reading stops there (the line below may be its
+  broken-off rest: a move is never applied from part of what the player
+  wrote). The answer says so;
+* else the line below is no part of a move (``Cheers, Ann``, ``謝謝``): the
+  move is applied as written and the line below is read on its own.
 
 A line below that does not read is never joined blindly: the joined text
 must read as a move, checked by the game's own parser (a greeting does not).
@@ -39,8 +43,11 @@ MAX_PARTS = 4
 
 
 def command_at(lines: list[str], i: int, reads: Callable[[str], bool],
-               starts_command: Callable[[str], bool]) -> Command:
-    """The command that starts at ``lines[i]``."""
+               starts_command: Callable[[str], bool],
+               continues: Callable[[str, str], bool] = lambda text, below: True) -> Command:
+    """The command that starts at ``lines[i]``. ``continues(text, below)``:
+    whether ``below`` may be the rest of the move ``text`` (its first word
+    is one a longer legal move goes on with after ``text``)."""
     text, used, pending = lines[i], [lines[i]], []
     for below in lines[i + 1:i + MAX_PARTS]:
         if starts_command(below) or reads(below):
@@ -49,7 +56,7 @@ def command_at(lines: list[str], i: int, reads: Callable[[str], bool],
         joined = " ".join([text, *pending])
         if reads(joined):
             text, used, pending = joined, used + pending, []
-    if pending and reads(text):
+    if pending and reads(text) and continues(text, pending[0]):
         return Command(text, used, pending[0])
     return Command(text, used)
 
@@ -57,3 +64,16 @@ def command_at(lines: list[str], i: int, reads: Callable[[str], bool],
 def first_word(line: str) -> str:
     words = line.strip().lower().split()
     return words[0] if words else ""
+
+
+def next_words(text: str, longer: list[str]) -> set[str]:
+    """The words that the moves of ``longer`` that go on from ``text`` put
+    right after it (``place -2,0 r0`` in ``place -2,0 r0 follower city N``:
+    ``follower``)."""
+    start = " ".join(text.lower().split())
+    out = set()
+    for other in longer:
+        words = " ".join(other.lower().split())
+        if words.startswith(start + " "):
+            out.add(first_word(words[len(start) + 1:]))
+    return out - {""}
