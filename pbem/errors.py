@@ -84,7 +84,8 @@ CODES: dict[str, Code] = _codes(
     Code("malformed_json", (400,), "the body is not valid JSON, or nests deeper than 64 levels "
          "(`details.max_depth`)"),
     Code("invalid_request", (422,), "the request does not match the schema (`details.fields` says where): "
-         "a lone surrogate in any string, a control character in a one-line field..."),
+         "a lone surrogate in any string, a control character or an invisible format character (a "
+         "bidirectional control, a zero width space...; ZWJ and ZWNJ are allowed) in a one-line field..."),
     Code("body_too_large", (413,), "the body is larger than `PBEM_MAX_BODY` bytes"),
     Code("unsupported_media_type", (415,), "the body's Content-Type is not one this operation reads"),
     Code("method_not_allowed", (405,), "the path exists, the method does not (see the `Allow` header)"),
@@ -170,7 +171,8 @@ CODES: dict[str, Code] = _codes(
     Code("webhook_url_invalid", (422,), "a webhook URL is http(s) with a host, no credentials, a valid port"),
     Code("webhook_url_unresolvable", (422,), "the webhook's host does not resolve"),
     Code("webhook_url_refused", (422,), "the webhook's host resolves to a loopback, private, link-local or "
-         "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo)"),
+         "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo); link-local and "
+         "metadata ones whatever `PBEM_WEBHOOK_ALLOW_PRIVATE` says"),
     # -- mail
     Code("inbound_disabled", (403,), "inbound mail over HTTP is off (`PBEM_INBOUND_SECRET` is not set)"),
     Code("bad_inbound_secret", (401,), "send `Authorization: Bearer <PBEM_INBOUND_SECRET>`"),

@@ -231,7 +231,8 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("PBEM_NOTICE_LINGER_MS", "200", "float", "how long a notice drainer keeps listening, ms",
             "notifications", minimum=0),
-    Setting("PBEM_WEBHOOK_ALLOW_PRIVATE", "0", "flag", "let webhooks reach private/loopback addresses",
+    Setting("PBEM_WEBHOOK_ALLOW_PRIVATE", "0", "flag", "let webhooks reach private/loopback addresses (never "
+            "link-local or cloud metadata ones)",
             "notifications"),
     Setting("PBEM_WEBHOOK_BACKOFF_BASE", "60", "float", "first webhook retry delay, seconds (doubles per "
             "attempt, plus jitter)", "notifications", minimum=0),

@@ -8,6 +8,7 @@ import re
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ..invisible import first_invisible_format
 from ..notify.store import DEFAULT_ACTIONS
 
 
@@ -53,11 +54,19 @@ _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 def one_line(value: str) -> None:
     """A validator for names, titles, addresses, nonces: text that may end
     up in a mail header (a Subject, a From display name) or a log line, so a
-    line break there could start a header or a line of its own."""
-    bad = _NOT_ONE_LINE.search(value) if isinstance(value, str) else None
+    line break there could start a header or a line of its own, and an
+    invisible format character (Unicode Cf but ZWJ/ZWNJ, pbem/invisible.py)
+    could reorder or hide what is shown."""
+    if not isinstance(value, str):
+        return
+    bad = _NOT_ONE_LINE.search(value)
     if bad:
         raise ma.ValidationError(f"U+{ord(bad.group()):04X} (a control character, line break or lone "
                                  "surrogate) is not allowed in this field")
+    invisible = first_invisible_format(value)
+    if invisible:  # a bidirectional control would reorder what follows it in a mail's subject
+        raise ma.ValidationError(f"U+{ord(invisible):04X} (an invisible format character, such as a "
+                                 "bidirectional control) is not allowed in this field")
 
 
 def Line(*, validate=(), **kw):
@@ -138,7 +147,7 @@ class CreateGame(Strict):
     players = Int(required=True, validate=validate.Range(1, 16), metadata={"description": "number of seats"})
     options = fields.Dict(keys=Line(), load_default=dict)
     title = Line(load_default="", validate=validate.Length(0, 120),
-                 metadata={"description": "one line, no control characters"})
+                 metadata={"description": "one line, no control or invisible format characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
     invitations = invitation_list()
@@ -241,7 +250,7 @@ class JoinSeat(Strict):
     public_key = Line(required=True, validate=validate.Length(40, 48),
                       metadata={"description": "Ed25519 public key, unpadded base64url"})
     name = Line(required=True, validate=validate.Length(1, 64),
-                metadata={"description": "one line, no control characters"})
+                metadata={"description": "one line, no control or invisible format characters"})
     email = fields.Email(load_default=None, allow_none=True, validate=one_line)
     webhook_url = fields.Url(load_default=None, allow_none=True, schemes={"http", "https"}, validate=one_line)
     invitation = Line(load_default=None, allow_none=True, validate=validate.Length(20, 140), metadata={
@@ -333,20 +342,35 @@ class MoveError(Strict):
 
 
 class MoveRecord(Strict):
+    """A move's status. What each caller gets: the mover (with the seat's
+    token) and, once the game is finished, everyone get the whole record. A
+    move the game withholds from the caller while it runs (Cartoona's
+    face-down discards, blocks, secret thefts; Kachina's redraw answers) is
+    shown as exactly ``id``, ``status``, ``submitted``, ``settled``,
+    ``version_before``, ``version`` (when applied) and ``envelope_withheld``:
+    no ``auth``, ``envelope`` nor ``error``, so a withheld rejected move says
+    that it was rejected, not why (the reason could tell what it was)."""
     id = fields.String()
-    status = fields.String(metadata={"description": "queued, applied or rejected (then `error` says why: "
+    status = fields.String(metadata={"description": "queued, applied or rejected, the same for every caller "
+                                                    "(when rejected, `error` says why to whoever may see the move: "
                                                     "`stale_version` when another move got in first)"})
-    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, mail-token, mail-link, deadline, setup, ..."})
+    auth = fields.String(metadata={"description": "how the move was authenticated: ed25519, mail-token, mail-link, "
+                                                  "deadline, setup, ... (absent when the move is withheld)"})
     envelope = fields.Dict(metadata=ref("StoredEnvelope", description=(
         "the move as submitted; absent when withheld from the caller (then `envelope_withheld`)")))
     envelope_withheld = fields.Boolean(metadata={
         "description": "true when the game withholds this move from the caller while it runs (a face-down "
-                       "discard, a secret theft...): the record then keeps only id, status, versions and times"})
+                       "discard, a secret theft, a redraw answer...): the record then holds only id, status, "
+                       "submitted, settled, version_before, version (when applied) and this; never sent to the "
+                       "mover (with the seat's token) nor once the game is finished"})
     submitted = fields.Float()
     settled = fields.Float()
-    version_before = Int()
+    version_before = Int(metadata={"description": "the game's version when the move was decided (once settled)"})
     version = Int(metadata={"description": "the game's version once applied"})
-    error = fields.Nested(MoveError)
+    error = fields.Nested(MoveError, metadata={
+        "description": "why a rejected move was rejected: sent to the mover (with the seat's token) always, to "
+                       "other callers only when the move is not withheld from them (`envelope_withheld`), as "
+                       "the reason could tell what a withheld move was"})
 
 
 class BoardQuery(Strict):

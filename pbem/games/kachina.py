@@ -222,6 +222,7 @@ class Kachina(Game):
         "wrong_stuck_rule": "this game's stuck_player option is the other rule (pass or discard)",
         "no_redraw": "a redraw needs 3 or more tiles of one kind in hand",
         "wrong_phase": "the redraw is only before play",
+        "already_answered": "the seat has answered the opening redraw; the others are still deciding",
         "bad_notation": "the text could not be read as a move",
     }
     view_fields = {
@@ -536,6 +537,15 @@ class Kachina(Game):
         if state.phase == "redraw":
             return frozenset(p for p, c in enumerate(state.choices) if c is None)
         return frozenset()
+
+    def check_turn(self, state: KState, player: int) -> None:
+        """A seat that has answered the opening redraw is told so, not only
+        that it is not to act: its answer stands while the others decide."""
+        if (state.phase == "redraw" and self.result(state) is None and isinstance(player, int)
+                and 0 <= player < len(state.choices) and state.choices[player] is not None):
+            raise IllegalMove("already_answered", "you have answered the opening redraw already; your answer "
+                                                  "stands while the others decide")
+        super().check_turn(state, player)
 
     def window(self, state: KState):
         """The opening redraw is the one window: every seat answers it at

@@ -29,7 +29,7 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..failures import Failures
-from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later
+from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later, wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -44,6 +44,12 @@ EXAMPLES = 8
 HELP_WORDS = ("help", "?", "commands")
 BOARD_WORDS = ("board", "show", "status")
 MOVES_WORDS = ("moves", "legal", "options")
+
+
+def _keyword(line: str) -> bool:
+    """A command that is not a move (help, board, moves, join)."""
+    word = line.strip().lower()
+    return word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS or word.split(" ")[0] == "join"
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -296,6 +302,7 @@ class MailProcessor:
                 "you answer) and write your commands on the first lines, one per line. Quoted text",
                 "and your signature are ignored. Several moves in one mail are applied in order",
                 "until one fails. A line copied from a list of moves in a mail works as it is.",
+                "Write each move on one line; leave a blank line before anything else.",
                 "  help    this text",
                 "  board   the board as you see it",
                 "  moves   your legal moves now",
@@ -359,15 +366,23 @@ class MailProcessor:
                       "text. Nothing was applied.", ""] + self._help(loaded) + [""]
         else:
             version = incoming.version
-            for i, command in enumerate(incoming.commands):
-                step, version = self._one(recipient, incoming, i, command, version)
+            commands, i = incoming.commands, 0
+            while i < len(commands):
+                command = self._command_at(self.service.load(game_id), seat, commands, i)
+                if command.dangling is not None:
+                    step = Step(command.text, False, self._dangling(command))
+                else:
+                    step, version = self._one(recipient, incoming, i, command.text, version)
                 out.steps.append(step)
-                lines.append(f"> {command}")
+                lines += [f"> {line}" for line in command.lines]
+                if len(command.lines) > 1:
+                    lines.append(f"  (read as one line, as your mail program broke it: {command.text})")
                 lines += [f"  {x}" if x else "" for x in step.lines]
                 if step.ok and step.lines and step.lines[0].startswith("applied"):
-                    out.applied.append(command)
+                    out.applied.append(command.text)
+                i += len(command.lines)
                 if not step.ok:
-                    rest = incoming.commands[i + 1:]
+                    rest = commands[i:]
                     if rest:
                         lines.append(f"  Not tried, as the command above failed: {'; '.join(rest)}")
                     out.status, out.reason = "failed", step.lines[0] if step.lines else "failed"
@@ -379,6 +394,85 @@ class MailProcessor:
                 else "applied until a command failed" if out.applied else "not applied" if out.status != "answered"
                 else "your mail")
         self._send(recipient, to_addr, incoming, loaded, what, lines, out)
+
+    def _command_at(self, loaded: Loaded, seat: int, commands: list[str], i: int) -> wrapped.Command:
+        """The command starting at line ``i``: as written, or joined with the
+        lines below it when a mail program broke it (``wrapped``)."""
+        line = commands[i]
+        if _keyword(line) or loaded.meta.get("status") != "active":
+            return wrapped.Command(line, [line])
+        verbs: set[str] = set()
+
+        def starts_command(text: str) -> bool:
+            if _keyword(text):
+                return True
+            if not verbs:
+                verbs.update(self._verbs(loaded, seat) or {""})
+            return wrapped.first_word(text) in verbs
+
+        described: list[str] = []
+
+        def continues(text: str, below: str) -> bool:
+            # Only a line below that a longer legal move could go on with
+            # holds the move back: a greeting or a name under it does not.
+            if not described:
+                described.extend(self._described(loaded, seat) or [""])
+            word = wrapped.first_word(below).strip(".,;:!?")
+            return any(word in wrapped.next_words(form, described) for form in self._forms(loaded, seat, text))
+
+        return wrapped.command_at(commands, i, lambda text: self._reads(loaded, seat, text), starts_command,
+                                  continues)
+
+    def _reads(self, loaded: Loaded, seat: int, text: str) -> bool:
+        """Whether ``text`` reads as a move (as written, or as pasted)."""
+        for reading_, _ in pasting.readings(text):
+            try:
+                wording.parse(loaded.game, reading_, loaded.state, seat, self._names(loaded))
+                return True
+            except GameError:
+                pass
+        return False
+
+    def _forms(self, loaded: Loaded, seat: int, text: str) -> list[str]:
+        """``text`` as written and as the notation writes the move it reads
+        as (``Place -2, 0 0`` is ``place -2,0 r0``)."""
+        forms = [text]
+        names = self._names(loaded)
+        for reading_, _ in pasting.readings(text):
+            try:
+                move = wording.parse(loaded.game, reading_, loaded.state, seat, names)
+                forms.append(wording.describe(loaded.game, move, seat, names))
+                break
+            except GameError:
+                pass
+        return forms
+
+    def _verbs(self, loaded: Loaded, seat: int) -> set[str]:
+        """The words a move starts with: those of the notation's examples
+        and of the seat's legal moves now."""
+        return {wrapped.first_word(t) for t in self._described(loaded, seat)} - {""}
+
+    def _described(self, loaded: Loaded, seat: int) -> list[str]:
+        """The notation's examples and the seat's legal moves now, as text."""
+        game = loaded.game
+        try:
+            texts = list(game.notation_examples(loaded.meta.get("options") or {}))
+        except Exception:
+            texts = []
+        try:
+            names = self._names(loaded)
+            texts += [wording.describe(game, m, seat, names) for m in game.legal_moves(loaded.state, seat)]
+        except Exception:  # a seat not to act, a state before setup
+            pass
+        return texts
+
+    def _dangling(self, command: wrapped.Command) -> list[str]:
+        """Why a move followed by a line that may be its broken-off rest is
+        not applied."""
+        return [f"not applied: '{command.text}' is followed by '{command.dangling}', which is not a command,",
+                "and the two lines together are not one move either. It may be the rest of this move,",
+                "broken off by your mail program, so neither was applied. Send the move again on one line",
+                "(and write anything that is not a command after a blank line)."]
 
     def _one(self, recipient: Recipient, incoming: reading.Incoming, i: int, command: str,
              version: int | None) -> tuple[Step, int | None]:

@@ -6,7 +6,10 @@ broken MIME structure is reported, never raised. The commands are the first
 paragraph of unquoted lines of the text part (or of the HTML part turned into
 text when there is no text part), stopping at a signature (``-- ``), a client's
 reply marker ("On ... wrote:", "-----Original Message-----", an Outlook
-header block or rule) or a blank line after the first command.
+header block or rule) or a blank line after the first command. A text part
+sent ``format=flowed`` (Thunderbird, Apple Mail) has its soft line breaks
+joined first (``unflow``, RFC 3676), so a long line the client wrapped is
+read as the one line the player wrote.
 """
 from __future__ import annotations
 
@@ -121,6 +124,51 @@ def _wrote_marker(lines: list[str], i: int) -> int | None:
         if _WROTE_END.search(lines[j].strip()):
             return j
     return None
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """A ``format=flowed`` text as its writer typed it (RFC 3676): a line
+    ending in a space is soft-broken and joins the next line of the same
+    quote depth (with ``delsp=yes`` that space was added by the client and
+    goes); the space a client stuffs in front of a line starting with a
+    space, ``>`` or ``From `` goes; the signature separator ``-- `` is never
+    flowed. Quoted paragraphs come back with one ``> `` per depth."""
+    out: list[str] = []
+    para: list = []  # [depth, text] of the paragraph being joined
+
+    def emit():
+        depth, joined = para
+        out.append((">" * depth + " " if depth else "") + joined)
+        para.clear()
+
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        line = raw[depth:]
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffing (and the space after the quote marks)
+        flowed = line.endswith(" ") and line != "-- "
+        if flowed and delsp:
+            line = line[:-1]
+        if para and para[0] != depth:
+            emit()  # a flowed line before a change of depth is a fixed one
+        if para:
+            para[1] += line
+        else:
+            para[:] = [depth, line]
+        if not flowed:
+            emit()
+    if para:
+        emit()
+    return "\n".join(out)
+
+
+def is_flowed(part) -> tuple[bool, bool]:
+    """(format=flowed, delsp=yes) of a text/plain part."""
+    if part.get_content_type() != "text/plain":
+        return False, False
+    fmt = str(part.get_param("format", "") or "").strip().lower()
+    delsp = str(part.get_param("delsp", "") or "").strip().lower()
+    return fmt == "flowed", delsp == "yes"
 
 
 def command_lines(text: str, limit: int = 20) -> list[str]:
@@ -239,5 +287,8 @@ def read(raw: bytes, game_id: str | None = None, limit: int = 20) -> Incoming:
     if not isinstance(text, str):
         incoming.source, incoming.problem = "none", "the mail's text could not be decoded"
         return incoming
+    flowed, delsp = is_flowed(body)
+    if flowed:
+        text = unflow(text, delsp)
     incoming.commands = command_lines(text, limit)
     return incoming

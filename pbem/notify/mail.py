@@ -16,6 +16,7 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate, make_msgid
 
+from ..invisible import without_invisible_format
 from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN, Notice,
                     in_others_turn, subject_of)
 from .links import for_people
@@ -27,11 +28,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def header_text(value: str, limit: int = 120) -> str:
     """User text made safe for a header: control characters (CR, LF, ...)
-    become a space, lone surrogates (which no charset can encode, so the
-    mail could never be sent) become U+FFFD; long text is cut. The API
-    refuses both in names and titles; this guards what was stored before
-    it did, and text from elsewhere (mail replies)."""
-    text = _CONTROL.sub(" ", str(value or ""))
+    become a space, invisible format characters (bidirectional controls,
+    zero width spaces...; pbem/invisible.py) are taken out, lone surrogates
+    (which no charset can encode, so the mail could never be sent) become
+    U+FFFD; long text is cut. The API refuses all of them in names and
+    titles; this guards what was stored before it did, and text from
+    elsewhere (mail replies: ``join Name``)."""
+    text = without_invisible_format(_CONTROL.sub(" ", str(value or "")))
     return _SURROGATE.sub("\ufffd", text).strip()[:limit]
 
 

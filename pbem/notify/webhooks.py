@@ -22,9 +22,23 @@ import requests
 from requests.adapters import HTTPAdapter
 from standardwebhooks import Webhook
 
-#: Cloud metadata services: refused even when private addresses are allowed.
-METADATA = {ipaddress.ip_address(a) for a in ("169.254.169.254", "169.254.170.2", "100.100.100.200",
-                                               "fd00:ec2::254")}
+#: Cloud metadata and platform services, refused even when private addresses
+#: are allowed (``PBEM_WEBHOOK_ALLOW_PRIVATE``): a webhook there would hand
+#: the server's cloud credentials to whoever registered it.
+METADATA = {ipaddress.ip_network(net): why for net, why in (
+    # IPv4 link-local: every cloud's metadata service (169.254.169.254), AWS
+    # ECS task credentials (169.254.170.2), EKS pod identity (169.254.170.23),
+    # Tencent (169.254.0.23)...; nothing a webhook should reach lives there.
+    ("169.254.0.0/16", "a link-local address, where cloud metadata services live"),
+    ("168.63.129.16/32", "a cloud metadata address (Azure WireServer)"),
+    ("100.100.100.200/32", "a cloud metadata address (Alibaba Cloud)"),
+    # AWS over IPv6: metadata ::254, EKS pod identity ::23, DNS ::2, time ::123.
+    ("fd00:ec2::/64", "a cloud metadata address (AWS, fd00:ec2::/64)"),
+    ("fd20:ce::254/128", "a cloud metadata address (Google Cloud over IPv6)"),
+    ("fd00:c1::a9fe:a9fe/128", "a cloud metadata address (Oracle Cloud over IPv6)"),
+    # IPv6 link-local: needs a zone to be called at all; refused as its IPv4 twin is.
+    ("fe80::/10", "a link-local address"),
+)}
 
 
 class UrlRefused(Exception):
@@ -74,10 +88,15 @@ def _refused_address(ip, allow_private: bool) -> str | None:
     """Why the server must not call ``ip`` (None: it may). An IPv6 address
     that stands for IPv4 addresses is judged by them: a translator or relay
     would deliver to them (Python calls the IPv6 forms global or reserved,
-    which says nothing about where they lead)."""
-    if isinstance(ip, ipaddress.IPv6Address) and ip in NAT64_LOCAL and not allow_private:
-        return "a local-use NAT64 address (64:ff9b:1::/48), private to its network"
+    which says nothing about where they lead). A metadata address inside is
+    named first, as it is refused whatever the setting."""
     inner = embedded_ipv4(ip) if isinstance(ip, ipaddress.IPv6Address) else []
+    for v4 in inner:
+        why = _metadata(v4)
+        if why:
+            return f"{why} ({v4}, inside {ip})"
+    if ip in NAT64_LOCAL and not allow_private:
+        return "a local-use NAT64 address (64:ff9b:1::/48), private to its network"
     for v4 in inner:
         why = _refused_ip(v4, allow_private)
         if why:
@@ -85,9 +104,14 @@ def _refused_address(ip, allow_private: bool) -> str | None:
     return None if inner else _refused_ip(ip, allow_private)
 
 
+def _metadata(ip) -> str | None:
+    return next((why for net, why in METADATA.items() if ip.version == net.version and ip in net), None)
+
+
 def _refused_ip(ip, allow_private: bool) -> str | None:
-    if ip in METADATA:
-        return "a cloud metadata address"
+    why = _metadata(ip)
+    if why:
+        return why
     if ip.is_global and not ip.is_multicast:
         return None
     if ip.is_multicast or ip.is_unspecified or ip.is_reserved:
@@ -99,6 +123,51 @@ def _refused_ip(ip, allow_private: bool) -> str | None:
     if ip.is_link_local:
         return "a link-local address"
     return "a private or otherwise non-public address"
+
+
+def _inet_aton_part(text: str) -> int | None:
+    """One part of a numeric IPv4 host as the C library reads it: 0x.. hex,
+    0.. octal, else decimal (None: not a number, so the host is a name)."""
+    digits, base = (text[2:], 16) if text[:2].lower() == "0x" else (text[1:], 8) if text[:1] == "0" else (text, 10)
+    allowed = {16: "0123456789abcdefABCDEF", 8: "01234567", 10: "0123456789"}[base]
+    if base == 10 and not digits or any(c not in allowed for c in digits):
+        return None
+    return int(digits, base) if digits else 0
+
+
+def numeric_host(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host written as a number stands for, in every spelling a
+    resolver accepts (inet_aton: ``2852039166``, ``0251.0376.0251.0376``,
+    ``0xa9.0xfe.43518``, ``169.254.169.254.``), else None (a name). Read here
+    so a number is never sent to a DNS server to be answered as a name."""
+    text = host[:-1] if host.endswith(".") else host
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        pass
+    parts = [_inet_aton_part(p) for p in text.split(".")] if text else [None]
+    if len(parts) > 4 or any(p is None for p in parts):
+        return None
+    *head, last = parts
+    if any(p > 255 for p in head) or last >= 1 << (8 * (4 - len(head))):
+        return None
+    value = 0
+    for p in head:
+        value = value << 8 | p
+    return ipaddress.IPv4Address(value << (8 * (4 - len(head))) | last)
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """The addresses ``host`` stands for now: a number is read as one, a
+    name is looked up (every answer is checked, and one of them is called)."""
+    literal = numeric_host(host)
+    if literal is not None:
+        return [str(literal)]
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as err:
+        raise UrlRefused("webhook_url_unresolvable", f"{host} does not resolve: {err}") from None
+    return list(dict.fromkeys(info[4][0].split("%")[0] for info in infos))
 
 
 def check_url(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
@@ -114,11 +183,7 @@ def check_url(url: str, allow_private: bool) -> tuple[str, int, list[str]]:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise UrlRefused("webhook_url_invalid", "bad port") from None
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as err:
-        raise UrlRefused("webhook_url_unresolvable", f"{host} does not resolve: {err}") from None
-    addresses = list(dict.fromkeys(info[4][0].split("%")[0] for info in infos))
+    addresses = resolve(host, port)
     if not addresses:
         raise UrlRefused("webhook_url_unresolvable", f"{host} does not resolve")
     for address in addresses:

@@ -147,8 +147,7 @@ class Applying(Part):
         if loaded.meta["status"] != "active":
             return rejected("game_over" if loaded.finished else "game_not_started", "the game is not in play")
         expected = envelope["expected_version"]
-        if expected != loaded.version and not (expected < loaded.version
-                                               and self._concurrent_ok(loaded, expected, player)):
+        if self._stale(loaded, expected, player):
             return rejected("stale_version", f"the game is at version {loaded.version}; the move was signed at {expected}",
                             version=loaded.version)
         try:

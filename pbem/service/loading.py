@@ -95,12 +95,25 @@ class Loading(Part):
     def _remember_seed(self, game_id: str, seed: bytes) -> None:
         self._remember(self._seeds, {game_id: seed}, self.SEEDS_KEPT)
 
-    def _concurrent_ok(self, loaded: Loaded, expected: int, player: int) -> bool:
-        """A move signed at an older version still stands when the game says
+    def _stale(self, loaded: Loaded, expected: int, player: int) -> bool:
+        """Whether a move signed at ``expected`` is refused as ``stale_version``.
+
+        A move signed at an older version still stands when the game says
         the seat still answers the same window (several seats answering at
-        once, each signing the version it saw: see ``Game.concurrent_ok``)."""
+        once, each signing the version it saw: see ``Game.concurrent_ok``).
+        Nor is it stale when that window is still open and the seat is not
+        to act in it any more (it has answered): signing again would not
+        help, so the move is judged as if signed now, and ``check_turn``
+        says what happened (Kachina's ``already_answered``, else
+        ``not_your_turn``)."""
+        if expected == loaded.version:
+            return False
         game = loaded.game
-        if game.concurrency == "strict" or game.window(loaded.state) is None:
-            return False  # no window now: no need to load the state the move was signed at
+        if expected > loaded.version or game.concurrency == "strict" or game.window(loaded.state) is None:
+            return True  # no window now: no need to load the state the move was signed at
         then = self.load(loaded.id, expected, loaded.meta)
-        return bool(game.concurrent_ok(then.state, loaded.state, player))
+        if game.window(then.state) != game.window(loaded.state):
+            return True
+        if player not in game.to_act(loaded.state):
+            return False  # check_turn, next, refuses it saying why
+        return not game.concurrent_ok(then.state, loaded.state, player)

@@ -181,7 +181,7 @@ class Submitting(Part):
         if expected > loaded.version:
             raise Conflict("stale_version", f"the game is at version {loaded.version}, not {expected}",
                            version=loaded.version)
-        if expected < loaded.version and not self._concurrent_ok(loaded, expected, player):
+        if expected < loaded.version and self._stale(loaded, expected, player):
             raise Conflict("stale_version", f"the game has moved on to version {loaded.version}; "
                            f"your move was signed at {expected}", version=loaded.version)
         try:

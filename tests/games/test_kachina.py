@@ -429,7 +429,7 @@ def test_redraw_is_offered_to_every_seat_but_allowed_only_with_three_of_a_kind()
     assert G.redact_move({"type": "redraw"}, 0, 0) == {"type": "redraw"}
     assert "redraw_choice" not in G.view(s, 1) and G.view(s, 0)["redraw_choice"] is True
     assert G.view(s, 1)["redraw_answered"] == [True, False]
-    illegal(s, {"type": "keep"}, "not_your_turn", player=0)  # once only
+    illegal(s, {"type": "keep"}, "already_answered", player=0)  # once only, and told so
     events, s = play(s, {"type": "keep"}, player=1)
     assert [e["type"] for e in events] == ["RedrawChosen", "HandRedrawn"]
     red = events[1]
