@@ -13,7 +13,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # refreshes them), so a fresh machine runs what the tests ran with.
 PIP := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: run test spec errors docs settings lock bench bench-quick bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
+.PHONY: run test spec errors docs settings readme-pictures lock bench bench-quick bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
 # pip is quiet and takes about a minute on a fresh machine: say so first.
 $(STAMP): pyproject.toml constraints.txt
@@ -103,7 +103,7 @@ bench-pages: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache
 
-# README.md's error list and docs/errors.md, from the registries (pbem/error_docs.py).
+# docs/api.md's error list and docs/errors.md, from the registries (pbem/error_docs.py).
 errors: $(STAMP)
 	$(BIN)/python -m pbem.error_docs
 
@@ -111,6 +111,10 @@ errors: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python -m pbem.view_docs
 
-# README.md's settings table, from pbem/settings_registry.py (pbem/settings_docs.py).
+# docs/operations.md's settings table, from pbem/settings_registry.py (pbem/settings_docs.py).
 settings: $(STAMP)
 	$(BIN)/python -m pbem.settings_docs
+
+# The README's two pictures (a game's page, a turn mail) from a real game in chromium (docs/img/make_pictures.py).
+readme-pictures: $(TEST_STAMP)
+	$(BIN)/python docs/img/make_pictures.py

@@ -1,10 +1,10 @@
 """The error codes' documentation, generated from the registries
 (pbem/errors.py ``CODES``, pbem/games/base.py ``PROTOCOL_ERROR_CODES`` and
-each game's ``error_codes``): the README's list, docs/errors.md and the
+each game's ``error_codes``): docs/api.md's list, docs/errors.md and the
 OpenAPI document's ``x-error-codes``. ``make errors`` rewrites the files;
 tests/test_error_codes.py fails when they are stale.
 
-    python -m pbem.error_docs          # rewrite README.md and docs/errors.md
+    python -m pbem.error_docs          # rewrite docs/api.md and docs/errors.md
     python -m pbem.error_docs --check  # exit 1 if either is stale
 """
 from __future__ import annotations
@@ -94,7 +94,7 @@ def readme_text(readme: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    targets = {ROOT / "README.md": readme_text((ROOT / "README.md").read_text()),
+    targets = {ROOT / "docs" / "api.md": readme_text((ROOT / "docs" / "api.md").read_text()),
                ROOT / "docs" / "errors.md": errors_md()}
     stale = [p for p, text in targets.items() if not p.exists() or p.read_text() != text]
     if "--check" in argv:

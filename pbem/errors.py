@@ -56,7 +56,7 @@ class Unavailable(ServiceError):
 # --------------------------------------------------------------------------
 # The registry of error codes. Every code the server can answer with (or put
 # in a rejected move's ``error``) is listed here or, for a game's own rules,
-# in that game's ``error_codes`` (pbem/games/). The README's list and the
+# in that game's ``error_codes`` (pbem/games/). docs/api.md's list and the
 # OpenAPI document's are generated from these (``make errors``), and
 # tests/test_error_codes.py scans the source so that a code raised anywhere
 # but listed nowhere fails the suite.

@@ -1,7 +1,7 @@
-"""The README's settings table, generated from pbem/settings_registry.py.
+"""docs/operations.md's settings table, generated from pbem/settings_registry.py.
 ``make settings`` rewrites it; tests/test_settings.py fails when it is stale.
 
-    python -m pbem.settings_docs          # rewrite README.md's table
+    python -m pbem.settings_docs          # rewrite docs/operations.md's table
     python -m pbem.settings_docs --check  # exit 1 if it is stale
 """
 from __future__ import annotations
@@ -39,12 +39,12 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    path = ROOT / "README.md"
+    path = ROOT / "docs" / "operations.md"
     text = path.read_text()
     fresh = render(text)
     if "--check" in argv:
         if fresh != text:
-            print("README.md's settings table is stale: run `make settings`", file=sys.stderr)
+            print("docs/operations.md's settings table is stale: run `make settings`", file=sys.stderr)
             return 1
         return 0
     path.write_text(fresh)

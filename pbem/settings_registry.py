@@ -4,7 +4,7 @@ default, what it must look like and what it does.
 The code reads settings only through ``env(NAME)`` (pbem/config.py and the
 other settings classes), so a value that does not parse fails with one line
 naming the setting and what it expects; ``check_environment()`` checks them
-all at the start of each process. The README's settings table is generated
+all at the start of each process. docs/operations.md's settings table is generated
 from this list (``make settings``, pbem/settings_docs.py), and a test scans
 the source for environment reads that are not in it.
 """
@@ -35,7 +35,7 @@ class Setting:
     kind: str  # int, float, flag, choice, url, text, path, port
     doc: str
     group: str
-    #: What the README shows as the default, when the raw one says too little.
+    #: What docs/operations.md shows as the default, when the raw one says too little.
     shown: str | None = None
     minimum: float | None = None
     choices: tuple[str, ...] = ()

@@ -2,7 +2,7 @@
 any that dies (with a backoff and one log line saying who died, how, and
 when it comes back), and stops them in reverse order on SIGINT/SIGTERM.
 
-Why not a process manager off the shelf (README, architecture): honcho (and
+Why not a process manager off the shelf (docs/architecture.md): honcho (and
 foreman, whose Procfile model it follows) stops every process when one
 exits, which is the behaviour to get rid of; supervisord restarts, but
 gives up on a process after ``startretries`` quick failures, cannot wait for

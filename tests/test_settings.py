@@ -1,5 +1,5 @@
 """The one list of settings (pbem/settings_registry.py): every environment
-variable the source reads is in it, the README's table is generated from it,
+variable the source reads is in it, docs/operations.md's table is generated from it,
 and a value that does not parse stops a process's start with one clear line."""
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def test_every_environment_variable_read_is_in_the_registry():
 
 
 def test_the_readme_table_is_generated_from_the_registry():
-    text = (ROOT / "README.md").read_text()
-    assert settings_docs.render(text) == text, "README.md's settings table is stale: run `make settings`"
+    text = (ROOT / "docs" / "operations.md").read_text()
+    assert settings_docs.render(text) == text, "docs/operations.md's settings table is stale: run `make settings`"
     for name in ("PBEM_ACCESS_LOG", "PBEM_ADMIN_TOKEN", "PBEM_HOME", "PBEM_SERVER", "PBEM_PUBLIC_URL"):
         assert f"| `{name}` |" in text
 
