@@ -15,14 +15,15 @@ from flask import Flask, current_app, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from .. import error_docs, logs
-from ..config import Settings, settings as load_settings
+from ..docgen import error_docs
+from ..telemetry import logs
+from ..settings.config import Settings, settings as load_settings
 from ..errors import ServiceError
 from ..games.base import GameError
-from ..connections import STORE_DOWN, connect
-from ..ratelimit import RateLimits
+from ..store.connections import STORE_DOWN, connect
+from .ratelimit import RateLimits
 from ..service import Service, StateCache
-from ..shard_queues import move_queue
+from ..pipeline.shard_queues import move_queue
 from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
 from . import stream_views

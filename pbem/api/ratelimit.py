@@ -28,8 +28,8 @@ from limits import RateLimitItem, parse_many
 from limits.storage import RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from .config import limit_rates_from_env
-from .connections import rq_connection
+from ..settings.config import limit_rates_from_env
+from ..store.connections import rq_connection
 
 KEY_PREFIX = "pbem:limits"
 

@@ -11,10 +11,10 @@ import json
 import logging
 import time
 
-from ..connections import shards_of
+from ..store.connections import shards_of
 from ..games.base import SPECTATOR
-from ..pipeline import StreamQueue
-from ..settings_registry import env
+from ..pipeline.queues import StreamQueue
+from ..settings.registry import env
 from . import QUEUE
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@
     pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
     pbem:{g:ID}:notify:told:SEAT  string the version the seat's last mail showed it
 
-A deadline is indexed across games too (pbem/indexes.py, its shard's
+A deadline is indexed across games too (pbem/store/indexes.py, its shard's
 ``deadlines``), in the same transaction as its record.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 
 import redis
 
-from ..indexes import Indexes
+from ..store.indexes import Indexes
 from ..store import dumps, key
 
 PREFERENCES = ("every", "reminder", "digest")

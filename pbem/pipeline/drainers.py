@@ -25,7 +25,7 @@ from typing import Callable
 
 import redis
 
-from ..connections import STORE_DOWN
+from ..store.connections import STORE_DOWN
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ lease expires; every worker's sweeper thread notices entries idle longer
 than ``claim_idle_ms`` and kicks a drain, which claims them (XAUTOCLAIM);
 applying a move twice is harmless (the append is idempotent by move id).
 
-On a Redis Cluster each shard (pbem/shards.py) has a stream of its own, its
-lease and its drainer (``MoveQueue(client, shard=k)``; pbem/shard_queues.py
+On a Redis Cluster each shard (pbem/store/shards.py) has a stream of its own, its
+lease and its drainer (``MoveQueue(client, shard=k)``; pbem/pipeline/shard_queues.py
 routes a game's moves to its shard's queue), and a drain job names its
 shard. With one plain Redis there is one shard, with the keys above.
 """
@@ -43,11 +43,11 @@ from typing import Callable
 import redis
 from rq import Queue
 
-from . import logs
-from .connections import STORE_DOWN, rq_connection, shards_of
-from .roundtrip import round_trips
-from .settings_registry import env
-from .store import dumps
+from ..telemetry import logs
+from ..store.connections import STORE_DOWN, rq_connection, shards_of
+from ..store.roundtrip import round_trips
+from ..settings.registry import env
+from ..store import dumps
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +114,10 @@ class StreamQueue:
         self.lease, self.helper_lease = lease, lease + ":helper"
         self.claim_idle_ms = claim_idle_ms
         self.linger_s = linger_s
-        self.rq = Queue(rq_queue, connection=rq_connection(client))  # RQ's own Redis (pbem/connections.py)
+        self.rq = Queue(rq_queue, connection=rq_connection(client))  # RQ's own Redis (pbem/store/connections.py)
         #: Given to every drain job this queue enqueues (a shard's number).
         self.job_kwargs = job_kwargs or {}
-        #: Pushes wait for a replica on a cluster (pbem/cluster/trips.py).
+        #: Pushes wait for a replica on a cluster (pbem/store/cluster_trips.py).
         self.durable = durable
         self._release = client.register_script(_RELEASE)
         self._renew = client.register_script(_RENEW)
@@ -509,7 +509,7 @@ class MoveQueue(StreamQueue):
                          durable=True)
         self.shard = shard
 
-    # A queue is its own one shard (pbem/shard_queues.py has the sharded kind).
+    # A queue is its own one shard (pbem/pipeline/shard_queues.py has the sharded kind).
     @property
     def queues(self) -> list["MoveQueue"]:
         return [self]
@@ -527,7 +527,7 @@ class MoveQueue(StreamQueue):
         fields = {"g": game_id, "m": move_id}
         rid = logs.request_id.get()
         if rid:
-            fields["q"] = rid  # the request's id, for the worker's log line (pbem.logs)
+            fields["q"] = rid  # the request's id, for the worker's log line (pbem.telemetry.logs)
         if record is not None:
             fields["r"] = dumps(record)
         return fields

@@ -1,6 +1,6 @@
 """The move queue of a sharded store: one ``MoveQueue`` per shard, and a
 game's moves always go to the queue of the shard it was born in
-(pbem/shards.py), so they meet that shard's one drainer and its warm state
+(pbem/store/shards.py), so they meet that shard's one drainer and its warm state
 cache. Each shard's stream, lease and drainer are its own: with more masters
 holding the shards, more drainers run at once on more Redis cores.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .connections import shards_of
-from .pipeline import MoveQueue
+from ..store.connections import shards_of
+from .queues import MoveQueue
 
 
 def move_queue(client, claim_idle_ms: int = 5000, linger_s: float = 0.5, gather_s: float = 0.0):

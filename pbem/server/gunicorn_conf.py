@@ -1,8 +1,8 @@
-"""gunicorn settings that need code (``--config python:pbem.gunicorn_conf``)."""
+"""gunicorn settings that need code (``--config python:pbem.server.gunicorn_conf``)."""
 from gunicorn.glogging import Logger as _Logger
 
-from pbem import logs, metrics
-from pbem.settings_registry import env
+from pbem.telemetry import logs, metrics
+from pbem.settings.registry import env
 
 
 class Logger(_Logger):

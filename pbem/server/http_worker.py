@@ -1,6 +1,6 @@
 """gunicorn's threaded worker, answering in the API's one error format.
 
-    gunicorn pbem.wsgi:app --worker-class pbem.http_worker.Worker --threads 16
+    gunicorn pbem.server.wsgi:app --worker-class pbem.server.http_worker.Worker --threads 16
 
 What it changes from ``gthread``:
 

@@ -4,12 +4,12 @@ Starts the embedded Redis (Valkey or Redis, ``PBEM_REDIS_SERVER``; its
 append-only file on, ``appendfsync always``, data under ``$PBEM_DATA_DIR``
 or ./var) unless ``REDIS_URL`` names a Redis, then the API under gunicorn,
 RQ workers (the background one runs RQ's scheduler), the SMTP listener and
-the event-stream process. pbem/supervisor.py keeps them running: any child
+the event-stream process. pbem/server/supervisor.py keeps them running: any child
 that dies, Redis included, is started again (Redis from its append-only
 file, on the same port); Ctrl-C stops them all in order.
 
 It prints one line as it starts, then, once every part answers, one banner
-with every address a person needs (pbem/banner.py); a clean start logs no
+with every address a person needs (pbem/server/banner.py); a clean start logs no
 warning.
 """
 from __future__ import annotations
@@ -21,11 +21,12 @@ import signal
 import subprocess
 import sys
 
-from . import banner, logs
-from .config import check_environment, env, settings
+from . import banner
+from ..telemetry import logs
+from ..settings.config import check_environment, env, settings
 from .embedded_redis import EmbeddedRedis, die_with_parent
-from .mail_in.config import MailInSettings
-from .notify.config import NotifySettings
+from ..mail_in.config import MailInSettings
+from ..notify.config import NotifySettings
 from .supervisor import Child, Supervisor
 
 log = logging.getLogger("pbem.run")
@@ -75,12 +76,12 @@ def main() -> int:
     # 16 threads a process: a move sent with ``Prefer: wait`` holds its thread
     # until a worker has applied it, and 8 capped the moves in flight. The
     # worker is gthread answering gunicorn's own errors as JSON, closing after
-    # an answer given before the body was read (pbem/http_worker.py). The
+    # an answer given before the body was read (pbem/server/http_worker.py). The
     # request lines come from the app (pbem/api/ops_views.py, with request
     # ids), not from gunicorn's access log.
-    child("api", [sys.executable, "-m", "gunicorn", "pbem.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
-                  "--workers", str(api_workers), "--worker-class", "pbem.http_worker.Worker",
-                  "--threads", str(env("PBEM_API_THREADS")), "--config", "python:pbem.gunicorn_conf",
+    child("api", [sys.executable, "-m", "gunicorn", "pbem.server.wsgi:app", "--bind", f"{conf.host}:{conf.port}",
+                  "--workers", str(api_workers), "--worker-class", "pbem.server.http_worker.Worker",
+                  "--threads", str(env("PBEM_API_THREADS")), "--config", "python:pbem.server.gunicorn_conf",
                   # The app is imported once, by the master, and forked: a
                   # restarted API (or gunicorn worker) answers a second or two
                   # sooner than if each worker imported it.

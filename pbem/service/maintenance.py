@@ -13,8 +13,8 @@ import threading
 
 import redis
 
-from .config import Settings
-from .service import Service
+from ..settings.config import Settings
+from . import Service
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-# Every setting, its default, type and meaning: pbem/settings_registry.py.
-from .settings_registry import SettingError, check_environment, env  # noqa: F401
+# Every setting, its default, type and meaning: pbem/settings/registry.py.
+from .registry import SettingError, check_environment, env  # noqa: F401
 
 
 def _env(name: str):
@@ -66,7 +66,7 @@ class Settings:
     #: Seconds between keep-alive comments on an idle stream.
     stream_keepalive_s: float = _env("PBEM_STREAM_KEEPALIVE_S")
 
-    #: ``PBEM_RATE_LIMITS=0`` turns the API's request rate limits off (pbem/ratelimit.py).
+    #: ``PBEM_RATE_LIMITS=0`` turns the API's request rate limits off (pbem/api/ratelimit.py).
     rate_limits: bool = _env("PBEM_RATE_LIMITS")
     #: Each limited operation's rates (PBEM_LIMIT_CREATE, ..._JOIN, ..._INVITE, ..._PARSE, ..._INBOUND).
     limit_rates: dict = field(default_factory=lambda: limit_rates_from_env())

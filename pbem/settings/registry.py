@@ -1,11 +1,11 @@
 """Every setting pbem reads from the environment, in one list: its name, its
 default, what it must look like and what it does.
 
-The code reads settings only through ``env(NAME)`` (pbem/config.py and the
+The code reads settings only through ``env(NAME)`` (pbem/settings/config.py and the
 other settings classes), so a value that does not parse fails with one line
 naming the setting and what it expects; ``check_environment()`` checks them
 all at the start of each process. The README's settings table is generated
-from this list (``make settings``, pbem/settings_docs.py), and a test scans
+from this list (``make settings``, pbem/docgen/settings_docs.py), and a test scans
 the source for environment reads that are not in it.
 """
 from __future__ import annotations

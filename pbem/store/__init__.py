@@ -37,7 +37,7 @@ the same script, so a seat reserved for an invitation is never taken by
 anyone else (``Store.claim``).
 
 Indexes across games (by status, a player's games, deadlines) are per shard
-(pbem/indexes.py, pbem/shards.py): on a Redis Cluster a game's shard keys
+(pbem/store/indexes.py, pbem/store/shards.py): on a Redis Cluster a game's shard keys
 share its slot, so the append that starts or ends a game updates its status
 index in the same script.
 
@@ -65,7 +65,7 @@ from .roundtrip import round_trips
 
 # Index names: the keys on a plain Redis; on a cluster each shard has its own
 # (``Store.index_key``: pbem:{s:K}:games, ...), in the slot of its games.
-GAMES_INDEX = "pbem:games"  # one shard's "games" index (pbem/indexes.py)
+GAMES_INDEX = "pbem:games"  # one shard's "games" index (pbem/store/indexes.py)
 OPEN_INDEX = "pbem:open"
 FINISHED_INDEX = "pbem:finished"
 STARTING_INDEX = "pbem:starting"
@@ -593,7 +593,7 @@ class Store:
         return self.shards.key(self.shards.of_game(game_id), index.removeprefix("pbem:"))
 
     def _indexes_of(self, game_id: str) -> list[str]:
-        """Every index key whose member is the game's id (pbem/indexes.py's too)."""
+        """Every index key whose member is the game's id (pbem/store/indexes.py's too)."""
         return [*dict.fromkeys([*(self.index_key(i, game_id) for i in (GAMES_INDEX, OPEN_INDEX, FINISHED_INDEX,
                                                                         STARTING_INDEX)),
                                 *self.indexes.status_keys(game_id)])]
@@ -676,7 +676,7 @@ class Store:
     # -- games ---------------------------------------------------------------
 
     def new_game_id(self) -> str:
-        """A fresh id (on a cluster, born in a shard: see pbem/shards.py)."""
+        """A fresh id (on a cluster, born in a shard: see pbem/store/shards.py)."""
         return self.shards.new_game_id()
 
     def create_game(self, game_id: str, meta: dict, seed_hex: str) -> None:
@@ -784,7 +784,7 @@ class Store:
         kind = reply[0].decode()
         if kind == "ok":
             if data.get("public_key"):
-                # A projection (pbem/indexes.py): should this be lost, a rebuild finds the seat.
+                # A projection (pbem/store/indexes.py): should this be lost, a rebuild finds the seat.
                 pipe = self.redis.pipeline(transaction=False)
                 self.indexes.on_join(pipe, game_id, data["public_key"], data.get("joined") or now)
                 pipe.execute()
@@ -952,7 +952,7 @@ class Store:
         read as an answer to its player, so on a cluster it is on a replica
         before it is returned (a drainer's append is not waited for when it
         runs; this read waits for it, as the submission's own wait does:
-        pbem/cluster/trips.py)."""
+        pbem/store/cluster_trips.py)."""
         if not durable:
             raw, archive = self._with_archive(game_id, lambda pipe: pipe.hget(key(game_id, "moves"), move_id))
         else:

@@ -1,7 +1,7 @@
-"""The hot round trips (pbem/roundtrip.py) on a Redis Cluster.
+"""The hot round trips (pbem/store/roundtrip.py) on a Redis Cluster.
 
 Every hot pipeline of pbem touches one slot: a game's keys and its shard's
-stream, lease and notices share it (pbem/shards.py). So a pipeline goes, as
+stream, lease and notices share it (pbem/store/shards.py). So a pipeline goes, as
 one packet, to the master of that slot, over a connection taken from a
 free-list of that node's (one thread's at a time, never a pool checkout),
 and the replies are parsed by that node's redis-py client:
@@ -56,7 +56,7 @@ from redis.cluster import RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import AskError, ClusterDownError, ClusterError, MovedError, TryAgainError
 
-from ..settings_registry import env
+from ..settings.registry import env
 
 log = logging.getLogger(__name__)
 

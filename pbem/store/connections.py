@@ -14,7 +14,7 @@ unset, the queues share the store's Redis (one Redis for everything, as
 
 The clients carry what goes with them: ``rq_connection(client)`` is the
 queue Redis of a store client, ``shards_of(client)`` its shard layout
-(pbem/shards.py), so that code holding the store client finds both without
+(pbem/store/shards.py), so that code holding the store client finds both without
 new arguments.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import AskError, ClusterError, SlotNotCoveredError, TryAgainError
 
-from .settings_registry import env
+from ..settings.registry import env
 from .shards import Shards
 
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}

@@ -20,7 +20,7 @@ import time
 import redis
 from rq import Queue
 
-from .store import dumps, key
+from . import dumps, key
 
 FAILED = "pbem:failed"
 FAILED_AT = "pbem:failed:at"

@@ -1,6 +1,6 @@
 """Cross-game indexes: projections of the games' own keys, per shard.
 
-Every index lives in each shard (pbem/shards.py), in the shard's slot, so
+Every index lives in each shard (pbem/store/shards.py), in the shard's slot, so
 that the script or transaction that changes a game also updates its index
 atomically on a Redis Cluster; a listing reads every shard's index and
 merges them. With one plain Redis there is one shard and the keys are
@@ -16,7 +16,7 @@ merges them. With one plain Redis there is one shard and the keys are
 
 Nothing here is the truth: a game's meta, seats and notification settings
 are, and ``rebuild`` makes every index again from them (``python -m
-pbem.indexes rebuild``), safely while the server runs: it adds what is
+pbem.store.indexes rebuild``), safely while the server runs: it adds what is
 missing and removes only what the game itself no longer says. A store from
 before these indexes gets them from the first worker that starts (``ensure``).
 """
@@ -159,8 +159,8 @@ class Indexes:
         records. Safe while the server runs: entries are added for what each
         game says now, and an entry is removed only if, read again, its game
         does not say it (gone, or another status, seat or deadline)."""
-        from .notify.store import NotifyStore  # the deadline records' format
-        from .store import key
+        from ..notify.store import NotifyStore  # the deadline records' format
+        from . import key
 
         wanted: dict[str, dict[str, float]] = {}
         games = 0
@@ -216,7 +216,7 @@ class Indexes:
     def _still_true(self, index: str, member: str, notify_store) -> bool:
         """Whether a game says, now, what an index entry the rebuild did not
         find says (it changed since it was read: keep it)."""
-        from .store import decode_seats, key
+        from . import decode_seats, key
 
         game_id = member.rpartition(":")[0] if index.endswith(":deadlines") else member
         if self.redis.hget(key(game_id, "meta"), "created") is None:
@@ -259,14 +259,14 @@ class Indexes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m pbem.indexes rebuild``: make every index again from the
+    """``python -m pbem.store.indexes rebuild``: make every index again from the
     games, against ``REDIS_URL``; prints what it did as JSON."""
-    from .config import settings
+    from ..settings.config import settings
     from .connections import connect
 
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] != ["rebuild"]:
-        print("usage: python -m pbem.indexes rebuild", file=sys.stderr)
+        print("usage: python -m pbem.store.indexes rebuild", file=sys.stderr)
         return 2
     url = settings().redis_url
     if not url:

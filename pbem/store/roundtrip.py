@@ -49,7 +49,7 @@ class RoundTrips:
         raised (the first), or returned in its place with ``raise_on_error``
         False. A connection error is raised: nothing is sent again, since a
         write may or may not have run. (``durable``: on a cluster, wait for
-        a replica, see pbem/cluster/trips.py; one server has none.)"""
+        a replica, see pbem/store/cluster_trips.py; one server has none.)"""
         commands = pipe.command_stack
         if not commands:
             return []
@@ -81,11 +81,11 @@ class RoundTrips:
 
 def round_trips(client):
     """The hot round trips for ``client``: these, or on a Redis Cluster
-    their cluster counterpart (pbem/cluster/trips.py)."""
+    their cluster counterpart (pbem/store/cluster_trips.py)."""
     from redis.cluster import RedisCluster
 
     if isinstance(client, RedisCluster):
-        from .cluster.trips import ClusterRoundTrips
+        from .cluster_trips import ClusterRoundTrips
 
         return ClusterRoundTrips(client)
     return RoundTrips(client)

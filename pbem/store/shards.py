@@ -13,7 +13,7 @@ create`` makes), and every key of the shard carries that tag:
     pbem:{s:k}:submissions     stream   the shard's moves (pbem.pipeline)
     pbem:{s:k}:drain:lease     string   its drainer's lease
     pbem:{s:k}:notices         stream   its turn notices (pbem.notify.hooks)
-    pbem:{s:k}:games           zset     its games by creation time (pbem.indexes)
+    pbem:{s:k}:games           zset     its games by creation time (pbem.store.indexes)
     pbem:{s:k}:games:STATUS    zset     ... by status
     ...
 

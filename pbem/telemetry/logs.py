@@ -27,7 +27,7 @@ import sys
 import time
 import uuid
 
-from .settings_registry import env
+from ..settings.registry import env
 
 #: The request being served (API threads), for what it queues.
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)

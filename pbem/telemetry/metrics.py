@@ -24,8 +24,8 @@ import redis
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
 from prometheus_client.core import GaugeMetricFamily
 
-from .connections import rq_connection
-from .settings_registry import env
+from ..store.connections import rq_connection
+from ..settings.registry import env
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ def count_delivery(channel: str, outcome: str) -> None:
 
 
 def install_worker_hooks(service) -> None:
-    """Count (and log, see pbem.logs) every move a worker applies or refuses."""
+    """Count (and log, see pbem.telemetry.logs) every move a worker applies or refuses."""
     from . import logs
 
     count = on()
@@ -155,9 +155,9 @@ def oldest_stream_age(client: redis.Redis, stream: str, now: float) -> float:
 
 def queue_state(client: redis.Redis) -> dict:
     """What waits, and for how long: the readiness check and the scrape share
-    it. On a cluster every shard's stream (pbem/shards.py), added up (the
+    it. On a cluster every shard's stream (pbem/store/shards.py), added up (the
     oldest entry of any)."""
-    from .connections import shards_of
+    from ..store.connections import shards_of
 
     now = time.time()
     shards = shards_of(client)
@@ -223,8 +223,8 @@ class StoreCollector:
     def _games_by_status(self, now: float) -> dict:
         if self._games and now - self._games[0] < self.GAMES_TTL_S:
             return self._games[1]
-        from .connections import shards_of
-        from .store import key
+        from ..store.connections import shards_of
+        from ..store import key
 
         counts: dict[str, int] = {"open": 0, "active": 0, "finished": 0}
         shards = shards_of(self.client)

@@ -14,8 +14,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from . import games, signing
-from .games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
+from .. import games
+from . import signing
+from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
 @dataclass

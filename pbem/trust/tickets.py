@@ -20,7 +20,7 @@ import hmac
 import re
 import time
 
-from .errors import Unauthorized
+from ..errors import Unauthorized
 
 _TICKET = re.compile(r"^([a-z0-9]{1,64})\.(\d{1,2})\.(\d{1,12})\.([A-Za-z0-9_-]{22})$")
 

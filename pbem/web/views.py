@@ -28,9 +28,10 @@ from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
 from ..api.common import bearer, stream_url
 from ..mail_in import invites
-from ..tickets import make_ticket
+from ..trust.tickets import make_ticket
 from ..pictures import palette
-from . import links, model
+from ..trust import play_links as links
+from . import model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
