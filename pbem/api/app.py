@@ -27,6 +27,7 @@ from ..pipeline.shard_queues import move_queue
 from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
 from . import stream_views
+from .error_format import error_response
 from . import schemas as s
 from . import security as sec
 
@@ -35,13 +36,6 @@ log = logging.getLogger(__name__)
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "body_too_large", 415: "unsupported_media_type",
               422: "invalid_request", 429: "too_many_requests", 500: "internal_error", 503: "unavailable"}
-
-
-def error_response(status: int, code: str, message: str, details: dict | None = None, headers=None):
-    body = {"error": {"code": code, "message": message, "status": status}}
-    if details:
-        body["error"]["details"] = details
-    return body, status, headers or {}
 
 
 class PbemApi(Api):

@@ -15,10 +15,10 @@ from ..store.connections import shards_of
 from ..games.base import SPECTATOR
 from ..pipeline.queues import StreamQueue
 from ..settings.registry import env
-from . import QUEUE
-
 log = logging.getLogger(__name__)
 
+#: The RQ queue of every notification job (``workers.notify_jobs``).
+QUEUE = "pbem-notify"
 NOTICES = "pbem:notices"  # one shard's notices on a plain Redis; on a cluster each shard has its own
 
 

@@ -20,8 +20,9 @@ from ..store.connections import rq_connection
 from ..store.failures import Failures
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
-from . import QUEUE, deadlines, mail, transport, webhooks, wording
+from . import deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
+from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
                     REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links

@@ -29,7 +29,9 @@ import logging
 import sys
 import time
 
+from .codec import decode_seats
 from .connections import shards_of
+from .keys import DEADLINE, NOTIFY_GAME, key
 from .shards import Shards, UnknownShard
 
 log = logging.getLogger(__name__)
@@ -159,9 +161,6 @@ class Indexes:
         records. Safe while the server runs: entries are added for what each
         game says now, and an entry is removed only if, read again, its game
         does not say it (gone, or another status, seat or deadline)."""
-        from ..notify.store import NotifyStore  # the deadline records' format
-        from . import key
-
         wanted: dict[str, dict[str, float]] = {}
         games = 0
         ids = self.game_ids()
@@ -171,7 +170,7 @@ class Indexes:
             for g in chunk:
                 pipe.hmget(key(g, "meta"), "created", "status")
                 pipe.hgetall(key(g, "seats"))
-                pipe.hgetall(key(g, "notify:game"))
+                pipe.hgetall(key(g, NOTIFY_GAME))
             replies = pipe.execute()
             for i, game_id in enumerate(chunk):
                 (created, status), seats, settings = replies[3 * i:3 * i + 3]
@@ -193,7 +192,7 @@ class Indexes:
                         wanted.setdefault(self.player_key(shard, seat["public_key"]), {})[game_id] = \
                             seat.get("joined") or created
                 for field, raw in settings.items():
-                    if field.startswith(b"deadline:"):
+                    if field.startswith(DEADLINE.encode()):
                         record = json.loads(raw)
                         member = f"{game_id}:{field.decode().split(':', 1)[1]}"
                         wanted.setdefault(self.deadlines_key(shard), {})[member] = float(record["at"])
@@ -208,16 +207,14 @@ class Indexes:
         for k in self.index_keys():
             stale = [m.decode() for m in self.redis.zrange(k, 0, -1) if m.decode() not in wanted.get(k, {})]
             for member in stale:
-                if not self._still_true(k, member, NotifyStore):
+                if not self._still_true(k, member):
                     removed += self.redis.zrem(k, member)
         self.redis.set(BUILT, repr(time.time()))
         return {"games": games, "indexes": len(wanted), "added": added, "removed": removed}
 
-    def _still_true(self, index: str, member: str, notify_store) -> bool:
+    def _still_true(self, index: str, member: str) -> bool:
         """Whether a game says, now, what an index entry the rebuild did not
         find says (it changed since it was read: keep it)."""
-        from . import decode_seats, key
-
         game_id = member.rpartition(":")[0] if index.endswith(":deadlines") else member
         if self.redis.hget(key(game_id, "meta"), "created") is None:
             return False
@@ -226,7 +223,8 @@ class Indexes:
             if index == self.status_key(shard, status):
                 return (self.redis.hget(key(game_id, "meta"), "status") or b"").decode() == status
         if index == self.deadlines_key(shard):
-            return notify_store(self.redis).deadline(game_id, int(member.rpartition(":")[2])) is not None
+            seat = int(member.rpartition(":")[2])
+            return bool(self.redis.hget(key(game_id, NOTIFY_GAME), f"{DEADLINE}{seat}"))  # a deadline record
         if index == self.all_key(shard):
             return True
         seats = decode_seats(self.redis.hgetall(key(game_id, "seats")))

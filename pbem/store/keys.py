@@ -16,6 +16,12 @@ FINISHED_INDEX = "pbem:finished"
 STARTING_INDEX = "pbem:starting"
 #: The part of a game's keys that holds its invitations (seat -> JSON).
 INVITATIONS = "mail:invites"
+#: The part of a game's keys that holds its notification settings, pause and
+#: deadline records (pbem/notify/store.py), and the field of a seat's
+#: deadline record in it (DEADLINE + seat): the deadlines index
+#: (pbem/store/indexes.py) projects those records, so both name them here.
+NOTIFY_GAME = "notify:game"
+DEADLINE = "deadline:"
 
 
 def key(game_id: str, part: str) -> str:
