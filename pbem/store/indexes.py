@@ -61,7 +61,7 @@ class Indexes:
 
     def status_keys(self, game_id: str) -> list[str]:
         """The game's shard's status indexes, in STATUSES order (the append
-        script's extra keys, see pbem/store.py)."""
+        script's extra keys, see pbem/store/appends.py)."""
         shard = self.shards.of_game(game_id)
         return [self.status_key(shard, s) for s in STATUSES]
 
