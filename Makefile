@@ -32,7 +32,7 @@ $(TEST_STAMP): $(STAMP)
 install: $(TEST_STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m pbem.run
+	$(BIN)/python -m pbem.server.run
 
 # The suite in two phases: everything but the `timing` tests (latency and
 # speed budgets) on every core (pytest-xdist, TEST_JOBS workers, idle ones
@@ -103,17 +103,17 @@ bench-pages: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache
 
-# docs/api.md's error list and docs/errors.md, from the registries (pbem/error_docs.py).
+# docs/api.md's error list and docs/errors.md, from the registries (pbem/docgen/error_docs.py).
 errors: $(STAMP)
-	$(BIN)/python -m pbem.error_docs
+	$(BIN)/python -m pbem.docgen.error_docs
 
-# docs/views/<game>.md from seeded sample games (pbem/view_docs.py).
+# docs/views/<game>.md from seeded sample games (pbem/docgen/view_docs.py).
 docs: $(STAMP)
-	$(BIN)/python -m pbem.view_docs
+	$(BIN)/python -m pbem.docgen.view_docs
 
-# docs/operations.md's settings table, from pbem/settings_registry.py (pbem/settings_docs.py).
+# docs/operations.md's settings table, from pbem/settings/registry.py (pbem/docgen/settings_docs.py).
 settings: $(STAMP)
-	$(BIN)/python -m pbem.settings_docs
+	$(BIN)/python -m pbem.docgen.settings_docs
 
 # The README's two pictures (a game's page, a turn mail) from a real game in chromium (docs/img/make_pictures.py).
 readme-pictures: $(TEST_STAMP)

@@ -50,13 +50,13 @@ import redis  # noqa: E402
 import requests  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
-from pbem.config import Settings  # noqa: E402
-from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
-from pbem.pipeline import MoveQueue  # noqa: E402
+from pbem.settings.config import Settings  # noqa: E402
+from pbem.server.embedded_redis import EmbeddedRedis  # noqa: E402
+from pbem.pipeline.queues import MoveQueue  # noqa: E402
 from pbem.service import Service  # noqa: E402
-from pbem.signing import generate_key, make_envelope  # noqa: E402
+from pbem.trust.signing import generate_key, make_envelope  # noqa: E402
 from pbem.store import Store  # noqa: E402
-from pbem.web import links  # noqa: E402
+from pbem.trust import play_links as links  # noqa: E402
 from _quick import parse_args  # noqa: E402
 
 TARGET_MS = 30.0

@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem import games  # noqa: E402
 from pbem.games.playout import play_random  # noqa: E402
-from pbem.signing import generate_key, make_envelope  # noqa: E402
+from pbem.trust.signing import generate_key, make_envelope  # noqa: E402
 from _quick import parse_args  # noqa: E402
 
 PIECES = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
@@ -108,7 +108,7 @@ REDIS_PORTS: dict[str, int] = {}
 SERVER_PIDS: dict[str, int] = {}
 DATA_DIRS: dict[int, str] = {}  # a started server's temporary data directory, by its pid
 ROLES = (("redis-server", "redis"), ("valkey-server", "redis"), ("gunicorn", "api"), ("pbem-notify", "background"),
-         ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.run", "supervisor"))
+         ("workers.worker", "moves"), ("mail_in", "mail-in"), ("pbem.server.run", "supervisor"))
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -178,7 +178,7 @@ def start_server(workers: int, api_workers: int, notify: bool, root: Path = ROOT
     env.pop("PBEM_QUEUE_REDIS_URL", None)
     env.update(extra_env or {})
     python = sys.executable if root == ROOT else str(root / ".venv" / "bin" / "python")
-    proc = subprocess.Popen([python, "-m", "pbem.run"], cwd=root, env=env,
+    proc = subprocess.Popen([python, "-m", "pbem.server.run"], cwd=root, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     SERVER_PIDS[url] = proc.pid
@@ -586,8 +586,8 @@ class Backend:
     def start(self, args) -> "Backend":
         extra = {"PBEM_APPENDFSYNC": self.appendfsync}
         if self.masters:
-            from pbem.cluster.embedded import EmbeddedCluster
-            from pbem.embedded_redis import EmbeddedRedis
+            from pbem.server.embedded_cluster import EmbeddedCluster
+            from pbem.server.embedded_redis import EmbeddedRedis
 
             data = Path(tempfile.mkdtemp(prefix="pbem-bench-cluster-"))
             self.cluster = EmbeddedCluster(data / "nodes", masters=self.masters, replicas=self.replicas,
@@ -653,10 +653,10 @@ def redis_cpu(backend: Backend) -> dict[str, tuple[float, float]]:
 
 
 def wait_cost(backend: Backend, count: int = 2000) -> dict:
-    """The price of ``WAIT 1`` (pbem/cluster/trips.py): a two-command round
+    """The price of ``WAIT 1`` (pbem/store/cluster_trips.py): a two-command round
     trip to a master, without and with the fence and WAIT, alternately."""
-    from pbem.cluster.trips import ClusterRoundTrips
-    from pbem.connections import store_client
+    from pbem.store.cluster_trips import ClusterRoundTrips
+    from pbem.store.connections import store_client
 
     trips = ClusterRoundTrips(store_client(backend.cluster.url), wait_replicas=1)
     times = {False: [], True: []}

@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 
-from pbem import signing  # noqa: E402
-from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
+from pbem.trust import signing  # noqa: E402
+from pbem.server.embedded_redis import EmbeddedRedis  # noqa: E402
 from pbem.games.base import canonical  # noqa: E402
 from pbem.service import Service, StateCache  # noqa: E402
 from pbem.store import Store, key  # noqa: E402

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import redis  # noqa: E402
 
 from pbem import games  # noqa: E402
-from pbem.embedded_redis import EmbeddedRedis  # noqa: E402
+from pbem.server.embedded_redis import EmbeddedRedis  # noqa: E402
 from pbem.games.base import canonical  # noqa: E402
 from pbem.service import Service  # noqa: E402
 from pbem.store import Store, key  # noqa: E402

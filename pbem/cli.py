@@ -44,10 +44,11 @@ from pathlib import Path
 
 import requests
 
-from . import games, record as game_record
+from . import games
+from .trust import record as game_record
 from .client import ApiError, Client
-from .settings_registry import env
-from .signing import generate_key, public_key_of
+from .settings.registry import env
+from .trust.signing import generate_key, public_key_of
 
 
 def home() -> Path:
@@ -403,7 +404,7 @@ def cmd_replay(args, out) -> int:
 
 
 def cmd_run(args, out) -> int:
-    from .run import main as run_main
+    from .server.run import main as run_main
 
     return run_main()
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import requests
 
-from .signing import generate_key, join_proof, make_envelope, public_key_of, token_request  # noqa: F401  (re-exported)
+from .trust.signing import generate_key, join_proof, make_envelope, public_key_of, token_request  # noqa: F401  (re-exported)
 
 
 class ApiError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .settings_registry import env
+from .settings.registry import env
 
 #: The exit status of a process stopped at a fault point.
 EXIT_STATUS = 86

@@ -15,7 +15,7 @@ import requests
 from pbem import games
 from pbem.games.base import canonical
 from pbem.games.playout import play_random
-from pbem.signing import generate_key, make_envelope, move_id_for
+from pbem.trust.signing import generate_key, make_envelope, move_id_for
 
 PIECES = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
 VILLAGES = ["eagle", "chief", "tomahawk", "fur", "tipi", "sun", "variety", "height"]

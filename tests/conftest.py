@@ -24,11 +24,11 @@ import redis
 import requests
 from werkzeug.serving import make_server
 
-from pbem.config import Settings
-from pbem.connections import connect
-from pbem.embedded_redis import EmbeddedRedis
+from pbem.settings.config import Settings
+from pbem.store.connections import connect
+from pbem.server.embedded_redis import EmbeddedRedis
 from pbem.service import Service
-from pbem.shard_queues import move_queue
+from pbem.pipeline.shard_queues import move_queue
 from pbem.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def redis_server(tmp_path_factory):
 def redis_cluster(tmp_path_factory):
     """A Redis Cluster on loopback (3 masters, 3 replicas, a failure noticed
     within a second) and a plain Redis for its RQ queues (``queue_url``)."""
-    from pbem.cluster.embedded import EmbeddedCluster
+    from pbem.server.embedded_cluster import EmbeddedCluster
 
     cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster"), masters=3, replicas=1, node_timeout_ms=1000)
     queues = EmbeddedRedis(tmp_path_factory.mktemp("cluster-queues"), appendfsync="everysec")

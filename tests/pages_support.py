@@ -9,9 +9,9 @@ import pytest
 import redis
 
 from pbem.service import Service
-from pbem.signing import generate_key, make_envelope
+from pbem.trust.signing import generate_key, make_envelope
 
-from pbem.embedded_redis import free_port
+from pbem.server.embedded_redis import free_port
 
 from .conftest import LiveServer, drain
 from .stream_support import StreamProcess

@@ -1,4 +1,4 @@
-"""``make run`` (``python -m pbem.run``) as a test's server: started on free
+"""``make run`` (``python -m pbem.server.run``) as a test's server: started on free
 loopback ports with its own data directory, its children found by their
 command lines, Wakanda games with every move signed in advance played over
 HTTP."""
@@ -18,9 +18,9 @@ from pathlib import Path
 import requests
 
 from pbem import games
-from pbem.embedded_redis import free_port
+from pbem.server.embedded_redis import free_port
 from pbem.games.playout import play_random
-from pbem.signing import generate_key, make_envelope
+from pbem.trust.signing import generate_key, make_envelope
 
 ROOT = Path(__file__).resolve().parent.parent
 PIECES = ["eagle"] + ["chief"] * 2 + ["tomahawk"] * 3 + ["fur"] * 4 + ["tipi"] * 5 + ["sun"] * 6
@@ -28,7 +28,7 @@ VILLAGES = ["eagle", "chief", "tomahawk", "fur", "tipi", "sun", "variety", "heig
 
 
 class Server:
-    """``python -m pbem.run`` in its own session; its output kept in a file."""
+    """``python -m pbem.server.run`` in its own session; its output kept in a file."""
 
     def __init__(self, data: Path, **env):
         self.port, self.redis_port, self.mail_port, self.stream_port = (free_port() for _ in range(4))
@@ -40,7 +40,7 @@ class Server:
                        PBEM_DATA_DIR=str(data), **{"PBEM_NOTIFY": "0", **env})
         environ.pop("REDIS_URL", None)
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=environ,
+        self.proc = subprocess.Popen([sys.executable, "-m", "pbem.server.run"], cwd=ROOT, env=environ,
                                      start_new_session=True, stdout=self.log, stderr=subprocess.STDOUT)
 
     def output(self) -> str:

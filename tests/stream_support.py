@@ -15,9 +15,9 @@ import pytest
 import requests
 
 from pbem.client import Client, open_stream
-from pbem.connections import connect
-from pbem.embedded_redis import free_port
-from pbem.signing import generate_key
+from pbem.store.connections import connect
+from pbem.server.embedded_redis import free_port
+from pbem.trust.signing import generate_key
 
 from .conftest import ROOT, LiveServer, wait_until
 

@@ -12,8 +12,9 @@ import json
 import pytest
 import redis
 
-from pbem import cli, record as game_record, signing
-from pbem.failures import Failures
+from pbem import cli
+from pbem.trust import record as game_record, signing
+from pbem.store.failures import Failures
 from pbem.notify.notifier import MAIL_RETRIES, Notifier
 from pbem.store import FINISHED_INDEX, GAMES_INDEX, OPEN_INDEX, key
 

@@ -3,7 +3,7 @@ joining with a webhook URL (its secret in the join answer); bad input is
 refused before anything is stored."""
 from __future__ import annotations
 
-from pbem.signing import generate_key
+from pbem.trust.signing import generate_key
 
 from .conftest import api_server, wait_until  # noqa: F401
 from .test_notify_support import notify_env, smtp  # noqa: F401

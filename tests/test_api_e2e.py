@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from pbem import record as game_record
+from pbem.trust import record as game_record
 from pbem.client import ApiError, Client
-from pbem.signing import generate_key, make_envelope
+from pbem.trust.signing import generate_key, make_envelope
 
 from .conftest import wait_until
 

@@ -1,4 +1,4 @@
-"""Backup and restore (pbem/backup.py, the commands deploy/README.md gives):
+"""Backup and restore (pbem/server/backup.py, the commands deploy/README.md gives):
 a snapshot of a live store, restored into a fresh data directory and a
 fresh server, replays every game to the same state, with the same events,
 records, moves and meta."""
@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from pbem import games
-from pbem.embedded_redis import EmbeddedRedis
-from pbem.pipeline import MoveQueue
+from pbem.server.embedded_redis import EmbeddedRedis
+from pbem.pipeline.queues import MoveQueue
 from pbem.service import Service, StateCache
 from pbem.store import Store, key
 
@@ -55,7 +55,7 @@ def picture(svc: Service, game_id: str) -> dict:
 
 
 def run(*args, **env) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "pbem.backup", *args], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "pbem.server.backup", *args], cwd=ROOT, capture_output=True, text=True,
                           env=dict(os.environ, **env), timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc
@@ -68,7 +68,7 @@ SAVED: dict = {}
 
 def saved_backup(folder, source: str):
     """Every game and sample setup played on a live ``source`` server, some
-    finished, some not, one open; then saved with ``pbem.backup save``."""
+    finished, some not, one open; then saved with ``pbem.server.backup save``."""
     if source in SAVED:
         return SAVED[source]
     src = EmbeddedRedis(folder / "live" / "redis", kind=source).start()
@@ -100,7 +100,7 @@ def test_a_restored_snapshot_replays_every_game_alike(tmp_path, tmp_path_factory
     out = run("restore", str(backup), "--data-dir", str(tmp_path / "fresh"), "--server", target)
     assert "restored" in out.stdout
     # A restore never overwrites data.
-    again = subprocess.run([sys.executable, "-m", "pbem.backup", "restore", str(backup),
+    again = subprocess.run([sys.executable, "-m", "pbem.server.backup", "restore", str(backup),
                             "--data-dir", str(tmp_path / "fresh")], cwd=ROOT, capture_output=True, text=True)
     assert again.returncode == 1 and "holds data already" in again.stderr
     dst = EmbeddedRedis(tmp_path / "fresh" / "redis", kind=target).start()  # from the append-only file, as make run

@@ -1,4 +1,4 @@
-"""``make run``'s banner (pbem/banner.py): every address once, no
+"""``make run``'s banner (pbem/server/banner.py): every address once, no
 credential from a REDIS_URL or an SMTP_URL, printed once every part
 answers (or after its wait, naming what does not). tests/test_run.py sees it
 from a real start."""
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import banner
-from pbem.config import Settings
+from pbem.server import banner
+from pbem.settings.config import Settings
 from pbem.mail_in.config import MailInSettings
 from pbem.notify.config import NotifySettings
 

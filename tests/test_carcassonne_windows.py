@@ -6,7 +6,7 @@ rules' ``default_move``, what a deadline with ``default_action`` = ``pass`` play
 goes through the same pipeline."""
 from __future__ import annotations
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.notify import deadlines
 
 from .conftest import drain

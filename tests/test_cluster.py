@@ -12,7 +12,7 @@ import pytest
 from redis.crc import key_slot
 
 from pbem.client import Client
-from pbem.signing import generate_key
+from pbem.trust.signing import generate_key
 
 from .conftest import wait_until
 from .test_notify_support import notify_env, smtp  # noqa: F401  (fixtures)

@@ -5,7 +5,7 @@ binary) while moves stream in over HTTP through real worker processes:
   about a second), and every move the server answered ``applied`` is still
   applied afterwards, at that version, exactly once; every move it accepted
   ends applied. (An answer waits for the master's replica to acknowledge
-  the submission and the append: ``WAIT 1``, pbem/cluster/trips.py.)
+  the submission and the append: ``WAIT 1``, pbem/store/cluster_trips.py.)
 * a slot moved to another master (CLUSTER SETSLOT IMPORTING/MIGRATING and
   MIGRATE, in batches with pauses, so that it stays half-moved for a while):
   the same, and clients see at most 503 ``store_unavailable`` with
@@ -21,7 +21,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.connections import connect
+from pbem.store.connections import connect
 from pbem.service import Service
 from pbem.store import Store
 

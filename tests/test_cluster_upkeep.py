@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from pbem import signing
-from pbem.indexes import player_hash
+from pbem.trust import signing
+from pbem.store.indexes import player_hash
 from pbem.store import ARCHIVED_PARTS, FINISHED_INDEX, GAMES_INDEX, OPEN_INDEX, key
 
 from .test_compaction import everything_read, play_out, seat_game

@@ -14,12 +14,12 @@ import pytest
 import redis
 import requests
 
-from pbem import signing
-from pbem.config import Settings
-from pbem.maintenance import sweep_once
+from pbem.trust import signing
+from pbem.settings.config import Settings
+from pbem.service.maintenance import sweep_once
 from pbem.store import ARCHIVED_PARTS, FINISHED_INDEX, key
 
-from pbem.web import links
+from pbem.trust import play_links as links
 
 from .conftest import LiveServer
 from .stream_support import SECRET, stream_world  # noqa: F401  (a fixture)

@@ -7,7 +7,8 @@ import threading
 
 import pytest
 
-from pbem import games, signing
+from pbem import games
+from pbem.trust import signing
 from pbem.client import Client
 from pbem.errors import Conflict
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import marshmallow as ma
 import pytest
 
-from pbem import record as game_record
-from pbem import signing
+from pbem.trust import record as game_record
+from pbem.trust import signing
 from pbem.api.record_schemas import Event, RecordEnd, RecordHeader, RecordStep
 
 from .conftest import drain

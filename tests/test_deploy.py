@@ -19,8 +19,8 @@ import pytest
 import requests
 import yaml
 
-from pbem.embedded_redis import free_port
-from pbem.settings_registry import REGISTRY, errors
+from pbem.server.embedded_redis import free_port
+from pbem.settings.registry import REGISTRY, errors
 
 from .conftest import ROOT, wait_until
 from .run_support import Server
@@ -240,8 +240,8 @@ def test_no_credential_reaches_a_log(nginx_in_front):
     queries and the Authorization header reach neither nginx's access log,
     nor the API's JSON request lines, nor gunicorn's access log: each shows
     the redacted form (a play link keeps its game and seat)."""
-    from pbem.signing import generate_key
-    from pbem.web.links import make_token
+    from pbem.trust.signing import generate_key
+    from pbem.trust.play_links import make_token
     base, cert = nginx_in_front["https"], nginx_in_front["cert"]
     wait_for_nginx(base, cert)
     game = requests.post(base + "/games", json={"game": "wakanda", "players": 2}, verify=cert, timeout=5).json()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import redis
 
-from pbem.embedded_redis import EmbeddedRedis
-from pbem.settings_registry import env
+from pbem.server.embedded_redis import EmbeddedRedis
+from pbem.settings.registry import env
 
 
 def test_the_default_server_is_valkey(monkeypatch):

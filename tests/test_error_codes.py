@@ -7,7 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
-from pbem import error_docs, games
+from pbem.docgen import error_docs
+from pbem import games
 from pbem.errors import CODES
 from pbem.games.base import PROTOCOL_ERROR_CODES
 

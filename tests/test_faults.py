@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.games.base import canonical
 
 from .conftest import wait_until

@@ -8,7 +8,7 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from pbem.embedded_redis import free_port
+from pbem.server.embedded_redis import free_port
 from pbem.notify import QUEUE
 from pbem.notify.config import NotifySettings
 from pbem.notify.notifier import Notifier

@@ -14,7 +14,7 @@ import threading
 
 import redis
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.games.base import canonical
 from pbem.service import Service
 from pbem.store import Store

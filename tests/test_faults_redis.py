@@ -18,11 +18,11 @@ import time
 import pytest
 import redis
 
-from pbem import signing
-from pbem.config import Settings
-from pbem.embedded_redis import EmbeddedRedis
+from pbem.trust import signing
+from pbem.settings.config import Settings
+from pbem.server.embedded_redis import EmbeddedRedis
 from pbem.games.base import canonical
-from pbem.pipeline import MoveQueue
+from pbem.pipeline.queues import MoveQueue
 from pbem.service import Service
 from pbem.store import Store
 

@@ -21,7 +21,7 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from pbem import signing
+from pbem.trust import signing
 
 from .conftest import LiveServer
 

@@ -30,7 +30,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import games, signing
+from pbem import games
+from pbem.trust import signing
 from pbem.errors import ServiceError
 from pbem.games.base import OMNISCIENT, SPECTATOR, GameError, canonical, rng_for
 

@@ -20,8 +20,8 @@ import time
 import pytest
 import requests
 
-from pbem import signing
-from pbem.embedded_redis import free_port
+from pbem.trust import signing
+from pbem.server.embedded_redis import free_port
 from pbem.games.base import SnapshotOutdated, canonical
 
 from .conftest import ROOT, drain

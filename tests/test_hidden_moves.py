@@ -12,8 +12,8 @@ import random
 import pytest
 
 from pbem import games
-from pbem import record as game_record
-from pbem import signing
+from pbem.trust import record as game_record
+from pbem.trust import signing
 from pbem.client import Client
 from pbem.games.base import OMNISCIENT, SPECTATOR, canonical
 

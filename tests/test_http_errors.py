@@ -14,7 +14,7 @@ import sys
 import pytest
 import requests
 
-from pbem.embedded_redis import free_port
+from pbem.server.embedded_redis import free_port
 
 from .conftest import ROOT, wait_until
 
@@ -25,7 +25,7 @@ def server(tmp_path_factory):
     env = dict(os.environ, PORT=str(port), PBEM_REDIS_PORT=str(redis_port), PBEM_MAIL_PORT=str(mail_port),
                PBEM_DATA_DIR=str(tmp_path_factory.mktemp("var")), PBEM_WORKERS="1", WEB_CONCURRENCY="1")
     env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env, start_new_session=True,
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.server.run"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until(lambda: _up(f"http://127.0.0.1:{port}/health"), timeout=30, interval=0.2)
@@ -165,7 +165,7 @@ def test_a_chunked_body_left_unread_by_an_error_closes(server):
 def test_tracked_counts_what_was_read():
     import io
 
-    from pbem.http_worker import Tracked
+    from pbem.server.http_worker import Tracked
 
     body = Tracked(io.BytesIO(b"x" * 100_000), "100000")
     body.read(1000)

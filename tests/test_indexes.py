@@ -1,7 +1,7 @@
-"""The cross-game indexes (pbem/indexes.py) on one Redis and on a real
+"""The cross-game indexes (pbem/store/indexes.py) on one Redis and on a real
 cluster, where they are per shard and merged: games by status, a player's
 games (over HTTP too) and deadlines list as the games themselves say; then
-the indexes are deleted, the listings are empty, ``python -m pbem.indexes
+the indexes are deleted, the listings are empty, ``python -m pbem.store.indexes
 rebuild`` makes them again from the games, and the listings are the same."""
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from pbem import signing
-from pbem.indexes import Indexes
+from pbem.trust import signing
+from pbem.store.indexes import Indexes
 from pbem.notify.deadlines import forfeit
 from pbem.notify.store import NotifyStore
 
@@ -89,7 +89,7 @@ def test_listings_across_shards_then_deleted_and_rebuilt_the_same(service, redis
     assert service.list_games("active", 0, 200, player=players[0][1]) == []
 
     env = dict(os.environ, REDIS_URL=settings.redis_url, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "pbem.indexes", "rebuild"], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "pbem.store.indexes", "rebuild"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -124,7 +124,7 @@ def test_a_first_build_on_an_empty_store_is_routine_and_one_that_finds_games_is_
     """``make run``'s clean start logs no warning: the first worker builds
     the indexes of a new, empty store (INFO); a store whose games are not
     in them (from before the indexes) is worth a WARNING."""
-    caplog.set_level(logging.INFO, logger="pbem.indexes")
+    caplog.set_level(logging.INFO, logger="pbem.store.indexes")
     indexes = Indexes(redis_client)
     assert indexes.ensure() == {"games": 0, "indexes": 0, "added": 0, "removed": 0}
     assert [r.levelname for r in caplog.records if r.getMessage().startswith("indexes built")] == ["INFO"]

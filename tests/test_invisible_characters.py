@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.mail_in import invites
 
 from .conftest import api_server  # noqa: F401

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from pbem.signing import generate_key
+from pbem.trust.signing import generate_key
 from pbem.store import key
 
 from .conftest import api_server  # noqa: F401

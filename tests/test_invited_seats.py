@@ -14,7 +14,7 @@ from email.utils import parseaddr
 
 import pytest
 
-from pbem.signing import generate_key
+from pbem.trust.signing import generate_key
 
 from .conftest import api_server  # noqa: F401
 from .redis_contents import every_key

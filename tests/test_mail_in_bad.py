@@ -287,7 +287,7 @@ def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, 
     from rq.job import Job
     from rq.registry import ScheduledJobRegistry
 
-    from pbem.embedded_redis import free_port
+    from pbem.server.embedded_redis import free_port
     from pbem.mail_in import QUEUE as MAIL_QUEUE
     from pbem.mail_in import RETRIES
     from pbem.mail_in.process import send_answer

@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from pbem import cli, record
+from pbem import cli
+from pbem.trust import record
 
 from .test_mail_in_support import (examples_in, mail_env, mail_in, reply, reply_address,  # noqa: F401
                                    notify_env, smtp, text_of)

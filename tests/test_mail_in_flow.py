@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.errors import Forbidden
 from pbem.mail_in.store import MailStore
 

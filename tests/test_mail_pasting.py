@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.mail_in.pasting import readings
 from pbem.notify import install
 

@@ -1,4 +1,4 @@
-"""The play link (``pbem.web.links.play_link``) in every turn mail, text and
+"""The play link (``pbem.trust.play_links.play_link``) in every turn mail, text and
 HTML, read back from the maildir: it names the reader's own seat, expires
 at the turn's deadline (else after the link's default lifetime), and an
 answer that is a turn mail (the seat may act now) carries it too, one that
@@ -13,7 +13,7 @@ from pbem.notify.config import NotifySettings
 from pbem.notify.kinds import YOUR_TURN
 from pbem.notify.notifier import Notifier
 from pbem.notify.store import NotifyStore
-from pbem.web import links as web_links
+from pbem.trust import play_links as web_links
 
 from .conftest import drain
 from .mail_reader import Maildir, html_of, text_of

@@ -13,7 +13,7 @@ from email.utils import make_msgid
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.mail_in import reading, wrapped
 from pbem.notify import install
 

@@ -22,7 +22,7 @@ def test_run_installs_the_package_only_and_test_the_extras(tmp_path):
     venv = tmp_path / "venv"
     run = planned("run", venv)
     # every install pinned to constraints.txt
-    assert "pip install --quiet -c constraints.txt -e ." in run and "[test]" not in run and "pbem.run" in run
+    assert "pip install --quiet -c constraints.txt -e ." in run and "[test]" not in run and "pbem.server.run" in run
     for target in ("test", "install"):
         assert "pip install --quiet -c constraints.txt -e '.[test]'" in planned(target, venv)
 

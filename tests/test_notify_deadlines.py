@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.notify import install
 from pbem.notify.deadlines import choose_move
 
@@ -53,7 +53,7 @@ def test_reminder_then_default_move_then_a_game_that_moves_on(notify_env, api_se
     record = service.store.move(game_id, moved[2])
     assert record["auth"] == "deadline" and record["status"] == "applied" and record["envelope"]["player"] == s
     assert "the server played" in passed[0].get_body(("plain",)).get_content()
-    from pbem import record as game_record
+    from pbem.trust import record as game_record
     report = game_record.verify_lines(list(service.record_lines(game_id, None)))
     assert report.ok, report.problems  # the unsigned deadline step does not break the record
     # o is told, and plays in time: its deadline is cancelled and nothing is played for it

@@ -13,7 +13,7 @@ from aiosmtpd.controller import Controller
 from rq import Queue
 from rq.worker import SimpleWorker
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.notify import QUEUE, install
 
 

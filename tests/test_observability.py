@@ -12,8 +12,8 @@ import time
 import pytest
 import requests
 
-from pbem import metrics
-from pbem.pipeline import STREAM
+from pbem.telemetry import metrics
+from pbem.pipeline.queues import STREAM
 
 from .conftest import wait_until
 from .run_support import Game, Server
@@ -54,7 +54,7 @@ def test_ready_needs_redis_a_move_worker_and_a_fresh_queue(api_server, http, qui
 
 def test_ready_without_redis_is_503(redis_server, settings, http):
     from pbem.api import create_app
-    from pbem.config import Settings
+    from pbem.settings.config import Settings
 
     from .conftest import LiveServer
 

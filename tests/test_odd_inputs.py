@@ -7,7 +7,7 @@ from email.headerregistry import Address
 import pytest
 import redis
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.api import create_app
 
 from .conftest import api_server  # noqa: F401

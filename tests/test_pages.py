@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from pbem.signing import generate_key
-from pbem.web import links
+from pbem.trust.signing import generate_key
+from pbem.trust import play_links as links
 
 from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 

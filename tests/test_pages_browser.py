@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from pbem.signing import make_envelope
-from pbem.web import links
+from pbem.trust.signing import make_envelope
+from pbem.trust import play_links as links
 
 from .conftest import wait_until
 from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401

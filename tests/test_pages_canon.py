@@ -11,7 +11,8 @@ import random
 import pytest
 import rfc8785
 
-from pbem import games, signing
+from pbem import games
+from pbem.trust import signing
 from pbem.games.playout import play_random
 
 from .pages_support import pages_app, pages_server, stream_port  # noqa: F401

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from pbem.signing import generate_key, public_key_of
+from pbem.trust.signing import generate_key, public_key_of
 
 from .pages_support import pages_app, pages_server, stream_port, seated  # noqa: F401
 from .test_pages_browser import DESKTOP, PHONE, join_from_page, shot, watch

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from pbem import signing
+from pbem.trust import signing
 
 from .conftest import api_server, wait_until  # noqa: F401
 from .test_notify_support import notify_env, smtp, to_act  # noqa: F401

@@ -90,7 +90,7 @@ def test_a_game_over_mail_says_lost_or_no_winner_never_a_winning_seat_that_lost(
 
 
 def test_a_record_written_before_outcomes_still_verifies_and_one_missing_a_field_does_not():
-    from pbem.record import same_decision
+    from pbem.trust.record import same_decision
     replayed = Result((12,), (1,), "lost", {"won": False, "new": 1}, outcome="lost").as_dict()
     old = {"scores": [12], "placings": [1], "winners": [0], "reason": "lost", "detail": {"won": False}}
     assert same_decision(old, replayed)  # written before outcomes: its winners are the seats placed first

@@ -1,4 +1,4 @@
-"""Request rate limits over real HTTP (pbem/ratelimit.py, pbem/api/limits.py):
+"""Request rate limits over real HTTP (pbem/api/ratelimit.py, pbem/api/limits.py):
 per client address and per bearer token, a 429 in the one error format with
 Retry-After, nothing stored by a refused request, the spec documenting it,
 and the move path untouched."""
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from pbem import signing
+from pbem.trust import signing
 
 from .conftest import LiveServer
 

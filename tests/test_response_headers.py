@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from pbem import logs
-from pbem.web import links
+from pbem.telemetry import logs
+from pbem.trust import play_links as links
 
 from .pages_support import SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 

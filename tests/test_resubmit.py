@@ -3,7 +3,7 @@ with its move id, whatever the game's status: the client then reads the
 first try's outcome at /games/{id}/moves/{move_id}."""
 from __future__ import annotations
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.service import move_id_for
 from pbem.store import key
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 import redis
 
-from pbem.roundtrip import RoundTrips
+from pbem.store.roundtrip import RoundTrips
 
 
 def record(client: redis.Redis, n: int):

@@ -15,7 +15,7 @@ import time
 
 import requests
 
-from pbem.embedded_redis import free_port
+from pbem.server.embedded_redis import free_port
 
 from .conftest import ROOT, wait_until
 
@@ -43,7 +43,7 @@ def test_run_starts_everything_and_ctrl_c_stops_it_all(tmp_path):
     env.pop("REDIS_URL", None)
     log = tmp_path / "out.log"
     with open(log, "w") as sink:
-        proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env, start_new_session=True,
+        proc = subprocess.Popen([sys.executable, "-m", "pbem.server.run"], cwd=ROOT, env=env, start_new_session=True,
                                 stdout=sink, stderr=subprocess.STDOUT, text=True)
     try:
         wait_until(lambda: _up(f"http://127.0.0.1:{port}/health"), timeout=30, interval=0.2)

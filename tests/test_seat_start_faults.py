@@ -18,7 +18,7 @@ import redis
 import requests
 
 from pbem.service.lifecycle import DEAL_GRACE_S
-from pbem.signing import generate_key, join_proof
+from pbem.trust.signing import generate_key, join_proof
 from pbem.store import STARTING_INDEX, key
 
 from .conftest import wait_until

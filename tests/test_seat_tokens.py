@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 
-from pbem import signing
-from pbem.signing import generate_key, join_proof, make_envelope, token_request
+from pbem.trust import signing
+from pbem.trust.signing import generate_key, join_proof, make_envelope, token_request
 
 from .conftest import api_server  # noqa: F401
 from .redis_contents import every_key

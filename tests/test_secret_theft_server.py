@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.client import Client
 from pbem.games.base import SPECTATOR
 

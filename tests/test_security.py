@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 
 SPEC = json.loads((Path(__file__).resolve().parent.parent / "api_spec" / "openapi.json").read_text())
 METHODS = ("get", "post", "put", "patch", "delete")

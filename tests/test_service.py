@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from pbem import record as game_record
-from pbem import signing
+from pbem.trust import record as game_record
+from pbem.trust import signing
 from pbem.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from pbem.games.base import canonical
 from pbem.store import key

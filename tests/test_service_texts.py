@@ -8,7 +8,7 @@ import re
 
 import requests
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.client import Client
 
 from .conftest import drain

@@ -1,4 +1,4 @@
-"""The one list of settings (pbem/settings_registry.py): every environment
+"""The one list of settings (pbem/settings/registry.py): every environment
 variable the source reads is in it, docs/operations.md's table is generated from it,
 and a value that does not parse stops a process's start with one clear line."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from pbem import settings_docs
-from pbem.settings_registry import REGISTRY, SettingError, env, errors
+from pbem.docgen import settings_docs
+from pbem.settings.registry import REGISTRY, SettingError, env, errors
 
 from .conftest import ROOT
 
@@ -69,9 +69,9 @@ def test_every_environment_variable_read_is_in_the_registry():
     # The scan finds what it should: a read through env() and direct reads.
     assert "PBEM_SNAPSHOT_EVERY" in names and "PBEM_CONTRACT_SEEDS" in names and "PBEM_HOME" in names
     missing = {name: where for name, where in names.items() if name not in REGISTRY}
-    assert missing == {}, f"read from the environment but not in pbem/settings_registry.py: {missing}"
+    assert missing == {}, f"read from the environment but not in pbem/settings/registry.py: {missing}"
     # Only the registry itself reads the environment by a name it is handed.
-    assert [d for d in dynamic if not d.startswith("pbem/settings_registry.py")] == []
+    assert [d for d in dynamic if not d.startswith("pbem/settings/registry.py")] == []
 
 
 def test_the_readme_table_is_generated_from_the_registry():
@@ -95,7 +95,7 @@ def test_every_default_parses_and_bad_values_name_the_setting():
         assert str(err.value).startswith(f"{name}={value!r}: expected ") and expected in str(err.value)
 
 
-@pytest.mark.parametrize("command", [["pbem.run"], ["workers.worker", "pbem-moves"], ["pbem.stream"],
+@pytest.mark.parametrize("command", [["pbem.server.run"], ["workers.worker", "pbem-moves"], ["pbem.stream"],
                                      ["pbem.mail_in.listener"]])
 def test_a_bad_setting_stops_the_start_with_one_line(command, tmp_path):
     env_ = dict(os.environ, PBEM_SNAPSHOT_EVERY="abc", PBEM_DATA_DIR=str(tmp_path), REDIS_URL="redis://127.0.0.1:1/0")

@@ -7,7 +7,7 @@ import pytest
 import rfc8785
 from hypothesis import given, settings, strategies as st
 
-from pbem import signing
+from pbem.trust import signing
 
 KEY, PUBLIC = signing.generate_key()
 

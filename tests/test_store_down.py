@@ -5,8 +5,8 @@ from __future__ import annotations
 import redis
 
 from pbem.api import create_app
-from pbem.config import Settings
-from pbem.embedded_redis import EmbeddedRedis
+from pbem.settings.config import Settings
+from pbem.server.embedded_redis import EmbeddedRedis
 
 from .conftest import LiveServer
 

@@ -11,11 +11,12 @@ import time
 import pytest
 import requests
 
-from pbem import games, signing
+from pbem import games
+from pbem.trust import signing
 from pbem.client import ApiError, Client, open_stream
 from pbem.games.base import SPECTATOR
 from pbem.store import Store
-from pbem.tickets import make_ticket
+from pbem.trust.tickets import make_ticket
 
 from .conftest import drain, wait_until
 from .stream_support import Collector, play, seated, stream_world  # noqa: F401  (a fixture)

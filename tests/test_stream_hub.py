@@ -8,7 +8,7 @@ import threading
 import random
 import time
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.games.base import SPECTATOR
 from pbem.stream.hub import CLOSE, KEEPALIVE, Batch, Hub
 

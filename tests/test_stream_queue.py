@@ -9,7 +9,7 @@ import time
 import pytest
 import redis
 
-from pbem.pipeline import StreamQueue, consumer_name
+from pbem.pipeline.queues import StreamQueue, consumer_name
 
 # Latency budgets: run in make test's serial phase, away from the suite's own load.
 pytestmark = pytest.mark.timing
@@ -112,7 +112,7 @@ def test_push_and_wait_when_the_drainer_had_just_gone(redis_client):
 
 def test_turn_notices_hold_while_moves_queue_up(redis_client, monkeypatch):
     from pbem.notify.hooks import notice_queue
-    from pbem.pipeline import STREAM
+    from pbem.pipeline.queues import STREAM
 
     monkeypatch.setenv("PBEM_NOTICE_HOLD_BACKLOG", "3")
     monkeypatch.setenv("PBEM_NOTICE_MAX_DELAY_S", "7")

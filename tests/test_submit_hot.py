@@ -12,14 +12,15 @@ import random
 import pytest
 import redis
 
-from pbem import games, signing
+from pbem import games
+from pbem.trust import signing
 from pbem.api import create_app
 from pbem.client import Client
 from pbem.errors import Conflict, Unauthorized
 from pbem.games.base import canonical
-from pbem.connections import connect
+from pbem.store.connections import connect
 from pbem.service import Service, move_id_for
-from pbem.shard_queues import move_queue
+from pbem.pipeline.shard_queues import move_queue
 from pbem.store import Store, key
 
 from .conftest import LiveServer, drain

@@ -19,7 +19,7 @@ import json
 import pytest
 import rfc8785
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.errors import ServiceError, Unauthorized
 from pbem.service import move_id_for
 

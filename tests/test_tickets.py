@@ -1,11 +1,11 @@
-"""Stream tickets (pbem/tickets.py): genuine ones name their seat until they
+"""Stream tickets (pbem/trust/tickets.py): genuine ones name their seat until they
 expire; anything else, a single character changed included, is refused."""
 from __future__ import annotations
 
 import pytest
 
 from pbem.errors import Unauthorized
-from pbem.tickets import check_ticket, make_ticket
+from pbem.trust.tickets import check_ticket, make_ticket
 
 SECRET = b"k" * 32
 

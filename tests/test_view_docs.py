@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import games, view_docs
+from pbem import games
+from pbem.docgen import view_docs
 
 
 @pytest.mark.parametrize("game", games.latest_games(), ids=lambda g: g.name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import signing
+from pbem.trust import signing
 from pbem.api.schemas import MoveRecord
 from pbem.client import ApiError, Client
 from pbem.service.queries import Queries

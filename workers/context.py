@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import functools
 
-from pbem.config import settings
-from pbem.connections import connect
-from pbem.metrics import install_worker_hooks as install_metrics
+from pbem.settings.config import settings
+from pbem.store.connections import connect
+from pbem.telemetry.metrics import install_worker_hooks as install_metrics
 from pbem.notify import install as install_notifications
 from pbem.service import Service, StateCache
-from pbem.shard_queues import move_queue
+from pbem.pipeline.shard_queues import move_queue
 from pbem.store import Store
 
 
 @functools.lru_cache(maxsize=1)
 def context():
     """(Service, move queue): a ``MoveQueue`` on one Redis, a
-    ``ShardedMoveQueue`` on a cluster (pbem/shard_queues.py)."""
+    ``ShardedMoveQueue`` on a cluster (pbem/pipeline/shard_queues.py)."""
     conf = settings()
     if not conf.redis_url:
         raise RuntimeError("REDIS_URL is not set for the worker")
@@ -26,6 +26,6 @@ def context():
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
     # the move drain's next round trip.
     install_notifications(service, ride_on=queue)
-    # Count and log each move applied or refused (pbem.metrics, pbem.logs).
+    # Count and log each move applied or refused (pbem.telemetry.metrics, pbem.telemetry.logs).
     install_metrics(service)
     return service, queue

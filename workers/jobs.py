@@ -7,11 +7,11 @@ from .context import context
 def drain_moves(helper: bool = False, shard: int | None = None) -> int:
     """Apply queued move submissions as they come (see pbem.pipeline). A
     shard's drain (a cluster's) runs in a thread of this process and the
-    job returns at once (pbem/cluster/drainers.py)."""
+    job returns at once (pbem/pipeline/drainers.py)."""
     service, queue = context()
     if shard is None:
         return queue.drain(service.apply_moves, helper=helper)
-    from pbem.cluster.drainers import DRAINERS
+    from pbem.pipeline.drainers import DRAINERS
 
     shard_queue = queue.for_shard(shard)
     DRAINERS.start(f"moves {shard}{' helper' if helper else ''}",

@@ -8,7 +8,7 @@ import time
 
 import redis
 
-from pbem.connections import STORE_DOWN
+from pbem.store.connections import STORE_DOWN
 from pbem.notify.config import NotifySettings
 from pbem.notify.hooks import notice_queue
 from pbem.notify.notifier import Notifier
@@ -43,7 +43,7 @@ def drain_notices(helper: bool = False, shard: int | None = None) -> int:
 
     if shard is None:
         return notice_queue(service.store.redis).drain_fields(handle, helper=helper)
-    from pbem.cluster.drainers import DRAINERS
+    from pbem.pipeline.drainers import DRAINERS
 
     queue = notice_queue(service.store.redis, shard)
     DRAINERS.start(f"notices {shard}", lambda: queue.drain_fields(handle, helper=helper))

@@ -25,14 +25,14 @@ from rq import Queue
 from rq.exceptions import StopRequested
 from rq.worker import SimpleWorker
 
-from pbem import logs, metrics
-from pbem.cluster.drainers import DRAINERS, sweep_forever as sweep_streams
-from pbem.config import check_environment, settings
-from pbem.connections import STORE_DOWN, rq_connection, store_client
-from pbem.indexes import Indexes
-from pbem.maintenance import sweep_forever
+from pbem.telemetry import logs, metrics
+from pbem.pipeline.drainers import DRAINERS, sweep_forever as sweep_streams
+from pbem.settings.config import check_environment, settings
+from pbem.store.connections import STORE_DOWN, rq_connection, store_client
+from pbem.store.indexes import Indexes
+from pbem.service.maintenance import sweep_forever
 from pbem.notify.hooks import notice_queues
-from pbem.pipeline import MOVES_QUEUE, consumer_name
+from pbem.pipeline.queues import MOVES_QUEUE, consumer_name
 
 from .context import context
 

@@ -4,11 +4,11 @@ The game id and times differ on each run; tests/test_contract.py verifies the co
 import random, tempfile, sys, redis
 from nacl.signing import SigningKey
 import hashlib
-from pbem.embedded_redis import EmbeddedRedis
+from pbem.server.embedded_redis import EmbeddedRedis
 from pbem.service import Service
 from pbem.store import Store
-from pbem.pipeline import MoveQueue
-from pbem import signing
+from pbem.pipeline.queues import MoveQueue
+from pbem.trust import signing
 d=tempfile.mkdtemp()
 srv=EmbeddedRedis(d).start()
 try:

@@ -50,7 +50,7 @@ def start(data: str) -> tuple[subprocess.Popen, str]:
                PBEM_MAIL_INTERVAL="0", PBEM_WORKERS="1", WEB_CONCURRENCY="1")
     for name in ("REDIS_URL", "SMTP_URL", "PBEM_QUEUE_REDIS_URL"):
         env.pop(name, None)
-    proc = subprocess.Popen([sys.executable, "-m", "pbem.run"], cwd=ROOT, env=env, start_new_session=True,
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.server.run"], cwd=ROOT, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

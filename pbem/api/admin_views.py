@@ -11,11 +11,11 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from ..errors import Forbidden, NotFound, Unauthorized
-from ..failures import KINDS, Failures
-from ..maintenance import sweep_once
+from ..store.failures import KINDS, Failures
+from ..service.maintenance import sweep_once
 from ..notify.hooks import NOTICES
 from ..notify.store import NotifyStore
-from ..pipeline import STREAM as SUBMISSIONS
+from ..pipeline.queues import STREAM as SUBMISSIONS
 from . import security as sec
 from .common import bearer, is_operator, service, settings
 from .parsing import Blueprint

@@ -15,17 +15,19 @@ from flask import Flask, current_app, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from .. import error_docs, logs
-from ..config import Settings, settings as load_settings
+from ..docgen import error_docs
+from ..telemetry import logs
+from ..settings.config import Settings, settings as load_settings
 from ..errors import ServiceError
 from ..games.base import GameError
-from ..connections import STORE_DOWN, connect
-from ..ratelimit import RateLimits
+from ..store.connections import STORE_DOWN, connect
+from .ratelimit import RateLimits
 from ..service import Service, StateCache
-from ..shard_queues import move_queue
+from ..pipeline.shard_queues import move_queue
 from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
 from . import stream_views
+from .error_format import error_response
 from . import schemas as s
 from . import security as sec
 
@@ -34,13 +36,6 @@ log = logging.getLogger(__name__)
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "body_too_large", 415: "unsupported_media_type",
               422: "invalid_request", 429: "too_many_requests", 500: "internal_error", 503: "unavailable"}
-
-
-def error_response(status: int, code: str, message: str, details: dict | None = None, headers=None):
-    body = {"error": {"code": code, "message": message, "status": status}}
-    if details:
-        body["error"]["details"] = details
-    return body, status, headers or {}
 
 
 class PbemApi(Api):

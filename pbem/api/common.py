@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from flask import current_app, request
 
-from ..config import Settings
+from ..settings.config import Settings
 from ..errors import TooManyRequests, Unauthorized, Unprocessable
 from ..mail_in.config import MailInSettings
 from ..mail_in.store import MailStore

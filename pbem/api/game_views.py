@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from .. import games, metrics
+from .. import games
+from ..telemetry import metrics
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
 from ..mail_in import invites

@@ -1,4 +1,4 @@
-"""Request rate limits on the API's operations (see ``pbem.ratelimit``).
+"""Request rate limits on the API's operations (see ``pbem.api.ratelimit``).
 
 An operation declares its limit with ``@limited(bp, "create")`` (per client
 address) or ``@limited(bp, "parse", per_token=True)`` (per address, and per
@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from ..errors import TooManyRequests
-from ..ratelimit import RateLimits, token_key
+from .ratelimit import RateLimits, token_key
 
 RESPONSE_429 = {
     "description": "too many requests from this client address (or with this token): "

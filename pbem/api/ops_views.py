@@ -9,8 +9,8 @@ import redis
 from flask import Response, current_app, g, request
 from flask.views import MethodView
 
-from .. import logs, metrics
-from ..settings_registry import env
+from ..telemetry import logs, metrics
+from ..settings.registry import env
 from . import schemas as s
 from . import security as sec
 from .parsing import Blueprint

@@ -7,7 +7,7 @@ import sys
 
 import redis
 
-from ..config import Settings
+from ..settings.config import Settings
 from .app import create_app
 
 

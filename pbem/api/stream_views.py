@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from ..errors import Unauthorized
 from ..games.base import SPECTATOR
-from ..tickets import check_ticket, make_ticket
+from ..trust.tickets import check_ticket, make_ticket
 from . import schemas as s
 from . import security as sec
 from .common import bearer, secret, service, stream_url

@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from rq import Queue
 
-from ..connections import rq_connection
+from ..store.connections import rq_connection
 
 QUEUE = "pbem-mail"
 #: Seconds before each new try of a mail the relay refused; then it is given up.

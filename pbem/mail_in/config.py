@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..settings_registry import env
+from ..settings.registry import env
 
 
 def _env(name: str):

@@ -24,9 +24,9 @@ import time
 
 from rq import Queue
 
-from ..connections import rq_connection
+from ..store.connections import rq_connection
 from ..errors import Conflict, NotFound, ServiceError, Unauthorized, Unprocessable
-from ..failures import Failures
+from ..store.failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify import wording

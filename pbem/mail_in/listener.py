@@ -16,7 +16,7 @@ import redis
 from aiosmtpd.controller import Controller
 from rq import Queue
 
-from ..connections import connect, rq_connection
+from ..store.connections import connect, rq_connection
 from ..notify.config import NotifySettings
 from ..store import key
 from . import QUEUE
@@ -85,10 +85,10 @@ def controller(client: redis.Redis, conf: MailInSettings | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..config import settings
+    from ..settings.config import settings
 
-    from .. import logs
-    from ..config import check_environment
+    from ..telemetry import logs
+    from ..settings.config import check_environment
 
     check_environment("pbem-mail-in")
     logs.setup("mail-in")

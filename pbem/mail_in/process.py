@@ -28,7 +28,7 @@ from ..notify.picture import board_png
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
-from ..failures import Failures
+from ..store.failures import Failures
 from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later, wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
@@ -75,7 +75,7 @@ def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None =
         log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
         if retry_answer(client, msg, attempt):
             return "retrying"
-        # Given up: kept a week more for the operator to retry (pbem.failures).
+        # Given up: kept a week more for the operator to retry (pbem.store.failures).
         kept = MailStore(client).put_outgoing(raw, 7 * 86400)
         Failures(client).record("answer", None, None, f"{type(err).__name__}: {err}", attempt,
                                 "workers.mail_jobs.send_answer", [kept, 1], QUEUE, to=msg.get("To"))

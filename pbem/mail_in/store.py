@@ -4,7 +4,7 @@
     pbem:mail:out:ID                 string  an answer the relay refused, waiting to be sent again (TTL)
     pbem:{g:ID}:mail:seen:HASH       string  a Message-ID processed for a recipient token (SET NX, TTL)
     pbem:{g:ID}:mail:invites         hash    seat -> JSON invitation (email, name, public_name, invited,
-                                             by, nonce, expires): written by pbem/store.py
+                                             by, nonce, expires): written by pbem/store/seats.py
     pbem:{g:ID}:mail:log             list    what became of each processed mail, newest first (capped)
     pbem:{g:ID}:mail:rl:SEAT         string  mails taken for a seat's token this hour (TTL)
     pbem:{g:ID}:mail:invites:rl      string  invitations sent for a game this hour (TTL)

@@ -15,6 +15,4 @@ is told what), ``wording`` (players' names, the games' texts), ``picture``
 """
 from __future__ import annotations
 
-QUEUE = "pbem-notify"
-
-from .hooks import install  # noqa: E402,F401
+from .hooks import QUEUE, install  # noqa: F401  (what callers name from here)

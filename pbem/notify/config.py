@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-from ..settings_registry import env
+from ..settings.registry import env
 
 
 def _env(name: str):

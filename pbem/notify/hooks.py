@@ -11,14 +11,14 @@ import json
 import logging
 import time
 
-from ..connections import shards_of
+from ..store.connections import shards_of
 from ..games.base import SPECTATOR
-from ..pipeline import StreamQueue
-from ..settings_registry import env
-from . import QUEUE
-
+from ..pipeline.queues import StreamQueue
+from ..settings.registry import env
 log = logging.getLogger(__name__)
 
+#: The RQ queue of every notification job (``workers.notify_jobs``).
+QUEUE = "pbem-notify"
 NOTICES = "pbem:notices"  # one shard's notices on a plain Redis; on a cluster each shard has its own
 
 

@@ -1,14 +1,14 @@
 """The links a mail carries: the game's page and its record, under
 ``PBEM_PUBLIC_URL`` (the address players reach the server by; without it,
 ``http://HOST:PORT``, which only works on the server's own machine); and in
-a turn mail the seat's play link (``pbem.web.links.play_link``: a signed,
+a turn mail the seat's play link (``pbem.trust.play_links.play_link``: a signed,
 expiring link that plays that seat from the game's page), which stays out
 of webhooks."""
 from __future__ import annotations
 
 import logging
 
-from ..web.links import play_link
+from ..trust.play_links import play_link
 
 log = logging.getLogger(__name__)
 

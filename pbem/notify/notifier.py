@@ -15,13 +15,14 @@ from datetime import datetime, timedelta, timezone
 import requests
 from rq import Queue
 
-from .. import logs, metrics
-from ..connections import rq_connection
-from ..failures import Failures
+from ..telemetry import logs, metrics
+from ..store.connections import rq_connection
+from ..store.failures import Failures
 from ..games.base import OMNISCIENT
 from ..service import Loaded, Service
-from . import QUEUE, deadlines, mail, transport, webhooks, wording
+from . import deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
+from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
                     REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links
@@ -156,7 +157,7 @@ class Notifier:
             log.warning("mail to seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
             if attempt <= len(MAIL_RETRIES):
                 self._later(MAIL_RETRIES[attempt - 1], "mail", game_id, seat, kind, since, version, message, attempt + 1)
-            else:  # given up: the operator may retry it (pbem.failures)
+            else:  # given up: the operator may retry it (pbem.store.failures)
                 Failures(self.store.redis).record("mail", game_id, seat, f"{type(err).__name__}: {err}", attempt,
                                                   f"{JOBS}.mail", [game_id, seat, kind, since, version, message, 1],
                                                   QUEUE, mail_kind=kind, to=address)
@@ -284,7 +285,7 @@ class Notifier:
             outcome = "gave_up"
         self.store.log_attempt(game_id, seat, {**entry, "outcome": outcome})
         _webhook_done(game_id, seat, entry, outcome)
-        if outcome in ("gave_up", "refused"):  # the operator may retry it (pbem.failures)
+        if outcome in ("gave_up", "refused"):  # the operator may retry it (pbem.store.failures)
             Failures(self.store.redis).record("webhook", game_id, seat, entry["error"] or outcome, attempt,
                                               f"{JOBS}.deliver_webhook", [game_id, seat, delivery_id, 1], QUEUE,
                                               delivery_id=delivery_id, url=entry["url"], webhook_kind=message["kind"])
@@ -493,7 +494,7 @@ class Notifier:
 
 
 def _webhook_done(game_id: str, seat: int, entry: dict, outcome: str) -> None:
-    """Count and log one webhook attempt (pbem.metrics, pbem.logs)."""
+    """Count and log one webhook attempt (pbem.telemetry.metrics, pbem.telemetry.logs)."""
     metrics.count_delivery("webhook", outcome)
     if logs.activity.isEnabledFor(logging.INFO):
         logs.activity.info("webhook " + outcome, extra={

@@ -9,7 +9,7 @@
     pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
     pbem:{g:ID}:notify:told:SEAT  string the version the seat's last mail showed it
 
-A deadline is indexed across games too (pbem/indexes.py, its shard's
+A deadline is indexed across games too (pbem/store/indexes.py, its shard's
 ``deadlines``), in the same transaction as its record.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ import time
 
 import redis
 
-from ..indexes import Indexes
-from ..store import dumps, key
+from ..store.indexes import Indexes
+from ..store.keys import DEADLINE, NOTIFY_GAME, dumps, key
 
 PREFERENCES = ("every", "reminder", "digest")
 DEFAULT_ACTIONS = ("pass", "random", "forfeit")
@@ -50,21 +50,21 @@ class NotifyStore:
     # -- game settings, deadlines, pause ------------------------------------
 
     def game_settings(self, game_id: str) -> dict | None:
-        raw = self.redis.hget(key(game_id, "notify:game"), "settings")
+        raw = self.redis.hget(key(game_id, NOTIFY_GAME), "settings")
         return json.loads(raw) if raw else None
 
     def save_game_settings(self, game_id: str, settings: dict) -> None:
-        self.redis.hset(key(game_id, "notify:game"), "settings", dumps(settings))
+        self.redis.hset(key(game_id, NOTIFY_GAME), "settings", dumps(settings))
 
     def paused(self, game_id: str) -> dict | None:
-        raw = self.redis.hget(key(game_id, "notify:game"), "paused")
+        raw = self.redis.hget(key(game_id, NOTIFY_GAME), "paused")
         return json.loads(raw) if raw else None
 
     def set_paused(self, game_id: str, value: dict | None) -> None:
         if value is None:
-            self.redis.hdel(key(game_id, "notify:game"), "paused")
+            self.redis.hdel(key(game_id, NOTIFY_GAME), "paused")
         else:
-            self.redis.hset(key(game_id, "notify:game"), "paused", dumps(value))
+            self.redis.hset(key(game_id, NOTIFY_GAME), "paused", dumps(value))
 
     def add_pause_vote(self, game_id: str, seat: int) -> list[int]:
         """A seat asks for a pause; every seat that has asked."""
@@ -84,20 +84,20 @@ class NotifyStore:
         self.redis.delete(key(game_id, "notify:pause_votes"))
 
     def deadline(self, game_id: str, seat: int) -> dict | None:
-        raw = self.redis.hget(key(game_id, "notify:game"), f"deadline:{seat}")
+        raw = self.redis.hget(key(game_id, NOTIFY_GAME), f"{DEADLINE}{seat}")
         return json.loads(raw) if raw else None
 
     def deadlines(self, game_id: str) -> dict[int, dict]:
-        raw = self.redis.hgetall(key(game_id, "notify:game"))
+        raw = self.redis.hgetall(key(game_id, NOTIFY_GAME))
         return {int(k.decode().split(":")[1]): json.loads(v) for k, v in raw.items()
-                if k.startswith(b"deadline:")}
+                if k.startswith(DEADLINE.encode())}
 
     def set_deadline(self, game_id: str, seat: int, record: dict | None) -> None:
         pipe = self.redis.pipeline(transaction=True)  # one slot: the game's and its shard's index
         if record is None:
-            pipe.hdel(key(game_id, "notify:game"), f"deadline:{seat}")
+            pipe.hdel(key(game_id, NOTIFY_GAME), f"{DEADLINE}{seat}")
         else:
-            pipe.hset(key(game_id, "notify:game"), f"deadline:{seat}", dumps(record))
+            pipe.hset(key(game_id, NOTIFY_GAME), f"{DEADLINE}{seat}", dumps(record))
         self.indexes.on_deadline(pipe, game_id, seat, None if record is None else float(record["at"]))
         pipe.execute()
 

@@ -15,7 +15,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .. import logs, metrics
+from ..telemetry import logs, metrics
 
 
 class MailError(Exception):
@@ -24,8 +24,8 @@ class MailError(Exception):
 
 def send(msg: EmailMessage, smtp_url: str | None, data_dir: Path, timeout: float = 20) -> str:
     """Send one message; returns where it went ("smtp" or the maildir path).
-    Every outgoing mail passes here: it is counted and logged (pbem.metrics,
-    pbem.logs) by outcome."""
+    Every outgoing mail passes here: it is counted and logged (pbem.telemetry.metrics,
+    pbem.telemetry.logs) by outcome."""
     start = time.perf_counter()
     try:
         where = _send(msg, smtp_url, data_dir, timeout)

@@ -1,5 +1,8 @@
-"""Glyph outlines and advances of the shipped fonts, read from their
-``cmap``, ``hmtx``, ``loca`` and ``glyf`` tables with the standard library.
+"""The shipped fonts (``fonts/``), the one module that reads them: where
+they are (``FONT_FILES``: raster loads them into the renderer) and their
+glyphs' advances and outlines, read from their ``cmap``, ``hmtx``, ``loca``
+and ``glyf`` tables with the standard library (``font``: metrics measures
+labels with it, textpaths draws them).
 
 Outlines are kept as relative path data (font units, y pointing down, the
 SVG way), so that ``textpaths`` joins a label's glyphs into one path drawn
@@ -9,9 +12,10 @@ from __future__ import annotations
 
 import struct
 from functools import lru_cache
+from pathlib import Path
 
-from .metrics import _cmap, _tables
-from .raster import FONT_FILES
+FONT_DIR = Path(__file__).with_name("fonts")
+FONT_FILES = tuple(str(FONT_DIR / name) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
 
 # composite-glyph flags (the OpenType ``glyf`` table)
 _ARGS_ARE_WORDS = 0x0001
@@ -20,6 +24,48 @@ _HAS_SCALE = 0x0008
 _MORE = 0x0020
 _HAS_XY_SCALE = 0x0040
 _HAS_2X2 = 0x0080
+
+
+def _tables(data: bytes) -> dict:
+    count = struct.unpack(">H", data[4:6])[0]
+    out = {}
+    for i in range(count):
+        tag, _sum, offset, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        out[tag.decode("latin-1")] = data[offset:offset + length]
+    return out
+
+
+def _cmap(table: bytes) -> dict:
+    """Code point -> glyph id, from the format 4 (BMP) subtable."""
+    count = struct.unpack(">H", table[2:4])[0]
+    for i in range(count):
+        _platform, _encoding, offset = struct.unpack(">HHI", table[4 + 8 * i:12 + 8 * i])
+        if struct.unpack(">H", table[offset:offset + 2])[0] != 4:
+            continue
+        sub = table[offset:]
+        segs = struct.unpack(">H", sub[6:8])[0] // 2
+        ends = struct.unpack(f">{segs}H", sub[14:14 + 2 * segs])
+        base = 16 + 2 * segs
+        starts = struct.unpack(f">{segs}H", sub[base:base + 2 * segs])
+        deltas = struct.unpack(f">{segs}h", sub[base + 2 * segs:base + 4 * segs])
+        ranges_at = base + 4 * segs
+        ranges = struct.unpack(f">{segs}H", sub[ranges_at:ranges_at + 2 * segs])
+        out = {}
+        for s in range(segs):
+            for code in range(starts[s], ends[s] + 1):
+                if code == 0xFFFF:
+                    continue
+                if ranges[s] == 0:
+                    glyph = (code + deltas[s]) & 0xFFFF
+                else:
+                    at = ranges_at + 2 * s + ranges[s] + 2 * (code - starts[s])
+                    glyph = struct.unpack(">H", sub[at:at + 2])[0]
+                    if glyph:
+                        glyph = (glyph + deltas[s]) & 0xFFFF
+                if glyph:
+                    out[code] = glyph
+        return out
+    return {}
 
 
 class Font:

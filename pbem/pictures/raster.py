@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import re
 import threading
-from pathlib import Path
 
 import resvg
 
-FONT_DIR = Path(__file__).with_name("fonts")
-FONT_FILES = tuple(str(FONT_DIR / name) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
+from .outlines import FONT_FILES
+from .textpaths import labels_as_paths
 #: the family the shipped fonts declare; pictures name it first (``markup.FONT``)
 FAMILY = "DejaVu Sans"
 
@@ -60,7 +59,6 @@ def png(svg_text: str, *, scale: float = 1.0) -> bytes:
     """Rasterise SVG text; ``scale`` multiplies its width and height."""
     if not scale > 0:
         raise ValueError("scale must be positive")
-    from .textpaths import labels_as_paths  # here: textpaths reads FONT_FILES from this module
     svg_text = labels_as_paths(svg_text)
     if scale != 1.0:
         svg_text = _scaled(svg_text, scale)

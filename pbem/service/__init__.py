@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from ..signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
+from ..trust.signing import move_id_for  # noqa: F401  (re-exported: callers name it from here)
 from ..store import Store
 from .apply import Applying
 from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, StateCache,  # noqa: F401  (re-exported)

@@ -96,7 +96,7 @@ class StateCache:
 @dataclass(frozen=True)
 class SeatProof:
     """A seat its caller proved otherwise than by the seat's bearer token: a
-    turn mail's play link, whose HMAC the web pages checked (pbem/web/links.py).
+    turn mail's play link, whose HMAC the web pages checked (pbem/trust/play_links.py).
     Passed where a read function takes a token, it reads as that seat, so a
     link holder sees exactly what the seat's token would show."""
     seat: int

@@ -1,17 +1,18 @@
 """A game's life: created, joined (dealt once every seat is taken), listed,
 and the operator's end of it: abandoned, deleted, compacted once finished,
-expired while open and nobody joined (the sweeps, pbem/maintenance.py)."""
+expired while open and nobody joined (the sweeps, pbem/service/maintenance.py)."""
 from __future__ import annotations
 
 import json
 import secrets
 import time
 
-from .. import failpoint, games, signing
+from .. import failpoint, games
+from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
-from ..failures import Failures
+from ..store.failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
-from ..signing import move_id_for
+from ..trust.signing import move_id_for
 from ..store import FINISHED_INDEX, OPEN_INDEX, STARTING_INDEX
 from .common import SETUP_MOVE, Loaded, Part, token_hash
 
@@ -29,7 +30,7 @@ class Lifecycle(Part):
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends."""
         game, options = self.check_new_game(name, players, options)
-        game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/shards.py)
+        game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
         seed = secrets.token_bytes(32) if seed is None else seed
         # The creator's credential (invitations, the clock): shown once in the
         # answer, stored hashed like a seat's token.
@@ -61,7 +62,7 @@ class Lifecycle(Part):
 
     def list_games(self, status: str | None = None, offset: int = 0, limit: int = 50,
                    player: str | None = None) -> list[dict]:
-        """Games newest first, from the indexes (pbem/indexes.py): all, those
+        """Games newest first, from the indexes (pbem/store/indexes.py): all, those
         with ``status``, or those where the public key ``player`` holds a
         seat (last joined first; a player has few games: read whole, then
         filtered by status)."""
@@ -89,7 +90,7 @@ class Lifecycle(Part):
         whose MAC the caller checked: pbem/mail_in/invites.py); anyone else
         gets 409 ``seat_invited``. The claim checks it in its own script.
 
-        ``proof`` (``{"issued_at", "signature"}``, pbem/signing.py ``JOIN``)
+        ``proof`` (``{"issued_at", "signature"}``, pbem/trust/signing.py ``JOIN``)
         signs the join with the key: a signed join repeated by the key that
         holds the seat answers again, with a new token (the seat's old one
         stops working), so a join whose answer was lost is not lost."""
@@ -165,7 +166,7 @@ class Lifecycle(Part):
     @staticmethod
     def _check_signed(purpose: str, fields: dict, signed: dict, public_key: str, window_s: float,
                       now: float) -> None:
-        """A signed request (pbem/signing.py): genuine, then fresh; 401 else."""
+        """A signed request (pbem/trust/signing.py): genuine, then fresh; 401 else."""
         issued_at = signed["issued_at"]
         try:
             signing.verify_request(purpose, {**fields, "issued_at": issued_at}, signed["signature"], public_key)
@@ -178,7 +179,7 @@ class Lifecycle(Part):
 
     def seat_token(self, game_id: str, seat: int, request: dict, window_s: float = signing.REQUEST_WINDOW_S) -> dict:
         """A new bearer token for a held seat, by a request signed with the
-        seat's key (pbem/signing.py ``SEAT_TOKEN``), each nonce once: the
+        seat's key (pbem/trust/signing.py ``SEAT_TOKEN``), each nonce once: the
         seat's old token stops working."""
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:

@@ -1,5 +1,5 @@
 """The game record: the signed log as JSON lines, filtered for the caller
-while the game runs, verifiable offline (pbem/record.py)."""
+while the game runs, verifiable offline (pbem/trust/record.py)."""
 from __future__ import annotations
 
 from typing import Iterator

@@ -6,10 +6,11 @@ from __future__ import annotations
 import secrets
 import time
 
-from .. import games, signing
+from .. import games
+from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import GameError, rng_for
-from ..signing import move_id_for
+from ..trust.signing import move_id_for
 from ..store import Tail, key
 from .common import FIRST_WAIT_S, Loaded, Part
 

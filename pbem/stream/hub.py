@@ -20,7 +20,7 @@ the stream read, so no row can be skipped), and the hub reads its catch-up
 too.
 
 On a Redis Cluster one XREAD can name keys of one slot only: the hub has a
-reader per shard (pbem/shards.py), each with its own wake stream in its
+reader per shard (pbem/store/shards.py), each with its own wake stream in its
 shard's slot, over the games born in that shard (all in that slot): one
 blocked call per shard, on the master holding it, whatever the number of
 games watched. With one Redis there is one shard, so one reader.
@@ -37,10 +37,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
-from ..connections import STORE_DOWN, async_store_client, cluster_nodes, is_cluster_url, shard_count
+from ..store.connections import STORE_DOWN, async_store_client, cluster_nodes, is_cluster_url, shard_count
 from ..games.base import OMNISCIENT
 from ..service import game_of, shown_events
-from ..shards import Shards
+from ..store.shards import Shards
 from ..store import decode_log, key, log_id
 from . import sse
 

@@ -4,7 +4,7 @@ connections. ``make run`` starts it (``python -m pbem.stream``) on
 ``PBEM_STREAM_PORT`` (default PORT + 1).
 
 A stream: who is asking (no credential: a spectator; ``Authorization: Bearer
-<seat token>``; or ``?ticket=``, see pbem/tickets.py), where to start
+<seat token>``; or ``?ticket=``, see pbem/trust/tickets.py), where to start
 (``Last-Event-ID``, else ``?after=``, else 0), then every event after it,
 caught up from the log and then live from the hub, each shown as ``GET
 /games/{id}/events`` shows it to the same caller; ``end`` once the game is
@@ -21,13 +21,13 @@ import redis.asyncio as aredis
 from aiohttp import web
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
-from .. import logs
-from ..config import Settings, check_environment, settings as load_settings
+from ..telemetry import logs
+from ..settings.config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..notify.config import NotifySettings
 from ..service import game_of, names_of, seat_of_token, shown_events
 from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
-from ..tickets import check_ticket
+from ..trust.tickets import check_ticket
 from . import sse
 from .hub import CLOSE, KEEPALIVE, Hub
 

@@ -27,10 +27,12 @@ from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
 from ..api.common import bearer, stream_url
+from ..api.error_format import error_response
 from ..mail_in import invites
-from ..tickets import make_ticket
+from ..trust.tickets import make_ticket
 from ..pictures import palette
-from . import links, model
+from ..trust import play_links as links
+from . import model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -280,12 +282,11 @@ def live_answer(game_id: str, caller: model.Caller) -> Response:
 
 def _error(err):
     """A page for the pages, the API's JSON for the script's fetches."""
-    from ..api import app as api
     if isinstance(err, HTTPException):   # the API's own reading of it (status, code, message)
         body, status, headers = current_app.extensions["pbem_api"].handle_http_exception(err)
     else:
         err = _service_error(err)
-        body, status, headers = api.error_response(err.status, err.code, err.message, err.details)
+        body, status, headers = error_response(err.status, err.code, err.message, err.details)
     if request.endpoint in JSON_ENDPOINTS or request.is_json:
         return Response(json.dumps(body), status=status, headers=headers, mimetype="application/json")
     error = body["error"]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from pbem.pictures import markup, png
-from pbem.pictures.raster import FONT_FILES
+from pbem.pictures.outlines import FONT_FILES
 
 from .png_pixels import decode, differing, region
 

@@ -4,7 +4,7 @@
    ECMAScript's JSON.stringify writes them, which is what JCS prescribes;
    a lone surrogate, a non-finite number or any other type is refused, as
    JCS refuses them. The server checks signatures over the same bytes
-   (pbem/signing.py, the rfc8785 package); tests/test_pages_canon.py
+   (pbem/trust/signing.py, the rfc8785 package); tests/test_pages_canon.py
    compares the two over every game's legal moves. */
 (function (root) {
   "use strict";

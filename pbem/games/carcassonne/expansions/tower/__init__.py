@@ -10,7 +10,8 @@
 
 The decisions ``capture`` and ``exchange`` are the active seat's (strict concurrency);
 their deadline defaults are to capture nobody and to take back the follower captured
-earliest. Modules: ``tiles``, ``towers``, ``prisoners``, ``text``; this one installs them.
+earliest. Modules: ``tiles``, ``state`` (the part of the state both others change), ``towers``,
+``prisoners``, ``text``; this one installs them.
 """
 from __future__ import annotations
 

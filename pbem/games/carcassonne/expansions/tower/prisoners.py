@@ -15,7 +15,7 @@ from __future__ import annotations
 from ....base import IllegalMove
 from ...rules import Turn
 from ...segwords import typed
-from .towers import _take_from_supply, is_foundation, mine, put
+from .state import is_foundation, mine, put, take_from_supply
 
 EXCHANGE, RANSOM = "exchange", "ransom"
 RANSOM_POINTS = 3
@@ -150,8 +150,8 @@ def _exchanged(state, event):
     prisoners = _remove(prisoners, owner, captor, back)
     new = put(state, prisoners=prisoners, exchange=None)
     new.pending = {}
-    new = _take_from_supply(new, owner, figure, +1)
-    return _take_from_supply(new, captor, back, +1)
+    new = take_from_supply(new, owner, figure, +1)
+    return take_from_supply(new, captor, back, +1)
 
 
 def _ransom(state, event):
@@ -167,7 +167,7 @@ def _ransom(state, event):
     row[c] += event["points"]
     tally["ransom"] = tuple(row)
     new.tally = tally
-    return _take_from_supply(new, p, event["figure"], +1)
+    return take_from_supply(new, p, event["figure"], +1)
 
 
 def turn_marker(base_placed):

@@ -29,7 +29,8 @@ from ....base import ParseError
 from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
 from ...segwords import XY, segment_words
 from .prisoners import EXCHANGE, RANSOM, legal_exchange
-from .towers import CAPTURE, foundations, height, mine, top
+from .state import mine
+from .towers import CAPTURE, foundations, height, top
 
 _FIG = r"(?:\s+(follower|big|mayor|wagon))?"
 _TOWER = re.compile(r"^\s*tower\s+" + XY + r"(?:\s+(top)" + _FIG + r")?\s*$", re.IGNORECASE)

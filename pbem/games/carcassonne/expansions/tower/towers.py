@@ -23,28 +23,16 @@ from __future__ import annotations
 
 from ....base import IllegalMove
 from ...features import label_of, occupied
-from ...orient import TILES
 from ...removal import return_stranded
 from ...rules import Turn
 from ...segwords import cell_sid, is_int, typed
+from .prisoners import exchange_after_capture
+from .state import key, mine, put, take_from_supply
 from .tiles import EXPANSION, PIECES
-from ..ext_state import part_of, with_part
 
 FOLLOWERS = ("follower", "big", "mayor", "wagon")
 TOP_FIGURES = ("follower", "big")
 CAPTURE = "capture"
-
-
-def mine(state) -> dict:
-    return part_of(state, EXPANSION)
-
-
-def put(state, **changes):
-    return with_part(state, EXPANSION, **changes)
-
-
-def key(x, y) -> str:
-    return f"{x},{y}"
 
 
 def initial(state) -> None:
@@ -57,10 +45,6 @@ def foundations(state) -> list:
     """Cells of every tile with a tower foundation, in placement order (kept in the
     state by the TilePlaced evolver: ``prisoners.turn_marker``)."""
     return [tuple(c) for c in mine(state).get("foundations", ())]
-
-
-def is_foundation(letter: str) -> bool:
-    return "tower" in TILES[letter].tags
 
 
 def height(state, cell) -> int:
@@ -194,7 +178,6 @@ def capture(turn: Turn) -> None:
     turn.emit({"type": "FollowerCaptured", "captor": turn.player,
                **{k: m[k] for k in ("player", "figure", "x", "y", "on")}})
     return_stranded(turn)
-    from .prisoners import exchange_after_capture
     exchange_after_capture(turn, m["player"], m["figure"])
 
 
@@ -211,17 +194,7 @@ def _built(state, event):
 def _closed(state, event):
     tops = {**mine(state).get("tops", {}), key(event["x"], event["y"]): [event["player"], event["figure"]]}
     new = put(state, tops=tops)
-    return _take_from_supply(new, event["player"], event["figure"])
-
-
-def _take_from_supply(state, player, figure, delta=-1):
-    if figure == "follower":
-        new = state.copy()
-        supply = list(state.supply)
-        supply[player] += delta
-        new.supply = tuple(supply)
-        return new
-    return state.rules.supplies[figure](state, player, figure, delta)
+    return take_from_supply(new, event["player"], event["figure"])
 
 
 def _offered(state, event):
@@ -245,13 +218,13 @@ def _captured(state, event):
         del tops[key(event["x"], event["y"])]
         new = put(new, tops=tops)
         if event["captor"] == event["player"]:
-            return _take_from_supply(new, event["player"], event["figure"], +1)
+            return take_from_supply(new, event["player"], event["figure"], +1)
     else:
         item = {k: event[k] for k in ("player", "figure", "x", "y", "on")}
         new = state.rules.evolvers["FollowersReturned"](new, {"followers": [item]})
         if event["captor"] == event["player"]:
             return new
-        new = _take_from_supply(new, event["player"], event["figure"])   # not home: in prison
+        new = take_from_supply(new, event["player"], event["figure"])   # not home: in prison
     if event["captor"] != event["player"]:
         new = put(new, prisoners=[*mine(new)["prisoners"], [event["captor"], event["player"], event["figure"]]])
     return new

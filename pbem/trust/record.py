@@ -1,0 +1,149 @@
+"""Game records: JSON lines that anyone can verify offline.
+
+A record is a header (game, options, seats with their public keys,
+sha256 of the seed), one line per step of the log (the move's signed
+envelope and the events it produced) and, once the game is over, the seed
+and the result. ``verify_lines`` checks every signature, and when the seed
+is known re-runs the rules from it: setup and every decision must produce
+exactly the logged events, so neither the server nor a player could have
+changed a draw or a move.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from .. import games
+from . import signing
+from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
+
+
+@dataclass
+class Report:
+    ok: bool = True
+    game: str = ""
+    version: int = 0
+    moves_checked: int = 0
+    signatures_checked: int = 0
+    #: Steps whose envelope the server withheld from this record's reader
+    #: while the game runs: their signatures can be checked once it is over.
+    envelopes_withheld: int = 0
+    seed_checked: bool = False
+    result: dict | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def fail(self, message: str) -> None:
+        self.ok = False
+        self.problems.append(message)
+
+
+def verify_lines(lines: list[str]) -> Report:
+    report = Report()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    if not rows or rows[0].get("record") != "pbem-game":
+        report.fail("not a pbem game record")
+        return report
+    header, steps = rows[0], [r for r in rows[1:] if "move_id" in r]
+    end = next((r for r in rows[1:] if r.get("end")), None)
+    report.game = header["id"]
+    try:
+        game = games.get(header["game"], header["rules_version"])
+    except GameError as err:
+        report.fail(err.message)
+        return report
+    keys = {s["seat"]: s["public_key"] for s in header["seats"]}
+    seed = None
+    if end:
+        seed = bytes.fromhex(end["seed"])
+        if hashlib.sha256(seed).hexdigest() != header["seed_sha256"]:
+            report.fail("the revealed seed does not match the published sha256")
+            seed = None
+        else:
+            report.seed_checked = True
+    state = game.start(header["players"], header["options"])
+    version = 0
+    forfeited = None  # a seat that forfeited ends the game with the server's result
+    abandoned = None  # so does the operator's abandoning it
+    for step in steps:
+        if step["version_before"] != version:
+            report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
+            return report
+        envelope = step.get("envelope")
+        if step.get("envelope_withheld"):
+            report.envelopes_withheld += 1
+        if envelope is not None and step.get("auth") == "ed25519":
+            try:
+                signing.verify(envelope, keys[envelope["player"]])
+                report.signatures_checked += 1
+            except (signing.SignatureError, KeyError):
+                report.fail(f"move {step['move_id']}: bad signature")
+            if envelope.get("game") != header["id"]:
+                report.fail(f"move {step['move_id']}: signed for another game")
+        if envelope is not None and step["move_id"] != signing.move_id_for(
+                header["id"], envelope.get("player"), envelope.get("nonce")):
+            # Every envelope's id is derived from it: a step cannot be renamed.
+            report.fail(f"move {step['move_id']}: the id is not the one its game, seat and nonce give")
+        if seed is not None:
+            rng = rng_for(seed, version)
+            try:
+                if step.get("auth") == "setup":
+                    expected = game.setup(state, rng)
+                elif envelope is not None:
+                    # Signed or not (a mail reply, a deadline's default), the
+                    # move must give exactly the logged events.
+                    expected = game.decide(state, envelope["player"], envelope["move"], rng)
+                else:
+                    expected = None
+            except GameError as err:
+                report.fail(f"move {step['move_id']}: the rules refuse it ({err.code})")
+                return report
+            if expected is not None:
+                report.moves_checked += 1
+                if canonical(expected) != canonical(step["events"]):
+                    report.fail(f"move {step['move_id']}: logged events differ from what the rules give")
+        state = game.apply(state, step["events"])
+        version = step["version_after"]
+        forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
+        if forfeits and forfeited is None:
+            forfeited = forfeits[0]
+        ends = [e for e in step["events"] if e.get("type") == GAME_ABANDONED]
+        if ends and abandoned is None and forfeited is None:
+            abandoned = ends[0]
+    report.version = version
+    if end:
+        if forfeited:
+            result = forfeit_result(header["players"], forfeited["player"], forfeited.get("reason", ""))
+        elif abandoned:
+            result = abandoned_result(header["players"], abandoned.get("why", ""))
+        else:
+            result = game.result(state)
+        report.result = result.as_dict() if result else None
+        recorded = end.get("result")
+        if recorded is not None and report.result is not None and not same_decision(recorded, report.result):
+            report.fail("the recorded result differs from the replayed one")
+        elif recorded is not None and report.result is None:
+            report.fail("the record ends with a result the replayed game does not reach")
+    return report
+
+
+#: What decides a game's result: the scores, the placings, who won, and the
+#: outcome. The words (``reason``) and breakdowns (``detail``) improve as the
+#: server does, and a record written by an older server must still verify, so
+#: they are not compared. ``outcome`` is newer than the first records: a
+#: record without it is read as its server meant it, the seats placed first
+#: winning.
+_REQUIRED = ("scores", "placings")
+
+
+def same_decision(recorded: dict, replayed: dict) -> bool:
+    """Whether a recorded result says what the replayed one does."""
+    if not isinstance(recorded, dict) or any(k not in recorded for k in _REQUIRED):
+        return False  # a result's own fields are never left out
+    if any(canonical(recorded[k]) != canonical(replayed.get(k)) for k in _REQUIRED):
+        return False
+    if "outcome" in recorded:
+        return (canonical(recorded["outcome"]) == canonical(replayed.get("outcome"))
+                and canonical(recorded.get("winners", replayed.get("winners"))) == canonical(replayed.get("winners")))
+    first = [i for i, p in enumerate(replayed["placings"]) if p == 1]
+    return canonical(recorded.get("winners", first)) == canonical(first)
