@@ -75,9 +75,23 @@ def check_log(service: Service, game_id: str, applied: list[str]) -> None:
     assert canonical(loaded.game.dump(replayed)) == canonical(loaded.game.dump(loaded.state))
 
 
-def expected_code(service: Service, game_id: str) -> str:
-    """The loser is stale, unless the winning move ended the game."""
-    return "game_over" if service.store.meta(game_id)["status"] == "finished" else "stale_version"
+def expected_code(service: Service, game_id: str, loser: dict | None = None) -> str:
+    """The loser is stale, unless the winning move ended the game, or the
+    loser's seat answered a window that is still open with the winning move
+    (Kachina's opening redraw): then signing again would not help, and the
+    refusal says what happened (``already_answered``; ``not_your_turn`` in
+    a game without that code)."""
+    if service.store.meta(game_id)["status"] == "finished":
+        return "game_over"
+    if loser is not None:
+        envelope = service.store.move(game_id, loser["id"])["envelope"]
+        now, then = service.load(game_id), service.load(game_id, envelope["expected_version"])
+        game = now.game
+        window = game.window(then.state)
+        if window is not None and game.window(now.state) == window and \
+                envelope["player"] not in game.to_act(now.state):
+            return "already_answered" if "already_answered" in game.error_codes else "not_your_turn"
+    return "stale_version"
 
 
 def play_single(service: Service, game_id: str, keys, seat, move, version) -> str:
@@ -182,7 +196,7 @@ def test_two_worker_processes_race_on_conflicting_moves(service, start_worker):
             statuses = sorted(r["status"] for r in records)
             assert statuses == ["applied", "rejected"], records
             loser = next(r for r in records if r["status"] == "rejected")
-            assert loser["error"]["code"] == expected_code(service, game_id), loser
+            assert loser["error"]["code"] == expected_code(service, game_id, loser), loser
             applied[game_id].append(next(r["id"] for r in records if r["status"] == "applied"))
             pairs += 1
     assert pairs >= 30
