@@ -417,6 +417,27 @@ def test_notation_round_trips_and_explains_errors(game, players, options):
             assert isinstance(game.render(state, player), str)
 
 
+#: ASCII as a phone's Chinese keyboard types it: every printable character
+#: its full-width form, the space the ideographic one.
+FULL_WIDTH = {**{c: c + 0xFEE0 for c in range(0x21, 0x7F)}, 0x20: 0x3000}
+
+
+@pytest.mark.parametrize("game,players,options", CASES)
+def test_notation_reads_what_a_chinese_keyboard_types(game, players, options):
+    """Every move's text typed full width (``ｐｌａｃｅ　１，０　ｒ９０``), or
+    with the full-width comma alone (``place 1，0 r90``), or with the
+    ideographic comma, parses as the move itself: with the players' names
+    typed full width too."""
+    names = NAMES[:players]
+    for step, (state, player, legal, log, seed_bytes, chooser) in enumerate(walked(game, players, options, 0)):
+        if step % 7:
+            continue
+        for move in legal[:12]:
+            text = game.describe(move, player, names)
+            for typed in (text.translate(FULL_WIDTH), text.replace(",", "\uff0c"), text.replace(",", "\u3001")):
+                assert canonical(game.parse(typed, state, player, names)) == canonical(move), typed
+
+
 #: Players' names for the texts' checks: one with a space, as people have.
 NAMES = ["Ann", "Bob Lee", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SEAT_NUMBER = re.compile(r"\bseat \d", re.IGNORECASE)

@@ -28,6 +28,13 @@ SECRET = b"s3cret"
     ("\n\n   pass   \n", ["pass"]),
     ("", []),
     ("> only a quote\n", []),
+    # Chinese clients: Thunderbird's marker right under the move (no blank line), Gmail's with a
+    # full-width colon, a bottom post under Thunderbird's; a phone's full-width move and help
+    ("place -1,-1 r0\n於 2026/12/3 下午 03:43, pbem 寫道:\n> 輪到你了\n", ["place -1,-1 r0"]),
+    ("claim 3\n2026年12月3日 週四 下午3:43 pbem <pbem@mail.test> 寫道：\n> claim 4\n", ["claim 3"]),
+    ("於 2026/12/3 下午 03:43, pbem\n寫道:\n> claim 9\n\nclaim 3\n", ["claim 3"]),
+    ("ｐｌａｃｅ　－１，－１　ｒ０\nｈｅｌｐ\n", ["place -1,-1 r0", "help"]),
+    ("place -1，-1 r0\n", ["place -1,-1 r0"]),
 ])
 def test_command_lines(text, commands):
     assert reading.command_lines(text) == commands

@@ -88,6 +88,7 @@ import hashlib
 import json
 import random
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Sequence
 
@@ -432,6 +433,26 @@ def seat_from_text(text: str, players: int, names: Sequence | None = None) -> in
 
 # --------------------------------------------------------------------------
 # Randomness
+
+
+#: Marks a Chinese input method types where the notation has ASCII ones and
+#: that NFKC leaves as they are (the ideographic comma).
+_WIDE_MARKS = str.maketrans({"\u3001": ","})
+
+
+def plain_width(text: str) -> str:
+    """``text`` as the notation reads it: full-width letters, digits and
+    punctuation (``ｐｌａｃｅ　－１，－１　ｒ０``, as a phone's Chinese
+    keyboard types them) and the ideographic space and comma become their
+    ASCII forms (NFKC, the Unicode compatibility mapping, plus ``、`` as a
+    comma). Every game's ``parse`` reads its text, and the names it matches,
+    through this, so ``place -1，-1 r0`` is ``place -1,-1 r0``."""
+    return unicodedata.normalize("NFKC", text).translate(_WIDE_MARKS) if isinstance(text, str) else text
+
+
+def plain_names(names):
+    """The players' names as ``plain_width`` reads a text naming them."""
+    return [plain_width(n) for n in names] if names else names
 
 
 def rng_for(seed: bytes, version: int) -> random.Random:

@@ -53,6 +53,7 @@ from typing import Any
 from . import register
 from .base import (
     OMNISCIENT,
+    plain_width,
     SPECTATOR,
     BadOptions,
     Game,
@@ -1013,6 +1014,7 @@ class Kachina(Game):
     def parse(self, text: str, state: KState, player: int, names=None) -> dict:
         if not isinstance(text, str):
             raise self._parse_error(state, player, "text")
+        text = plain_width(text)
         t = " ".join(text.strip().lower().replace("(", " ").replace(")", " ").split())
         if t in ("keep", "redraw", "pass"):
             return {"type": t}

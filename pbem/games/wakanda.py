@@ -37,7 +37,7 @@ import re
 
 from . import register
 from .base import (OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, ParseError, Result,
-                   name_seat)
+                   name_seat, plain_width)
 
 # --------------------------------------------------------------------------
 # Static facts
@@ -824,6 +824,7 @@ class Wakanda(Game):
     def parse(self, text: str, state: dict, player: int, names=None) -> dict:
         if not isinstance(text, str):
             self._parse_error(state, player, "a move is a line of text")
+        text = plain_width(text)
         words = [w for w in re.split(r"[\s,.:;!]+", text.strip().lower()) if w and w not in FILLER]
         if not words:
             self._parse_error(state, player, "empty move")

@@ -21,6 +21,8 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from html.parser import HTMLParser
 
+from ..games.base import plain_width
+
 MAX_LINE = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\u0085\ufffd]+")
 
@@ -32,8 +34,10 @@ _SUBJECT_VERSION = (
 # Our outgoing Message-IDs: <GAME.SEAT.VERSION.kind.random@domain>
 _OUR_MESSAGE_ID = re.compile(r"<([a-z0-9]{1,64})\.(\d{1,2})\.(\d{1,9})\.[a-z_]+\.[0-9a-f]+@[^>]+>", re.I)
 _MESSAGE_ID = re.compile(r"^<[^<>\s]{1,250}>$")
-_WROTE_START = re.compile(r"^(on|am|le|el|il|op|den)\b.{0,300}$", re.I)
-_WROTE_END = re.compile(r"(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev)\s*:\s*$", re.I)
+# Chinese clients too: Thunderbird's "於 2026/12/3 下午 03:43, pbem 寫道:",
+# Gmail's "2026年12月3日 週四 下午3:43 pbem <...> 寫道：" (a full-width colon).
+_WROTE_START = re.compile(r"^((on|am|le|el|il|op|den|於|在)\b|\d{1,4}\s*[年/.-]).{0,300}$", re.I)
+_WROTE_END = re.compile(r"(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev|寫道|写道)\s*[:：]\s*$", re.I)
 _ORIGINAL = re.compile(r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}"
                        r"|_{10,}|-{10,})\s*$", re.I)
 _HEADER_LINE = re.compile(r"^\*?(from|sent|date|to|subject|cc|von|gesendet|de|envoyé)\s*:\*?\s", re.I)
@@ -198,7 +202,9 @@ def command_lines(text: str, limit: int = 20) -> list[str]:
                 break
             i += 1
             continue
-        line = _CONTROL.sub(" ", line).strip()
+        # Full-width letters, digits, commas and spaces (a Chinese keyboard's)
+        # read as the notation's ASCII: ``help``, ``board`` and moves alike.
+        line = plain_width(_CONTROL.sub(" ", line)).strip()
         if line:
             out.append(line[:MAX_LINE])
         i += 1

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, placings_from_keys
+from ..base import BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
 from .base_rules import rules_for
 from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
@@ -311,7 +311,7 @@ class Carcassonne(Game):
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:
         # a move that names a seat ("capture 1,0 road E seat Ann") takes the name too
-        return parse_move(self, seats_by_name(text, names), state, player)
+        return parse_move(self, seats_by_name(plain_width(text), plain_names(names)), state, player)
 
     def render(self, state: State, viewer=None, names=None, whole=False) -> str:
         return render(state, viewer, names, whole)

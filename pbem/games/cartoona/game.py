@@ -6,6 +6,7 @@ from typing import Any
 
 from ..base import (
     OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, name_seat, placings_from_keys,
+    plain_names, plain_width,
 )
 from . import creatures as cr
 from . import moves as mv
@@ -644,7 +645,7 @@ class Cartoona(Game):
         return text.describe(item, viewer, names)
 
     def parse(self, text_in: str, state, player, names=None):
-        return text.parse(self, text_in, state, player, names)
+        return text.parse(self, plain_width(text_in), state, player, plain_names(names))
 
     def render(self, state, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         return text.render(self, state, viewer, names)
