@@ -234,16 +234,20 @@ class CreatedGame(GameSummary):
         "description": "the creator's bearer token (invitations, the clock): shown once, keep it"})
 
 
-class JoinProof(Strict):
+class SignedRequest(Strict):
+    """What a signed join and a token request share: when it was signed, and
+    the signature (each over its own purpose string)."""
+    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
+        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
+    signature = Line(required=True, validate=validate.Length(1, 200))
+
+
+class JoinProof(SignedRequest):
     class Meta(Strict.Meta):
         description = (
             "A signed join: Ed25519, by the key joining, over the RFC 8785 JSON of `{game, seat, public_key, "
             "issued_at, purpose: \"pbem-join\"}` (unpadded base64url). With it a join repeated by the key that "
             "holds the seat (its first answer was lost) answers again with a new token.")
-
-    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
-        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
-    signature = Line(required=True, validate=validate.Length(1, 200))
 
 
 class JoinSeat(Strict):
@@ -258,17 +262,14 @@ class JoinSeat(Strict):
     proof = fields.Nested(JoinProof, load_default=None, allow_none=True)
 
 
-class TokenRequest(Strict):
+class TokenRequest(SignedRequest):
     class Meta(Strict.Meta):
         description = (
             "A request for a new bearer token, signed by the seat's key: Ed25519 over the RFC 8785 JSON of "
             "`{game, seat, nonce, issued_at, purpose: \"pbem-seat-token\"}` (unpadded base64url). Each nonce "
             "is answered once; to ask again, sign a new request.")
 
-    issued_at = Int(required=True, validate=validate.Range(0, 10**11), metadata={
-        "description": "Unix seconds; within `PBEM_SIGNED_REQUEST_WINDOW_S` of the server's clock"})
     nonce = Line(required=True, validate=validate.Length(8, 128))
-    signature = Line(required=True, validate=validate.Length(1, 200))
 
 
 class SeatToken(Strict):

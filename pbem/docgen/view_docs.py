@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import games
 from ..games.base import OMNISCIENT, SPECTATOR, Game, rng_for
+from . import refresh
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "views"
@@ -128,17 +129,7 @@ def pages() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    targets = pages()
-    stale = [p for p, text in targets.items() if not p.exists() or p.read_text() != text]
-    if "--check" in argv:
-        for p in stale:
-            print(f"{p.relative_to(ROOT)} is stale: run `make docs`")
-        return 1 if stale else 0
-    OUT.mkdir(parents=True, exist_ok=True)
-    for p in stale:
-        p.write_text(targets[p])
-        print(f"wrote {p.relative_to(ROOT)}")
-    return 0
+    return refresh(pages(), argv, "docs")
 
 
 if __name__ == "__main__":
