@@ -106,3 +106,19 @@ def test_the_pseudo_locale_marks_every_message_and_keeps_placeholders_and_markup
     assert "scored" not in text and "sçöréd" in text
     with reading(i18n.PSEUDO):
         assert i18n.notation_language() == "en"  # the move lines must still paste back
+
+
+def test_a_reader_reads_the_first_language_chosen_for_them():
+    assert i18n.reader_language(None, "zh-TW") == "zh-Hant"
+    assert i18n.reader_language("en", "zh-Hant") == "en"
+    assert i18n.reader_language("klingon", None) == "en"
+
+
+def test_times_read_in_the_readers_language_and_zone():
+    from pbem.when import when
+    moment = 1796312580  # 2026-12-03 15:43 UTC
+    assert when(moment, lang="en") == "Dec 3, 2026 3:43 PM UTC"
+    assert when(moment, lang="zh-Hant").startswith("2026年12月3日") and "11:43" in when(moment, lang="zh-Hant")
+    assert when(moment, lang="zh-Hant").endswith("台北標準時間")  # the zone is said
+    assert "10:43 AM America/New_York" in when(moment, "America/New_York", lang="en")
+    assert when(moment, "Not/AZone", lang="en").endswith("UTC")

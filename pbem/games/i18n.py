@@ -214,3 +214,14 @@ def join_words(words: list) -> str:
     if len(words) == 1:
         return words[0]
     return _("{items} and {last}", items=_(", ").join(words[:-1]), last=words[-1])
+
+
+def reader_language(*choices) -> str:
+    """The first of ``choices`` that names a language pbem has (a seat's
+    own, then its game's, say), else English: who reads what is decided
+    once, here, for mails, pages and the API alike."""
+    for choice in choices:
+        lang = language_of(choice)
+        if lang:
+            return lang
+    return ENGLISH
