@@ -4,6 +4,7 @@ Layers of pbem/, lowest first; a module imports only from its own package
 or from a lower layer (every import counts, a function's deferred one too):
 
     games, errors, invisible     the rules (standard library only) and the edge's vocabulary
+    when                         dates and times in the reader's language and zone (Babel)
     settings                     every environment variable, read through one registry
     store, failpoint             the event store and what it stands on (shards, connections,
                                  indexes, round trips, failed deliveries)
@@ -225,6 +226,7 @@ def test_no_import_circles():
 
 LAYERS = [
     {"games", "errors", "invisible"},
+    {"when"},
     {"settings"},
     {"store", "failpoint"},
     {"telemetry", "trust", "pictures", "docgen"},
