@@ -23,11 +23,11 @@ def redraw_game():
 def test_each_seat_is_told_whether_it_may_redraw():
     s = redraw_game()
     mine, theirs = G.render(s, 0, NAMES), G.render(s, 1, NAMES)
-    assert "You may redraw: you hold 3 sun tiles. Answer 'redraw' (5 new tiles) or 'keep'." in mine
-    assert "You may not redraw (no 3 tiles of one kind in your hand): answer 'keep'." in theirs
-    assert "answers awaited from Ann, Bob" in mine
+    assert "You may redraw: you hold 3 Sun tiles. Answer 'redraw' (5 new tiles) or 'keep'." in mine
+    assert "You may not redraw (you hold no 3 tiles of one kind): answer 'keep'." in theirs
+    assert "answers awaited from Ann and Bob" in mine
     spectator = G.render(s, None, NAMES)
-    assert "You may" not in spectator and "answers awaited from Ann, Bob" in spectator
+    assert "You may" not in spectator and "answers awaited from Ann and Bob" in spectator
     s = G.apply(s, G.decide(s, 0, {"type": "redraw"}, random.Random(1)))
     assert "You have answered: redraw." in G.render(s, 0, NAMES)
     assert "answers awaited from Bob " in G.render(s, 0, NAMES)
