@@ -115,7 +115,7 @@ COVER_WORDS = frozenset({"on", "cover", "covers", "over", "onto", "覆蓋", "蓋
 SWAP_WORDS = frozenset({"swap", "swaps", "for", "take", "takes", "replace", "replaces", "交換", "換", "取代"})
 #: words a move line may hold that say nothing more ("place a sun at 3,-1", "放置一片太陽在 3,-1")
 FILL_WORDS = frozenset({"at", "to", "in", "place", "play", "put", "a", "an", "the", "tile", "with",
-                        "放置", "放", "打出", "在", "於", "到", "用", "一片", "片", "板塊"})
+                        "放置", "放", "打出", "在", "於", "到", "用", "一片", "片", "板塊", "把", "將"})
 #: the moves named by a word alone (discard with a tile)
 ANSWER_WORDS = {"keep": "keep", "保留": "keep", "不重抽": "keep", "redraw": "redraw", "重抽": "redraw",
                 "重新抽": "redraw", "pass": "pass", "跳過": "pass", "discard": "discard", "棄置": "discard",

@@ -99,7 +99,7 @@ VERB_ALIASES = {"build": "build", "b": "build", "place": "build", "put": "build"
                 "claim": "claim", "c": "claim", "crown": "claim", "完成": "claim", "獲得": "claim",
                 "pass": "pass", "p": "pass", "跳過": "pass"}
 FILLER = {"on", "onto", "at", "to", "village", "pole", "a", "the", "#", "no", "no.",
-          "在", "於", "到", "上", "上方", "第", "號", "村莊", "村莊板塊", "村", "圖騰柱", "一個", "個"}
+          "在", "於", "到", "上", "上方", "第", "號", "村莊", "村莊板塊", "村", "圖騰柱", "一個", "個", "把", "將"}
 # Chinese is typed without spaces ("建造太陽在2"): each known Chinese word
 # is set apart before the line is split (the longest first).
 _CHINESE_WORDS = re.compile("(" + "|".join(re.escape(w) for w in sorted(
@@ -980,7 +980,9 @@ class Wakanda(Game):
         words = [w for w in re.split(r"[\s,.:;!]+", spaced) if w and w not in FILLER]
         if not words:
             self._parse_error(state, player, _("The move is empty."))
-        verb_, args = VERB_ALIASES.get(words[0]), words[1:]
+        # the command word first ("build sun on 2"), or where Chinese puts it ("把太陽建造在2")
+        at = next((i for i, w in enumerate(words) if w in VERB_ALIASES), 0)
+        verb_, args = VERB_ALIASES.get(words[at]), words[:at] + words[at + 1:]
         if verb_ == "pass" and not args:
             return {"type": "pass"}
         if verb_ == "claim" and len(args) == 1:
