@@ -1176,8 +1176,12 @@ class Kachina(Game):
             return ngettext("{who} opened with {tile} at {x},{y} and scored {n} point.",
                             "{who} opened with {tile} at {x},{y} and scored {n} points.", pts,
                             who=who, tile=tile, x=x, y=y)
-        lines = _(", ").join([_("row {n}", n=item["row"])] * bool(item.get("row"))
-                             + [_("column {n}", n=item["col"])] * bool(item.get("col"))) or str(pts)
+        parts = []
+        if item.get("row"):
+            parts.append(_("row {n}", n=item["row"]))
+        if item.get("col"):
+            parts.append(_("column {n}", n=item["col"]))
+        lines = _(", ").join(parts) or str(pts)
         if item["mode"] == "cover":
             covered = tile_title(KIND[item["covered"]])
             if not pts:
