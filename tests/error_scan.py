@@ -211,9 +211,14 @@ def _is_refusal(node: ast.AST | None) -> bool:
             is not None and _stringy(node.elts[1]))
 
 
+#: The message functions (pbem.games.i18n): a message looked up is a string too.
+_MESSAGE_FUNCTIONS = {"_", "ngettext", "pgettext", "npgettext"}
+
+
 def _stringy(node: ast.AST) -> bool:
     return ((isinstance(node, ast.Constant) and isinstance(node.value, str)) or isinstance(node, ast.JoinedStr)
-            or (isinstance(node, ast.BinOp) and (_stringy(node.left) or _stringy(node.right))))
+            or (isinstance(node, ast.BinOp) and (_stringy(node.left) or _stringy(node.right)))
+            or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MESSAGE_FUNCTIONS))
 
 
 def _resolve(arg: ast.AST, fn, functions) -> list[str] | None:

@@ -29,13 +29,13 @@ game):
 ...     state = game.apply(state, events)
 ...     return game.describe(events[0], player)
 >>> play("wolf 0,0")
-'Seat 0 opened with a Wolf at 0,0 and scored 1, and drew a Chief.'
+'Seat 0 opened with a Wolf at 0,0 and scored 1 point. Seat 0 drew a Chief.'
 >>> play("wolf 1,0")
-'Seat 1 placed a Wolf at 1,0 and scored 2 (row 2), and drew a Warrior.'
+'Seat 1 placed a Wolf at 1,0 and scored 2 points (row 2). Seat 1 drew a Warrior.'
 >>> play("chief 2,0")
-'Seat 0 placed a Chief at 2,0 and scored nothing, and drew a Sun.'
+'Seat 0 placed a Chief at 2,0 and scored nothing. Seat 0 drew a Sun.'
 >>> play("eagle on 2,0")
-'Seat 1 covered the Chief at 2,0 with an Eagle and scored nothing, and drew a Chief.'
+'Seat 1 covered the Chief at 2,0 with an Eagle and scored nothing. Seat 1 drew a Chief.'
 >>> game.to_act(state), [game.view(state, 0)["scores"], game.view(state, 0)["hand_sizes"]]
 (frozenset({0}), [[1, 2], [5, 5]])
 >>> print(game.legal_moves(state, 0)[0], game.default_move(state, 0) == game.legal_moves(state, 0)[0])
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from typing import Any
 
 from . import register
@@ -64,6 +65,7 @@ from .base import (
     name_seat,
     placings_from_keys,
 )
+from .i18n import CHINESE, ENGLISH, N_, _, join_words, ngettext, notation_language, pgettext
 
 # --------------------------------------------------------------------------
 # Tiles: the kind code is the printed value.
@@ -71,19 +73,135 @@ from .base import (
 KOSHARI, HUMMINGBIRD, WARRIOR, WOLF, EAGLE, OGRE, SUN, CHIEF = range(1, 9)
 NAMES = ("", "koshari", "hummingbird", "warrior", "wolf", "eagle", "ogre", "sun", "chief")
 KIND = {name: k for k, name in enumerate(NAMES) if name}
-TITLES = {k: NAMES[k].capitalize() for k in range(1, 9)}
 CODES = ("", "KO", "HU", "WA", "WO", "EA", "OG", "SU", "CH")
 COUNTS = {CHIEF: 6, SUN: 8, OGRE: 8, EAGLE: 8, WOLF: 8, WARRIOR: 8, HUMMINGBIRD: 8, KOSHARI: 6}
-FULL_SET = tuple(sorted(k for k, n in COUNTS.items() for _ in range(n)))
+FULL_SET = tuple(sorted(k for k, n in COUNTS.items() for _i in range(n)))
 HAND_SIZE = 5
 MAX_LINE = 7
 
+# --------------------------------------------------------------------------
+# The notation's words. Not messages: a move line must paste back as it
+# was written, so each language's words are fixed here (the Chinese from
+# the glossary, shared/rules/glossary-zh-Hant.md); ``describe`` writes the
+# words of ``notation_language()`` and ``parse`` reads every word of both,
+# in any mix.
+
+#: kind -> the word a move line names it by, per language
+TILE_WORDS = {
+    ENGLISH: NAMES,
+    CHINESE: ("", "小丑", "蜂鳥", "戰士", "狼", "老鷹", "食人魔", "太陽", "部落酋長"),
+}
+#: the command words a move line is written with, per language
+VERBS = {
+    ENGLISH: {"cover": "on", "swap": "swap", "keep": "keep", "redraw": "redraw", "pass": "pass",
+              "discard": "discard"},
+    CHINESE: {"cover": "覆蓋", "swap": "交換", "keep": "保留", "redraw": "重抽", "pass": "跳過",
+              "discard": "棄置"},
+}
+#: the one-character names the Chinese board shows (a CJK character is two
+#: columns wide, as the English codes are): read as tiles too
+CHINESE_CODES = ("", "丑", "鳥", "戰", "狼", "鷹", "魔", "陽", "酋")
+
 ALIASES = dict(KIND)
 ALIASES.update({CODES[k].lower(): k for k in range(1, 9)})
+ALIASES.update({TILE_WORDS[CHINESE][k]: k for k in range(1, 9)})
+ALIASES.update({CHINESE_CODES[k]: k for k in range(1, 9)})
 ALIASES.update({"hummer": HUMMINGBIRD, "humming": HUMMINGBIRD, "bird": HUMMINGBIRD,
-                "clown": KOSHARI, "kosh": KOSHARI, "wolves": WOLF,
-                "酋長": CHIEF, "部落酋長": CHIEF, "太陽": SUN, "食人魔": OGRE, "老鷹": EAGLE,
-                "狼": WOLF, "戰士": WARRIOR, "蜂鳥": HUMMINGBIRD, "小丑": KOSHARI})
+                "clown": KOSHARI, "kosh": KOSHARI, "wolves": WOLF, "chiefs": CHIEF, "suns": SUN,
+                "ogres": OGRE, "eagles": EAGLE, "warriors": WARRIOR, "hummingbirds": HUMMINGBIRD,
+                "酋長": CHIEF, "食人妖": OGRE, "鷹": EAGLE, "小丑魂": KOSHARI})
+#: words that ask for an Eagle's cover, a Warrior's swap
+COVER_WORDS = frozenset({"on", "cover", "covers", "over", "onto", "覆蓋", "蓋", "蓋住", "蓋在"})
+SWAP_WORDS = frozenset({"swap", "swaps", "for", "take", "takes", "replace", "replaces", "交換", "換", "取代"})
+#: words a move line may hold that say nothing more ("place a sun at 3,-1", "放置一片太陽在 3,-1")
+FILL_WORDS = frozenset({"at", "to", "in", "place", "play", "put", "a", "an", "the", "tile", "with",
+                        "放置", "放", "打出", "在", "於", "到", "用", "一片", "片", "板塊", "把", "將"})
+#: the moves named by a word alone (discard with a tile)
+ANSWER_WORDS = {"keep": "keep", "保留": "keep", "不重抽": "keep", "redraw": "redraw", "重抽": "redraw",
+                "重新抽": "redraw", "pass": "pass", "跳過": "pass", "discard": "discard", "棄置": "discard",
+                "棄掉": "discard", "棄": "discard"}
+# Chinese is typed without spaces ("老鷹覆蓋2,0"): each known Chinese word
+# is set apart before the line is split (the longest first, so 老鷹 is not 鷹).
+_CHINESE_WORDS = re.compile("(" + "|".join(re.escape(w) for w in sorted(
+    {w for w in (*ALIASES, *COVER_WORDS, *SWAP_WORDS, *FILL_WORDS, *ANSWER_WORDS) if not w.isascii()},
+    key=len, reverse=True)) + ")")
+
+
+def tile_word(k: int) -> str:
+    """The notation's word for kind ``k`` in the language move lines are written in."""
+    return TILE_WORDS[notation_language()][k]
+
+
+def verb(key: str) -> str:
+    """The notation's command word ``key`` in the language move lines are written in."""
+    return VERBS[notation_language()][key]
+
+
+def tile_title(k: int) -> str:
+    """Kind ``k`` as a sentence names it ("Sun", 太陽)."""
+    return {
+        CHIEF: pgettext("kachina", "Chief"), SUN: pgettext("kachina", "Sun"), OGRE: pgettext("kachina", "Ogre"),
+        EAGLE: pgettext("kachina", "Eagle"), WOLF: pgettext("kachina", "Wolf"),
+        WARRIOR: pgettext("kachina", "Warrior"), HUMMINGBIRD: pgettext("kachina", "Hummingbird"),
+        KOSHARI: pgettext("kachina", "Koshari"),
+    }[k]
+
+
+def a_tile(k: int) -> str:
+    """Kind ``k`` with its article ("a Sun", "an Eagle"; Chinese has none)."""
+    return {
+        CHIEF: pgettext("kachina", "a Chief"), SUN: pgettext("kachina", "a Sun"),
+        OGRE: pgettext("kachina", "an Ogre"), EAGLE: pgettext("kachina", "an Eagle"),
+        WOLF: pgettext("kachina", "a Wolf"), WARRIOR: pgettext("kachina", "a Warrior"),
+        HUMMINGBIRD: pgettext("kachina", "a Hummingbird"), KOSHARI: pgettext("kachina", "a Koshari"),
+    }[k]
+
+
+def board_code(k: int) -> str:
+    """Kind ``k`` as the text board shows it: two columns wide in both
+    languages (English SU, Chinese 陽)."""
+    # i18n: the board's code for a tile: two columns wide (one Chinese character), unique per tile
+    return {
+        CHIEF: pgettext("kachina code", "CH"), SUN: pgettext("kachina code", "SU"),
+        OGRE: pgettext("kachina code", "OG"), EAGLE: pgettext("kachina code", "EA"),
+        WOLF: pgettext("kachina code", "WO"), WARRIOR: pgettext("kachina code", "WA"),
+        HUMMINGBIRD: pgettext("kachina code", "HU"), KOSHARI: pgettext("kachina code", "KO"),
+    }[k]
+
+
+def columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font (a CJK character two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns (on the left when ``right``)."""
+    fill = " " * max(0, width - columns(text))
+    return fill + text if right else text + fill
+
+
+def _tiles(kinds) -> str:
+    """Tiles by their notation words, "sun, wolf" / 太陽、狼."""
+    return _(", ").join(tile_word(k) for k in kinds)
+
+
+def _titles(kinds) -> str:
+    """Tiles as a sentence names them, "Sun, Wolf and Chief"."""
+    return join_words([tile_title(k) for k in kinds])
+
+
+#: Why a game ended, as the state keeps it (English: the view's ``reason``
+#: and ``Result.reason`` are data) and as a reader reads it.
+END_REASONS = {
+    "the draw pile and every hand are empty": N_("the draw pile and every hand are empty"),
+    "a full round passed with no tile placed": N_("a full round passed with no tile placed"),
+}
+
+
+def end_reason(reason: str) -> str:
+    """The reason a game ended, in the reader's language."""
+    return _(END_REASONS[reason]) if reason in END_REASONS else reason
+
 
 # Cells are packed ints: key = (y + OFF) * W + (x + OFF). Sorting keys sorts
 # by (y, x). 60 tiles can never reach 64 cells from the origin.
@@ -200,7 +318,7 @@ def _next_seat(hands: tuple, p: int) -> int | None:
 class Kachina(Game):
     name = "kachina"
     version = 1
-    title = "Kachina"
+    title = N_("Kachina")
     min_players = 2
     max_players = 5
     hidden_information = True
@@ -253,23 +371,23 @@ class Kachina(Game):
                        "version since the deal; in play one seat acts at a time (strict).")
     options = (
         Option("opening_redraw", True,
-               "A player dealt 3 or more tiles of one kind may redraw 5 new tiles once, "
-               "before play (all decide secretly, resolved in seat order from the start player)."),
-        Option("opening_player_draws", True, "The start player draws 1 tile after the opening tile."),
+               N_("A player dealt 3 or more tiles of one kind may redraw 5 new tiles once, "
+                  "before play (all decide secretly, resolved in seat order from the start player).")),
+        Option("opening_player_draws", True, N_("The start player draws 1 tile after the opening tile.")),
         Option("line_cap_scope", "run",
-               "What the 7-tile limit counts: 'run' (the contiguous run through the cell) or "
-               "'grid_line' (every tile of that grid row or column, across gaps).",
+               N_("What the 7-tile limit counts: 'run' (the contiguous run through the cell) or "
+                  "'grid_line' (every tile of that grid row or column, across gaps)."),
                kind=str, choices=("run", "grid_line")),
         Option("stuck_player", "pass",
-               "A player holding tiles but with no legal placement: 'pass' (draws nothing; a full "
-               "round of passes ends the game) or 'discard' (discards a tile face up and draws).",
+               N_("A player holding tiles but with no legal placement: 'pass' (draws nothing; a full "
+                  "round of passes ends the game) or 'discard' (discards a tile face up and draws)."),
                kind=str, choices=("pass", "discard")),
         Option("tile_order", [],
-               "Scripted games and tutorials: the tiles by name, dealt 5 per seat in seat order "
-               "from the front, then drawn in order; returned tiles go to the bottom. Empty: a "
-               "shuffled 60-tile game. A shorter list plays with those tiles only.",
+               N_("Scripted games and tutorials: the tiles by name, dealt 5 per seat in seat order "
+                  "from the front, then drawn in order; returned tiles go to the bottom. Empty: a "
+                  "shuffled 60-tile game. A shorter list plays with those tiles only."),
                kind=list),
-        Option("start_player", -1, "The start player's seat; -1 draws it at random.",
+        Option("start_player", -1, N_("The start player's seat; -1 draws it at random."),
                kind=int, minimum=-1, maximum=4),
     )
     _fixed_order = (["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari"] * 6
@@ -283,75 +401,112 @@ class Kachina(Game):
         (3, {"line_cap_scope": "grid_line", "stuck_player": "discard"}),
         (4, {"tile_order": _fixed_order, "start_player": 2}),
     )
-    _HELP_HEAD = (
-        "Kachina moves (cells are x,y: x grows east, y grows south; the opening tile is 0,0):\n"
-        "  sun 3,-1            place a tile from your hand (chief sun ogre eagle wolf warrior\n"
-        "                      hummingbird koshari, or ch su og ea wo wa hu ko)\n"
-        "  eagle on 2,0        cover the tile at 2,0 with an Eagle\n"
-        "  warrior swap 1,1    swap a Warrior for the tile at 1,1 (it goes to your hand, no draw)\n"
-    )
-    _HELP_REDRAW = "  keep / redraw       before play: keep your hand, or (dealt 3 or more of one kind) redraw\n"
-    _HELP_PASS = "  pass                only when you hold tiles but none can be placed\n"
-    _HELP_DISCARD = ("  discard sun         only when you hold tiles but none can be placed: discard one\n"
-                     "                      face up and draw\n")
-    #: the help for every setup (``notation_help_for`` keeps only the rules in play)
-    notation_help = (_HELP_HEAD + _HELP_REDRAW
-                     + "  pass / discard sun  when you hold tiles but none can be placed (the game's\n"
-                       "                      stuck_player option says which)\n")
 
     # -- words -----------------------------------------------------------
 
+    @property
+    def notation_help(self) -> str:
+        """The help for every setup, in the reader's language
+        (``notation_help_for`` keeps only the rules in play)."""
+        return self._help(redraw=True, stuck=None)
+
     def notation_help_for(self, options: dict) -> str:
-        stuck = self._HELP_DISCARD if options.get("stuck_player") == "discard" else self._HELP_PASS
-        return self._HELP_HEAD + (self._HELP_REDRAW if options.get("opening_redraw", True) else "") + stuck
+        return self._help(redraw=options.get("opening_redraw", True),
+                          stuck="discard" if options.get("stuck_player") == "discard" else "pass")
+
+    @staticmethod
+    def _examples(redraw: bool, stuck: str | None) -> list:
+        """(example move line, what it does) in the languages of the reader
+        and of the notation; ``stuck`` None: both stuck rules."""
+        place = f"{tile_word(SUN)} 3,-1"
+        rows = [
+            (place, _("place a tile from your hand")),
+            (f"{tile_word(EAGLE)} {verb('cover')} 2,0", _("cover the tile at 2,0 with an Eagle")),
+            (f"{tile_word(WARRIOR)} {verb('swap')} 1,1",
+             _("swap a Warrior for the tile at 1,1 (that tile goes to your hand; you draw none)")),
+        ]
+        if redraw:
+            rows.append((f"{verb('keep')} / {verb('redraw')}",
+                         _("before play: keep your hand, or (dealt 3 or more of one kind) redraw 5 new tiles")))
+        discard = f"{verb('discard')} {tile_word(SUN)}"
+        if stuck == "pass":
+            rows.append((verb("pass"), _("only when you hold tiles but none can be placed")))
+        elif stuck == "discard":
+            rows.append((discard, _("only when you hold tiles but none can be placed: discard one face up "
+                                    "and draw")))
+        else:
+            rows.append((f"{verb('pass')} / {discard}",
+                         _("when you hold tiles but none can be placed (the game's options say which)")))
+        return rows
+
+    def _help(self, redraw: bool, stuck: str | None) -> str:
+        lines = [_("Kachina moves (cells are x,y: x grows east, y grows south; the opening tile is at 0,0):")]
+        for example, what in self._examples(redraw, stuck):
+            lines.append("  " + _pad(example, 20) + (" " if columns(example) >= 20 else "") + what)
+        order = (CHIEF, SUN, OGRE, EAGLE, WOLF, WARRIOR, HUMMINGBIRD, KOSHARI)
+        lines.append(_("Tiles and their values: {tiles}.",
+                       tiles=_(", ").join(f"{tile_word(k)} {k}" for k in order)))
+        lines.append(_("The board shows them as {codes}; those are read as tiles too.",
+                       codes=" ".join(board_code(k) for k in order)))
+        return "\n".join(lines)
 
     def notation_examples(self, options: dict) -> list:
-        out = ["sun 3,-1", "eagle on 2,0", "warrior swap 1,1"]
+        out = [f"{tile_word(SUN)} 3,-1", f"{tile_word(EAGLE)} {verb('cover')} 2,0",
+               f"{tile_word(WARRIOR)} {verb('swap')} 1,1"]
         if options.get("opening_redraw", True):
-            out += ["keep", "redraw"]
-        out.append("discard sun" if options.get("stuck_player") == "discard" else "pass")
+            out += [verb("keep"), verb("redraw")]
+        out.append(f"{verb('discard')} {tile_word(SUN)}" if options.get("stuck_player") == "discard"
+                   else verb("pass"))
         return out
 
     def describe_setup(self, options: dict, players: int | None = None) -> str:
-        parts = ["Kachina"] + ([f"{players} players"] if players is not None else [])
-        parts.append("an opening redraw for a hand of 3 or more of one kind" if options.get("opening_redraw", True)
-                     else "no opening redraw")
-        parts.append("the start player draws after the opening tile" if options.get("opening_player_draws", True)
-                     else "the start player does not draw after the opening tile")
-        parts.append("the 7-tile limit counts " + ("the run through the cell" if options.get("line_cap_scope", "run")
-                                                   == "run" else "the whole grid row or column"))
-        parts.append("a seat that cannot place " + ("discards a tile and draws" if options.get("stuck_player")
-                                                    == "discard" else "passes"))
+        parts = [_("Kachina")]
+        if players is not None:
+            parts.append(ngettext("{n} player", "{n} players", players))
+        parts.append(_("an opening redraw for a hand of 3 or more of one kind") if options.get("opening_redraw", True)
+                     else _("no opening redraw"))
+        parts.append(_("the start player draws after the opening tile") if options.get("opening_player_draws", True)
+                     else _("the start player does not draw after the opening tile"))
+        parts.append(_("the 7-tile limit counts the run through the cell")
+                     if options.get("line_cap_scope", "run") == "run"
+                     else _("the 7-tile limit counts the whole grid row or column"))
+        parts.append(_("a seat that cannot place discards a tile and draws") if options.get("stuck_player") == "discard"
+                     else _("a seat that cannot place passes"))
         if options.get("tile_order"):
-            parts.append(f"a fixed order of {len(options['tile_order'])} tiles")
+            parts.append(ngettext("a fixed order of {n} tile", "a fixed order of {n} tiles",
+                                  len(options["tile_order"])))
         if options.get("start_player", -1) >= 0:
-            parts.append(f"seat {options['start_player']} starts")
-        return "; ".join(parts) + "."
+            parts.append(_("seat {seat} starts", seat=options["start_player"]))
+        return _("; ").join(parts) + _(".")
 
     # -- options ---------------------------------------------------------
 
     def check_setup(self, players: int, options: dict) -> None:
         if options["start_player"] >= players:
-            raise BadOptions("bad_option_value", f"start_player must be below {players}",
+            raise BadOptions("bad_option_value", _("start_player must be below {players}", players=players),
                              option="start_player")
         order = options["tile_order"]
         if not order:
             return
         bad = [t for t in order if not isinstance(t, str) or t.lower() not in KIND]
         if bad:
-            raise BadOptions("bad_option_value", f"tile_order holds unknown tiles {bad[:5]}; "
-                             f"tiles are {list(NAMES[1:])}", option="tile_order")
+            raise BadOptions("bad_option_value", _("tile_order holds unknown tiles {bad}; the tiles are {tiles}",
+                                                   bad=", ".join(map(repr, bad[:5])), tiles=", ".join(NAMES[1:])),
+                             option="tile_order")
         kinds = [KIND[t.lower()] for t in order]
         for k, n in COUNTS.items():
             if kinds.count(k) > n:
-                raise BadOptions("bad_option_value", f"tile_order holds {kinds.count(k)} "
-                                 f"{NAMES[k]} tiles; the game has {n}", option="tile_order")
+                raise BadOptions("bad_option_value", _("tile_order holds {count} {tile} tiles; the game has {n}",
+                                                       count=kinds.count(k), tile=NAMES[k], n=n),
+                                 option="tile_order")
         if len(kinds) < HAND_SIZE * (players + 1):
-            raise BadOptions("bad_option_value", f"tile_order needs at least {HAND_SIZE * (players + 1)} "
-                             f"tiles for {players} players", option="tile_order")
+            raise BadOptions("bad_option_value", ngettext(
+                "tile_order needs at least {need} tiles for {n} player",
+                "tile_order needs at least {need} tiles for {n} players", players,
+                need=HAND_SIZE * (players + 1)), option="tile_order")
         if sum(1 for k in kinds if k != OGRE) <= HAND_SIZE * (players - 1):
-            raise BadOptions("bad_option_value", "tile_order needs more non-Ogre tiles, so the start "
-                             "player can always open", option="tile_order")
+            raise BadOptions("bad_option_value", _("tile_order needs more tiles that are not Ogres, so that the "
+                                                   "start player can always open"), option="tile_order")
 
     # -- lifecycle -------------------------------------------------------
 
@@ -544,8 +699,8 @@ class Kachina(Game):
         that it is not to act: its answer stands while the others decide."""
         if (state.phase == "redraw" and self.result(state) is None and isinstance(player, int)
                 and 0 <= player < len(state.choices) and state.choices[player] is not None):
-            raise IllegalMove("already_answered", "you have answered the opening redraw already; your answer "
-                                                  "stands while the others decide")
+            raise IllegalMove("already_answered", _("You have answered the opening redraw already; your answer "
+                                                    "stands while the others decide."))
         super().check_turn(state, player)
 
     def window(self, state: KState):
@@ -684,9 +839,9 @@ class Kachina(Game):
         x = move.get("x")
         y = move.get("y")
         if type(x) is not int or type(y) is not int:
-            raise IllegalMove("bad_cell", "x and y must be whole numbers (the cell x,y)")
+            raise IllegalMove("bad_cell", _("x and y must be whole numbers (the cell x,y)."))
         if not (-OFF < x < OFF and -OFF < y < OFF):
-            raise IllegalMove("bad_cell", f"cell {x},{y} is far from every tile")
+            raise IllegalMove("bad_cell", _("The cell {x},{y} is far from every tile.", x=x, y=y))
         return cell(x, y)
 
     @staticmethod
@@ -694,21 +849,22 @@ class Kachina(Game):
         extra = set(move) - {"type", *allowed}
         missing = {"type", *allowed} - set(move)
         if extra or missing:
-            raise IllegalMove("malformed_move", f"a {move['type']} move has exactly the fields "
-                              f"{sorted({'type', *allowed})}")
+            raise IllegalMove("malformed_move", _("A {type} move has exactly the fields {fields}.",
+                                                  type=move["type"], fields=", ".join(sorted({"type", *allowed}))))
 
     def decide(self, state: KState, player: int, move: dict, rng: random.Random) -> list[dict]:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+            raise IllegalMove("malformed_move", _("A move is an object with a 'type'."))
         self.check_turn(state, player)
         s = state
         mt = move["type"]
         if s.phase == "redraw":
             if mt not in ("keep", "redraw"):
-                raise IllegalMove("wrong_phase", "before play, answer 'keep' or 'redraw'")
+                raise IllegalMove("wrong_phase", _("Before play, answer '{keep}' or '{redraw}'.",
+                                                   keep=verb("keep"), redraw=verb("redraw")))
             self._keys(move)
             if mt == "redraw" and not self._may_redraw(s, player):
-                raise IllegalMove("no_redraw", "you may redraw only when holding 3 or more tiles of one kind")
+                raise IllegalMove("no_redraw", _("You may redraw only when you hold 3 or more tiles of one kind."))
             ev = {"type": "RedrawChosen", "player": player,
                   "secret": {"redraw": mt == "redraw"}, "to": [player]}
             events = [ev]
@@ -723,7 +879,7 @@ class Kachina(Game):
                 events += self._forced_redraws(s, rng)
             return events
         if mt in ("keep", "redraw"):
-            raise IllegalMove("wrong_phase", "the redraw is only before play")
+            raise IllegalMove("wrong_phase", _("The redraw is only before play."))
         hand = s.hands[player]
         if mt in ("pass", "discard"):
             if mt == "pass":
@@ -731,10 +887,12 @@ class Kachina(Game):
             else:
                 self._keys(move, "tile")
             if self._placements(s, hand):
-                raise IllegalMove("must_place", "you can place a tile, so you may not "
-                                  + ("pass" if mt == "pass" else "discard"))
+                raise IllegalMove("must_place", _("You can place a tile, so you may not pass.") if mt == "pass"
+                                  else _("You can place a tile, so you may not discard."))
             if s.opts["stuck_player"] != mt:
-                raise IllegalMove("wrong_stuck_rule", f"when stuck this game uses {s.opts['stuck_player']!r}")
+                raise IllegalMove("wrong_stuck_rule", _("In this game a player who cannot place passes.")
+                                  if s.opts["stuck_player"] == "pass"
+                                  else _("In this game a player who cannot place discards a tile."))
             if mt == "pass":
                 return [{"type": "TurnPassed", "player": player}]
             k = self._tile(move, hand)
@@ -745,43 +903,49 @@ class Kachina(Game):
             self._keys(move, "tile", "x", "y")
             k = self._tile(move, hand)
             c = self._coord(move)
-            ogre_cells, other_cells, _, _ = self._targets(s)
+            ogre_cells, other_cells, _covers, _swaps = self._targets(s)
             if not s.board:
                 if c != ORIGIN:
-                    raise IllegalMove("opening_cell", "the opening tile goes at 0,0")
+                    raise IllegalMove("opening_cell", _("The opening tile goes at 0,0."))
                 if k == OGRE:
-                    raise IllegalMove("ogre_opening", "an Ogre may not be the opening tile")
+                    raise IllegalMove("ogre_opening", _("An Ogre may not be the opening tile."))
             elif c not in (ogre_cells if k == OGRE else other_cells):
                 raise IllegalMove(*self._why_not_place(s, c, k))
         elif mt == "cover":
             self._keys(move, "x", "y")
             k = EAGLE
             if EAGLE not in hand:
-                raise IllegalMove("tile_not_in_hand", "you hold no Eagle to cover with")
+                raise IllegalMove("tile_not_in_hand", _("You hold no Eagle to cover with."))
             c = self._coord(move)
             if c not in self._targets(s)[2]:
                 if c not in s.board:
-                    raise IllegalMove("empty_cell", "an Eagle covers an occupied cell; place it with 'eagle x,y'")
+                    example = f"{tile_word(EAGLE)} x,y"
+                    raise IllegalMove("empty_cell", _("An Eagle covers a placed tile; to place it on an empty "
+                                                      "cell, write '{example}'.", example=example))
                 if s.board[c] == EAGLE:
-                    raise IllegalMove("eagle_on_eagle", "an Eagle may not cover an Eagle")
-                raise IllegalMove("ogre_adjacent", "an Eagle may not cover a tile next to an Ogre")
+                    raise IllegalMove("eagle_on_eagle", _("An Eagle may not cover an Eagle."))
+                raise IllegalMove("ogre_adjacent", _("An Eagle may not cover a tile next to an Ogre."))
         elif mt == "swap":
             self._keys(move, "x", "y")
             k = WARRIOR
             if WARRIOR not in hand:
-                raise IllegalMove("tile_not_in_hand", "you hold no Warrior to swap with")
+                raise IllegalMove("tile_not_in_hand", _("You hold no Warrior to swap with."))
             c = self._coord(move)
             if c not in self._targets(s)[3]:
                 if c not in s.board:
-                    raise IllegalMove("empty_cell", "a Warrior swaps with a placed tile; place it with 'warrior x,y'")
+                    example = f"{tile_word(WARRIOR)} x,y"
+                    raise IllegalMove("empty_cell", _("A Warrior swaps with a placed tile; to place it on an empty "
+                                                      "cell, write '{example}'.", example=example))
                 if c in s.under:
-                    raise IllegalMove("covering_eagle", "a Warrior may not take an Eagle that covers a tile")
+                    raise IllegalMove("covering_eagle", _("A Warrior may not take an Eagle that covers a tile."))
                 if s.board[c] == WARRIOR:
-                    raise IllegalMove("warrior_on_warrior", "a Warrior may not swap with a Warrior")
-                raise IllegalMove("ogre_adjacent", "a Warrior may not swap with a tile next to an Ogre")
+                    raise IllegalMove("warrior_on_warrior", _("A Warrior may not swap with a Warrior."))
+                raise IllegalMove("ogre_adjacent", _("A Warrior may not swap with a tile next to an Ogre."))
         else:
-            raise IllegalMove("unknown_move", f"unknown move type {mt!r}; moves are place, cover, swap"
-                              + (", pass" if s.opts["stuck_player"] == "pass" else ", discard"))
+            raise IllegalMove("unknown_move", _("There is no move '{type}' in Kachina; the moves are place, cover, "
+                                                "swap and pass.", type=mt) if s.opts["stuck_player"] == "pass"
+                              else _("There is no move '{type}' in Kachina; the moves are place, cover, swap "
+                                     "and discard.", type=mt))
         board = dict(s.board)
         board[c] = k
         if not s.board:
@@ -813,24 +977,30 @@ class Kachina(Game):
     def _tile(move: dict, hand: tuple) -> int:
         name = move.get("tile")
         if not isinstance(name, str) or name not in KIND:
-            raise IllegalMove("bad_tile", f"tile must be one of {list(NAMES[1:])}")
+            raise IllegalMove("bad_tile", _("'tile' must be one of {tiles}.", tiles=", ".join(NAMES[1:])))
         k = KIND[name]
         if k not in hand:
-            raise IllegalMove("tile_not_in_hand", f"you hold no {TITLES[k]}")
+            raise IllegalMove("tile_not_in_hand", _("You hold no {tile}.", tile=tile_title(k)))
         return k
 
     def _why_not_place(self, s: KState, c: int, k: int) -> tuple[str, str]:
         board = s.board
         x, y = xy(c)
         if c in board:
-            return "occupied", f"{x},{y} is taken" + (
-                "; cover it with 'eagle on x,y'" if k == EAGLE else
-                "; swap with 'warrior swap x,y'" if k == WARRIOR else "")
+            if k == EAGLE:
+                example = f"{tile_word(EAGLE)} {verb('cover')} {x},{y}"
+                return "occupied", _("{x},{y} is taken; to cover it, write '{example}'.", x=x, y=y, example=example)
+            if k == WARRIOR:
+                example = f"{tile_word(WARRIOR)} {verb('swap')} {x},{y}"
+                return "occupied", _("{x},{y} is taken; to swap your Warrior for it, write '{example}'.", x=x, y=y,
+                                     example=example)
+            return "occupied", _("{x},{y} is taken.", x=x, y=y)
         if not any(c + d in board for d in STEPS):
-            return "not_adjacent", f"{x},{y} does not touch any tile"
+            return "not_adjacent", _("{x},{y} does not touch any tile.", x=x, y=y)
         if k != OGRE and _ogre_adjacent(board, c):
-            return "ogre_adjacent", f"only an Ogre may be placed next to an Ogre ({x},{y})"
-        return "line_too_long", f"a tile at {x},{y} would make a line longer than {MAX_LINE}"
+            return "ogre_adjacent", _("Only an Ogre may be placed next to an Ogre ({x},{y}).", x=x, y=y)
+        return "line_too_long", _("A tile at {x},{y} would make a line longer than {max} tiles.", x=x, y=y,
+                                  max=MAX_LINE)
 
     # -- results ---------------------------------------------------------
 
@@ -953,89 +1123,142 @@ class Kachina(Game):
     def describe(self, item: dict, viewer: Any = SPECTATOR, names=None) -> str:
         t = item.get("type")
         if t == "place":
-            return f"{item['tile']} {item['x']},{item['y']}"
+            return f"{_word(item.get('tile'))} {item.get('x')},{item.get('y')}"
         if t == "cover":
-            return f"eagle on {item['x']},{item['y']}"
+            return f"{tile_word(EAGLE)} {verb('cover')} {item.get('x')},{item.get('y')}"
         if t == "swap":
-            return f"warrior swap {item['x']},{item['y']}"
+            return f"{tile_word(WARRIOR)} {verb('swap')} {item.get('x')},{item.get('y')}"
         if t in ("keep", "redraw", "pass"):
-            return t
+            return verb(t)
         if t == "discard":
-            return f"discard {item['tile']}"
+            return f"{verb('discard')} {_word(item.get('tile'))}"
         secret = item.get("secret") or {}
         who = name_seat(item.get("player"), names, capital=True)
         if t == "TilePlaced":
-            title = TITLES[KIND[item["tile"]]]
-            where = f"{item['x']},{item['y']}"
-            if item["mode"] == "cover":
-                what = f"covered the {TITLES[KIND[item['covered']]]} at {where} with an Eagle"
-            elif item["mode"] == "swap":
-                taken = TITLES[KIND[item["taken"]]]
-                what = f"took the {taken} at {where} into hand, leaving a Warrior in its place,"
-            elif item.get("move") == 1:
-                what = f"opened with {_article(title)} at {where}"
-            else:
-                what = f"placed {_article(title)} at {where}"
-            pts = item["points"]
-            if not pts:
-                score = "scored nothing"
-            else:
-                parts = [f"{name} {item[name]}" for name in ("row", "col") if item.get(name)]
-                score = f"scored {pts}" + (f" ({', '.join(parts).replace('col', 'column')})" if parts else "")
-            draw = ""
-            if item.get("drew"):
-                draw = f", and drew {_article(TITLES[KIND[secret['drawn']]])}" if "drawn" in secret else ", and drew a tile"
-            return f"{who} {what} and {score}{draw}."
+            return _sentences(self._placed(item, who), self._drew(item, who))
         if t == "TurnPassed":
-            return f"{who} could place no tile and passed."
+            return _("{who} could place no tile and passed.", who=who)
         if t == "TileDiscarded":
-            draw = ""
-            if item.get("drew"):
-                draw = f" and drew {_article(TITLES[KIND[secret['drawn']]])}" if "drawn" in secret else " and drew a tile"
-            return f"{who} could place no tile, discarded {_article(TITLES[KIND[item['tile']]])}{draw}."
+            return _sentences(_("{who} could place no tile and discarded {tile}.", who=who,
+                                tile=a_tile(KIND[item["tile"]])), self._drew(item, who))
         if t == "StartPlayerChosen":
-            return f"{who} is the start player."
+            return _("{who} is the start player.", who=who)
         if t == "HandDealt":
             if "tiles" in secret:
-                return f"{who} was dealt " + ", ".join(TITLES[KIND[x]] for x in secret["tiles"]) + "."
-            return f"{who} was dealt {item.get('count', HAND_SIZE)} tiles."
+                return _("{who} was dealt {tiles}.", who=who, tiles=_titles(KIND[x] for x in secret["tiles"]))
+            count = item.get("count", HAND_SIZE)
+            return ngettext("{who} was dealt {n} tile.", "{who} was dealt {n} tiles.", count, who=who)
         if t == "RedrawChosen":
             if "redraw" in secret:
-                return f"{who} chose to {'redraw' if secret['redraw'] else 'keep their hand'}."
-            return f"{who} made their redraw decision."
+                return (_("{who} chose to redraw.", who=who) if secret["redraw"]
+                        else _("{who} chose to keep their hand.", who=who))
+            return _("{who} answered the opening redraw.", who=who)
         if t == "HandRedrawn":
-            why = " (a start hand of Ogres only)" if item.get("forced") else ""
             if "drawn" in secret:
-                return (f"{who} redrew{why}: returned " + ", ".join(TITLES[KIND[x]] for x in secret["returned"])
-                        + "; drew " + ", ".join(TITLES[KIND[x]] for x in secret["drawn"]) + ".")
-            return f"{who} redrew 5 tiles{why}."
+                returned = _titles(KIND[x] for x in secret["returned"])
+                drawn = _titles(KIND[x] for x in secret["drawn"])
+                if item.get("forced"):
+                    return _("{who} held only Ogres and redrew: returned {returned}; drew {drawn}.",
+                             who=who, returned=returned, drawn=drawn)
+                return _("{who} redrew: returned {returned}; drew {drawn}.", who=who, returned=returned, drawn=drawn)
+            if item.get("forced"):
+                return ngettext("{who} held only Ogres and redrew {n} tile.",
+                                "{who} held only Ogres and redrew {n} tiles.", HAND_SIZE, who=who)
+            return ngettext("{who} redrew {n} tile.", "{who} redrew {n} tiles.", HAND_SIZE, who=who)
         return super().describe(item, viewer, names)
+
+    @staticmethod
+    def _placed(item: dict, who: str) -> str:
+        """A placement, a cover or a swap and what it scored, in a sentence."""
+        x, y, pts = item["x"], item["y"], item["points"]
+        tile = a_tile(KIND[item["tile"]])
+        if item["mode"] == "place" and item.get("move") == 1:
+            return ngettext("{who} opened with {tile} at {x},{y} and scored {n} point.",
+                            "{who} opened with {tile} at {x},{y} and scored {n} points.", pts,
+                            who=who, tile=tile, x=x, y=y)
+        parts = []
+        if item.get("row"):
+            parts.append(_("row {n}", n=item["row"]))
+        if item.get("col"):
+            parts.append(_("column {n}", n=item["col"]))
+        lines = _(", ").join(parts) or str(pts)
+        if item["mode"] == "cover":
+            covered = tile_title(KIND[item["covered"]])
+            if not pts:
+                return _("{who} covered the {covered} at {x},{y} with an Eagle and scored nothing.",
+                         who=who, covered=covered, x=x, y=y)
+            return ngettext("{who} covered the {covered} at {x},{y} with an Eagle and scored {n} point ({lines}).",
+                            "{who} covered the {covered} at {x},{y} with an Eagle and scored {n} points ({lines}).",
+                            pts, who=who, covered=covered, x=x, y=y, lines=lines)
+        if item["mode"] == "swap":
+            taken = tile_title(KIND[item["taken"]])
+            if not pts:
+                return _("{who} took the {taken} at {x},{y} into hand, leaving a Warrior in its place, "
+                         "and scored nothing.", who=who, taken=taken, x=x, y=y)
+            return ngettext("{who} took the {taken} at {x},{y} into hand, leaving a Warrior in its place, "
+                            "and scored {n} point ({lines}).",
+                            "{who} took the {taken} at {x},{y} into hand, leaving a Warrior in its place, "
+                            "and scored {n} points ({lines}).", pts, who=who, taken=taken, x=x, y=y, lines=lines)
+        if not pts:
+            return _("{who} placed {tile} at {x},{y} and scored nothing.", who=who, tile=tile, x=x, y=y)
+        return ngettext("{who} placed {tile} at {x},{y} and scored {n} point ({lines}).",
+                        "{who} placed {tile} at {x},{y} and scored {n} points ({lines}).", pts,
+                        who=who, tile=tile, x=x, y=y, lines=lines)
+
+    @staticmethod
+    def _drew(item: dict, who: str) -> str:
+        """The draw after a move, as the viewer may know it ("" for none)."""
+        if not item.get("drew"):
+            return ""
+        drawn = (item.get("secret") or {}).get("drawn")
+        if drawn:
+            return _("{who} drew {tile}.", who=who, tile=a_tile(KIND[drawn]))
+        return _("{who} drew a tile.", who=who)
+
+    def describe_result(self, result, names=None) -> str:
+        """Who won, the scores, why the game ended and, where the tie-break
+        decided, who reached the score first."""
+        data = result.as_dict() if isinstance(result, Result) else dict(result or {})
+        scores, winners = list(data.get("scores") or []), list(data.get("winners") or [])
+        if data.get("outcome", "won") != "won" or data.get("reason") not in END_REASONS or not winners:
+            return super().describe_result(result, names)
+        tally = "-".join(str(x) for x in scores)
+        reason = end_reason(data["reason"])
+        if len(scores) > 1 and len(winners) == len(scores):
+            return _("A draw ({scores}): {reason}.", scores=tally, reason=reason)
+        who = join_words([name_seat(w, names, capital=i == 0) for i, w in enumerate(winners)])
+        text = _("{winners} won ({scores}): {reason}.", winners=who, scores=tally, reason=reason)
+        top = scores[winners[0]]
+        reached = (data.get("detail") or {}).get("reached_at_move") or []
+        if len(winners) == 1 and top and scores.count(top) > 1 and len(reached) == len(scores):
+            text = _sentences(text, _("{who} reached {score} first, at move {move}.",
+                                      who=name_seat(winners[0], names, capital=True), score=top,
+                                      move=reached[winners[0]]))
+        return text
 
     def parse(self, text: str, state: KState, player: int, names=None) -> dict:
         if not isinstance(text, str):
-            raise self._parse_error(state, player, "text")
+            raise self._parse_error(state, player, repr(text))
         text = plain_width(text)
         t = " ".join(text.strip().lower().replace("(", " ").replace(")", " ").split())
-        if t in ("keep", "redraw", "pass"):
-            return {"type": t}
+        t = _CHINESE_WORDS.sub(r" \1 ", t)
         m = re.search(r"(-?\d+)\s*[,;/ ]\s*(-?\d+)\s*$", t)
-        words = t.split() if m is None else t[:m.start()].split()
-        fill = {"at", "to", "in", "place", "play", "put", "a", "an", "the", "tile", "with"}
-        words = [w for w in words if w not in fill]
-        cover_words = {"on", "cover", "covers", "over", "onto"}
-        swap_words = {"swap", "swaps", "for", "take", "takes", "replace", "replaces"}
+        words = [w for w in (t if m is None else t[:m.start()]).split() if w not in FILL_WORDS]
         if m is None:
-            if len(words) == 2 and words[0] == "discard" and words[1] in ALIASES:
+            said = [ANSWER_WORDS.get(w) for w in words]
+            if len(words) == 1 and said[0] in ("keep", "redraw", "pass"):
+                return {"type": said[0]}
+            if len(words) == 2 and said[0] == "discard" and words[1] in ALIASES:
                 return {"type": "discard", "tile": NAMES[ALIASES[words[1]]]}
-            raise self._parse_error(state, player, t)
+            raise self._parse_error(state, player, text.strip())
         x, y = int(m.group(1)), int(m.group(2))
         tiles = [ALIASES[w] for w in words if w in ALIASES]
-        others = [w for w in words if w not in ALIASES and w not in cover_words and w not in swap_words]
+        others = [w for w in words if w not in ALIASES and w not in COVER_WORDS and w not in SWAP_WORDS]
         if others or len(tiles) > 1:
-            raise self._parse_error(state, player, t)
+            raise self._parse_error(state, player, text.strip())
         k = tiles[0] if tiles else None
-        wants_cover = any(w in cover_words for w in words)
-        wants_swap = any(w in swap_words for w in words)
+        wants_cover = any(w in COVER_WORDS for w in words)
+        wants_swap = any(w in SWAP_WORDS for w in words)
         occupied = isinstance(state, KState) and cell(x, y) in state.board if -OFF < x < OFF and -OFF < y < OFF else False
         if wants_cover and not wants_swap and k in (None, EAGLE):
             return {"type": "cover", "x": x, "y": y}
@@ -1047,7 +1270,7 @@ class Kachina(Game):
             if occupied and k == WARRIOR:
                 return {"type": "swap", "x": x, "y": y}
             return {"type": "place", "tile": NAMES[k], "x": x, "y": y}
-        raise self._parse_error(state, player, t)
+        raise self._parse_error(state, player, text.strip())
 
     def _parse_error(self, state: KState, player: int, text: str) -> ParseError:
         examples = []
@@ -1065,72 +1288,96 @@ class Kachina(Game):
             d = self.describe(m, player)
             if d not in examples:
                 examples.append(d)
-        expected = ("a tile and a cell 'sun 3,-1', 'eagle on 2,0', 'warrior swap 1,1', "
-                    "or 'keep' / 'redraw' / 'pass' / 'discard <tile>'")
-        return ParseError("bad_notation", f"could not read {text!r}: expected {expected}",
-                          expected=expected, examples=examples or ["keep"])
+        words = {"place": f"{tile_word(SUN)} 3,-1", "cover": f"{tile_word(EAGLE)} {verb('cover')} 2,0",
+                 "swap": f"{tile_word(WARRIOR)} {verb('swap')} 1,1", "keep": verb("keep"),
+                 "redraw": verb("redraw"), "pass": verb("pass"), "discard": f"{verb('discard')} {tile_word(SUN)}"}
+        expected = _("a tile and a cell such as '{place}', '{cover}' or '{swap}'; or '{keep}', '{redraw}', "
+                     "'{pass}' or '{discard}'", **words)
+        return ParseError("bad_notation", _("Could not read '{text}' as a move: expected {expected}.",
+                                            text=text, expected=expected),
+                          expected=expected, examples=examples or [verb("keep")])
 
     def render(self, state: KState, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         s = state
         who = [name_seat(p, names) for p in range(s.n)]
         lines = []
+        order = (CHIEF, SUN, OGRE, EAGLE, WOLF, WARRIOR, HUMMINGBIRD, KOSHARI)
         if s.board:
+            codes = {k: board_code(k) for k in order}
+            # a cell: the code, a mark for an Eagle on a tile, a space between cells
+            field = max(columns(c) for c in codes.values()) + 2
             xs = [xy(c)[0] for c in s.board]
             ys = [xy(c)[1] for c in s.board]
             x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
-            lines.append("     " + "".join(f"{x:>4}" for x in range(x0, x1 + 1)))
+            lines.append("     " + "".join(f"{x:>{field}}" for x in range(x0, x1 + 1)))
             for y in range(y0, y1 + 1):
                 row = []
                 for x in range(x0, x1 + 1):
                     c = cell(x, y)
                     if c in s.board:
-                        row.append(CODES[s.board[c]] + ("*" if c in s.under else " "))
+                        row.append(_pad(codes[s.board[c]] + ("*" if c in s.under else " "), field, right=True))
                     else:
-                        row.append(" . ")
-                lines.append(f"{y:>4} " + "".join(f"{r:>4}" for r in row))
+                        row.append(_pad(" . ", field, right=True))
+                lines.append(f"{y:>4} " + "".join(row))
             if s.under:
-                lines.append("  * covered by an Eagle: " + ", ".join(
-                    f"{x},{y} {NAMES[s.under[cell(x, y)]]}" for x, y in (xy(c) for c in sorted(s.under))))
-            lines.append("  CH chief 8, SU sun 7, OG ogre 6, EA eagle 5, WO wolf 4, WA warrior 3, "
-                         "HU hummingbird 2, KO koshari 1")
+                lines.append("  " + _("* an Eagle covering a tile: {cells}", cells=_(", ").join(
+                    f"{x},{y} {tile_word(s.under[cell(x, y)])}" for x, y in (xy(c) for c in sorted(s.under)))))
+            lines.append("  " + _("Key: {tiles}", tiles=_(", ").join(
+                f"{codes[k]} {tile_word(k)} {k}" for k in order)))
         else:
-            lines.append(f"(empty table: {who[s.start]} opens at 0,0)")
-        lines.append(f"Start player: {who[s.start]}")
-        lines.append("Scores: " + ", ".join(f"{who[p]}: {sc}" for p, sc in enumerate(s.scores)))
-        lines.append("Hands: " + ", ".join(f"{who[p]}: {len(h)}" for p, h in enumerate(s.hands))
-                     + f"; draw pile: {len(s.pile)}")
+            lines.append(_("(An empty table: {who} opens at 0,0.)", who=who[s.start]))
+        lines.append(_("Start player: {who}", who=who[s.start]))
+        lines.append(_("Scores: {scores}", scores=_(", ").join(
+            _("{who}: {score}", who=who[p], score=sc) for p, sc in enumerate(s.scores))))
+        lines.append(_("Tiles in hand: {hands}", hands=_(", ").join(
+            _("{who}: {n}", who=who[p], n=len(h)) for p, h in enumerate(s.hands))))
+        lines.append(ngettext("Draw pile: {n} tile", "Draw pile: {n} tiles", len(s.pile)))
         me = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.n else None
         if me is not None:
-            lines.append("Your tiles: " + (", ".join(NAMES[k] for k in s.hands[me]) or "none"))
+            lines.append(_("Your tiles: {tiles}", tiles=_tiles(s.hands[me])) if s.hands[me]
+                         else _("Your tiles: none"))
         if s.phase == "redraw":
-            waiting = [who[p] for p in sorted(self.to_act(s))]
-            lines.append("Opening redraw: answers awaited from " + ", ".join(waiting)
-                         + " (a hand of 3 or more tiles of one kind may be redrawn once)")
+            waiting = join_words([who[p] for p in sorted(self.to_act(s))])
+            lines.append(_("Opening redraw: answers awaited from {who} (a hand of 3 or more tiles of one kind may "
+                           "be redrawn once).", who=waiting))
             if me is not None:
                 lines.append(self._redraw_words(s, me))
         elif s.phase == "play":
-            lines.append(f"{who[s.turn]} to play" + (" the opening tile at 0,0" if not s.board else ""))
+            lines.append(_("{who} to play the opening tile at 0,0", who=who[s.turn]) if not s.board
+                         else _("{who} to play", who=who[s.turn]))
         elif s.phase == "over":
-            lines.append(f"Game over: {s.reason}")
+            lines.append(_("Game over: {result}", result=self.describe_result(self.result(s), names)))
         return "\n".join(lines)
 
     def _redraw_words(self, s: KState, seat: int) -> str:
         """What ``seat`` may answer in the opening redraw, and why."""
         if s.choices[seat] is not None:
-            return "You have answered: " + ("redraw." if s.choices[seat] else "keep.")
+            return (_("You have answered: redraw.") if s.choices[seat]
+                    else _("You have answered: keep your hand."))
         hand = s.hands[seat]
         three = [k for k in sorted(set(hand)) if hand.count(k) >= 3]
         if three and len(s.pile) >= HAND_SIZE:
-            kind = NAMES[three[0]]
-            return (f"You may redraw: you hold {hand.count(three[0])} {kind} tiles. "
-                    "Answer 'redraw' (5 new tiles) or 'keep'.")
+            return _("You may redraw: you hold {n} {tile} tiles. Answer '{redraw}' (5 new tiles) or '{keep}'.",
+                     n=hand.count(three[0]), tile=tile_title(three[0]), redraw=verb("redraw"), keep=verb("keep"))
         if three:
-            return "You may not redraw: the draw pile holds fewer than 5 tiles. Answer 'keep'."
-        return "You may not redraw (no 3 tiles of one kind in your hand): answer 'keep'."
+            return _("You may not redraw: the draw pile holds fewer than 5 tiles. Answer '{keep}'.",
+                     keep=verb("keep"))
+        return _("You may not redraw (you hold no 3 tiles of one kind): answer '{keep}'.", keep=verb("keep"))
 
 
-def _article(title: str) -> str:
-    return ("an " if title[0] in "AEIOU" else "a ") + title
+def _word(name) -> str:
+    """A tile's notation word from its name in a move (as it is, if not a tile's)."""
+    return tile_word(KIND[name]) if name in KIND else str(name)
+
+
+def _sentences(*texts: str) -> str:
+    """Sentences one after the other ("A. B." / 「甲。乙。」), empty ones left out."""
+    texts = [t for t in texts if t]
+    out = texts[0] if texts else ""
+    for text in texts[1:]:
+        # i18n: two sentences one after the other (Chinese puts no space between them)
+        out = _("{first} {second}", first=out, second=text)
+    return out
 
 
 def build_state(players: int, board: dict, hands: list | None = None, *, turn: int = 0,

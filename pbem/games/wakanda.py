@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 
 from . import register
 from .base import (OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, ParseError, Result,
                    name_seat, plain_width)
+from .i18n import CHINESE, ENGLISH, N_, _, join_words, ngettext, notation_language, pgettext
 
 # --------------------------------------------------------------------------
 # Static facts
@@ -54,54 +56,164 @@ FIRST_OPEN = 3
 HEADDRESSES = 3
 REMOVED = 2
 
+# --------------------------------------------------------------------------
+# The notation's words. Not messages: a move line must paste back as it
+# was written, so each language's words are fixed here (the Chinese from
+# the glossary, shared/rules/glossary-zh-Hant.md, and the source's scoring
+# list); ``describe`` writes the words of ``notation_language()`` and
+# ``parse`` reads every word of both, in any mix.
+
+#: piece or village name -> the word a move line names it by, per language
+WORDS = {
+    ENGLISH: {v: v for v in VILLAGES},
+    CHINESE: {"eagle": "老鷹", "chief": "酋長", "tomahawk": "戰斧", "fur": "毛皮", "tipi": "帳篷", "sun": "太陽",
+              "variety": "顏色", "height": "高度"},
+}
+#: the command words, per language
+VERBS = {
+    ENGLISH: {"build": "build", "on": "on", "claim": "claim", "pass": "pass"},
+    CHINESE: {"build": "建造", "on": "在", "claim": "完成", "pass": "跳過"},
+}
+#: the examples the help shows, per language (each parses wherever a seat is to act)
+EXAMPLES = {
+    ENGLISH: {"build": ["build sun on 2", "b sun 2", "build 2 sun"], "claim": ["claim 3", "c 3"]},
+    CHINESE: {"build": ["建造 太陽 在 2", "建造 太陽 2", "建造 2 太陽"], "claim": ["完成 3"]},
+}
+
 PIECE_ALIASES = {p: p for p in PIECES}
 PIECE_ALIASES.update({p + "s": p for p in PIECES})
 PIECE_ALIASES.update({"tepee": "tipi", "teepee": "tipi", "tepees": "tipi", "teepees": "tipi",
                       "furs": "fur", "suns": "sun", "axe": "tomahawk", "tomahawks": "tomahawk"})
+PIECE_ALIASES.update({WORDS[CHINESE][p]: p for p in PIECES})
+PIECE_ALIASES.update({"鷹": "eagle", "部落酋長": "chief", "斧": "tomahawk", "斧頭": "tomahawk", "毛": "fur",
+                      "皮毛": "fur", "帳": "tipi", "帳棚": "tipi"})
 VILLAGE_ALIASES = {v: v for v in VILLAGES}
 VILLAGE_ALIASES.update({"colour": "variety", "color": "variety", "colours": "variety",
                         "colors": "variety", "tallest": "height",
                         "tepee": "tipi", "teepee": "tipi"})
-FILLER = {"on", "onto", "at", "to", "village", "pole", "a", "the", "#", "no", "no."}
+VILLAGE_ALIASES.update({WORDS[CHINESE][v]: v for v in VILLAGES})
+VILLAGE_ALIASES.update({"鷹": "eagle", "部落酋長": "chief", "帳棚": "tipi", "種類": "variety", "多樣": "variety",
+                        "最高": "height"})
+VERB_ALIASES = {"build": "build", "b": "build", "place": "build", "put": "build", "建造": "build", "建": "build",
+                "放": "build", "放置": "build", "疊": "build",
+                "claim": "claim", "c": "claim", "crown": "claim", "完成": "claim", "獲得": "claim",
+                "pass": "pass", "p": "pass", "跳過": "pass"}
+FILLER = {"on", "onto", "at", "to", "village", "pole", "a", "the", "#", "no", "no.",
+          "在", "於", "到", "上", "上方", "第", "號", "村莊", "村莊板塊", "村", "圖騰柱", "一個", "個", "把", "將"}
+# Chinese is typed without spaces ("建造太陽在2"): each known Chinese word
+# is set apart before the line is split (the longest first).
+_CHINESE_WORDS = re.compile("(" + "|".join(re.escape(w) for w in sorted(
+    {w for w in (*PIECE_ALIASES, *VILLAGE_ALIASES, *VERB_ALIASES, *FILLER) if not w.isascii()},
+    key=len, reverse=True)) + ")")
 
 BUILD_KEYS = frozenset(("type", "piece", "village"))
 CLAIM_KEYS = frozenset(("type", "village"))
 PASS_KEYS = frozenset(("type",))
 
 END_REASONS = {
-    "all_claimed": "all six poles are claimed",
-    "both_passed": "both players passed in a row (house rule 8)",
-    "stopped": "one player stopped (no headdress, the bag empty) and the other could neither build nor claim",
+    "all_claimed": N_("all six poles are claimed"),
+    "both_passed": N_("both players passed in a row (house rule 8)"),
+    "stopped": N_("one player stopped (no headdress, the bag empty) and the other could neither build nor claim"),
 }
 #: What each village scores, in words (every village its owner claimed
 #: scores all of that owner's poles).
 VILLAGE_RULES = {
-    "eagle": "8 per Eagle", "chief": "5 per Chief", "tomahawk": "4 per Tomahawk", "fur": "3 per Fur",
-    "tipi": "2 per Tipi", "sun": "1 per Sun, no Sun penalty", "variety": "2 per kind of piece",
-    "height": "2 per piece of the tallest pole",
+    "eagle": N_("8 per Eagle"), "chief": N_("5 per Chief"), "tomahawk": N_("4 per Tomahawk"),
+    "fur": N_("3 per Fur"), "tipi": N_("2 per Tipi"), "sun": N_("1 per Sun, no Sun penalty"),
+    "variety": N_("2 per kind of piece"), "height": N_("2 per piece of the tallest pole"),
 }
-SUN_PENALTY = "Sun penalty: without the Sun village, -1 per Sun on your poles."
+SUN_PENALTY = N_("Sun penalty: without the Sun village, -1 per Sun on your poles.")
 #: The option that keeps the English rulebook's reading of the end (absent
 #: from wakanda@1, whose games all play that reading).
 BUILD_AFTER_BAG = "build_after_bag_empty"
+
+
+def word(name: str) -> str:
+    """A piece's or village's word in the language move lines are written in."""
+    return WORDS[notation_language()].get(name, str(name))
+
+
+def verb(key: str) -> str:
+    """The notation's command word ``key`` in the language move lines are written in."""
+    return VERBS[notation_language()][key]
+
+
+def title(name) -> str:
+    """A piece or a village as a sentence names it ("Eagle", 老鷹)."""
+    return {
+        "eagle": pgettext("wakanda", "Eagle"), "chief": pgettext("wakanda", "Chief"),
+        "tomahawk": pgettext("wakanda", "Tomahawk"), "fur": pgettext("wakanda", "Fur"),
+        "tipi": pgettext("wakanda", "Tipi"), "sun": pgettext("wakanda", "Sun"),
+        "variety": pgettext("wakanda", "Variety"), "height": pgettext("wakanda", "Height"),
+    }.get(name, str(name))
+
+
+def a_piece(name: str) -> str:
+    """A piece with its article ("a Sun", "an Eagle"; Chinese has none)."""
+    return {
+        "eagle": pgettext("wakanda", "an Eagle"), "chief": pgettext("wakanda", "a Chief"),
+        "tomahawk": pgettext("wakanda", "a Tomahawk"), "fur": pgettext("wakanda", "a Fur"),
+        "tipi": pgettext("wakanda", "a Tipi"), "sun": pgettext("wakanda", "a Sun"),
+    }.get(name, str(name))
+
+
+def end_words(reason) -> str:
+    """Why the game ended, in the reader's language."""
+    return _(END_REASONS[reason]) if reason in END_REASONS else str(reason or "")
+
+
+def village_rule(name) -> str:
+    """What a village scores, in the reader's language ("" for a face-down one)."""
+    return _(VILLAGE_RULES[name]) if name in VILLAGE_RULES else ""
+
+
+def quoted(text: str) -> str:
+    """A move line quoted in a sentence ('claim 3' / 「完成 3」)."""
+    # i18n: a move line quoted in a sentence
+    return _("'{text}'", text=text)
 
 
 def _village(item: dict) -> str:
     """"village 2 (Eagle)" where the event names it (events before names
     were added say only the number)."""
     name = item.get("name")
-    return f"village {item.get('village')}" + (f" ({name.capitalize()})" if name else "")
+    if name:
+        return _("village {n} ({name})", n=item.get("village"), name=title(name))
+    return _("village {n}", n=item.get("village"))
 
 
 def _tie_words(tie: dict, names=None) -> str:
     """A tie-break in words, from ``Result.detail["tie_break_key"]``."""
     w, rule = name_seat(tie["winner"], names), tie["rule"]
     if rule == "draw":
-        return "equal headdress records: a draw (house rule 9)"
+        return _("equal headdress records: a draw (house rule 9)")
     if rule == "more":
-        return f"{w} placed more headdresses ({tie['mine']} against {tie['theirs']}, house rule 9)"
-    what = "the third headdress first" if rule == "third" else "the last headdress earlier"
-    return f"{w} placed {what} (turn {tie['mine']} against turn {tie['theirs']})"
+        return _("{who} placed more headdresses ({mine} against {theirs}, house rule 9)", who=w,
+                 mine=tie["mine"], theirs=tie["theirs"])
+    if rule == "third":
+        return _("{who} placed the third headdress first (turn {mine} against turn {theirs})", who=w,
+                 mine=tie["mine"], theirs=tie["theirs"])
+    return _("{who} placed the last headdress earlier (turn {mine} against turn {theirs})", who=w,
+             mine=tie["mine"], theirs=tie["theirs"])
+
+
+def _sentences(*texts: str) -> str:
+    """Sentences one after the other ("A. B." / 「甲。乙。」), empty ones left out."""
+    texts = [t for t in texts if t]
+    out = texts[0] if texts else ""
+    for text in texts[1:]:
+        # i18n: two sentences one after the other (Chinese puts no space between them)
+        out = _("{first} {second}", first=out, second=text)
+    return out
+
+
+def columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospace font (a CJK character two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - columns(text))
 
 
 def _is_int(value) -> bool:
@@ -140,7 +252,7 @@ def tie_break_keys(scores: list, claims: list) -> list:
     are a draw. ``claims`` are ``[seat, village, turn]`` in placement order."""
     keys = []
     for seat, score in enumerate(scores):
-        turns = [turn for s, _, turn in claims if s == seat]
+        turns = [turn for s, _v, turn in claims if s == seat]
         keys.append((score, len(turns), -turns[-1] if turns else 0))
     return keys
 
@@ -151,7 +263,7 @@ def tie_break_keys(scores: list, claims: list) -> list:
 class Wakanda(Game):
     name = "wakanda"
     version = 2
-    title = "Wakanda"
+    title = N_("Wakanda")
     min_players = 2
     max_players = 2
     hidden_information = True  # the removed villages (and variants' hidden parts)
@@ -196,24 +308,24 @@ class Wakanda(Game):
     concurrency_doc = "The two seats take turns: a move must be signed at the game's current version."
     options = (
         Option(BUILD_AFTER_BAG, False,
-               "The English rulebook's reading: a player out of headdresses keeps building with the pieces "
-               "they hold after the bag is empty (until they hold none). Default: the source's, such a player "
-               "stops once the bag is empty."),
+               N_("The English rulebook's reading: a player out of headdresses keeps building with the pieces "
+                  "they hold after the bag is empty (until they hold none). Default: the source's, such a player "
+                  "stops once the bag is empty.")),
         Option("allow_empty_claim", False,
-               "House rule 3 off: a pole with no pieces may be claimed (default: no empty claims)."),
+               N_("House rule 3 off: a pole with no pieces may be claimed (default: no empty claims).")),
         Option("hidden_held_pieces", False,
-               "Held pieces are secret to their owner (default: public, house rule 4)."),
+               N_("Held pieces are secret to their owner (default: public, house rule 4).")),
         Option("hidden_future_villages", False,
-               "Advanced variant: villages 4-6 lie face down until they open."),
+               N_("Advanced variant: villages 4-6 lie face down until they open.")),
         Option("fixed_villages", [],
-               "Scripted setups: 6 village names in row order (the other 2 are removed), or 8 "
-               "(row order, then the 2 removed). Empty = shuffled. Makes the setup public.",
+               N_("Scripted setups: 6 village names in row order (the other 2 are removed), or 8 "
+                  "(row order, then the 2 removed). Empty = shuffled. Makes the setup public."),
                kind=list, unique=True),
         Option("fixed_bag", [],
-               "Scripted setups: the first pieces drawn, in order (a part of the 21 pieces); "
-               "later draws are random. Empty = all random. Makes the draws public.",
+               N_("Scripted setups: the first pieces drawn, in order (a part of the 21 pieces); "
+                  "later draws are random. Empty = all random. Makes the draws public."),
                kind=list),
-        Option("start_player", -1, "Start seat, 0 or 1; -1 = random (house rule 10).",
+        Option("start_player", -1, N_("Start seat, 0 or 1; -1 = random (house rule 10)."),
                kind=int, minimum=-1, maximum=1),
     )
     sample_setups = (
@@ -226,66 +338,90 @@ class Wakanda(Game):
              "start_player": 1}),
         (2, {BUILD_AFTER_BAG: True}),
     )
-    #: The help for every setup (``notation_help_for`` fits it to the options).
-    notation_help = (
-        "Wakanda moves (one per line, case-insensitive):\n"
-        "  build <piece> on <village>   e.g. 'build sun on 2'  (also 'b sun 2', 'build 2 sun')\n"
-        "  claim <village>              e.g. 'claim 3'         (also 'c 3')\n"
-        "  pass                         only when you can neither build nor claim\n"
-        "Pieces: eagle, chief, tomahawk, fur, tipi, sun. Villages are numbered 1-6 left to\n"
-        "right; a face-up village may also go by its name (eagle ... sun, variety, height).\n"
-        "Scoring: each village you claim scores all of your poles: Eagle 8 per Eagle,\n"
-        "Chief 5 per Chief, Tomahawk 4 per Tomahawk, Fur 3 per Fur, Tipi 2 per Tipi,\n"
-        "Sun 1 per Sun; Variety 2 per kind of piece on your poles; Height 2 per piece of\n"
-        "your tallest pole. Sun penalty: without the Sun village, -1 per Sun on your\n"
-        "poles. On a tie, whoever placed their third headdress first wins.\n"
-        "The game ends when all six poles are claimed. A player out of headdresses\n"
-        "keeps building until the bag is empty (then stops); with build_after_bag_empty\n"
-        "until they hold no piece either."
-    )
-    _EXAMPLES = ["build sun on 2", "b sun 2", "build 2 sun", "claim 3", "c 3", "pass"]
 
     # -- words ---------------------------------------------------------------
 
+    @property
+    def notation_help(self) -> str:
+        """The help for every setup, in the reader's language
+        (``notation_help_for`` fits it to the options)."""
+        return self._help_head() + "\n" + self._end_words(None)
+
+    def _help_head(self) -> str:
+        """The moves, the pieces and villages, the scoring: the help for any setup."""
+        examples = EXAMPLES[notation_language()]
+        build, claim = self._syntax()
+        rows = [
+            (build, _("for example {examples}", examples=_(", ").join(quoted(e) for e in examples["build"]))),
+            (claim,
+             _("for example {examples}", examples=_(", ").join(quoted(e) for e in examples["claim"]))),
+            (verb("pass"), _("only when you can neither build nor claim")),
+        ]
+        width = max(columns(r[0]) for r in rows) + 3
+        lines = [_("Wakanda moves (one per line; capitals do not matter):")]
+        lines += ["  " + _pad(example, width) + what for example, what in rows]
+        lines.append(_("Pieces: {pieces}.", pieces=_(", ").join(word(p) for p in PIECES)))
+        lines.append(_("Villages are numbered 1-6 from left to right; a face-up one may also go by its name:\n"
+                       "  {villages}.", villages=_(", ").join(word(v) for v in VILLAGES)))
+        lines.append(_("Scoring: each village you claim scores all of your poles:"))
+        lines += ["  " + _("{village}: {rule}", village=title(v), rule=village_rule(v)) for v in VILLAGES]
+        lines.append(_(SUN_PENALTY))
+        lines.append(_("On a tie, whoever placed their third headdress first wins."))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _syntax() -> tuple[str, str]:
+        """The shapes of a build and a claim ("build <piece> on <village>")."""
+        # i18n: stands for a piece's name in the shape of a move line: build <piece> on <village>
+        piece = _("<piece>")
+        # i18n: stands for a village's number or name in the shape of a move line
+        village = _("<village>")
+        return f"{verb('build')} {piece} {verb('on')} {village}", f"{verb('claim')} {village}"
+
+    @staticmethod
+    def _end_words(build_after_bag: bool | None) -> str:
+        """How the game ends, under the end rule in play (None: both rules)."""
+        if build_after_bag is None:
+            return _("The game ends when all six poles are claimed. A player out of headdresses keeps building "
+                     "until the bag is empty, then stops; with the build_after_bag_empty option, until they "
+                     "hold no piece either.")
+        if build_after_bag:
+            return _("The game ends when all six poles are claimed. A player out of headdresses keeps building "
+                     "with the pieces they hold, also once the bag is empty.")
+        return _("The game ends when all six poles are claimed. A player out of headdresses keeps building "
+                 "until the bag is empty, then stops.")
+
     def notation_help_for(self, options: dict) -> str:
-        head = self.notation_help.rsplit("The game ends", 1)[0]
-        if options.get(BUILD_AFTER_BAG, True):
-            end = ("The game ends when all six poles are claimed. A player out of headdresses\n"
-                   "keeps building with the pieces they hold, also once the bag is empty.")
-        else:
-            end = ("The game ends when all six poles are claimed. A player out of headdresses\n"
-                   "keeps building until the bag is empty, then stops.")
-        notes = []
-        if options.get("allow_empty_claim"):
-            notes.append("An empty pole may be claimed.")
-        else:
-            notes.append("A pole must hold a piece before it is claimed.")
+        notes = [_("An empty pole may be claimed.") if options.get("allow_empty_claim")
+                 else _("A pole must hold a piece before it is claimed.")]
         if options.get("hidden_future_villages"):
-            notes.append("Villages 4-6 lie face down until they open.")
+            notes.append(_("Villages 4-6 lie face down until they open."))
         if options.get("hidden_held_pieces"):
-            notes.append("Held pieces are secret.")
-        return head + end + "\n" + " ".join(notes)
+            notes.append(_("Held pieces are secret."))
+        return "\n".join([self._help_head(), self._end_words(options.get(BUILD_AFTER_BAG, True)),
+                          _sentences(*notes)])
 
     def notation_examples(self, options: dict) -> list[str]:
-        return list(self._EXAMPLES)
+        examples = EXAMPLES[notation_language()]
+        return [*examples["build"], *examples["claim"], verb("pass")]
 
     def describe_setup(self, options: dict, players: int | None = None) -> str:
-        parts = ["Wakanda", "2 players"]
-        parts.append("a player out of headdresses builds on with the pieces they hold once the bag is empty "
-                     "(the English rulebook)" if options.get(BUILD_AFTER_BAG, True)
-                     else "a player out of headdresses stops once the bag is empty (the source)")
-        parts.append("held pieces secret" if options.get("hidden_held_pieces") else "held pieces public")
+        parts = [_("Wakanda"), ngettext("{n} player", "{n} players", 2)]
+        parts.append(_("a player out of headdresses builds on with the pieces they hold once the bag is empty "
+                       "(the English rulebook)") if options.get(BUILD_AFTER_BAG, True)
+                     else _("a player out of headdresses stops once the bag is empty (the source)"))
+        parts.append(_("held pieces secret") if options.get("hidden_held_pieces") else _("held pieces public"))
         if options.get("hidden_future_villages"):
-            parts.append("villages 4-6 face down until they open")
+            parts.append(_("villages 4-6 face down until they open"))
         if options.get("allow_empty_claim"):
-            parts.append("empty poles may be claimed")
+            parts.append(_("empty poles may be claimed"))
         if options.get("fixed_villages"):
-            parts.append("villages in a fixed order")
+            parts.append(_("villages in a fixed order"))
         if options.get("fixed_bag"):
-            parts.append(f"the first {len(options['fixed_bag'])} draws fixed")
+            parts.append(ngettext("the first draw fixed", "the first {n} draws fixed", len(options["fixed_bag"])))
         if options.get("start_player", -1) >= 0:
-            parts.append(f"seat {options['start_player']} starts")
-        return "; ".join(parts) + "."
+            parts.append(_("seat {seat} starts", seat=options["start_player"]))
+        return _("; ").join(parts) + _(".")
 
     # -- options -------------------------------------------------------------
 
@@ -293,22 +429,23 @@ class Wakanda(Game):
         fixed = options["fixed_villages"]
         if fixed:
             if len(fixed) not in (ROW, ROW + REMOVED) or not all(isinstance(v, str) for v in fixed):
-                raise BadOptions("bad_option_value", "fixed_villages lists 6 or 8 village names",
+                raise BadOptions("bad_option_value", _("fixed_villages lists 6 or 8 village names."),
                                  option="fixed_villages")
             if any(v not in VILLAGES for v in fixed) or len(set(fixed)) != len(fixed):
                 raise BadOptions("bad_option_value",
-                                 f"fixed_villages must be distinct names from {list(VILLAGES)}",
+                                 _("fixed_villages must be distinct names from {names}.",
+                                   names=", ".join(VILLAGES)),
                                  option="fixed_villages")
         bag = options["fixed_bag"]
         left = list(PIECE_COUNTS)
         for piece in bag:
             if not isinstance(piece, str) or piece not in PIECE_INDEX:
-                raise BadOptions("bad_option_value", f"fixed_bag: unknown piece {piece!r}",
+                raise BadOptions("bad_option_value", _("fixed_bag: unknown piece {piece}.", piece=repr(piece)),
                                  option="fixed_bag")
             left[PIECE_INDEX[piece]] -= 1
             if left[PIECE_INDEX[piece]] < 0:
                 raise BadOptions("bad_option_value",
-                                 f"fixed_bag has more {piece} pieces than the game has",
+                                 _("fixed_bag has more {piece} pieces than the game has.", piece=piece),
                                  option="fixed_bag")
 
     # -- state ---------------------------------------------------------------
@@ -320,7 +457,7 @@ class Wakanda(Game):
             "row": [None] * ROW,        # village names, true identities (filtered by view)
             "removed": [],              # the 2 villages back in the box
             "opened": 0,                # villages 1..opened are open (0 before setup)
-            "poles": [[] for _ in range(ROW)],
+            "poles": [[] for _i in range(ROW)],
             "owner": [None] * ROW,
             "held": [[], []],           # in draw order
             "headdresses": [HEADDRESSES, HEADDRESSES],
@@ -522,50 +659,54 @@ class Wakanda(Game):
     def _village_arg(self, state: dict, move: dict) -> int:
         v = move.get("village")
         if not _is_int(v) or not 1 <= v <= ROW:
-            raise IllegalMove("bad_village", f"'village' must be a village number 1-{ROW}, got {v!r}")
+            raise IllegalMove("bad_village", _("'village' must be a village number 1-{last}, not {value}.",
+                                               last=ROW, value=repr(v)))
         if v > state["opened"]:
-            raise IllegalMove("village_closed", f"village {v} is still closed")
+            raise IllegalMove("village_closed", _("Village {n} is still closed.", n=v))
         if state["owner"][v - 1] is not None:
-            raise IllegalMove("village_claimed",
-                              f"the pole on village {v} is already claimed by seat {state['owner'][v - 1]}")
+            raise IllegalMove("village_claimed", _("The pole on village {n} is claimed already, by seat {seat}.",
+                                                   n=v, seat=state["owner"][v - 1]))
         return v
 
     def decide(self, state: dict, player: int, move: dict, rng: random.Random) -> list:
         self.check_turn(state, player)
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+            raise IllegalMove("malformed_move", _("A move is an object with a 'type'."))
         kind = move["type"]
         keys = move.keys()
         if kind == "build":
             if keys != BUILD_KEYS:
-                raise IllegalMove("malformed_move", "build takes exactly 'piece' and 'village'")
+                raise IllegalMove("malformed_move", _("A build move takes exactly 'piece' and 'village'."))
             piece = move["piece"]
             if not isinstance(piece, str) or piece not in PIECE_INDEX:
-                raise IllegalMove("bad_piece", f"'piece' must be one of {list(PIECES)}, got {piece!r}")
+                raise IllegalMove("bad_piece", _("'piece' must be one of {pieces}, not {value}.",
+                                                 pieces=", ".join(PIECES), value=repr(piece)))
             v = self._village_arg(state, move)
             if piece not in state["held"][player]:
-                raise IllegalMove("piece_not_held", f"you hold no {piece} piece")
+                raise IllegalMove("piece_not_held", _("You hold no {piece}.", piece=title(piece)))
             events = [{"type": "PieceBuilt", "player": player, "piece": piece, "village": v}]
         elif kind == "claim":
             if keys != CLAIM_KEYS:
-                raise IllegalMove("malformed_move", "claim takes exactly 'village'")
+                raise IllegalMove("malformed_move", _("A claim move takes exactly 'village'."))
             v = self._village_arg(state, move)
             if not state["headdresses"][player]:
-                raise IllegalMove("no_headdress", "you have placed all three of your headdresses")
+                raise IllegalMove("no_headdress", _("You have placed all three of your headdresses."))
             if not state["poles"][v - 1] and not state["options"]["allow_empty_claim"]:
-                raise IllegalMove("empty_pole", f"village {v} has no pole yet: build on it before claiming")
+                raise IllegalMove("empty_pole", _("Village {n} has no pole yet: build on it before you claim it.",
+                                                  n=v))
             events = [{"type": "PoleClaimed", "player": player, "village": v}]
             opened = state["opened"]
             if opened < ROW:
                 events.append({"type": "VillageOpened", "village": opened + 1, "name": state["row"][opened]})
         elif kind == "pass":
             if keys != PASS_KEYS:
-                raise IllegalMove("malformed_move", "pass takes no arguments")
+                raise IllegalMove("malformed_move", _("A pass move takes nothing more."))
             if self.can_act(state, player):
-                raise IllegalMove("cannot_pass", "you may pass only when you can neither build nor claim")
+                raise IllegalMove("cannot_pass", _("You may pass only when you can neither build nor claim."))
             events = [{"type": "Passed", "player": player}]
         else:
-            raise IllegalMove("unknown_move", f"unknown move type {kind!r}: build, claim or pass")
+            raise IllegalMove("unknown_move", _("There is no move '{type}' in Wakanda; the moves are build, claim "
+                                                "and pass.", type=kind))
         if self.version >= 2 and kind in ("build", "claim"):
             # The village's name rides along (it is face up: open), so the
             # log's sentences can say it without the state. Not in wakanda@1:
@@ -629,7 +770,7 @@ class Wakanda(Game):
                 "headdresses": state["headdresses"][seat],
                 "held": list(hand) if shown else None,
                 "held_count": len(hand),
-                "villages": [v for s, v, _ in state["claims"] if s == seat],
+                "villages": [v for s, v, _t in state["claims"] if s == seat],
             })
         villages = []
         for v in range(1, ROW + 1):
@@ -694,7 +835,7 @@ class Wakanda(Game):
             for seat in seats:
                 for piece in state["held"][seat]:
                     bag[PIECE_INDEX[piece]] += 1
-            pieces = [PIECES[i] for i, n in enumerate(bag) for _ in range(n)]
+            pieces = [PIECES[i] for i, n in enumerate(bag) for _i in range(n)]
             rng.shuffle(pieces)
             held = list(state["held"])
             for seat in seats:
@@ -774,137 +915,172 @@ class Wakanda(Game):
     def describe(self, item: dict, viewer=SPECTATOR, names=None) -> str:
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "build":
-            return f"build {item.get('piece')} on {item.get('village')}"
+            return f"{verb('build')} {word(item.get('piece'))} {verb('on')} {item.get('village')}"
         if kind == "claim":
-            return f"claim {item.get('village')}"
+            return f"{verb('claim')} {item.get('village')}"
         if kind == "pass":
-            return "pass"
+            return verb("pass")
         who = name_seat(item.get("player"), names, capital=True)
         if kind == "PieceDrawn":
             piece = item.get("piece") or (item.get("secret") or {}).get("piece")
-            return f"{who} drew {'a ' + piece.capitalize() if piece else 'a piece'} from the bag."
+            if piece:
+                return _("{who} drew {piece} from the bag.", who=who, piece=a_piece(piece))
+            return _("{who} drew a piece from the bag.", who=who)
         if kind == "PieceBuilt":
-            return f"{who} built a {item['piece'].capitalize()} on {_village(item)}."
+            return _("{who} built {piece} on {village}.", who=who, piece=a_piece(item["piece"]),
+                     village=_village(item))
         if kind == "PoleClaimed":
-            return f"{who} crowned the pole on {_village(item)} with a headdress."
+            return _("{who} crowned the pole on {village} with a headdress.", who=who, village=_village(item))
         if kind == "VillageOpened":
-            return f"V{_village(item)[1:]} opened."
+            if item.get("name"):
+                return _("Village {n} ({name}) opened.", n=item.get("village"), name=title(item["name"]))
+            return _("Village {n} opened.", n=item.get("village"))
         if kind == "Passed":
-            return f"{who} could not act and passed."
+            return _("{who} could not act and passed.", who=who)
         if kind == "PlayerStopped":
-            return f"{who} has no headdress left and the bag is empty: {who} stops, the other player plays on."
+            return _("{who} has no headdress left and the bag is empty: {who} stops, the other player plays on.",
+                     who=who)
         if kind == "StartPlayerChosen":
-            return f"{who} starts."
+            return _("{who} starts.", who=who)
         if kind == "VillagesDealt":
-            shown = ", ".join(f"{i + 1} {v.capitalize() if v else '(face down)'}"
-                              for i, v in enumerate(item["row"]))
-            return f"Villages laid out: {shown}; 2 villages went back to the box unseen."
+            down = pgettext("wakanda", "(face down)")
+            shown = _(", ").join(f"{i + 1} {title(v) if v else down}" for i, v in enumerate(item["row"]))
+            return _("Villages laid out: {row}; 2 villages went back to the box unseen.", row=shown)
         if kind == "GameEnded":
-            removed = ", ".join(v.capitalize() for v in item.get("removed", ()))
-            return (f"Game over: {END_REASONS.get(item.get('reason'), item.get('reason'))}. "
-                    f"Villages removed at setup: {removed}.")
+            removed = join_words([title(v) for v in item.get("removed", ())])
+            return _("Game over: {reason}. Villages removed at setup: {removed}.",
+                     reason=end_words(item.get("reason")), removed=removed)
         return super().describe(item, viewer, names)
 
     def describe_result(self, result, names=None) -> str:
         data = result.as_dict() if isinstance(result, Result) else dict(result or {})
         scores, winners = data.get("scores") or [0, 0], data.get("winners") or []
+        detail = data.get("detail") or {}
+        end = end_words(detail.get("end"))
         if len(winners) == 1:
             w = winners[0]
-            head = f"{name_seat(w, names, capital=True)} won {scores[w]}-{scores[1 - w]}"
+            score = f"{scores[w]}-{scores[1 - w]}"
+            who = name_seat(w, names, capital=True)
+            text = (_("{who} won {score}: {end}.", who=who, score=score, end=end) if end
+                    else _("{who} won {score}.", who=who, score=score))
         else:
-            head = f"Draw {scores[0]}-{scores[1]}"
-        detail = data.get("detail") or {}
-        end = END_REASONS.get(detail.get("end"), detail.get("end") or "")
-        text = head + (f": {end}" if end else "")
+            score = f"{scores[0]}-{scores[1]}"
+            text = (_("A draw, {score}: {end}.", score=score, end=end) if end
+                    else _("A draw, {score}.", score=score))
         tie = detail.get("tie_break_key")
         if tie:
-            text += "; tie broken: " + _tie_words(tie, names)
-        return text + "."
+            text = _sentences(text, _("Tie broken: {tie}.", tie=_tie_words(tie, names)))
+        return text
 
     def parse(self, text: str, state: dict, player: int, names=None) -> dict:
         if not isinstance(text, str):
-            self._parse_error(state, player, "a move is a line of text")
+            self._parse_error(state, player, _("A move is a line of text."))
         text = plain_width(text)
-        words = [w for w in re.split(r"[\s,.:;!]+", text.strip().lower()) if w and w not in FILLER]
+        spaced = _CHINESE_WORDS.sub(r" \1 ", text.strip().lower())
+        words = [w for w in re.split(r"[\s,.:;!]+", spaced) if w and w not in FILLER]
         if not words:
-            self._parse_error(state, player, "empty move")
-        verb, args = words[0], words[1:]
-        if verb in ("pass", "p") and not args:
+            self._parse_error(state, player, _("The move is empty."))
+        # the command word first ("build sun on 2"), or where Chinese puts it ("把太陽建造在2")
+        at = next((i for i, w in enumerate(words) if w in VERB_ALIASES), 0)
+        verb_, args = VERB_ALIASES.get(words[at]), words[:at] + words[at + 1:]
+        if verb_ == "pass" and not args:
             return {"type": "pass"}
-        if verb in ("claim", "c", "crown") and len(args) == 1:
+        if verb_ == "claim" and len(args) == 1:
             return {"type": "claim", "village": self._parse_village(args[0], state, player)}
-        if verb in ("build", "b", "place", "put") and len(args) == 2:
+        if verb_ == "build" and len(args) == 2:
             a, b = args
             if a in PIECE_ALIASES and not b.lstrip("#").isdigit() and b not in VILLAGE_ALIASES:
-                self._parse_error(state, player, f"unknown village {b!r}")
+                self._parse_error(state, player, _("There is no village '{village}'.", village=b))
             if a.lstrip("#").isdigit() and b in PIECE_ALIASES:
                 a, b = b, a
             if a not in PIECE_ALIASES:
-                self._parse_error(state, player, f"unknown piece {a!r}")
+                self._parse_error(state, player, _("There is no piece '{piece}'.", piece=a))
             return {"type": "build", "piece": PIECE_ALIASES[a],
                     "village": self._parse_village(b, state, player)}
-        self._parse_error(state, player, f"cannot read {text.strip()!r}")
+        self._parse_error(state, player, _("Could not read '{text}' as a move.", text=text.strip()))
 
-    def _parse_village(self, word: str, state: dict, player: int) -> int:
-        digits = word.lstrip("#")
+    def _parse_village(self, word_: str, state: dict, player: int) -> int:
+        digits = word_.lstrip("#")
         if digits.isdigit():
             v = int(digits)
             if 1 <= v <= ROW:
                 return v
-            self._parse_error(state, player, f"villages are numbered 1-{ROW}, not {v}")
-        name = VILLAGE_ALIASES.get(word)
+            self._parse_error(state, player, _("Villages are numbered 1-{last}, not {n}.", last=ROW, n=v))
+        name = VILLAGE_ALIASES.get(word_)
         if name is not None:
             for v in range(1, ROW + 1):
                 if state["row"][v - 1] == name and self._sees_village(state, v, player):
                     return v
-            self._parse_error(state, player, f"no face-up {name} village in the row")
-        self._parse_error(state, player, f"unknown village {word!r}")
+            self._parse_error(state, player, _("No face-up {village} village is in the row.", village=title(name)))
+        self._parse_error(state, player, _("There is no village '{village}'.", village=word_))
 
     def _parse_error(self, state: dict, player: int, message: str):
         try:
             legal = self.legal_moves(state, player)
         except Exception:  # noqa: BLE001 - help text must never fail
             legal = []
-        examples = [self.describe(m, player) for m in legal[:4]] or ["build sun on 2", "claim 3", "pass"]
-        raise ParseError("bad_notation", message,
-                         expected="'build <piece> on <village>', 'claim <village>' or 'pass'",
-                         examples=examples)
+        examples = [self.describe(m, player) for m in legal[:4]] or self.notation_examples({})
+        build, claim = self._syntax()
+        expected = _("{build}, {claim} or {pass_}", build=quoted(build), claim=quoted(claim),
+                     pass_=quoted(verb("pass")))
+        raise ParseError("bad_notation", message, expected=expected, examples=examples)
 
     def render(self, state: dict, viewer=SPECTATOR, names=None, whole=False) -> str:
         v = self.view(state, viewer)
         who = [name_seat(seat, names) for seat in (0, 1)]
-        head = ("game over" if v["finished"] else "being set up" if v["current"] is None  # version 0
-                else f"{who[v['current']]} to act")
-        lines = [f"Wakanda - turn {v['turn']} - {head}"
-                 + (f" - {who[v['start_player']]} started" if v["start_player"] is not None else "")]
-        flags = [k for k in ("hidden_held_pieces", "hidden_future_villages", "allow_empty_claim", BUILD_AFTER_BAG)
-                 if state["options"].get(k)]
+        head = [_("Wakanda"), _("turn {turn}", turn=v["turn"])]
+        head.append(pgettext("wakanda", "game over") if v["finished"]
+                    else pgettext("wakanda", "being set up") if v["current"] is None  # version 0
+                    else _("{who} to act", who=who[v["current"]]))
+        if v["start_player"] is not None:
+            head.append(_("{who} started", who=who[v["start_player"]]))
+        lines = [" - ".join(head)]
+        options = state["options"]
+        flags = [text for key, text in (
+            ("hidden_held_pieces", _("held pieces secret")),
+            ("hidden_future_villages", _("villages 4-6 face down until they open")),
+            ("allow_empty_claim", _("empty poles may be claimed")),
+            (BUILD_AFTER_BAG, _("a player out of headdresses builds on once the bag is empty"))) if options.get(key)]
         if flags:
-            lines.append("Options: " + ", ".join(flags))
-        lines.append("Villages (each village you claim scores all of your poles; poles bottom to top):")
+            lines.append(_("Options: {options}", options=_("; ").join(flags)))
+        lines.append(_("Villages (each village you claim scores all of your poles; poles bottom to top):"))
         turns = {c["village"]: c["turn"] for c in v["claims"]}
+        rows = []
         for vil in v["villages"]:
-            name = (vil["village"] or "face down").capitalize()
-            rule = VILLAGE_RULES.get(vil["village"], "")
+            name = title(vil["village"]) if vil["village"] else pgettext("wakanda", "Face down")
             if vil["state"] == "claimed":
-                status = f"claimed by {who[vil['owner']]} (turn {turns[vil['position']]})"
+                status = _("claimed by {who} (turn {turn})", who=who[vil["owner"]], turn=turns[vil["position"]])
             else:
-                status = vil["state"]
-            pole = " ".join(p.capitalize() for p in vil["pole"]) or "-"
-            lines.append(f"  {vil['position']} {name:<9} {rule:<27} {status:<26} {pole}")
-        lines.append("  " + SUN_PENALTY)
+                status = pgettext("wakanda", "open") if vil["state"] == "open" else pgettext("wakanda", "closed")
+            pole = " ".join(title(p) for p in vil["pole"]) or "-"
+            rows.append((str(vil["position"]), name, village_rule(vil["village"]), status, pole))
+        widths = [max(columns(r[i]) for r in rows) for i in range(4)]
+        for row in rows:
+            lines.append("  " + " ".join(_pad(cell, widths[i]) for i, cell in enumerate(row[:4])) + " " + row[4])
+        lines.append("  " + _(SUN_PENALTY))
         for pl in v["players"]:
-            hand = (", ".join(p.capitalize() for p in pl["held"]) or "nothing") if pl["held"] is not None \
-                else f"{pl['held_count']} hidden piece(s)"
-            stopped = "; stopped (no headdress, the bag empty)" if pl["seat"] in v["stopped"] else ""
-            lines.append(f"{name_seat(pl['seat'], names, capital=True)}: {pl['headdresses']} headdress(es) left; "
-                         f"holds {hand}{stopped}")
-        lines.append(("Final score: " if v["finished"] else "Score now: ")
-                     + "; ".join(f"{who[seat]} {self._score_words(state, seat)}" for seat in (0, 1)))
-        unseen = ", ".join(f"{n} {p.capitalize()}" for p, n in v["unseen"].items()) or "nothing"
-        lines.append(f"Bag: {v['bag_count']} piece(s); not in sight: {unseen}")
+            seat = pl["seat"]
+            if pl["held"] is None:
+                hand = ngettext("{n} hidden piece", "{n} hidden pieces", pl["held_count"])
+            else:
+                hand = _(", ").join(title(p) for p in pl["held"]) or pgettext("wakanda", "nothing")
+            say = dict(who=name_seat(seat, names, capital=True), held=hand)
+            if seat in v["stopped"]:
+                lines.append(ngettext("{who}: {n} headdress left; holds {held}; stopped (no headdress, the bag empty)",
+                                      "{who}: {n} headdresses left; holds {held}; stopped (no headdress, the bag "
+                                      "empty)", pl["headdresses"], **say))
+            else:
+                lines.append(ngettext("{who}: {n} headdress left; holds {held}",
+                                      "{who}: {n} headdresses left; holds {held}", pl["headdresses"], **say))
+        scores = _("; ").join(f"{who[seat]} {self._score_words(state, seat)}" for seat in (0, 1))
+        lines.append(_("Final score: {scores}", scores=scores) if v["finished"]
+                     else _("Score now: {scores}", scores=scores))
+        unseen = _(", ").join(f"{title(p)} ×{n}" for p, n in v["unseen"].items()) or pgettext("wakanda", "nothing")
+        lines.append(ngettext("Bag: {n} piece; not in sight: {unseen}", "Bag: {n} pieces; not in sight: {unseen}",
+                              v["bag_count"], unseen=unseen))
         if v["finished"]:
-            lines.append("Removed villages: " + ", ".join(x.capitalize() for x in v["removed_villages"]))
+            lines.append(_("Removed villages: {villages}",
+                           villages=_(", ").join(title(x) for x in v["removed_villages"])))
             lines.append(self.describe_result(self.result(state), names))
         return "\n".join(lines)
 
@@ -914,10 +1090,10 @@ class Wakanda(Game):
         villages give it now (claimed villages are face up, poles public)."""
         mine = [v for v in range(1, ROW + 1) if state["owner"][v - 1] == seat]
         b = score_breakdown([state["row"][v - 1] for v in mine], [state["poles"][v - 1] for v in mine])
-        parts = [f"{name.capitalize()} {points}" for name, points in b["villages"].items()]
+        parts = [f"{title(name)} {points}" for name, points in b["villages"].items()]
         if b["sun_penalty"]:
-            parts.append(f"Sun penalty {b['sun_penalty']}")
-        return f"{b['total']}" + (f" ({', '.join(parts)})" if parts else "")
+            parts.append(_("Sun penalty {n}", n=b["sun_penalty"]))
+        return f"{b['total']}" + (_(" ({parts})", parts=_(", ").join(parts)) if parts else "")
 
     # -- snapshots -------------------------------------------------------------
 

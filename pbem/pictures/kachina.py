@@ -6,6 +6,8 @@ coordinates (the notation's), and a key to the eight kinds.
 """
 from __future__ import annotations
 
+from ..games.i18n import N_, _, ngettext
+from ..games.kachina import KIND, a_tile, board_code, end_reason, tile_title
 from .svgkit import (
     INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
     seat_colour, seat_frame, seat_name, text_width, winners_text,
@@ -17,16 +19,16 @@ WIDTH = 640
 BENCH_SETUPS = ((2, {}), (5, {}))
 MARGIN = 16
 
-#: kind -> (code, value, fill, text colour, what its power does, in a few words)
+#: kind -> (value, fill, text colour, what its power does, in a few words: translated where drawn)
 KINDS = {
-    "chief": ("CH", 8, "#8e2424", "#ffffff", "no power"),
-    "sun": ("SU", 7, "#f2b705", "#222222", "no power"),
-    "ogre": ("OG", 6, "#4b5a23", "#ffffff", "only Ogres beside it"),
-    "eagle": ("EA", 5, "#8a5a2b", "#ffffff", "may cover a tile"),
-    "wolf": ("WO", 4, "#6c7a8c", "#ffffff", "4 × Wolves in its line"),
-    "warrior": ("WA", 3, "#d0643c", "#ffffff", "may swap for a tile"),
-    "hummingbird": ("HU", 2, "#1f8f84", "#ffffff", "wins bookended lines"),
-    "koshari": ("KO", 1, "#ece6d6", "#222222", "zeroes its neighbours"),
+    "chief": (8, "#8e2424", "#ffffff", N_("no power")),
+    "sun": (7, "#f2b705", "#222222", N_("no power")),
+    "ogre": (6, "#4b5a23", "#ffffff", N_("only Ogres beside it")),
+    "eagle": (5, "#8a5a2b", "#ffffff", N_("may cover a tile")),
+    "wolf": (4, "#6c7a8c", "#ffffff", N_("4 × Wolves in its line")),
+    "warrior": (3, "#d0643c", "#ffffff", N_("may swap for a tile")),
+    "hummingbird": (2, "#1f8f84", "#ffffff", N_("wins bookended lines")),
+    "koshari": (1, "#ece6d6", "#222222", N_("zeroes its neighbours")),
 }
 ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari")
 
@@ -36,7 +38,7 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: 
     """A tile: its kind's colour and value, and (``code``) its two-letter
     code. Values name kinds one to one, so the board's tiles go without
     the code: every label costs the rasteriser more than all the shapes."""
-    _code, value, fill, ink, _ = KINDS[kind]
+    value, fill, ink, _power = KINDS[kind]
     svg.rect(x, y, s, s, fill=fill, stroke="#00000055", sw=1, rx=s * 0.14)
     if kind == "koshari":
         # the Koshari clown's black-and-white bands
@@ -46,10 +48,11 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: 
         # a corner in the colour of the tile under this Eagle
         c = s * 0.4
         svg.polygon(((x + s, y + s - c), (x + s, y + s - s * 0.14), (x + s - s * 0.14, y + s), (x + s - c, y + s)),
-                    fill=KINDS[covered][2], stroke="#ffffff", sw=1.2)
+                    fill=KINDS[covered][1], stroke="#ffffff", sw=1.2)
     if code:
         svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
-        svg.text(x + s / 2, y + s * 0.84, _code, size=s * 0.22, fill=ink, anchor="middle", bold=True)
+        svg.text(x + s / 2, y + s * 0.84, board_code(KIND[kind]), size=s * 0.22, fill=ink, anchor="middle",
+                 bold=True)
     else:
         svg.text(x + s / 2, y + s * 0.68, str(value), size=s * 0.52, fill=ink, anchor="middle", bold=True)
     if zeroed:
@@ -70,44 +73,49 @@ def _status(view: dict, names) -> tuple[str, str]:
     phase = view["phase"]
     acting = view.get("to_act") or []
     if phase == "over":
-        status = "Game over: " + winners_text(names, view.get("placings"))
+        status = _("Game over: {winners}", winners=winners_text(names, view.get("placings")))
         reason = str(view.get("reason") or "")
-        return status, (reason[:1].upper() + reason[1:] + ".") if reason else ""
+        return status, _("Why it ended: {reason}.", reason=end_reason(reason)) if reason else ""
     if phase == "redraw":
         waiting = and_list([seat_name(names, p) for p in acting])
-        return "Before play: redraw or keep", f"Waiting for {waiting}" if waiting else ""
+        return _("Before play: redraw or keep"), _("Waiting for {who}", who=waiting) if waiting else ""
     if not acting:
-        return "Dealing", ""
+        return _("Dealing"), ""
     who = seat_name(names, acting[0])
     if not view["board"]:
-        return f"{who} opens at 0,0", f"Draw pile: {view['pile_size']} tiles"
-    return f"{who} to play", _last_move(view, names)
+        return _("{who} opens at 0,0", who=who), _pile(view)
+    return _("{who} to play", who=who), _last_move(view, names)
+
+
+def _pile(view: dict) -> str:
+    return ngettext("Draw pile: {n} tile", "Draw pile: {n} tiles", view["pile_size"])
 
 
 def _last_move(view: dict, names) -> str:
     last = view.get("last")
     if not last or len(last) < 6:
-        return f"Draw pile: {view['pile_size']} tiles"
+        return _pile(view)
     player, mode, tile, x, y, points = last[:6]
     who = seat_name(names, player) if isinstance(player, int) else "?"
-    title = str(tile).capitalize()
+    pile = view["pile_size"]
     if mode == "cover":
-        did = f"covered {x},{y} with an Eagle"
+        did = _("Last: {who} covered {x},{y} with an Eagle", who=who, x=x, y=y)
     elif mode == "swap":
-        did = f"swapped a Warrior in at {x},{y}"
-    elif mode == "place":
-        did = f"placed {'an' if title[:1] in 'AEIOU' else 'a'} {title} at {x},{y}"
+        did = _("Last: {who} swapped a Warrior in at {x},{y}", who=who, x=x, y=y)
+    elif mode == "place" and tile in KIND:
+        did = _("Last: {who} placed {tile} at {x},{y}", who=who, tile=a_tile(KIND[tile]), x=x, y=y)
     else:
-        did = str(mode)
-    scored = f", +{points}" if points else ", no points"
-    return f"Last: {who} {did}{scored} · pile {view['pile_size']}"
+        return _pile(view)
+    scored = ngettext("+{n} point", "+{n} points", points) if points else _("no points")
+    # i18n: the last move, what it scored and the draw pile: "Last: Ann placed a Sun at 1,0 · +2 points · pile 40"
+    return _("{did} · {scored} · pile {pile}", did=did, scored=scored, pile=pile)
 
 
 def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
     n = len(view["scores"])
     status, detail = _status(view, names)
-    y = header(svg, WIDTH, "KACHINA", status, detail)
+    y = header(svg, WIDTH, _("KACHINA"), status, detail)
 
     # -- players
     acting = set(view.get("to_act") or [])
@@ -115,15 +123,15 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     scores = view["scores"]
     y += 8
     over = view["phase"] == "over"
-    labels = [seat_name(names, p) + (" (you)" if p == viewer else "") for p in range(n)]
+    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in range(n)]
     name_w = name_column(labels, WIDTH - 2 * MARGIN - 80)
     for p in range(n):
         size = view["hand_sizes"][p]
-        notes = [] if over else [f"{size} tile{'s' if size != 1 else ''} in hand"]
+        notes = [] if over else [ngettext("{n} tile in hand", "{n} tiles in hand", size)]
         if view["phase"] == "redraw" and "redraw_answered" in view:
-            notes.append("answered" if view["redraw_answered"][p] else "deciding")
+            notes.append(_("answered") if view["redraw_answered"][p] else _("deciding"))
         if placings and scores[p] and scores.count(scores[p]) > 1:
-            notes.append(f"reached {scores[p]} at move {view['reached_at_move'][p]}")
+            notes.append(_("reached {score} at move {move}", score=scores[p], move=view["reached_at_move"][p]))
         y += 30
         player_row(svg, MARGIN, y, WIDTH - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
                    acting=p in acting and not over, you=p == viewer, note=" · ".join(notes),
@@ -134,22 +142,23 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     hand = view.get("hand")
     if is_seat(viewer, n) and hand is not None and not over:
         s = 40
-        svg.text(MARGIN, y + 26, "Your tiles", size=15, bold=True)
-        x = MARGIN + 92
+        label = _("Your tiles")
+        svg.text(MARGIN, y + 26, label, size=15, bold=True)
+        x = MARGIN + max(92, text_width(label, 15, True) + 12)
         if not hand:
-            svg.text(x, y + 26, "none", size=15, fill=MUTED)
+            svg.text(x, y + 26, _("none"), size=15, fill=MUTED)
         for kind in hand:
             if kind in KINDS:
                 _tile(svg, x, y + 2, s, kind)
                 x += s + 6
         if view["phase"] == "redraw" and "redraw_choice" in view:
-            svg.text(x + 8, y + 26, "you chose to " + ("redraw" if view["redraw_choice"] else "keep"),
+            svg.text(x + 8, y + 26, _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep"),
                      size=14, fill=MUTED)
         y += s + 14
 
     y = _grid(svg, view, y, viewer, legal)
     y = _key(svg, view, y, legal_shown=bool(_legal_cells(view, viewer, legal)))
-    return svg.document(WIDTH, y, title="Kachina")
+    return svg.document(WIDTH, y, title=_("Kachina"))
 
 
 def _legal_cells(view, viewer, legal) -> set:
@@ -210,8 +219,9 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
         kx = MARGIN + (i % 2) * col
         ky = y + (i // 2) * (s + 6)
         _tile(svg, kx, ky, s, kind)
-        code, value, _, _, power = KINDS[kind]
-        head = f"{kind.capitalize()} {value}"
+        value, _fill, _ink, power = KINDS[kind]
+        power = _(power)
+        head = f"{tile_title(KIND[kind])} {value}"
         svg.text(kx + s + 8, ky + 18, head, size=13.5, bold=True)
         px = kx + s + 8 + text_width(head, 13.5, True) + 8
         svg.text(px, ky + 18, fit(power, 12.5, kx + col - px - 4), size=12.5, fill=MUTED)
@@ -219,13 +229,13 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
     notes = []
     board = {(c["x"], c["y"]): c for c in view["board"]}
     if any(_zeroed(board, x, v) for x, v in board):
-        notes.append("red stroke: worth 0, next to a Koshari")
+        notes.append(_("red stroke: worth 0, next to a Koshari"))
     if any("covered" in c for c in view["board"]):
-        notes.append("corner: the tile under an Eagle")
+        notes.append(_("corner: the tile under an Eagle"))
     if view.get("last") and view["board"]:
-        notes.append("outlined: the last tile played")
+        notes.append(_("outlined: the last tile played"))
     if legal_shown:
-        notes.append("dashed: where you may place")
+        notes.append(_("dashed: where you may place"))
     line = ""
     for note in notes:
         cand = f"{line} · {note}" if line else note

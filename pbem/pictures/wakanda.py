@@ -7,7 +7,8 @@ pole, and closed or face-down villages shown as such; then the bag.
 """
 from __future__ import annotations
 
-from ..games.wakanda import score_breakdown
+from ..games.i18n import N_, _, ngettext, pgettext
+from ..games.wakanda import end_words, score_breakdown, title
 from .svgkit import (
     INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
     seat_frame, seat_name, text_width, winners_text,
@@ -29,16 +30,16 @@ PIECES = {
     "sun": ("#f5c518", "#222222"),
 }
 
-#: village -> its scoring rule, in two short lines
+#: village -> its scoring rule on the card, a line break where it needs two (translated where drawn)
 RULES = {
-    "eagle": ("8 per Eagle", ""),
-    "chief": ("5 per Chief", ""),
-    "tomahawk": ("4 per", "Tomahawk"),
-    "fur": ("3 per Fur", ""),
-    "tipi": ("2 per Tipi", ""),
-    "sun": ("+1 per Sun", "(not −1)"),
-    "variety": ("2 per kind", "of piece"),
-    "height": ("2 per piece", "tallest pole"),
+    "eagle": N_("8 per Eagle"),
+    "chief": N_("5 per Chief"),
+    "tomahawk": N_("4 per\nTomahawk"),
+    "fur": N_("3 per Fur"),
+    "tipi": N_("2 per Tipi"),
+    "sun": N_("+1 per Sun\n(not −1)"),
+    "variety": N_("2 per kind\nof piece"),
+    "height": N_("2 per piece\ntallest pole"),
 }
 
 PIECE_H = 24
@@ -48,14 +49,14 @@ CARD_H = 92
 def _piece(svg: Svg, x, y, w, h, piece: str) -> None:
     fill, ink = PIECES.get(piece, ("#999999", "#ffffff"))
     svg.rect(x, y, w, h, fill=fill, stroke="#00000066", sw=1, rx=5)
-    label = piece.capitalize()
+    label = title(piece)
     size = max(9.0, min(13.0, h * 0.56, (w - 8) / max(text_width(label, 1, True), 0.1)))
     svg.text(x + w / 2, y + h / 2 + size * 0.36, fit(label, size, w - 4, bold=True),
              size=size, fill=ink, anchor="middle", bold=True)
 
 
 def _chip_width(piece: str) -> float:
-    return text_width(piece.capitalize(), 12, True) + 14
+    return text_width(title(piece), 12, True) + 14
 
 
 def _headdress(svg: Svg, cx, base, w, colour: str, hollow=False) -> None:
@@ -76,31 +77,32 @@ def _status(view: dict, names) -> tuple[str, str]:
     if view.get("finished"):
         scores = view.get("scores") or []
         tally = "-".join(str(x) for x in sorted(scores, reverse=True))
-        reason = {"all_claimed": "All six poles are claimed.",
-                  "both_passed": "Both players passed in a row."}.get(view.get("end_reason"), "")
-        return f"Game over: {winners_text(names, view.get('placings'))} {tally}", reason
+        reason = _("Why it ended: {reason}.", reason=end_words(view["end_reason"])) if view.get("end_reason") else ""
+        return _("Game over: {winners} {tally}", winners=winners_text(names, view.get("placings")), tally=tally), reason
     current = view.get("current")
     who = seat_name(names, current) if isinstance(current, int) else "?"
-    return f"{who} to play", f"Turn {view['turn']} · bag: {view['bag_count']} piece{'s' if view['bag_count'] != 1 else ''}"
+    return (_("{who} to play", who=who),
+            ngettext("Turn {turn} · bag: {n} piece", "Turn {turn} · bag: {n} pieces", view["bag_count"],
+                     turn=view["turn"]))
 
 
 def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
     status, detail = _status(view, names)
-    y = header(svg, WIDTH, "WAKANDA", status, detail)
+    y = header(svg, WIDTH, _("WAKANDA"), status, detail)
     y = _players(svg, view, y, names, viewer)
     y = _villages(svg, view, y + 6, names)
     y = _footer(svg, view, y, names)
-    return svg.document(WIDTH, y, title="Wakanda")
+    return svg.document(WIDTH, y, title=_("Wakanda"))
 
 
 def _players(svg: Svg, view: dict, y, names, viewer) -> float:
     finished = view.get("finished")
     scores = view.get("scores") or [None, None]
     placings = view.get("placings")
-    svg.text(WIDTH - MARGIN - 4, y + 8, "points" if finished else "points so far", size=12, fill=MUTED,
+    svg.text(WIDTH - MARGIN - 4, y + 8, _("points") if finished else _("points so far"), size=12, fill=MUTED,
              anchor="end")
-    labels = [seat_name(names, p) + (" (you)" if p == viewer else "") for p in (0, 1)]
+    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in (0, 1)]
     name_w = name_column(labels, WIDTH - 2 * MARGIN - 120)
     for pl in view["players"]:
         p = pl["seat"]
@@ -115,21 +117,22 @@ def _players(svg: Svg, view: dict, y, names, viewer) -> float:
         left = pl["headdresses"]
         for i in range(3):
             _headdress(svg, hx + i * 30, y + 1, 24, seat_colour(p), hollow=i >= left)
-        svg.text(hx + 84, y, f"{left} headdress{'es' if left != 1 else ''} left", size=13, fill=MUTED)
+        svg.text(hx + 84, y, ngettext("{n} headdress left", "{n} headdresses left", left), size=13, fill=MUTED)
         # held pieces: shown when the view shows them, else only their number
         y += 24
         x = MARGIN + 44
-        svg.text(x, y + 1, "holds", size=13, fill=MUTED)
-        x += 44
+        holds = _("holds")
+        svg.text(x, y + 1, holds, size=13, fill=MUTED)
+        x += max(44, text_width(holds, 13) + 8)
         held = pl.get("held")
         if held is None:
             count = pl.get("held_count", 0)
             for i in range(min(count, 8)):
                 svg.rect(x + i * 16, y - 13, 14, 18, fill="#8a8a8a", stroke="#555555", sw=1, rx=3)
-            svg.text(x + min(count, 8) * 16 + 6, y + 1, f"{count} hidden piece{'s' if count != 1 else ''}",
+            svg.text(x + min(count, 8) * 16 + 6, y + 1, ngettext("{n} hidden piece", "{n} hidden pieces", count),
                      size=13, fill=MUTED)
         elif not held:
-            svg.text(x, y + 1, "nothing", size=13, fill=MUTED)
+            svg.text(x, y + 1, pgettext("wakanda", "nothing"), size=13, fill=MUTED)
         else:
             for piece in held:
                 w = _chip_width(piece)
@@ -162,7 +165,7 @@ def _villages(svg: Svg, view: dict, y, names) -> float:
         if v["state"] == "claimed" and isinstance(v.get("owner"), int):
             _headdress(svg, cx, top - 2, 44, seat_colour(v["owner"]))
         elif not v["pole"] and v["state"] == "open":
-            svg.text(cx, base - 10, "empty", size=12, fill=MUTED, anchor="middle", italic=True)
+            svg.text(cx, base - 10, _("empty"), size=12, fill=MUTED, anchor="middle", italic=True)
         _card(svg, x + 4, base + 4, col - 8, v, names, v["position"] == closed_next)
     return base + CARD_H + 44
 
@@ -182,11 +185,11 @@ def _card(svg: Svg, x, y, w, v: dict, names, opens_next: bool) -> None:
         if state == "claimed" and isinstance(owner, int):
             seat_frame(svg, x, y, w, CARD_H, owner, rx=7)
         ink = INK if state != "closed" else MUTED
-        title = name.capitalize()
-        size = max(11.0, min(15.0, (w - 10) / text_width(title, 1, True)))
-        svg.text(x + w / 2, y + 44, fit(title, size, w - 6, bold=True), size=size, fill=ink,
+        heading = title(name)
+        size = max(11.0, min(15.0, (w - 10) / text_width(heading, 1, True)))
+        svg.text(x + w / 2, y + 44, fit(heading, size, w - 6, bold=True), size=size, fill=ink,
                  anchor="middle", bold=True)
-        line1, line2 = RULES.get(name, ("", ""))
+        line1, _sep, line2 = _(RULES[name]).partition("\n") if name in RULES else ("", "", "")
         svg.text(x + w / 2, y + 61, fit(line1, 11.5, w - 6), size=11.5, fill=MUTED, anchor="middle")
         if line2:
             svg.text(x + w / 2, y + 75, fit(line2, 11.5, w - 6), size=11.5, fill=MUTED, anchor="middle")
@@ -203,9 +206,9 @@ def _card(svg: Svg, x, y, w, v: dict, names, opens_next: bool) -> None:
         svg.text(x + w / 2 + 6, y + CARD_H + 18, label, size=13, anchor="middle", bold=True)
         return
     elif state == "closed":
-        label, colour = ("opens next" if opens_next else "closed"), MUTED
+        label, colour = (_("opens next") if opens_next else pgettext("wakanda", "closed")), MUTED
     else:
-        label, colour = "open", "#2a7a2a"
+        label, colour = pgettext("wakanda", "open"), "#2a7a2a"
     svg.text(x + w / 2, y + CARD_H + 18, fit(label, 13, w + 4, bold=True), size=13, fill=colour,
              anchor="middle", bold=True)
 
@@ -214,11 +217,14 @@ def _tally(view: dict, seat: int, names) -> str:
     """How a seat's points add up: each owned village's line, the Sun penalty."""
     owned = [v for v in view["villages"] if v["state"] == "claimed" and v.get("owner") == seat and v.get("village")]
     b = score_breakdown([v["village"] for v in owned], [v["pole"] for v in owned])
-    parts = [f"{name.capitalize()} {pts}" for name, pts in b["villages"].items()]
+    parts = [f"{title(name)} {pts}" for name, pts in b["villages"].items()]
     if b["sun_penalty"]:
-        parts.append(f"Suns {b['sun_penalty']}")
-    return f"{seat_name(names, seat)}: " + (" + ".join(parts).replace("+ Suns -", "− Suns ") or "no village yet") \
-        + (f" = {b['total']}" if parts else "")
+        # i18n: the Sun penalty in a seat's tally: "Ann: Eagle 8 + Height 6 − Suns 2 = 12"
+        parts.append(_("− Suns {n}", n=-b["sun_penalty"]))
+    if not parts:
+        return _("{who}: no village yet", who=seat_name(names, seat))
+    return _("{who}: {sum} = {total}", who=seat_name(names, seat),
+             sum=" + ".join(parts).replace("+ −", "−"), total=b["total"])
 
 
 def _footer(svg: Svg, view: dict, y, names) -> float:
@@ -226,15 +232,16 @@ def _footer(svg: Svg, view: dict, y, names) -> float:
     unseen = view.get("unseen") or {}
     if not view.get("finished"):
         if unseen:
-            lines.append("Not in sight (bag" + (" and hidden hands" if any(
-                p.get("held") is None for p in view["players"]) else "") + "): "
-                + ", ".join(f"{n} {p.capitalize()}" for p, n in unseen.items()))
+            tally = _(", ").join(f"{title(p)} ×{n}" for p, n in unseen.items())
+            hidden = any(p.get("held") is None for p in view["players"])
+            lines.append(_("Not in sight (the bag and hidden hands): {pieces}", pieces=tally) if hidden
+                         else _("Not in sight (the bag): {pieces}", pieces=tally))
         else:
-            lines.append("The bag is empty.")
+            lines.append(_("The bag is empty."))
     removed = view.get("removed_villages")
     if removed:
-        lines.append("Back in the box: " + and_list([r.capitalize() for r in removed]))
-    lines.append("A player without the Sun village loses 1 for each Sun on their poles.")
+        lines.append(_("Back in the box: {villages}", villages=and_list([title(r) for r in removed])))
+    lines.append(_("A player without the Sun village loses 1 for each Sun on their poles."))
     y += 12
     for line in lines:
         svg.text(MARGIN, y + 4, fit(line, 13, WIDTH - 2 * MARGIN), size=13, fill=MUTED)

@@ -56,7 +56,7 @@ def test_the_source_a_player_out_of_headdresses_stops_once_the_bag_is_empty():
     assert result.placings == (2, 1) and result.winners == [B]  # B placed the third headdress first
     assert result.detail["tie_break_key"] == {"winner": B, "rule": "third", "mine": 12, "theirs": 23}
     assert V2.describe_result(result, NAMES) == (
-        "Bob won 16-16: all six poles are claimed; tie broken: Bob placed the third headdress first "
+        "Bob won 16-16: all six poles are claimed. Tie broken: Bob placed the third headdress first "
         "(turn 12 against turn 23).")
 
 
@@ -118,6 +118,6 @@ def test_the_help_says_the_scoring_and_the_end_rule_in_play():
     assert "until the bag is empty, then stops" in source and "also once the bag is empty" in english
     assert "also once the bag is empty" in V1.notation_help_for(V1.check_options(2, {}))
     for text in (source, english):
-        assert "Variety 2 per kind of piece" in text and "Sun penalty: without the Sun village" in text
+        assert "Variety: 2 per kind of piece" in text and "Sun penalty: without the Sun village" in text
         assert "third headdress first" in text
     assert "stops once the bag is empty (the source)" in V2.describe_setup(V2.check_options(2, {}), 2)
