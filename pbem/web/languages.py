@@ -25,7 +25,7 @@ from pathlib import Path
 from babel.messages.extract import extract
 from markupsafe import Markup, escape
 
-from ..games.i18n import ENGLISH, N_, PSEUDO, _, best_language, language, language_of, translations
+from ..games.i18n import ENGLISH, N_, _, best_language, language, language_of, translations
 
 #: The cookie that remembers a language chosen with ``?lang=``.
 COOKIE = "pbem_lang"
@@ -131,6 +131,3 @@ def sentence(message: str) -> str:
         return text
     return text + ("。" if ord(last) >= 0x2E80 else ".")
 
-
-def is_pseudo(lang: str) -> bool:
-    return lang == PSEUDO

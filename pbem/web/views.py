@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import ServiceError, Unavailable, Unprocessable
 from ..games.base import GameError
-from ..games.i18n import _, reading
+from ..games.i18n import _, language_of, reading
 from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
@@ -120,14 +120,14 @@ def page_headers(resp: Response) -> Response:
         resp.headers.setdefault("Content-Security-Policy", csp())
         resp.headers.setdefault("Referrer-Policy", "same-origin")
         remember_language(resp)
-    # the same address answers in another language for another reader
-    resp.headers.add("Vary", "Accept-Language, Cookie")
+    if request.endpoint != "web.static":  # the same address reads another language for another reader
+        resp.headers.add("Vary", "Accept-Language, Cookie")
     return resp
 
 
 def remember_language(resp: Response) -> None:
     """A language chosen with ``?lang=`` (the switch) is kept for the next pages."""
-    chosen = languages.language_of(request.args.get("lang"))
+    chosen = language_of(request.args.get("lang"))
     if chosen and chosen != request.cookies.get(languages.COOKIE):
         resp.set_cookie(languages.COOKIE, chosen, max_age=languages.COOKIE_MAX_AGE_S, path="/",
                         samesite="Lax", secure=request.is_secure, httponly=True)
