@@ -207,7 +207,7 @@ def test_the_pages_show_an_invited_seat_by_name_and_the_link_opens_a_join_page(n
     run_jobs(redis_client)
     lobby = http.get(f"{url}/").text
     row = lobby.split(f'href="/g/{game_id}"')[1].split("</tr>")[0]
-    assert "invited: Bob" in row and "1 of 2 free" in row
+    assert "invited: Bob" in row and "1 of 2 seats free" in row
     page = http.get(f"{url}/g/{game_id}").text
     assert "invited: Bob" in page
     assert 'class="join-seat" data-seat="0"' not in page and 'class="join-seat" data-seat="1"' in page

@@ -29,7 +29,7 @@ def test_lobby_lists_open_active_and_finished_games(service, pages_server, http)
     assert resp.status_code == 200 and resp.headers["Content-Type"].startswith("text/html")
     page = resp.text
     sections = {k: page.split(f'<section id="{k}">')[1].split("</section>")[0] for k in ("open", "active", "finished")}
-    assert f'href="/g/{open_id}"' in sections["open"] and "1 of 2 free" in sections["open"]
+    assert f'href="/g/{open_id}"' in sections["open"] and "1 of 2 seats free" in sections["open"]
     assert f'href="/g/{active_id}"' in sections["active"] and "Sunday tiles" in sections["active"]
     acting = service.get_game(active_id, None)["to_act"]
     assert NAMES[acting[0]] in sections["active"]

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from .. import pictures
 from ..errors import NotFound
 from ..games.base import seat_names
+from ..games.i18n import _, join_words, language, ngettext
 from ..service import SeatProof, Service
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
@@ -61,11 +62,22 @@ def named(text: str, names: list) -> str:
     games' own texts name seats (``seat_names``: a name that reads like a
     seat number, or that two seats share, stays "seat N")."""
     shown = seat_names(len(names), names)
+    kept = [n if isinstance(names[s], str) and n == " ".join(names[s].split()) else None
+            for s, n in enumerate(shown)]
 
     def name(match):
         seat = int(match.group(2))
-        return shown[seat] if seat < len(shown) and not shown[seat].startswith("seat ") else match.group(0)
+        return kept[seat] if seat < len(kept) and kept[seat] else match.group(0)
     return _SEAT.sub(name, text)
+
+
+def seat_label(seat: int) -> str:
+    """A seat nobody's name names yet: "seat 2"."""
+    return _("seat {n}", n=seat)
+
+
+def name_or_seat(names: list, seat: int) -> str:
+    return names[seat] or seat_label(seat)
 
 
 # -- the lobby ---------------------------------------------------------------------------
@@ -82,7 +94,7 @@ def lobby(service: Service, limit: int = 50) -> dict:
             rows.append({"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"],
                          "names": [n for n in names if n], "invited": invited,
                          "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
-                         "turn": [names[s] or f"seat {s}" for s in g["to_act"]],
+                         "turn": [name_or_seat(names, s) for s in g["to_act"]],
                          "outcome": outcome_words(g.get("result"), names) if status == "finished" else ""})
         out[status] = rows
     return out
@@ -91,34 +103,46 @@ def lobby(service: Service, limit: int = 50) -> dict:
 def invited_name(seat: dict) -> str:
     """How the pages name a seat kept for an invitation: the name its
     inviter gave (the address is never shown), else its number."""
-    return (seat.get("invited") or {}).get("name") or f"seat {seat['seat']}"
+    return (seat.get("invited") or {}).get("name") or seat_label(seat["seat"])
 
 
 def outcome_words(result: dict | None, names: list) -> str:
-    """Who won, in words: "Ann wins, 15 to 12", "Ann and Bob share first place, 9 each"."""
+    """Who won, in words: "Ann wins, 15 to 12", "Ann and Bob share first place, 9 to 9"."""
     if not result:
-        return "finished"
-    who = [names[w] or f"seat {w}" for w in result.get("winners", [])]
-    scores = result.get("scores") or []
-    tally = " to ".join(str(s) for s in sorted(scores, reverse=True))
+        return _("finished")
+    who = [name_or_seat(names, w) for w in result.get("winners", [])]
+    tally = ""
+    for score in sorted(result.get("scores") or [], reverse=True):
+        tally = _("{higher} to {lower}", higher=tally, lower=score) if tally else str(score)
     if not who:
-        return f"no winner ({tally})" if tally else "no winner"
+        return _("no winner ({scores})", scores=tally) if tally else _("no winner")
     if len(who) == 1:
-        return f"{who[0]} wins, {tally}" if tally else f"{who[0]} wins"
-    return f"{' and '.join(who)} share first place" + (f", {tally}" if tally else "")
+        return _("{name} wins, {scores}", name=who[0], scores=tally) if tally else _("{name} wins", name=who[0])
+    if tally:
+        return _("{names} share first place, {scores}", names=join_words(who), scores=tally)
+    return _("{names} share first place", names=join_words(who))
 
 
 # -- a game ------------------------------------------------------------------------------
 
 
 def game_page(service: Service, game_id: str, caller: Caller, version: int | None = None,
-              log: bool = True, after: int | None = None, said: str | None = None) -> dict:
+              log: bool = True, after: int | None = None, said: str | None = None, settle=None) -> dict:
     """Everything the game page shows the caller: the summary (status, seats,
     whose turn, scores), the picture of their view (at ``version``, or now
     with their legal moves marked), their legal moves if they are to act,
-    and the log in words (all of it, or the events after ``after``)."""
+    and the log in words (all of it, or the events after ``after``).
+    ``settle(seat_lang, game_lang)`` is told the languages of the caller's
+    seat and of the game as soon as they are known, and may change the
+    reader's language (``reading``) for everything built after it."""
+    read_in = language()
     summary = service.get_game(game_id, caller.token)
     viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
+    seat_row = summary["seats"][viewer] if isinstance(viewer, int) and 0 <= viewer < len(summary["seats"]) else {}
+    if settle is not None:
+        settle(seat_row.get("lang"), summary.get("lang"))
+        if language() != read_in and summary["board"] is not None and not pictures.has_picture(summary["game"]):
+            summary = service.get_game(game_id, caller.token)  # its text board, in the page's language
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
@@ -150,18 +174,23 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal),
+        # the reader's zone for the times on the page: their seat's, else their language's
+        "tz": seat_row.get("tz"),
     }
 
 
-def invitation_page(service: Service, game_id: str, seat: int, nonce: str, token: str) -> dict:
+def invitation_page(service: Service, game_id: str, seat: int, nonce: str, token: str, settle=None) -> dict:
     """What an invitation's page (``/join/TOKEN``) shows its holder: the
     game, the seat, the name it was given, where the invitation stands
     (``open``: the seat waits for them; ``joined``, ``withdrawn``,
-    ``expired``, ``started``) and the other seats."""
+    ``expired``, ``started``) and the other seats. ``settle`` as for
+    ``game_page`` (the invitation's language is its seat's)."""
     found = service.invitation_state(game_id, seat, nonce)
+    if settle is not None:
+        settle(found.get("lang"), found.get("game_lang"))
     return {**found, "token": token,
-            "others": [{"seat": s["seat"], "name": s["name"] or (invited_name(s) + " (invited)" if s.get("invited")
-                                                                   else "free seat")}
+            "others": [{"seat": s["seat"], "name": s["name"] or (
+                _("{name} (invited)", name=invited_name(s)) if s.get("invited") else _("free seat"))}
                        for s in found["seats"] if s["seat"] != seat]}
 
 
@@ -212,7 +241,7 @@ def text_svg(text: str) -> str:
     width = max((len(line) for line in lines), default=1) * 7.5 + 20
     body = [m.text(10, 18 + 15 * i, line, size=12.5, font_family="monospace", xml_space="preserve")
             for i, line in enumerate(lines)]
-    return m.document(width, 15 * len(lines) + 16, body, background="#ffffff", title="board")
+    return m.document(width, 15 * len(lines) + 16, body, background="#ffffff", title=_("board"))
 
 
 def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
@@ -237,17 +266,18 @@ def turn_words(summary: dict, names: list, viewer) -> str:
     status = summary["status"]
     if status == "open":
         taken = sum(1 for s in summary["seats"] if s["joined"])
-        return f"Waiting for players: {taken} of {len(summary['seats'])} seats taken."
+        return ngettext("Waiting for players: {taken} of {n} seat taken.",
+                        "Waiting for players: {taken} of {n} seats taken.", len(summary["seats"]), taken=taken)
     if status == "finished":
-        return "Game over: " + outcome_words(summary.get("result"), names) + "."
+        return _("Game over: {outcome}.", outcome=outcome_words(summary.get("result"), names))
     acting = summary["to_act"]
     active = summary.get("active")
     if viewer in acting and active is not None and active != viewer:
-        return f"{names[active] or f'seat {active}'}'s turn: the game waits for your decision."
+        return _("{name}'s turn: the game waits for your decision.", name=name_or_seat(names, active))
     if viewer in acting:
-        others = [names[s] or f"seat {s}" for s in acting if s != viewer]
-        return "Your turn." if not others else f"Your turn (and {', '.join(others)})."
-    who = [names[s] or f"seat {s}" for s in acting]
+        others = [name_or_seat(names, s) for s in acting if s != viewer]
+        return _("Your turn.") if not others else _("Your turn (and {others}'s).", others=join_words(others))
+    who = [name_or_seat(names, s) for s in acting]
     if not who:
-        return "In play."
-    return f"{' and '.join(who)} to play." if len(who) > 1 else f"{who[0]} to play."
+        return _("In play.")
+    return _("{names} to play.", names=join_words(who))

@@ -26,6 +26,8 @@ import jinja2
 
 from .. import games
 from ..games.base import OMNISCIENT
+from ..games.i18n import language, reading
+from . import languages
 from .model import named, outcome_words, picture_of
 
 STATIC = Path(__file__).parent / "static"
@@ -35,8 +37,10 @@ HOLE = "<defs/>"
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-                              autoescape=True, trim_blocks=False)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                             autoescape=True, trim_blocks=False)
+    env.globals.update(languages.template_functions(), game_title=languages.game_title)
+    return env
 
 
 def read_record(lines: list[str]) -> tuple[dict, list[dict], dict | None]:
@@ -96,10 +100,15 @@ def pack(svgs: list[str]) -> str:
     return base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode()
 
 
-def replay_html(lines: list[str]) -> str:
-    """The whole file."""
+def replay_html(lines: list[str], lang: str | None = None) -> str:
+    """The whole file, in ``lang`` (else the reader's language now): its
+    words, the log and the pictures' labels. A file has one language: it
+    has no server to ask for the other."""
+    if lang is not None:
+        with reading(lang):
+            return replay_html(lines)
     made = versions(lines)
-    scripts = [(STATIC / f).read_text() for f in ("replay.js", "standalone.js")]
+    scripts = [(STATIC / f).read_text() for f in ("i18n.js", "replay.js", "standalone.js")]
     assert not any("</script" in text for text in scripts)  # inlined as they are
     header = made["header"]
     last = len(made["pictures"]) - 1
@@ -107,4 +116,5 @@ def replay_html(lines: list[str]) -> str:
         header=header, title=header.get("title") or header["id"], game=made["game"], names=made["names"],
         log=made["log"], last=last, final=made["pictures"][last], packed=pack(made["pictures"]),
         outcome=made["outcome"], result=made["result"], sees_all=header.get("sees_all"),
-        style=(STATIC / "style.css").read_text(), scripts=scripts)
+        style=(STATIC / "style.css").read_text(), scripts=scripts, lang=language(),
+        messages=languages.js_catalog(language()))

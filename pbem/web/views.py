@@ -22,7 +22,8 @@ from marshmallow import fields, validate
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ServiceError, Unavailable, Unprocessable
-from ..games.base import GameError, seat_names
+from ..games.base import GameError
+from ..games.i18n import _, language_of, reading
 from ..service import SeatProof, Service
 from ..api import schemas as s
 from ..api.parsing import surrogate_at, too_deep
@@ -32,7 +33,8 @@ from ..mail_in import invites
 from ..trust.tickets import make_ticket
 from ..pictures import palette
 from ..trust import play_links as links
-from . import model
+from ..when import when
+from . import languages, model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -77,6 +79,35 @@ def html(template: str, status: int = 200, private: bool = False, **context) -> 
 @web.before_request
 def started() -> None:
     g.web_started = time.perf_counter()
+    # What the reader asked for, else what the browser says; a page for a
+    # seat or a game settles it (``settle_language``) once it knows them.
+    read_in(page_language())
+
+
+@web.teardown_request
+def done_reading(exc=None) -> None:
+    for context in reversed(g.pop("pbem_reading", [])):
+        context.__exit__(None, None, None)
+
+
+def read_in(lang: str) -> None:
+    """The rest of this request reads ``lang`` (the page, the games' texts on it, its errors)."""
+    context = reading(lang)
+    context.__enter__()
+    g.setdefault("pbem_reading", []).append(context)
+    g.pbem_lang = lang
+
+
+def page_language(seat_lang=None, game_lang=None) -> str:
+    return languages.page_language(languages.asked_language(request.args, request.cookies), seat_lang,
+                                   request.headers.get("Accept-Language"), game_lang)
+
+
+def settle_language(seat_lang, game_lang) -> None:
+    """The page's language, now that its seat's and game's are known."""
+    lang = page_language(seat_lang, game_lang)
+    if lang != g.get("pbem_lang"):
+        read_in(lang)
 
 
 @web.after_request
@@ -88,7 +119,18 @@ def page_headers(resp: Response) -> Response:
     if resp.mimetype == "text/html":
         resp.headers.setdefault("Content-Security-Policy", csp())
         resp.headers.setdefault("Referrer-Policy", "same-origin")
+        remember_language(resp)
+    if request.endpoint != "web.static":  # the same address reads another language for another reader
+        resp.headers.add("Vary", "Accept-Language, Cookie")
     return resp
+
+
+def remember_language(resp: Response) -> None:
+    """A language chosen with ``?lang=`` (the switch) is kept for the next pages."""
+    chosen = language_of(request.args.get("lang"))
+    if chosen and chosen != request.cookies.get(languages.COOKIE):
+        resp.set_cookie(languages.COOKIE, chosen, max_age=languages.COOKIE_MAX_AGE_S, path="/",
+                        samesite="Lax", secure=request.is_secure, httponly=True)
 
 
 def stream_origin() -> str:
@@ -116,13 +158,14 @@ def lobby():
 @web.get("/g/<game_id>")
 def game(game_id):
     caller = model.Caller(None, f"/g/{game_id}")  # a browser's navigation sends no token: the script upgrades
-    return html("game.html", page=model.game_page(service(), game_id, caller))
+    return html("game.html", page=model.game_page(service(), game_id, caller, settle=settle_language))
 
 
 @web.get("/g/<game_id>/v/<int:version>")
 def game_version(game_id, version):
     caller = model.Caller(None, f"/g/{game_id}")
-    return html("game.html", page=model.game_page(service(), game_id, caller, version=version))
+    return html("game.html", page=model.game_page(service(), game_id, caller, version=version,
+                                                  settle=settle_language))
 
 
 @web.get("/g/<game_id>/v/<int:version>.svg")
@@ -147,7 +190,8 @@ def invitation(token):
     (the script signs the join and sends the token: ``POST
     /games/{id}/seats/{seat}``). The token is a credential in the URL."""
     game_id, seat, nonce = invites.read_token(secret(), token)
-    return html("invitation.html", private=True, page=model.invitation_page(service(), game_id, seat, nonce, token))
+    page = model.invitation_page(service(), game_id, seat, nonce, token, settle=settle_language)
+    return html("invitation.html", private=True, page=page)
 
 
 # -- a turn mail's play link ----------------------------------------------------------------
@@ -157,14 +201,16 @@ def invitation(token):
 def play(link):
     game_id, caller = link_caller(link)
     said = request.args.get("move")
-    page = model.game_page(service(), game_id, caller, said=said if said and len(said) <= 64 else None)
+    page = model.game_page(service(), game_id, caller, said=said if said and len(said) <= 64 else None,
+                           settle=settle_language)
     return html("game.html", private=True, page=page)
 
 
 @web.get("/play/<link>/v/<int:version>")
 def play_version(link, version):
     game_id, caller = link_caller(link)
-    return html("game.html", private=True, page=model.game_page(service(), game_id, caller, version=version))
+    page = model.game_page(service(), game_id, caller, version=version, settle=settle_language)
+    return html("game.html", private=True, page=page)
 
 
 @web.get("/play/<link>/v/<int:version>.svg")
@@ -219,7 +265,7 @@ def play_move(link):
         if wants_json:
             raise
         # Refused at once (stale, illegal, sent twice): the page again, saying why.
-        page = model.game_page(service(), game_id, caller)
+        page = model.game_page(service(), game_id, caller, settle=settle_language)
         page["refusal"] = {"code": err.code, "message": err.message}
         return html("game.html", status=err.status, private=True, page=page)
     if wants_json:
@@ -231,24 +277,25 @@ def read_move_body(is_json: bool) -> dict:
     if is_json:
         raw = request.get_data(cache=True)
         if too_deep(raw):
-            raise ServiceError("malformed_json", "the body nests too deeply")
+            raise ServiceError("malformed_json", _("the body nests too deeply"))
         try:
             data = json.loads(raw)
         except ValueError:
-            raise ServiceError("malformed_json", "the body is not valid JSON") from None
+            raise ServiceError("malformed_json", _("the body is not valid JSON")) from None
     else:
         form = request.form
         try:
             data = {"move": json.loads(form.get("move", "")), "expected_version": int(form.get("expected_version", "")),
                     "nonce": form.get("nonce", "")}
         except ValueError:
-            raise Unprocessable("invalid_request", "the form does not hold a move") from None
+            raise Unprocessable("invalid_request", _("the form does not hold a move")) from None
     if surrogate_at(data) is not None:
-        raise Unprocessable("invalid_request", "the move holds a lone surrogate")
+        raise Unprocessable("invalid_request", _("the move holds a lone surrogate"))
     try:
         return LinkMove().load(data)
     except ma.ValidationError as err:
-        raise Unprocessable("invalid_request", "the move does not match the schema", fields=err.messages) from None
+        raise Unprocessable("invalid_request", _("the move does not match the schema"),
+                            fields=err.messages) from None
 
 
 # -- answers -------------------------------------------------------------------------------------
@@ -264,15 +311,13 @@ def svg_response(text: str) -> Response:
 def live_answer(game_id: str, caller: model.Caller) -> Response:
     after = request.args.get("after")
     if after is not None and not (after.isascii() and after.isdigit() and len(after) < 10):
-        raise Unprocessable("invalid_request", "after is a version: digits only", fields={"after": ["not a version"]})
+        raise Unprocessable("invalid_request", _("after is a version: digits only"),
+                            fields={"after": [_("not a version")]})
     page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1",
-                           after=int(after) if after is not None else None)
+                           after=int(after) if after is not None else None, settle=settle_language)
     parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
     body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
-            "to_act": page["to_act"], "names": page["names"], "parts": parts,
-            # how the log names seats (None: "seat N" stays), for events the stream brings
-            "log_names": [n if not n.startswith("seat ") else None
-                          for n in seat_names(len(page["names"]), page["names"])],
+            "to_act": page["to_act"], "names": page["names"], "parts": parts, "lang": g.pbem_lang,
             "picture": page["picture"]["svg"] or "", "legal": page["legal"],
             "log": page["log"]}
     resp = Response(json.dumps(body), mimetype="application/json")
@@ -299,7 +344,7 @@ def _service_error(err) -> ServiceError:
         return err
     if isinstance(err, GameError):
         return Unprocessable(err.code, err.message, **err.details)
-    return Unavailable("store_unavailable", "the game store is unreachable; try again shortly")
+    return Unavailable("store_unavailable", _("the game store is unreachable; try again shortly"))
 
 
 for _kind in (ServiceError, GameError, HTTPException, redis.ConnectionError, redis.TimeoutError,
@@ -315,12 +360,23 @@ def new_nonce() -> str:
 
 @web.app_template_filter("isotime")
 def isotime(ts) -> str:
-    return datetime.fromtimestamp(float(ts), tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    """A moment for a ``<time datetime>``: ISO 8601, in UTC."""
+    return datetime.fromtimestamp(float(ts), tz=timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
+
+
+@web.app_template_filter("when")
+def when_filter(ts, zone: str | None = None) -> str:
+    """A moment as the reader reads it: their language, their zone (a seat's
+    ``tz``, else the language's usual one), the zone named."""
+    return when(float(ts), zone)
 
 
 @web.app_context_processor
 def page_globals() -> dict:
-    return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url, "log_items": model.log_items}
+    lang = g.get("pbem_lang") or languages.ENGLISH
+    return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url, "log_items": model.log_items,
+            "lang": lang, "switch": languages.switch_links(lang), "js_catalog": languages.js_catalog,
+            "game_title": languages.game_title, "sentence": languages.sentence}
 
 
 def chip_style(seat: int) -> str:
@@ -330,3 +386,4 @@ def chip_style(seat: int) -> str:
 
 def register(app) -> None:
     app.register_blueprint(web)
+    app.jinja_env.globals.update(languages.template_functions())

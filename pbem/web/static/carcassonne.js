@@ -7,6 +7,10 @@
 (function (root) {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
+  var _ = root.PbemI18n._;
+  // The figures a tile's segment may take, by what they are called (their ids are the notation's).
+  var FIGURES = { follower: _("follower"), big: _("big follower"), builder: _("builder"), pig: _("pig"),
+                  mayor: _("mayor"), wagon: _("wagon"), barn: _("barn") };
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -114,18 +118,19 @@
       chooser.querySelector(".how").hidden = !!pick;
       ghost();
       if (!pick) return;
-      controls.appendChild(el("p", { "class": "choice" }, "Tile at " + pick.x + "," + pick.y +
-        (pick.places.length ? ", turned r" + rotation() : "")));
+      controls.appendChild(el("p", { "class": "choice" }, pick.places.length
+        ? _("Tile at {x},{y}, turned r{r}", { x: pick.x, y: pick.y, r: rotation() })
+        : _("Tile at {x},{y}", { x: pick.x, y: pick.y })));
       var row = el("div", { "class": "row" });
       if (pick.rotations.length > 1) {
-        var turn = el("button", { type: "button", "class": "turn" }, "\u21bb Turn (" + (pick.r + 1) + " of " +
-          pick.rotations.length + ")");
+        var turn = el("button", { type: "button", "class": "turn" },
+                      "\u21bb " + _("Turn ({i} of {n})", { i: pick.r + 1, n: pick.rotations.length }));
         turn.addEventListener("click", function () {
           pick.r = (pick.r + 1) % pick.rotations.length; pick.figure = null; render();
         });
         row.appendChild(turn);
       }
-      var cancel = el("button", { type: "button", "class": "cancel" }, "Cancel");
+      var cancel = el("button", { type: "button", "class": "cancel" }, _("Cancel"));
       cancel.addEventListener("click", function () {
         pick = null;
         cells.forEach(function (c) { c.classList.remove("picked"); });
@@ -157,17 +162,17 @@
         });
       }
       controls.appendChild(el("p", { "class": "how-figure" },
-        "Tap a spot on the tile to put a figure there (a knight on a city, a thief on a road, a farmer " +
-        "in a field, a monk on a monastery), or play it without one."));
+        _("Tap a spot on the tile to put a figure there (a knight on a city, a thief on a road, a farmer " +
+          "in a field, a monk on a monastery), or play it without one.")));
       var row = el("div", { "class": "row figures" });
-      var none = el("button", { type: "button", "class": "no-figure" }, "No figure");
+      var none = el("button", { type: "button", "class": "no-figure" }, _("No figure"));
       none.setAttribute("aria-pressed", String(!pick.figure));
       none.addEventListener("click", function () { pick.figure = null; render(); });
       row.appendChild(none);
       var kinds = pick.figure ? figuresOn(pick.figure.on) : [];
       if (kinds.length > 1) {  // several figures may stand there (a big follower, a builder...)
         kinds.forEach(function (m) {
-          var b = el("button", { type: "button", "class": "figure" }, m.move.figure);
+          var b = el("button", { type: "button", "class": "figure" }, FIGURES[m.move.figure] || m.move.figure);
           b.setAttribute("aria-pressed", String(m.move.figure === pick.figure.figure));
           b.addEventListener("click", function () { pick.figure.figure = m.move.figure; render(); });
           row.appendChild(b);
@@ -175,7 +180,8 @@
       }
       controls.appendChild(row);
       var move = chosen();
-      var go = el("button", { type: "button", "class": "primary play-it" }, move ? "Play: " + move.text : "Choose a spot");
+      var go = el("button", { type: "button", "class": "primary play-it" },
+                  move ? _("Play: {move}", { move: move.text }) : _("Choose a spot"));
       go.disabled = !move;
       go.addEventListener("click", function () { if (move) o.send(move.move, move.text); });
       controls.appendChild(go);

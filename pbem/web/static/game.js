@@ -8,24 +8,34 @@
   "use strict";
   var main = document.querySelector("main.game");
   if (!main) return;
+  var _ = PbemI18n._, ngettext = PbemI18n.ngettext;
   var G = { id: main.dataset.game, kind: main.dataset.kind, base: main.dataset.base, mode: main.dataset.mode,
-            version: +main.dataset.version, status: main.dataset.status, stream: main.dataset.stream || null };
+            version: +main.dataset.version, status: main.dataset.status, stream: main.dataset.stream || null,
+            lang: main.dataset.lang || "en" };
   var $ = function (sel) { return document.querySelector(sel); };
   var me = G.mode === "page" ? PbemKeys.seatOf(G.id) : null;   // {seat, token, name, key}: the seat played here
   var held = G.mode === "page" ? PbemKeys.seatsOf(G.id) : [];   // every seat of this game the browser holds
   // While the player is saving a new key's copy the page must not reload (the copy would be lost).
   var holdReload = false, reloadWanted = false;
-  var livePicture = null, lastLive = null, replay = null, names = [];
+  var livePicture = null, lastLive = null, replay = null;
 
   function authHeaders() {
     return me ? { Authorization: "Bearer " + me.token } : {};
   }
 
+  /* The page's own parts (the live parts, a version's picture) in the page's language. */
+  function inLanguage(url) {
+    return url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(G.lang);
+  }
+
   function fetchJson(url, init) {
+    // The API's messages (a refusal, say) in the page's language too.
+    init = Object.assign({}, init);
+    init.headers = Object.assign({ "Accept-Language": G.lang }, init.headers || {});
     return fetch(url, init).then(function (resp) {
       return resp.json().catch(function () { return {}; }).then(function (body) {
         if (!resp.ok) {
-          var err = new Error((body.error && body.error.message) || ("HTTP " + resp.status));
+          var err = new Error((body.error && body.error.message) || _("the server answered {status}", { status: resp.status }));
           err.code = body.error && body.error.code;
           err.status = resp.status;
           err.body = body;
@@ -44,10 +54,6 @@
   }
 
   // -- the log -------------------------------------------------------------------------
-
-  function named(text) {
-    return text.replace(/\b([Ss])eat (\d{1,2})\b/g, function (all, s, n) { return names[+n] || all; });
-  }
 
   function addLog(entries, fresh) {
     var log = $("#log");
@@ -74,7 +80,6 @@
 
   function apply(live, withLog) {
     lastLive = live;
-    names = live.log_names || names;
     ["status", "players", "play"].forEach(function (k) {
       var box = $("#" + k);
       if (box && live.parts[k] !== undefined) box.innerHTML = live.parts[k];
@@ -105,7 +110,7 @@
   }
 
   function refresh(withLog) {
-    var url = G.base + "/live" + (withLog ? "?log=1" : "?after=" + G.version);
+    var url = inLanguage(G.base + "/live" + (withLog ? "?log=1" : "?after=" + G.version));
     return fetchJson(url, { headers: authHeaders(), cache: "no-store" }).then(function (live) {
       if (withLog || live.version !== G.version || !lastLive) apply(live, withLog);
       return live;
@@ -154,10 +159,11 @@
       var source = new EventSource(url);
       source.addEventListener("open", function () { backoff = 1000; });
       source.addEventListener("event", function (msg) {
+        // The event's words come with the page's parts (in the page's language
+        // and naming the seats as the page does): the stream only says when.
         var item = JSON.parse(msg.data);
         if (item.version <= seen) return;
         seen = item.version;
-        addLog([{ version: item.version, text: named(item.text) }], true);
         soon();
       });
       source.addEventListener("end", function () {
@@ -189,8 +195,8 @@
     if (!p || !replay) return;
     p.hidden = replay.shown === replay.max;
     if (!p.hidden) {
-      p.firstChild.textContent = "You are looking at version " + replay.shown + "; the game is at version " +
-        replay.max + ". ";
+      p.querySelector("span").textContent = _("You are looking at version {shown}; the game is at version {now}.",
+                                              { shown: replay.shown, now: replay.max });
     }
     var play = $("#play");
     if (play) play.hidden = !p.hidden;
@@ -206,8 +212,8 @@
       svgAt: function (n) {
         var key = n + ":" + (me ? me.seat : "-");
         if (cache[key] && G.status === "finished") return Promise.resolve(cache[key]);
-        return fetch(G.base + "/v/" + n + ".svg", { headers: authHeaders() }).then(function (r) {
-          if (!r.ok) throw new Error("HTTP " + r.status);
+        return fetch(inLanguage(G.base + "/v/" + n + ".svg"), { headers: authHeaders() }).then(function (r) {
+          if (!r.ok) throw new Error(_("the server answered {status}", { status: r.status }));
           return r.text();
         }).then(function (t) { cache[key] = t; return t; });
       },
@@ -228,9 +234,10 @@
     keys.className = "keys";
     keys.textContent = "";
     if (me) {
-      who.textContent = "You play " + seatName(me) + " from this browser.";
+      who.textContent = _("You play {seat} from this browser.", { seat: seatName(me) });
       if (held.length > 1) {
-        keys.appendChild(para("This browser holds " + held.length + " seats of this game. Play as:"));
+        keys.appendChild(para(ngettext("This browser holds {n} seat of this game. Play as:",
+                                       "This browser holds {n} seats of this game. Play as:", held.length)));
         keys.appendChild(row(held.map(function (s) {
           var b = button(seatName(s), function () { if (s.seat !== me.seat) playAs(s.seat); }, "seat-choice");
           b.dataset.seat = s.seat;
@@ -238,37 +245,38 @@
           return b;
         })));
       }
-      var forget = button(held.length > 1 ? "Forget " + seatName(me) + " here" : "Forget this seat here", function () {
-        if (!confirm("Forget " + seatName(me) + " in this browser? Without its token this browser cannot play it.")) return;
+      var forget = button(held.length > 1 ? _("Forget {seat} here", { seat: seatName(me) }) : _("Forget this seat here"), function () {
+        if (!confirm(_("Forget {seat} in this browser? Without its token this browser cannot play it.",
+                       { seat: seatName(me) }))) return;
         PbemKeys.forgetSeat(G.id, me.seat);
         location.reload();
       });
       keys.appendChild(row([forget]));
     } else {
-      who.textContent = "You are watching as a spectator.";
+      who.textContent = _("You are watching as a spectator.");
       if (G.status === "open") {
-        keys.appendChild(para("Take a free seat with the Join button: this browser makes (or imports) your key " +
-                              "and keeps it."));
+        keys.appendChild(para(_("Take a free seat with the Join button: this browser makes (or imports) your key " +
+                                "and keeps it.")));
       }
       keys.appendChild(elsewhere());
     }
     (me ? PbemKeys.loadFor(me.key) : PbemKeys.load()).then(function (pair) {
       if (!pair) return;
       // A key an older page kept readable was locked just now: its last chance to be saved.
-      if (pair.backup) PbemBackup.offer(keys, pair, { go: "Done" });
+      if (pair.backup) PbemBackup.offer(keys, pair, { go: _("Done") });
       return PbemKeys.publicKey(pair).then(function (pub) {
-        var p = para("Your key: " + pub.slice(0, 10) + "\u2026, kept locked in this browser: it signs your " +
-                     "moves and no page can read it back.");
+        var p = para(_("Your key: {key}\u2026, kept locked in this browser: it signs your moves and no page " +
+                       "can read it back.", { key: pub.slice(0, 10) }));
         p.className = "key";
         keys.appendChild(p);
       });
     }).catch(function (err) {
-      keys.appendChild(para("This browser's key cannot be read: " + err.message));
+      keys.appendChild(para(_("This browser's key cannot be read: {reason}", { reason: err.message })));
     });
   }
 
   function seatName(s) {
-    return (s.name || "seat " + s.seat) + " (seat " + s.seat + ")";
+    return s.name ? _("{name} (seat {n})", { name: s.name, n: s.seat }) : _("seat {n}", { n: s.seat });
   }
 
   /* The tab plays another seat this browser holds: the page anew, as that
@@ -289,12 +297,12 @@
       tr.classList.add("held");
       var name = tr.querySelector("td.name");
       if (name) name.appendChild(document.createTextNode(" "));
-      if (name) name.appendChild(Object.assign(document.createElement("em"), { textContent: "(yours here)" }));
+      if (name) name.appendChild(Object.assign(document.createElement("em"), { textContent: _("(yours here)") }));
       var cell = tr.querySelector("td.join");
       if (cell && !cell.querySelector("button")) {
-        var b = button("Play", function () { playAs(s.seat); }, "switch-seat");
+        var b = button(_("Play"), function () { playAs(s.seat); }, "switch-seat");
         b.dataset.seat = s.seat;
-        b.setAttribute("aria-label", "Play " + seatName(s) + " from this page");
+        b.setAttribute("aria-label", _("Play {seat} from this page", { seat: seatName(s) }));
         cell.appendChild(b);
       }
     });
@@ -305,29 +313,38 @@
   function elsewhere() {
     var box = document.createElement("details");
     box.className = "elsewhere";
-    box.innerHTML = "<summary>Play a seat you took elsewhere</summary>" +
-      '<form><label for="seat-token">The seat\'s bearer token</label>' +
+    box.innerHTML = "<summary></summary>" +
+      '<form><label for="seat-token"></label>' +
       '<input type="text" id="seat-token" autocomplete="off" spellcheck="false" required>' +
-      '<label for="seat-key">Your private key (empty: this browser\'s key)</label>' +
+      '<label for="seat-key"></label>' +
       '<input type="text" id="seat-key" autocomplete="off" spellcheck="false">' +
-      '<div class="row"><button type="submit">Use this seat here</button></div></form>';
+      '<div class="row"><button type="submit"></button></div></form>';
+    box.querySelector("summary").textContent = _("Play a seat you took elsewhere");
+    box.querySelector("label[for=seat-token]").textContent = _("The seat's bearer token");
+    box.querySelector("label[for=seat-key]").textContent = _("Your private key (empty: this browser's key)");
+    box.querySelector("button").textContent = _("Use this seat here");
     box.querySelector("form").addEventListener("submit", function (e) {
       e.preventDefault();
       var token = box.querySelector("#seat-token").value.trim(), key = box.querySelector("#seat-key").value.trim();
-      fetchJson(G.base + "/live", { headers: { Authorization: "Bearer " + token } }).then(function (live) {
-        if (live.viewer === null) throw new Error("this token names no seat");
+      fetchJson(inLanguage(G.base + "/live"), { headers: { Authorization: "Bearer " + token } }).then(function (live) {
+        if (live.viewer === null) throw new Error(_("this token names no seat"));
         return (key ? PbemKeys.importPrivate(key) : PbemKeys.load()).then(function (pair) {
-          if (!pair) throw new Error("this browser has no key yet: paste the seat's private key");
+          if (!pair) throw new Error(_("this browser has no key yet: paste the seat's private key"));
           return PbemKeys.publicKey(pair);
         }).then(function (pub) {
           PbemKeys.rememberSeat(G.id, live.viewer, token, live.names[live.viewer], pub);
           location.reload();
         });
       }).catch(function (err) {
-        said("Not this seat: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+        said(_("Not this seat: {reason}", { reason: reason(err) }), "bad");
       });
     });
     return box;
+  }
+
+  /* Why something failed, with the API's code when it gave one. */
+  function reason(err) {
+    return err.code ? _("{message} ({code})", { message: err.message, code: err.code }) : err.message;
   }
 
   function button(text, fn, cls) {
@@ -353,14 +370,20 @@
     keys.textContent = "";
     var form = document.createElement("form");
     form.className = "join";
-    form.innerHTML = '<h2>Join seat ' + seat + '</h2>' +
-      '<label for="join-name">Your name</label><input type="text" id="join-name" maxlength="40" required>' +
-      '<label for="join-key">Your private key (optional: leave empty and this browser makes one)</label>' +
-      '<input type="text" id="join-key" autocomplete="off" spellcheck="false" placeholder="43 characters of base64url">' +
-      '<div class="row"><button type="submit" class="primary">Join seat ' + seat + '</button></div>';
+    form.innerHTML = '<h2></h2>' +
+      '<label for="join-name"></label><input type="text" id="join-name" maxlength="40" required>' +
+      '<label for="join-key"></label>' +
+      '<input type="text" id="join-key" autocomplete="off" spellcheck="false">' +
+      '<div class="row"><button type="submit" class="primary"></button></div>';
+    form.querySelector("h2").textContent = _("Join seat {n}", { n: seat });
+    form.querySelector("label[for=join-name]").textContent = _("Your name");
+    form.querySelector("label[for=join-key]").textContent =
+      _("Your private key (optional: leave empty and this browser makes one)");
+    form.querySelector("#join-key").placeholder = _("43 characters of base64url");
+    form.querySelector("button").textContent = _("Join seat {n}", { n: seat });
     keys.appendChild(form);
     PbemKeys.load().then(function (pair) {
-      if (pair) form.querySelector("#join-key").placeholder = "empty: use this browser's key";
+      if (pair) form.querySelector("#join-key").placeholder = _("empty: use this browser's key");
     });
     form.querySelector("#join-name").focus();
     form.addEventListener("submit", function (e) {
@@ -372,7 +395,7 @@
         return pair || PbemKeys.generate().then(saveCopy);
       });
       var pub;
-      said("Joining\u2026");
+      said(_("Joining\u2026"));
       key.then(function (pair) {
         return PbemKeys.publicKey(pair).then(function (p) {
           pub = p;
@@ -394,11 +417,11 @@
         me = PbemKeys.seatOf(G.id);
         held = PbemKeys.seatsOf(G.id);
         identity();
-        said("You sit at seat " + seat + ".", "good");
+        said(_("You sit at seat {n}.", { n: seat }), "good");
         return refresh(true);
       }).catch(function (err) {
         form.hidden = false;
-        said("Not joined: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+        said(_("Not joined: {reason}", { reason: reason(err) }), "bad");
         if (reloadWanted) location.reload();
       });
     });
@@ -409,9 +432,9 @@
       said("");
       form.hidden = true;
       holdReload = true;
-      return PbemBackup.offer(keys, made, { go: "Go on: join seat " + seat, focus: true }).then(function () {
+      return PbemBackup.offer(keys, made, { go: _("Go on: join seat {n}", { n: seat }), focus: true }).then(function () {
         holdReload = false;
-        said("Joining\u2026");
+        said(_("Joining\u2026"));
         return made;
       });
     }
@@ -425,7 +448,7 @@
   // -- playing ------------------------------------------------------------------------------
 
   function send(move, text, version) {
-    said("Sending: " + text + "\u2026");
+    said(_("Sending: {move}\u2026", { move: text }));
     document.querySelectorAll("#play button").forEach(function (b) { b.disabled = true; });
     var sent;
     if (G.mode === "link") {
@@ -435,7 +458,7 @@
       });
     } else {
       sent = PbemKeys.loadFor(me.key).then(function (pair) {
-        if (!pair) throw new Error("this browser has no key for this seat");
+        if (!pair) throw new Error(_("this browser has no key for this seat"));
         return PbemKeys.signEnvelope(pair, { game: G.id, player: me.seat, expected_version: version, move: move,
                                              nonce: PbemKeys.nonce() });
       }).then(function (envelope) {
@@ -445,16 +468,17 @@
         });
       });
     }
+    function told(record) {
+      if (record.status === "applied") said(_("Played: {move}.", { move: text }), "good");
+      else if (record.status === "rejected") said(_("Refused: {reason}", { reason: reason(record.error) }), "bad");
+      else return false;
+      return true;
+    }
     return sent.then(function (record) {
-      if (record.status === "applied") said("Played: " + text + ".", "good");
-      else if (record.status === "rejected") said("Refused: " + record.error.message + " (" + record.error.code + ")", "bad");
-      else said("Sent: " + text + "; it is queued.");
-      return refresh(false).catch(function () {}).then(function () {
-        if (record.status === "applied") said("Played: " + text + ".", "good");
-        else if (record.status === "rejected") said("Refused: " + record.error.message + " (" + record.error.code + ")", "bad");
-      });
+      if (!told(record)) said(_("Sent: {move}; it is queued.", { move: text }));
+      return refresh(false).catch(function () {}).then(function () { told(record); });
     }, function (err) {
-      said("Refused: " + err.message + (err.code ? " (" + err.code + ")" : ""), "bad");
+      said(_("Refused: {reason}", { reason: reason(err) }), "bad");
       document.querySelectorAll("#play button").forEach(function (b) { b.disabled = false; });
     });
   }
@@ -486,7 +510,7 @@
     fit.hidden = false;
     fit.addEventListener("click", function () {
       var on = $("#picture").classList.toggle("fit");
-      fit.textContent = on ? "Show the picture at full size" : "Fit the picture to the screen";
+      fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
     });
   }
 

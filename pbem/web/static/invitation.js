@@ -8,6 +8,7 @@
   var main = document.querySelector("main.invitation");
   var form = main && main.querySelector("form.invitation-join");
   if (!form) return;
+  var _ = PbemI18n._, lang = main.dataset.lang || "en";
   var game = main.dataset.game, seat = +main.dataset.seat, token = main.dataset.token;
   var said = document.getElementById("sent");
 
@@ -33,10 +34,10 @@
   function saveCopy(made) {
     tell("");
     form.hidden = true;
-    return PbemBackup.offer(form.parentNode, made, { go: "Go on: take seat " + seat, focus: true })
+    return PbemBackup.offer(form.parentNode, made, { go: _("Go on: take seat {n}", { n: seat }), focus: true })
       .then(function () {
         form.hidden = false;
-        tell("Taking the seat\u2026");
+        tell(_("Taking the seat\u2026"));
         return made;
       });
   }
@@ -47,7 +48,7 @@
     if (!name) return;
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
-    tell("Taking the seat\u2026");
+    tell(_("Taking the seat\u2026"));
     var pub;
     PbemKeys.load().then(function (pair) {
       return pair || PbemKeys.generate().then(saveCopy);
@@ -56,23 +57,25 @@
     }).then(function (body) {
       pub = body.public_key;
       return fetch("/games/" + encodeURIComponent(game) + "/seats/" + seat, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
+        method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": lang },
+        body: JSON.stringify(body)
       });
     }).then(function (resp) {
       return resp.json().catch(function () { return {}; }).then(function (answer) {
         if (!resp.ok) {
           var err = answer.error || {};
-          throw new Error((err.message || ("HTTP " + resp.status)) + (err.code ? " (" + err.code + ")" : ""));
+          var message = err.message || _("the server answered {status}", { status: resp.status });
+          throw new Error(err.code ? _("{message} ({code})", { message: message, code: err.code }) : message);
         }
         return answer;
       });
     }).then(function (joined) {
       PbemKeys.rememberSeat(game, seat, joined.token, name, pub);
-      tell("You sit at seat " + seat + ".", "good");
+      tell(_("You sit at seat {n}.", { n: seat }), "good");
       location.assign("/g/" + encodeURIComponent(game));
     }).catch(function (err) {
       button.disabled = false;
-      tell("Not joined: " + err.message, "bad");
+      tell(_("Not joined: {reason}", { reason: err.message }), "bad");
     });
   });
 })();

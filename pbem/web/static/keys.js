@@ -26,6 +26,7 @@
    Keys and signatures travel as unpadded base64url, as the API reads them. */
 (function (root) {
   "use strict";
+  var _ = root.PbemI18n ? root.PbemI18n._ : function (m) { return m; };
   var DB = "pbem", STORE = "keys", ID = "default", OTHER = "key:";
   var OLD_SEATS = "pbem.seats", TOKEN = "pbem.token.", PLAYING = "pbem.playing.";
   // PKCS #8 for an Ed25519 private key is this prefix and the 32-byte seed (RFC 8410).
@@ -39,11 +40,11 @@
   }
 
   function b64d(text) {
-    if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new Error("not unpadded base64url");
+    if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new Error(_("this is not a key: not unpadded base64url"));
     var s = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
     var out = new Uint8Array(s.length);
     for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-    if (b64e(out) !== text) throw new Error("not canonical base64url");
+    if (b64e(out) !== text) throw new Error(_("this is not a key: not canonical base64url"));
     return out;
   }
 
@@ -144,7 +145,7 @@
   function importPrivate(text) {
     var seed;
     try { seed = b64d(text.trim()); } catch (e) { return Promise.reject(e); }
-    if (seed.length !== 32) return Promise.reject(new Error("a private key is 32 bytes (43 base64url characters)"));
+    if (seed.length !== 32) return Promise.reject(new Error(_("a private key is 32 bytes (43 base64url characters)")));
     var der = new Uint8Array(PKCS8.length + 32);
     der.set(PKCS8);
     der.set(seed, PKCS8.length);
@@ -174,8 +175,8 @@
   function exportPrivate(pair) {
     if (pair.backup) return Promise.resolve(pair.backup);
     if (!pair.privateKey.extractable) {
-      return Promise.reject(new Error("this browser keeps its key locked: it cannot be shown again " +
-                                      "(its one copy was offered when it was made)"));
+      return Promise.reject(new Error(_("this browser keeps its key locked: it cannot be shown again " +
+                                        "(its one copy was offered when it was made)")));
     }
     return seedOf(pair.privateKey).then(b64e);
   }

@@ -18,7 +18,8 @@
     function clamp(n) { return Math.max(0, Math.min(max, n | 0)); }
 
     function label() {
-      out.innerHTML = "version <b>" + shown + "</b> of " + max;
+      // (numbers only fill the message: it is the page's own markup)
+      out.innerHTML = PbemI18n._("version <b>{shown}</b> of {last}", { shown: shown, last: max });
       steps.first.href = o.href(0, max);
       steps.prev.href = o.href(Math.max(0, shown - 1), max);
       steps.next.href = o.href(Math.min(max, shown + 1), max);
@@ -52,7 +53,13 @@
         put(live);
       } else {
         o.svgAt(shown).then(function (svg) { if (mine === seq) put(svg); }, function () {
-          if (mine === seq) o.picture.innerHTML = '<p class="empty">This version cannot be shown now.</p>';
+          if (mine === seq) {
+            o.picture.textContent = "";
+            var p = document.createElement("p");
+            p.className = "empty";
+            p.textContent = PbemI18n._("This version cannot be shown now.");
+            o.picture.appendChild(p);
+          }
         });
       }
       if (o.onShown) o.onShown(shown, max);

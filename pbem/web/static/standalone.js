@@ -2,12 +2,13 @@
    (base64 of gzipped JSON, see pbem/web/standalone.py), then the slider. */
 (function () {
   "use strict";
+  var _ = PbemI18n._;
   var main = document.querySelector("main.replay-file"), last = +main.dataset.last;
   var note = document.getElementById("unpacking");
   var fit = document.getElementById("fit");
   fit.addEventListener("click", function () {
     var on = document.getElementById("picture").classList.toggle("fit");
-    fit.textContent = on ? "Show the picture at full size" : "Fit the picture to the screen";
+    fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
   });
 
   function unpack() {
@@ -19,7 +20,7 @@
   }
 
   if (!window.DecompressionStream) {
-    note.textContent = "This browser cannot unpack the pictures: only the last version is shown.";
+    note.textContent = _("This browser cannot unpack the pictures: only the last version is shown.");
     return;
   }
   unpack().then(function (data) {
@@ -36,6 +37,7 @@
     });
     if (start) replay.show(+start[1]);
   }, function (err) {
-    note.textContent = "The pictures could not be unpacked (" + err + "): only the last version is shown.";
+    note.textContent = _("The pictures could not be unpacked ({reason}): only the last version is shown.",
+                         { reason: String(err) });
   });
 })();
