@@ -1,24 +1,33 @@
-"""How wide a label will be, read from the shipped font's own advance widths
-(its ``cmap``, ``hhea``, ``hmtx`` and ``head`` tables, with the standard
-library), so panels can be laid out and long names cut before the renderer
-draws them. Kerning is ignored (a pixel or two on a long label)."""
+"""How wide a label will be, from the advances of the glyphs that draw it
+(``outlines.glyph``: DejaVu, then the CJK font, then the placeholder), so
+panels can be laid out and long names cut before the renderer draws them,
+in any script. Kerning is ignored (a pixel or two on a long label)."""
 from __future__ import annotations
 
-from functools import lru_cache
-
-from .outlines import font
+from . import outlines
 
 
-@lru_cache(maxsize=None)
-def advances(bold: bool = False) -> tuple:
-    """(code point -> advance in em, the advance of a missing glyph), from
-    the font ``outlines`` reads (the one the labels are drawn with)."""
-    face = font(bold)
-    out = {code: face.advance(g) / face.units for code, g in face.cmap.items()}
-    return out, face.advance(0) / face.units
+class _Advances(dict):
+    """Character -> advance in em, filled as characters are first met."""
+
+    def __init__(self, bold: bool):
+        super().__init__()
+        self.bold = bold
+
+    def __missing__(self, ch: str) -> float:
+        value = self[ch] = outlines.glyph(ch, self.bold).advance / outlines.UNITS
+        return value
+
+
+_ADVANCES = (_Advances(False), _Advances(True))
+
+
+def advance(ch: str, bold: bool = False) -> float:
+    """One character's advance in em."""
+    return _ADVANCES[bold][ch]
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The label's width in pixels at font size ``size``."""
-    table, missing = advances(bold)
-    return size * sum(table.get(ord(ch), missing) for ch in str(text))
+    table = _ADVANCES[bold]
+    return size * sum([table[ch] for ch in outlines.normal(str(text))])
