@@ -1,7 +1,8 @@
 """The longest names the API accepts (64 characters: ``JoinSeat.name``), in
-Chinese and in Latin's widest letter, in every game's picture: no label
-that holds a name runs into another label, no label leaves the picture, and
-every character of a name that is shown is drawn (ink where it stands, no
+Chinese and in Latin's widest letter, in every game's picture, its texts
+read in Chinese or English: no label that holds a name runs into another
+label, nor any text into another, no label leaves the picture, and every
+character of a name that is shown is drawn (ink where it stands, no
 placeholder)."""
 from __future__ import annotations
 
@@ -76,6 +77,11 @@ def test_long_names_stay_inside_and_apart(game, players, options, script):
             hits = [b.text for b in boxes if b is not a and a.overlaps(b)]
             assert not hits, f"{what}: {a.text!r} runs into {hits}"
             assert all(glyph(c).font in ("latin", "cjk") for c in a.text), f"{what}: {a.text!r} has a placeholder"
+        # the texts (not a tile's two-letter code, whose box this model draws generously)
+        wide = [b for b in boxes if b.x1 - b.x0 >= 40]
+        for i, a in enumerate(wide):
+            hits = [b.text for b in wide[i + 1:] if a.overlaps(b)]
+            assert not hits, f"{what}: {a.text!r} runs into {hits}"
 
 
 @pytest.mark.parametrize("game", pictures.games_with_pictures(), ids=lambda g: g.name)

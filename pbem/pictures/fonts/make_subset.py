@@ -42,9 +42,9 @@ SOURCES = {
 }
 #: DejaVu's part: Latin (with Latin Extended-B and Additional: pinyin's ǎ,
 #: Vietnamese), Greek and Cyrillic for player names; punctuation, arrows, a
-#: few shapes (▶ □), the pseudo-locale's ⟦ ⟧
+#: few shapes (▶ □), ≠ ≤ ≥, the pseudo-locale's ⟦ ⟧
 LATIN = [(0x20, 0x7E), (0xA0, 0x24F), (0x2B0, 0x2FF), (0x370, 0x3FF), (0x400, 0x45F), (0x1E00, 0x1EFF),
-         (0x2010, 0x2027), (0x2030, 0x203A), (0x2190, 0x2195), (0x21BB, 0x21BB), (0x2212, 0x2212),
+         (0x2010, 0x2027), (0x2030, 0x203A), (0x2190, 0x2195), (0x21BB, 0x21BB), (0x2212, 0x2212), (0x2260, 0x2265),
          (0x2605, 0x2605), (0x2713, 0x2713), (0x25A0, 0x25CF), (0x27E6, 0x27E7)]
 
 #: the Ministry of Education's common characters that Big5 level 1 lacks
@@ -59,7 +59,9 @@ RANGES = [
     (0xFF01, 0xFF60),   # full-width ASCII (，：（）０-９ Ａ-Ｚ)
     (0xFFE0, 0xFFE6),   # full-width signs (￥￡)
 ]
-_CJK_OR_WIDE = re.compile(r"[^\x00-\u02ff]")
+#: Chinese in code: ideographs, CJK punctuation, bopomofo, kana, full-width forms
+_CHINESE = re.compile("[\u3000-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                      "\ufe30-\ufe6f\uff00-\uffef\U00020000-\U0003134f]")
 
 
 def big5_block(first: int, last: int) -> set:
@@ -97,12 +99,13 @@ def catalog_characters(root: Path = ROOT) -> set:
 
 
 def source_characters(root: Path = ROOT) -> set:
-    """The non-Latin characters written in pbem's own code and templates
-    (the games' Chinese notation words are tables in code, not messages)."""
+    """The Chinese characters and punctuation written in pbem's own code and
+    templates (the games' Chinese notation words are tables in code, not
+    messages)."""
     out = set()
     for pattern in ("**/*.py", "**/*.html", "**/*.js"):
         for path in (root / "pbem").glob(pattern):
-            out.update(_CJK_OR_WIDE.findall(path.read_text(encoding="utf-8", errors="replace")))
+            out.update(_CHINESE.findall(path.read_text(encoding="utf-8", errors="replace")))
     return out
 
 
