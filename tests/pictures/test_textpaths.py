@@ -95,6 +95,18 @@ def test_a_character_no_font_has_is_a_placeholder_in_a_label_left_to_the_rendere
     assert differing([p for r in with_box for p in r], [p for r in without for p in r], 96) > 40
 
 
+def test_chinese_in_a_label_left_to_the_renderer_is_drawn_with_the_shipped_font():
+    # the renderer knows the shipped fonts only (raster.options): a halo label's
+    # Chinese must come from the CJK subset, named in every picture's font-family
+    def halo(content):
+        return markup.document(200, 40, [markup.text(5, 30, content, size=24, stroke="#fff", stroke_width=3,
+                                                     paint_order="stroke")])
+    assert "<text" in labels_as_paths(halo("王小明"))
+    _, _, chinese = decode(png(halo("王小明")))
+    _, _, empty = decode(png(halo("")))
+    assert differing([p for r in chinese for p in r], [p for r in empty for p in r], 96) > 150
+
+
 def test_a_document_without_labels_is_unchanged():
     svg = markup.document(50, 50, [markup.rect(0, 0, 10, 10, fill="#000")])
     assert labels_as_paths(svg) == svg
