@@ -49,6 +49,9 @@ LATIN = [(0x20, 0x7E), (0xA0, 0x24F), (0x2B0, 0x2FF), (0x370, 0x3FF), (0x400, 0x
 
 #: the Ministry of Education's common characters that Big5 level 1 lacks
 MOE_NOT_IN_BIG5 = "\u5f5e"  # 彞
+#: variants players type that a notation accepts (榖倉 for 穀倉), named
+#: before the games' tables that hold them reach this branch
+TYPED_VARIANTS = "\u6996"  # 榖
 #: besides the ideographs: CJK punctuation, bopomofo, kana, full-width forms
 RANGES = [
     (0x3000, 0x303F),   # CJK symbols and punctuation (、。「」『』【】〈〉)
@@ -81,7 +84,7 @@ def big5_block(first: int, last: int) -> set:
 def common_characters() -> set:
     """Big5's symbols (0xA140-0xA3BF) and level 1, and the one common
     character it lacks."""
-    return big5_block(0xA140, 0xA3BF) | big5_block(0xA440, 0xC67E) | set(MOE_NOT_IN_BIG5)
+    return big5_block(0xA140, 0xA3BF) | big5_block(0xA440, 0xC67E) | set(MOE_NOT_IN_BIG5) | set(TYPED_VARIANTS)
 
 
 def catalog_characters(root: Path = ROOT) -> set:
