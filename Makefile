@@ -13,7 +13,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # refreshes them), so a fresh machine runs what the tests ran with.
 PIP := $(BIN)/python -m pip install --quiet -c constraints.txt
 
-.PHONY: run test spec errors docs settings readme-pictures i18n lock bench bench-quick bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
+.PHONY: run test spec errors docs settings readme-pictures i18n fonts lock bench bench-quick bench-engines bench-pipeline bench-replay bench-storage bench-pictures bench-pages bench-stream install clean
 
 # pip is quiet and takes about a minute on a fresh machine: say so first.
 $(STAMP): pyproject.toml constraints.txt
@@ -118,6 +118,12 @@ settings: $(STAMP)
 # The message catalogs: extract, merge into each language's .po, compile the .mo (pbem/docgen/catalogs.py).
 i18n: $(STAMP)
 	$(BIN)/python -m pbem.docgen.catalogs
+
+# The pictures' fonts: DejaVu cut to Latin, Noto Sans CJK TC cut to Taiwan's common characters and
+# every character of the zh-Hant catalogs, from Debian's packages (pbem/pictures/fonts/make_subset.py).
+# Run it after adding Chinese messages (tests/pictures/test_fonts.py names missing characters).
+fonts: $(STAMP)
+	$(BIN)/python pbem/pictures/fonts/make_subset.py
 
 # The README's two pictures (a game's page, a turn mail) from a real game in chromium (docs/img/make_pictures.py).
 readme-pictures: $(TEST_STAMP)

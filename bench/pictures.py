@@ -7,9 +7,14 @@ size, for every registered game that has a picture module
 Per game and setup it plays a seeded random game with
 ``pbem.games.playout.play_random`` and pictures two moments: the finished
 game (the spectator's view) and the middle of the game, as the seat to act
-sees it with its legal moves marked. A picture module may name its setups in
-``BENCH_SETUPS`` (the first is the headline figure), else the game's first
-2-player sample setup is used. The last line is one JSON object.
+sees it with its legal moves marked. Each moment twice, in the same run:
+in English with Latin names ("Player A"), and read in Traditional Chinese
+(``reading("zh-Hant")``) with Chinese names (王小明...), whose labels the
+CJK font draws; ``zh_over_en`` is the Chinese PNG's time over the English
+one's. A picture module may name its setups in ``BENCH_SETUPS`` (the first
+is the headline figure), else the game's first 2-player sample setup is
+used; a game with expansions adds its 2-player setup with the most of them.
+The last line is one JSON object.
 """
 from __future__ import annotations
 
@@ -24,17 +29,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem import pictures  # noqa: E402
 from pbem.games.base import SPECTATOR, canonical  # noqa: E402
+from pbem.games.i18n import reading  # noqa: E402
 from pbem.games.playout import play_random  # noqa: E402
 from _quick import parse_args  # noqa: E402
 
 
+#: the players' names by language: Latin in English, common Taiwanese names in Chinese
+NAMES = {"en": [f"Player {chr(65 + i)}" for i in range(8)],
+         "zh-Hant": ["王小明", "陳美玲", "林志豪", "張雅婷", "李家豪", "黃淑芬", "吳宗翰", "劉怡君"]}
+
+
 def setups(game) -> list:
     module = sys.modules.get(pictures.draw_function(game.name).__module__)
-    named = getattr(module, "BENCH_SETUPS", None)
-    if named:
-        return list(named)
     two = [s for s in game.sample_setups if s[0] == 2]
-    return [(two or list(game.sample_setups))[0]]
+    out = list(getattr(module, "BENCH_SETUPS", None) or [(two or list(game.sample_setups))[0]])
+    most = max(two, key=lambda s: len(s[1].get("expansions") or ()), default=None)
+    if most and most[1].get("expansions") and most not in out:
+        out.append(most)  # every expansion: the picture with the most on it
+    return out
 
 
 def timed(fn, repeat: int) -> tuple:
@@ -62,18 +74,23 @@ def moments(game, players, options, seed):
 def measure(game, players, options, repeat: int, png_repeat: int, seed: int = 1) -> list:
     rows = []
     for label, view, viewer, legal in moments(game, players, options, seed):
-        names = [f"Player {chr(65 + i)}" for i in range(players)]
-        text = pictures.svg(game.name, view, names=names, viewer=viewer, legal=legal)
-        image = pictures.png(text)
-        svg_ms, svg_cpu = timed(lambda: pictures.svg(game.name, view, names=names, viewer=viewer, legal=legal),
-                                repeat)
-        png_ms, png_cpu = timed(lambda: pictures.png(text), png_repeat)
-        rows.append({
-            "game": game.key, "players": players, "options": canonical(options), "moment": label,
-            "svg_ms": svg_ms, "svg_cpu_ms": svg_cpu, "png_ms": png_ms, "png_cpu_ms": png_cpu,
-            "svg_bytes": len(text.encode()), "png_bytes": len(image), "png_size": _size(image),
-            "legal_moves": len(legal or ()),
-        })
+        for lang, names in NAMES.items():
+            names = names[:players]
+            with reading(lang):
+                def draw():
+                    return pictures.svg(game.name, view, names=names, viewer=viewer, legal=legal)
+                text = draw()
+                image = pictures.png(text)   # the first: fonts and glyphs read, kept for the rest
+                svg_ms, svg_cpu = timed(draw, repeat)
+            png_ms, png_cpu = timed(lambda: pictures.png(text), png_repeat)
+            rows.append({
+                "game": game.key, "players": players, "options": canonical(options), "moment": label,
+                "lang": lang, "svg_ms": svg_ms, "svg_cpu_ms": svg_cpu, "png_ms": png_ms, "png_cpu_ms": png_cpu,
+                "svg_bytes": len(text.encode()), "png_bytes": len(image), "png_size": _size(image),
+                "legal_moves": len(legal or ()),
+            })
+        en, zh = rows[-2], rows[-1]
+        zh["zh_over_en"] = round(zh["png_cpu_ms"] / en["png_cpu_ms"], 3) if en["png_cpu_ms"] else None
     return rows
 
 
@@ -96,10 +113,11 @@ def main() -> None:
         for players, options in setups(game)[:args.setups]:
             for row in measure(game, players, options, args.repeat, png_repeat):
                 rows.append(row)
-                print(f"{row['game']:16} {players}p {row['options'][:30]:30} {row['moment']:8}"
+                ratio = f" zh/en {row['zh_over_en']:.2f}" if row.get("zh_over_en") else ""
+                print(f"{row['game']:16} {players}p {row['options'][:30]:30} {row['moment']:8} {row['lang']:7}"
                       f" svg {row['svg_ms']:6.2f} ms (cpu {row['svg_cpu_ms']:6.2f}) {row['svg_bytes'] / 1000:5.1f} KB"
                       f"  png {row['png_ms']:6.1f} ms (cpu {row['png_cpu_ms']:6.1f}) {row['png_bytes'] / 1000:5.1f} KB"
-                      f" {row['png_size']}", flush=True)
+                      f" {row['png_size']}{ratio}", flush=True)
     print(json.dumps({"bench": "pictures", "results": rows}))
 
 

@@ -199,7 +199,7 @@ def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
 
 
 def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
-    svg.text(x0, y + 14, caption, size=13.5, bold=True)
+    svg.text(x0, y + 14, fit(caption, 13.5, width, bold=True), size=13.5, bold=True)
     y += 22
     known = [t for t in tiles if _known(t)]
     if not known:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from html import escape
 
-#: the font stack of every picture: the shipped font first (``raster.FAMILY``),
-#: so the PNG and a browser showing the SVG agree as far as they can
-FONT = "'DejaVu Sans',Verdana,Arial,sans-serif"
+#: the font stack of every picture: the shipped fonts first (``outlines.FAMILIES``:
+#: Latin, then Chinese), so the PNG and a browser showing the SVG agree as far
+#: as they can
+FONT = "'DejaVu Sans','Noto Sans CJK TC',Verdana,Arial,sans-serif"
 
 
 def esc(text) -> str:

@@ -1,206 +1,142 @@
-"""The shipped fonts (``fonts/``), the one module that reads them: where
-they are (``FONT_FILES``: raster loads them into the renderer) and their
-glyphs' advances and outlines, read from their ``cmap``, ``hmtx``, ``loca``
-and ``glyf`` tables with the standard library (``font``: metrics measures
-labels with it, textpaths draws them).
+"""The shipped fonts (``fonts/``), the one module that reads them (with
+fontTools): where they are (``FONT_FILES``: raster loads them into the
+renderer), and for each character the glyph that draws it (``glyph``): its
+advance and its outline. metrics measures labels with it, textpaths draws
+them.
 
-Outlines are kept as relative path data (font units, y pointing down, the
-SVG way), so that ``textpaths`` joins a label's glyphs into one path drawn
-by a translate to its baseline and one uniform scale.
+A character is drawn by the first font of a chain that has it: DejaVu Sans
+(or DejaVu Sans Bold in a bold label) for Latin, then the CJK subset (Noto
+Sans CJK TC Regular, the one weight shipped: see ``_embolden``), then a
+placeholder, DejaVu's white square □, so a character no shipped font has is
+seen, never dropped. ``visible`` writes a text the way the chain draws it,
+for labels left to the renderer.
+
+Advances and outlines are in one unit for every font, ``UNITS`` to the em
+(DejaVu's own), so a label's glyphs from both fonts join into one path drawn
+by a translate to its baseline and one uniform scale. Outlines are kept as
+relative path data (y pointing down, the SVG way). The fonts are read once
+per process, the CJK one only when a label first needs it (its character
+map holds six thousand entries); each character's glyph is kept once drawn.
 """
 from __future__ import annotations
 
-import struct
-from functools import lru_cache
+import threading
+import unicodedata
+from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 FONT_DIR = Path(__file__).with_name("fonts")
-FONT_FILES = tuple(str(FONT_DIR / name) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"))
-
-# composite-glyph flags (the OpenType ``glyf`` table)
-_ARGS_ARE_WORDS = 0x0001
-_ARGS_ARE_XY = 0x0002
-_HAS_SCALE = 0x0008
-_MORE = 0x0020
-_HAS_XY_SCALE = 0x0040
-_HAS_2X2 = 0x0080
-
-
-def _tables(data: bytes) -> dict:
-    count = struct.unpack(">H", data[4:6])[0]
-    out = {}
-    for i in range(count):
-        tag, _sum, offset, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
-        out[tag.decode("latin-1")] = data[offset:offset + length]
-    return out
+LATIN_FILES = (str(FONT_DIR / "DejaVuSans.ttf"), str(FONT_DIR / "DejaVuSans-Bold.ttf"))
+CJK_FILE = str(FONT_DIR / "NotoSansCJKtc-Regular-subset.otf")
+FONT_FILES = (*LATIN_FILES, CJK_FILE)
+#: the families the files declare, in the order a character looks for a glyph
+FAMILIES = ("DejaVu Sans", "Noto Sans CJK TC")
+#: units to the em of every advance and outline here (DejaVu's: its glyphs unscaled)
+UNITS = 2048
+#: drawn for a character no shipped font has
+PLACEHOLDER = "\u25a1"
+#: how far a CJK glyph is drawn twice apart in a bold label, in em
+BOLD_OFFSET = 0.035
 
 
-def _cmap(table: bytes) -> dict:
-    """Code point -> glyph id, from the format 4 (BMP) subtable."""
-    count = struct.unpack(">H", table[2:4])[0]
-    for i in range(count):
-        _platform, _encoding, offset = struct.unpack(">HHI", table[4 + 8 * i:12 + 8 * i])
-        if struct.unpack(">H", table[offset:offset + 2])[0] != 4:
-            continue
-        sub = table[offset:]
-        segs = struct.unpack(">H", sub[6:8])[0] // 2
-        ends = struct.unpack(f">{segs}H", sub[14:14 + 2 * segs])
-        base = 16 + 2 * segs
-        starts = struct.unpack(f">{segs}H", sub[base:base + 2 * segs])
-        deltas = struct.unpack(f">{segs}h", sub[base + 2 * segs:base + 4 * segs])
-        ranges_at = base + 4 * segs
-        ranges = struct.unpack(f">{segs}H", sub[ranges_at:ranges_at + 2 * segs])
-        out = {}
-        for s in range(segs):
-            for code in range(starts[s], ends[s] + 1):
-                if code == 0xFFFF:
-                    continue
-                if ranges[s] == 0:
-                    glyph = (code + deltas[s]) & 0xFFFF
-                else:
-                    at = ranges_at + 2 * s + ranges[s] + 2 * (code - starts[s])
-                    glyph = struct.unpack(">H", sub[at:at + 2])[0]
-                    if glyph:
-                        glyph = (glyph + deltas[s]) & 0xFFFF
-                if glyph:
-                    out[code] = glyph
-        return out
-    return {}
+class Glyph(NamedTuple):
+    """How a character is drawn: ``advance`` in ``UNITS``; ``outline`` the
+    relative path data (first point, the commands after the move to it, the
+    current point after them) or () for nothing to fill (a space);
+    ``font`` which font drew it ("latin", "cjk", "placeholder", "none")."""
+    advance: float
+    outline: tuple
+    font: str
 
 
-class Font:
-    """One shipped font: code point -> glyph, advances and outlines."""
+class Face:
+    """One shipped font file, opened when first used."""
 
-    def __init__(self, data: bytes):
-        t = _tables(data)
-        self.units = struct.unpack(">H", t["head"][18:20])[0]
-        long_loca = struct.unpack(">h", t["head"][50:52])[0] == 1
-        count = struct.unpack(">H", t["maxp"][4:6])[0]
-        if long_loca:
-            self.loca = struct.unpack(f">{count + 1}I", t["loca"][:4 * (count + 1)])
-        else:
-            self.loca = tuple(2 * v for v in struct.unpack(f">{count + 1}H", t["loca"][:2 * (count + 1)]))
-        self.glyf = t["glyf"]
-        metrics = struct.unpack(">H", t["hhea"][34:36])[0]
-        hmtx = t["hmtx"]
-        self.widths = [struct.unpack(">H", hmtx[4 * i:4 * i + 2])[0] for i in range(metrics)]
-        self.cmap = _cmap(t["cmap"])
-        self._paths: dict = {}
+    def __init__(self, path: str, kind: str):
+        self.path = path
+        self.kind = kind
+        self._lock = threading.Lock()
 
-    def advance(self, glyph: int) -> int:
-        return self.widths[min(glyph, len(self.widths) - 1)]
+    @cached_property
+    def font(self):
+        from fontTools.ttLib import TTFont  # imported when a picture is first drawn, not with pbem.pictures
+        return TTFont(self.path, lazy=True)
 
-    def contours(self, glyph: int, depth: int = 0) -> list | None:
-        """The glyph's contours, each a list of (x, y, on_curve) in font
-        units (y up); None when the glyph uses something not read here."""
-        start, end = self.loca[glyph], self.loca[glyph + 1]
-        if start == end:
-            return []  # a space: no outline
-        g = self.glyf[start:end]
-        n = struct.unpack(">h", g[:2])[0]
-        if n >= 0:
-            return _simple(g, n)
-        if depth > 4:
+    @cached_property
+    def cmap(self) -> dict:
+        with self._lock:
+            return self.font.getBestCmap()
+
+    @cached_property
+    def glyphs(self):
+        return self.font.getGlyphSet()
+
+    @cached_property
+    def scale(self) -> float:
+        return UNITS / self.font["head"].unitsPerEm
+
+    def glyph(self, code: int, embolden: bool = False) -> Glyph | None:
+        name = self.cmap.get(code)
+        if name is None:
             return None
-        return self._composite(g, depth)
-
-    def _composite(self, g: bytes, depth: int) -> list | None:
-        out, pos = [], 10
-        while True:
-            flags, index = struct.unpack(">HH", g[pos:pos + 4])
-            pos += 4
-            if flags & _ARGS_ARE_WORDS:
-                dx, dy = struct.unpack(">hh", g[pos:pos + 4])
-                pos += 4
-            else:
-                dx, dy = struct.unpack(">bb", g[pos:pos + 2])
-                pos += 2
-            if not flags & _ARGS_ARE_XY or flags & (_HAS_SCALE | _HAS_XY_SCALE | _HAS_2X2):
-                return None  # point-matched or scaled components: leave to the renderer
-            part = self.contours(index, depth + 1)
-            if part is None:
-                return None
-            out.extend([(x + dx, y + dy, on) for x, y, on in contour] for contour in part)
-            if not flags & _MORE:
-                return out
-
-    def path(self, glyph: int) -> tuple | None:
-        """The glyph as relative path data, to be joined into one path with
-        others: (first point, the commands after the move to it, the current
-        point after them), all in font units from the glyph's origin, y down;
-        () for a glyph with no outline (a space); None if it cannot be read."""
-        if glyph not in self._paths:
-            contours = self.contours(glyph)
-            self._paths[glyph] = None if contours is None else _relative(
-                [cmd for c in contours for cmd in _contour_commands(c)])
-        return self._paths[glyph]
+        with self._lock:  # fontTools' lazy tables are not made for threads
+            advance = self.font["hmtx"].metrics[name][0] * self.scale
+            pen = _pen_class()(self.glyphs, self.scale)
+            self.glyphs[name].draw(pen)
+        commands = pen.commands
+        if embolden and commands:
+            commands = _embolden(commands)
+        return Glyph(advance, _relative(commands), self.kind)
 
 
-def _simple(g: bytes, n: int) -> list:
-    ends = struct.unpack(f">{n}H", g[10:10 + 2 * n])
-    points = ends[-1] + 1 if n else 0
-    pos = 10 + 2 * n
-    skip = struct.unpack(">H", g[pos:pos + 2])[0]
-    pos += 2 + skip
-    flags = []
-    while len(flags) < points:
-        f = g[pos]
-        pos += 1
-        flags.append(f)
-        if f & 8:
-            flags.extend([f] * g[pos])
-            pos += 1
-    xs, pos = _coords(g, pos, flags, 2, 16)
-    ys, pos = _coords(g, pos, flags, 4, 32)
-    out, first = [], 0
-    for last in ends:
-        out.append([(xs[i], ys[i], bool(flags[i] & 1)) for i in range(first, last + 1)])
-        first = last + 1
-    return out
+@lru_cache(maxsize=None)
+def _pen_class():
+    from fontTools.pens.basePen import BasePen
+
+    class RelativePen(BasePen):
+        """Records a glyph as absolute commands ("M", "L", "Q", "C" with
+        their points, "Z"), scaled to ``UNITS`` and with y pointing down;
+        quadratic runs with implied on-curve points arrive split (``BasePen``),
+        composite glyphs through their parts."""
+
+        def __init__(self, glyphs, scale: float):
+            super().__init__(glyphs)
+            self.s = scale
+            self.commands: list = []
+
+        def _pt(self, p) -> tuple:
+            x, y = p[0] * self.s, -p[1] * self.s
+            return (x, y) if self.s == 1 else (round(x), round(y))
+
+        def _moveTo(self, p):
+            self.commands.append(("M", self._pt(p)))
+
+        def _lineTo(self, p):
+            self.commands.append(("L", self._pt(p)))
+
+        def _qCurveToOne(self, p1, p2):
+            self.commands.append(("Q", self._pt(p1), self._pt(p2)))
+
+        def _curveToOne(self, p1, p2, p3):
+            self.commands.append(("C", self._pt(p1), self._pt(p2), self._pt(p3)))
+
+        def _closePath(self):
+            self.commands.append(("Z",))
+
+        def _endPath(self):
+            self.commands.append(("Z",))
+
+    return RelativePen
 
 
-def _coords(g: bytes, pos: int, flags: list, short: int, same: int) -> tuple:
-    value, out = 0, []
-    for f in flags:
-        if f & short:
-            delta = g[pos]
-            pos += 1
-            value += delta if f & same else -delta
-        elif not f & same:
-            value += struct.unpack(">h", g[pos:pos + 2])[0]
-            pos += 2
-        out.append(value)
-    return out, pos
-
-
-def _contour_commands(points: list) -> list:
-    """A closed quadratic contour as absolute commands ("M", "L", "Q", "Z"
-    with their points, y down); off-curve neighbours imply an on-curve point
-    half way between them."""
-    if not points:
-        return []
-    pts = [(x, -y, on) for x, y, on in points]  # y down
-    start = next((i for i, p in enumerate(pts) if p[2]), None)
-    if start is None:  # all off-curve: start between the first two
-        (x0, y0, _), (x1, y1, _) = pts[0], pts[1 % len(pts)]
-        pts = [((x0 + x1) / 2, (y0 + y1) / 2, True)] + pts[1:] + pts[:1]
-        start = 0
-    pts = pts[start:] + pts[:start]
-    out = [("M", (pts[0][0], pts[0][1]))]
-    pending = None
-    for x, y, on in pts[1:] + pts[:1]:
-        if on:
-            if pending is None:
-                out.append(("L", (x, y)))
-            else:
-                out.append(("Q", pending, (x, y)))
-                pending = None
-        else:
-            if pending is not None:
-                out.append(("Q", pending, ((pending[0] + x) / 2, (pending[1] + y) / 2)))
-            pending = (x, y)
-    out.append(("Z",))
-    return out
+def _embolden(commands: list) -> list:
+    """The glyph's contours twice, the copy moved right: filled together (the
+    nonzero rule unites them) they make the strokes heavier, a bold for the
+    one CJK weight shipped. The advance stays, so metrics need not know."""
+    dx = round(BOLD_OFFSET * UNITS)
+    moved = [(op, *((x + dx, y) for x, y in pts)) for op, *pts in commands]
+    return commands + moved
 
 
 def _relative(commands: list) -> tuple:
@@ -230,7 +166,54 @@ def _n(v) -> str:
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
-@lru_cache(maxsize=None)
-def font(bold: bool = False) -> Font:
-    with open(FONT_FILES[1 if bold else 0], "rb") as f:
-        return Font(f.read())
+_LATIN = (Face(LATIN_FILES[0], "latin"), Face(LATIN_FILES[1], "latin"))
+_CJK = Face(CJK_FILE, "cjk")
+_GLYPHS: tuple = ({}, {})
+_NOTHING = Glyph(0, (), "none")
+
+
+def glyph(ch: str, bold: bool = False) -> Glyph:
+    """How ``ch`` is drawn in a regular or bold label (kept once read)."""
+    found = _GLYPHS[bold].get(ch)
+    if found is None:
+        found = _GLYPHS[bold][ch] = _find(ch, bold)
+    return found
+
+
+def _find(ch: str, bold: bool) -> Glyph:
+    code = ord(ch)
+    found = _LATIN[bold].glyph(code)
+    if found is None:
+        found = _CJK.glyph(code, embolden=bold)
+    if found is not None:
+        return found
+    if ch.isspace():
+        return glyph(" ", bold)
+    if _invisible(ch):
+        return _NOTHING
+    return glyph(PLACEHOLDER, bold)._replace(font="placeholder")
+
+
+def _invisible(ch: str) -> bool:
+    """Characters that draw nothing by design: joiners (ZWJ, ZWNJ: names may
+    hold them), variation selectors, other format characters."""
+    return unicodedata.category(ch) == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F
+
+
+def normal(text: str) -> str:
+    """The text as drawn: composed (NFC), so an accent typed as a combining
+    mark is the accented letter the font has."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def visible(text: str) -> str:
+    """``text`` with each character no shipped font has replaced by the
+    placeholder (and ones that draw nothing dropped): what a label left to
+    the renderer should hold, so it shows what ``glyph`` would draw."""
+    if text.isascii():
+        return text
+    out = []
+    for ch in normal(text):
+        g = glyph(ch)
+        out.append(PLACEHOLDER if g.font == "placeholder" else "" if g.font == "none" else ch)
+    return "".join(out)

@@ -1,6 +1,8 @@
 """SVG to PNG with resvg (the ``resvg`` wheel carries the renderer's own
 compiled code: no cairo, no system library) and the fonts shipped in
-``fonts/``.
+``fonts/``: DejaVu Sans (regular and bold) and the CJK subset, both named in
+every picture's font-family (``markup.FONT``), so a label left to the
+renderer finds a Chinese character in the second.
 
 System fonts are never loaded, so a picture renders the same on a bare
 machine as here, and a text label can never silently vanish because the
@@ -15,10 +17,11 @@ import threading
 
 import resvg
 
-from .outlines import FONT_FILES
+from .outlines import FAMILIES, FONT_FILES
 from .textpaths import labels_as_paths
-#: the family the shipped fonts declare; pictures name it first (``markup.FONT``)
-FAMILY = "DejaVu Sans"
+
+#: the Latin family, the renderer's default; pictures name it first (``markup.FONT``)
+FAMILY = FAMILIES[0]
 
 _OPTIONS = None
 _LOCK = threading.Lock()

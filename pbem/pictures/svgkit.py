@@ -153,8 +153,8 @@ def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, actin
                you=False, note: str = "", place: int | None = None, name_w: float | None = None) -> None:
     """One player's line: a turn marker when they are to act, a seat-coloured
     dot, the name (and "you"), a note (hand count and the like) in a column
-    ``name_w`` after the name's start, and the score at the right. ``y`` is
-    the text baseline."""
+    ``name_w`` after the name's start (the name cut to fit that column when
+    it is given), and the score at the right. ``y`` is the text baseline."""
     if acting:
         svg.rect(x, y - 20, width, 28, fill=HIGHLIGHT, rx=6)
         turn_marker(svg, x + 6, y - 1, size=12)
@@ -163,10 +163,12 @@ def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, actin
     score_txt = "" if score is None else str(score)
     score_w = text_width(score_txt, 17, True) + (34 if place == 1 else 10)
     room = width - 44 - score_w - 8
+    column = name_w is not None   # the caller draws beside the name column: keep the name inside it
     if name_w is None:
         name_w = name_column([label], room)
     you_txt = " (you)" if you else ""
-    shown = fit(name, 16, ((name_w - 12) if note else room) - text_width(you_txt, 16, True), bold=True) + you_txt
+    shown = fit(name, 16, ((name_w - 12) if note or column else room) - text_width(you_txt, 16, True),
+                bold=True) + you_txt
     svg.text(x + 44, y, shown, size=16, bold=True)
     if note:
         nx = x + 44 + name_w

@@ -12,8 +12,11 @@ only the renderer's copy is rewritten.
 Only the labels the pictures write are rewritten: ``x``, ``y``,
 ``font-size``, ``text-anchor``, ``font-weight``, paint passed on as is, and
 ``<tspan x y>`` children. A label with anything else (a halo stroke, an
-italic, a glyph the shipped font lacks) is left for the renderer to lay out,
-so the picture is never wrong, only sometimes slower. Kerning is not
+italic) is left for the renderer to lay out, so the picture is never wrong,
+only sometimes slower; its characters that no shipped font has are written
+as the placeholder (``outlines.visible``), which the renderer would
+otherwise leave out. Every character is drawn by ``outlines.glyph``: Latin
+and Chinese in one path, a missing one as the placeholder. Kerning is not
 applied (a pixel on some pairs).
 """
 from __future__ import annotations
@@ -36,9 +39,17 @@ _PASSED = frozenset({"fill", "class", "opacity", "fill-opacity"})
 _LAID_OUT = frozenset({"x", "y", "font-size", "text-anchor", "font-weight"})
 
 
+_TEXT_NODE = re.compile(r"(?<=>)[^<]+")
+
+
 def labels_as_paths(svg: str) -> str:
-    """The document with every label it can draw as glyph paths."""
-    return _TEXT.sub(lambda m: _label(m) or m.group(0), svg)
+    """The document with every label it can draw as glyph paths (and the
+    others' missing characters as the placeholder)."""
+    return _TEXT.sub(lambda m: _label(m) or _visible(m.group(0)), svg)
+
+
+def _visible(element: str) -> str:
+    return element if element.isascii() else _TEXT_NODE.sub(lambda t: outlines.visible(t.group(0)), element)
 
 
 def _label(match) -> str | None:
@@ -62,15 +73,12 @@ def _label(match) -> str | None:
     anchor = attrs.get("text-anchor", "start")
     if anchor not in ("start", "middle", "end"):
         return None
-    scale = float(size) / outlines.font(bold).units
+    scale = float(size) / outlines.UNITS
     # One path for the whole element: its spans' glyphs joined by relative
     # moves, in font units from the first span's origin.
     parts, origin, cur = [], None, (0.0, 0.0)
     for x, y, words in spans:
-        run = _run(words, bold)
-        if run is None:
-            return None
-        pen, first, body, end = run
+        pen, first, body, end = _run(words, bold)
         x = float(x) - (pen * scale / 2 if anchor == "middle" else pen * scale if anchor == "end" else 0)
         if origin is None:
             origin = (x, float(y))
@@ -86,25 +94,21 @@ def _label(match) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _run(words: str, bold: bool) -> tuple | None:
+def _run(words: str, bold: bool) -> tuple:
     """(advance, first point, relative path data after it, the pen's point
-    after it), in font units from the run's origin; None if the shipped font
-    cannot draw it. Labels repeat (numbers, names), so runs are kept."""
-    face = outlines.font(bold)
+    after it), in ``outlines.UNITS`` from the run's origin. Labels repeat
+    (numbers, names), so runs are kept."""
     words = _SPACE.sub(" ", html.unescape(words)).strip()  # what xml:space="default" does
     parts, first, cur, pen = [], None, (0, 0), 0
-    for ch in words:
-        glyph = face.cmap.get(ord(ch))
-        outline = None if glyph is None else face.path(glyph)
-        if outline is None:
-            return None
-        if outline:
-            (fx, fy), body, (ex, ey) = outline
+    for ch in outlines.normal(words):
+        glyph = outlines.glyph(ch, bold)
+        if glyph.outline:
+            (fx, fy), body, (ex, ey) = glyph.outline
             if first is None:
                 first = (pen + fx, fy)
                 parts.append(body)
             else:
                 parts.append(f"m{_n(pen + fx - cur[0])} {_n(fy - cur[1])}{body}")
             cur = (pen + ex, ey)
-        pen += face.advance(glyph)
+        pen += glyph.advance
     return pen, first, "".join(parts), cur

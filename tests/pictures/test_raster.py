@@ -64,16 +64,22 @@ def test_scale_multiplies_the_size():
 
 
 def test_the_shipped_fonts_are_there_and_small():
-    for name in FONT_FILES:
+    from pbem.pictures.outlines import CJK_FILE, LATIN_FILES
+    for name in LATIN_FILES:
         data = Path(name).read_bytes()
         assert data[:4] in (b"\x00\x01\x00\x00", b"true"), f"{name} is not a TrueType font"
         assert len(data) < 100_000
-    assert (Path(FONT_FILES[0]).parent / "LICENSE-DejaVu.txt").read_text().startswith("Fonts are (c) Bitstream")
+    data = Path(CJK_FILE).read_bytes()
+    assert data[:4] == b"OTTO" and len(data) < 1_500_000, "the CJK subset is a CFF font of at most 1.5 MB"
+    assert set(FONT_FILES) == {*LATIN_FILES, CJK_FILE}
+    fonts = Path(FONT_FILES[0]).parent
+    assert (fonts / "LICENSE-DejaVu.txt").read_text().startswith("Fonts are (c) Bitstream")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts / "LICENSE-NotoSansCJK.txt").read_text()
 
 
-def test_the_renderer_knows_only_the_shipped_font():
+def test_the_renderer_knows_only_the_shipped_fonts():
     from pbem.pictures.raster import options
-    assert options().list_fonts() == ["DejaVu Sans"]
+    assert options().list_fonts() == ["DejaVu Sans", "Noto Sans CJK TC"]
 
 
 def test_text_width_matches_what_is_drawn():

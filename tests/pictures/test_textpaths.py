@@ -31,6 +31,8 @@ LABELS = [
     dict(x=300, y=40, content="Éléonore & Zoë", size=22, anchor="middle"),
     dict(x=590, y=40, content="knight thief monk", size=18, anchor="end"),
     dict(x=10, y=90, content="  spaced   out  ", size=20),
+    dict(x=10, y=40, content="王小明：分數 42", size=26),
+    dict(x=300, y=90, content="遊戲結束，Ann 獲勝", size=20, anchor="middle"),
 ]
 
 
@@ -66,7 +68,7 @@ def test_labels_in_tspans_are_each_placed():
 @pytest.mark.parametrize("odd", [
     '<text x="5" y="20" font-size="14" stroke="#fff" stroke-width="2" paint-order="stroke">halo</text>',
     '<text x="5" y="20" font-size="14" font-style="italic">slanted</text>',
-    '<text x="5" y="20" font-size="14">漢字</text>',
+    '<text x="5" y="20" font-size="14" font-style="italic">漢字</text>',
     '<text x="5 9 13" y="20" font-size="14">abc</text>',
     '<text x="5" y="20">no size</text>',
     '<text x="5" y="20" font-size="14"><tspan x="5" y="20" dy="3">moved</tspan></text>',
@@ -74,6 +76,35 @@ def test_labels_in_tspans_are_each_placed():
 def test_labels_it_does_not_understand_are_left_to_the_renderer(odd):
     svg = markup.document(200, 40, [odd])
     assert labels_as_paths(svg) == svg
+
+
+def test_a_chinese_label_is_one_path_with_the_latin_one():
+    svg = markup.document(300, 40, [markup.text(5, 30, "王小明 wins 42", size=20)])
+    rewritten = labels_as_paths(svg)
+    assert "<text" not in rewritten and rewritten.count("<path") == 1
+
+
+def test_a_character_no_font_has_is_a_placeholder_in_a_label_left_to_the_renderer():
+    def halo(content):
+        return markup.document(200, 40, [markup.text(5, 30, content, size=24, stroke="#fff", stroke_width=3,
+                                                     paint_order="stroke")])
+    assert labels_as_paths(halo("小明\U0001F600")) == halo("小明\u25a1")
+    # without it the renderer draws nothing there: the placeholder is ink where the emoji was
+    _, _, with_box = decode(png(halo("小明\U0001F600")))
+    _, _, without = decode(png(halo("小明")))
+    assert differing([p for r in with_box for p in r], [p for r in without for p in r], 96) > 40
+
+
+def test_chinese_in_a_label_left_to_the_renderer_is_drawn_with_the_shipped_font():
+    # the renderer knows the shipped fonts only (raster.options): a halo label's
+    # Chinese must come from the CJK subset, named in every picture's font-family
+    def halo(content):
+        return markup.document(200, 40, [markup.text(5, 30, content, size=24, stroke="#fff", stroke_width=3,
+                                                     paint_order="stroke")])
+    assert "<text" in labels_as_paths(halo("王小明"))
+    _, _, chinese = decode(png(halo("王小明")))
+    _, _, empty = decode(png(halo("")))
+    assert differing([p for r in chinese for p in r], [p for r in empty for p in r], 96) > 150
 
 
 def test_a_document_without_labels_is_unchanged():

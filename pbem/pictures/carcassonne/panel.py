@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...games.carcassonne.orient import TILES, oriented
 from .. import markup as m
+from ..metrics import wrap
 from ..palette import seat_name
 from . import hooks
 from .board import distinct_rotations
@@ -152,11 +153,11 @@ class Panel:
                 draw = self._abbey_icon
             else:
                 draw = (lambda f: lambda px, py: figure_svg(f, seat, "knight", px, py, 12.5))(figure)
-            out.append((draw, str(count), 22 + 7 * len(str(count))))
+            out.append((draw, str(count), 22 + m.text_width(str(count), 11.5)))
         for kind in GOODS:
             if kind in (v.get("goods") or {}):
                 n = str(v["goods"][kind][seat])
-                out.append(((lambda k: lambda px, py: good_icon(k, px, py, 5.5))(kind), n, 22 + 7 * len(n)))
+                out.append(((lambda k: lambda px, py: good_icon(k, px, py, 5.5))(kind), n, 22 + m.text_width(n, 11.5)))
         return out
 
     def _categories(self, seat: int) -> list:
@@ -263,14 +264,6 @@ def _rows(items: list, width: float) -> list:
 
 
 def _wrap(text: str, size: float, width: float = WIDTH - 2 * PAD, bold: bool = False) -> list:
-    """The text in lines no wider than ``width`` pixels at font size ``size``."""
-    lines, line = [], ""
-    for word in text.split():
-        if line and m.text_width(f"{line} {word}", size, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        lines.append(line)
-    return lines
+    """The text in lines no wider than ``width`` pixels at font size ``size``
+    (between words, and between Chinese characters: ``metrics.wrap``)."""
+    return wrap(text, size, width, bold)
