@@ -63,7 +63,6 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     msg["Auto-Submitted"] = "auto-replied" if kind in (REPLY, JOIN_REPLY) else "auto-generated"
     msg["X-Pbem-Game"] = header_text(game_id, 64)
     msg["X-Pbem-Kind"] = kind
-    msg["Content-Language"] = language()
     if version is not None:
         msg["X-Pbem-Version"] = str(int(version))
     text = text if text.endswith("\n") else text + "\n"
@@ -73,6 +72,8 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     if png:
         cid = picture_cid(domain)
         add_html(msg, _html(subject, text, cid, people_links(links or {})), png, cid)
+    # after the parts: setting a body drops the Content- headers set before it
+    msg["Content-Language"] = language()
     return msg
 
 

@@ -205,11 +205,15 @@ class MailProcessor:
 
     def _reader(self, recipient: Recipient, meta: dict) -> Reader:
         """Who reads the answer: the seat (its language, else the game's);
-        an invitation's reader, until they hold the seat, the invitation's."""
+        an invitation's reader, the invitation's (else the game's), and so
+        once they joined by it, until the seat chooses a language of its own."""
         held = self.service.store.seats(recipient.game_id).get(recipient.seat)
-        if recipient.kind == "reply" or self._holds_seat(recipient):
+        if recipient.kind == "reply":
             return seat_reader(meta, held)
-        return invitation_reader(meta, current_invitation(self.store, recipient))
+        invited = invitation_reader(meta, current_invitation(self.store, recipient))
+        if self._holds_seat(recipient):
+            return seat_reader({**meta, "lang": invited.lang}, held)
+        return invited
 
     def _answer_address(self, recipient: Recipient) -> str | None:
         if recipient.kind == "invite":
@@ -454,7 +458,8 @@ class MailProcessor:
                     out.applied.append(command.text)
                 i += len(command.lines)
                 if not step.ok:
-                    rest = typed[i:]
+                    now = self.service.load(game_id)  # the lines left, but a note: nothing to try there
+                    rest = [typed[j] for j in range(i, len(commands)) if not self._is_note(now, seat, commands[j])]
                     if rest:
                         lines += paragraph(_("Not tried, as the command above failed: {rest}",
                                              rest=_("; ").join(quoted(x) for x in rest)), "  ")

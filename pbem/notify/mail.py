@@ -278,8 +278,9 @@ def _compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -
     msg["Auto-Submitted"] = "auto-generated"
     msg["X-Pbem-Game"] = n.game_id
     msg["X-Pbem-Kind"] = n.kind
-    msg["Content-Language"] = language()
     msg.set_content(_text_body(n))
     cid = picture_cid(domain) if n.picture else None
     add_html(msg, _html_body(n, cid), n.picture, cid)
+    # after the parts: setting a body drops the Content- headers set before it
+    msg["Content-Language"] = language()
     return msg
