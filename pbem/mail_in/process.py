@@ -52,6 +52,9 @@ HELP_WORDS = ("help", "?", "commands", "說明", "幫助", "指令")
 BOARD_WORDS = ("board", "show", "status", "盤面")
 MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
 JOIN_WORDS = ("join", "加入")
+# The first words of commands made elsewhere than here (a seat's language
+# by mail: ``lang zh``): never a note, whatever else reads them.
+_NEVER_NOTES = ("lang", "language", "語言")
 # A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
 # a line with one is a move mistyped, never a note.
 _NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
@@ -488,6 +491,8 @@ class MailProcessor:
         if not words or any(_NOTATION_NUMBER.match(w) for w in words):
             return False
         first = words[0].strip(".,;:!?")
+        if first in _NEVER_NOTES:
+            return False
         verbs = self._verbs(loaded, seat) | set(HELP_WORDS + BOARD_WORDS + MOVES_WORDS + JOIN_WORDS)
         return first not in verbs and not difflib.get_close_matches(first, verbs, n=1, cutoff=0.75)
 
