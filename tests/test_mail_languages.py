@@ -164,6 +164,18 @@ def test_a_refused_full_width_line_is_quoted_as_typed(service, redis_client, smt
     assert "\\u3000" not in body and "'ｃｌａｉｍ" not in body and "\\uff" not in body  # never a Python repr
     assert "以下沒有嘗試" not in body  # a note below is nothing left untried
 
+    # a line that reads, but the rules refuse: quoted as typed too; the Chinese command words work
+    loaded = service.load(game_id)
+    legal = {loaded.game.describe(m, 0, names=[XIAOMING, BOB]) for m in loaded.game.legal_moves(loaded.state, 0)}
+    village = next(v for v in range(1, 7) if f"claim {v}" not in legal)
+    typed = f"ｃｌａｉｍ　{chr(ord('０') + village)}"
+    mail_in.send(reply(turn, f"盤面\n{typed}", "p0@example.test"), reply_address(turn), "p0@example.test")
+    run_jobs(redis_client)
+    body = text_of(smtp.to("p0@example.test", "mail_reply")[-1])
+    assert service.load(game_id).version == version
+    assert "> 盤面\n  你看到的盤面在本信最後。\n" in body
+    assert f"> {typed}\n  未執行：「{typed}」：" in body and "\\u3000" not in body, body
+
 
 def test_a_game_in_chinese_is_read_in_chinese_by_a_seat_that_chose_nothing(service, redis_client, notify_env, smtp):
     game_id, _, _ = new_game(service, "wakanda", {"start_player": 0}, title="Evening", names=("Ann", "Bob"))
