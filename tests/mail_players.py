@@ -34,7 +34,8 @@ def board_of(text: str) -> str:
     if start < 0:
         return ""
     rest = text[start:]
-    ends = [rest.find(m) for m in (EXAMPLES_HEADING, "Reply to this mail", "\nDeadline:", "\ngame: ")]
+    ends = [rest.find(m) for m in (EXAMPLES_HEADING, "Reply to this mail", "\nDeadline:", "\nThere is no deadline",
+                                   "\nThe game's page: ")]
     ends = [e for e in ends if e > 0]
     return rest[:min(ends)] if ends else rest
 

@@ -209,8 +209,8 @@ class MailTable(OnService):
         told = [m for m in self.mails[seat] if m["X-Pbem-Kind"] == "deadline_passed"]
         assert told, [m["Subject"] for m in self.mails[seat]]
         text = text_of(told[-1])
-        found = re.search(r"The deadline passed: the server played '([^']+)' for you "
-                          r"\(the game's default move at a deadline\)\.", text)
+        found = re.search(r"The deadline passed, so the server played “([^”]+)” for you "
+                          r"\(the game's default move when a deadline passes\)\.", " ".join(text.split()))
         assert found, text
         # told once the move is applied: the board after it, and what the seat may do now
         # (if anything), never the decision already made for it

@@ -48,7 +48,7 @@ def test_the_active_seat_and_games_without_one_get_your_turn():
         assert subject == "[pbem] Evening: your turn (v7)" and "It is your turn." in text
         subject, text, _ = read(notice(REMINDER, 1, active=active))
         assert subject == "[pbem] Evening: reminder: your turn (v7)"
-        assert "Reminder: it is still your turn;" in text
+        assert "Reminder: it is still your turn." in text
 
 
 def test_the_page_status_line_says_whose_turn_the_decision_is_in():

@@ -117,7 +117,7 @@ def test_the_subject_is_fixed_words_and_the_title_is_the_creators(notify_env, ap
     (mail,) = smtp.to("ann@example.test", "invitation")
     assert mail["Subject"] == f"[pbem] Invitation to play Kachina (game {game['id']}, seat 0)"
     text = text_of(mail)
-    assert f'The game\'s title, in its creator\'s words: "{title}"' in text
+    assert f"The game's title, in its creator's words: “{title}”" in " ".join(text.split())
     assert "invited by the game's creator" in text
 
 

@@ -96,7 +96,7 @@ def test_malformed_mime_gets_a_clear_answer(service, redis_client, game, mail_in
     mail_in.send(raw, reply_address(turn), addr)
     run_jobs(redis_client)
     assert snapshot(service, redis_client, game_id) == before
-    body = text_of(answers(smtp, addr)[-1])
+    body = " ".join(text_of(answers(smtp, addr)[-1]).split())  # as read: a paragraph's line breaks aside
     assert "could not be read" in body and "MIME structure is broken" in body and "Nothing was applied" in body
 
 
@@ -121,7 +121,7 @@ def test_reply_to_an_old_turn_and_the_same_mail_twice(service, redis_client, gam
     mail_in.send(late, reply_address(turn), addr)
     run_jobs(redis_client)
     assert snapshot(service, redis_client, game_id) == after_first
-    body = text_of(answers(smtp, addr)[-1])
+    body = " ".join(text_of(answers(smtp, addr)[-1]).split())
     old_version = int(turn["Subject"].rsplit("(v", 1)[1].rstrip(")"))
     assert f"your mail answers version {old_version}, but the game is at version {after_first[0]}" in body
     # a fresh mail that names no version is not applied either, and says how to name one
@@ -165,7 +165,7 @@ def test_parse_errors_and_illegal_moves_explain_and_answer_the_seat_not_the_send
     # sent "from" someone else, with an injection attempt in the Message-ID and the subject
     raw = (f"From: mallory@evil.test\r\nTo: {reply_address(turn)}\r\n"
            f"Subject: Re: {turn['Subject']}\r\n Bcc: evil@attacker.test\r\n"
-           f"Message-ID: <inj.1@example.test>\r\n Bcc: evil@attacker.test\r\n\r\nfly to the moon\r\n").encode()
+           f"Message-ID: <inj.1@example.test>\r\n Bcc: evil@attacker.test\r\n\r\nbuild sun on the moon\r\n").encode()
     mail_in.send(raw, reply_address(turn), "mallory@evil.test")
     run_jobs(redis_client)
     assert snapshot(service, redis_client, game_id) == before
@@ -175,7 +175,8 @@ def test_parse_errors_and_illegal_moves_explain_and_answer_the_seat_not_the_send
     head = answer["raw"].split(b"\r\n\r\n", 1)[0]
     assert b"Bcc" not in head and answer["msg"]["In-Reply-To"] == "<inj.1@example.test>"
     body = text_of(answer["msg"])
-    assert "cannot read the move" in body and "expected: 'build <piece> on <village>'" in body
+    assert "not applied: “build sun on the moon” does not read as a move" in " ".join(body.split())
+    assert "expected: 'build <piece> on <village>'" in body
     assert "for example: " in body
     # a move the rules forbid: the rule's message and legal moves
     loaded = service.load(game_id)
@@ -185,9 +186,9 @@ def test_parse_errors_and_illegal_moves_explain_and_answer_the_seat_not_the_send
                  f"move+{other_turn}@{DOMAIN}", (ANN, BOB)[other])
     run_jobs(redis_client)
     assert snapshot(service, redis_client, game_id) == before
-    body = text_of(answers(smtp, (ANN, BOB)[other])[-1])
+    body = " ".join(text_of(answers(smtp, (ANN, BOB)[other])[-1]).split())
     turn_name = ("ann", "bob")[s]  # named by their addresses' names
-    assert f"not applied: pass: it is not your turn (it is {turn_name}'s)" in body and f"Waiting for {turn_name}." in body
+    assert f"not applied: “pass”: it is not your turn (it is {turn_name}'s)" in body and f"Waiting for {turn_name}." in body
 
 
 def test_auto_replies_are_ignored_and_invitations_need_join(service, redis_client, mail_in, smtp, game):

@@ -83,7 +83,7 @@ def test_several_moves_stop_at_the_first_failure(service, redis_client, smtp, ma
     body = text_of(smtp.to(addr, "mail_reply")[-1])
     assert f"applied: {first}" in body
     assert "> claim 9" in body and "not applied" in body
-    assert "Not tried, as the command above failed: build sun on 1" in body
+    assert "Not tried, as the command above failed: “build sun on 1”" in body
     # exactly one move by mail was recorded
     records = [service.store.move(game_id, m) for m in {m for _, _, m in applied}]
     assert [r["auth"] for r in records] == ["mail-token"]

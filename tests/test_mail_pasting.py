@@ -56,7 +56,7 @@ def copy(service, redis_client, options):
 
 def same(text: str) -> str:
     """A mail's text but for its play link (a link of its own, expiring from now)."""
-    return "\n".join(line for line in text.split("\n") if not line.startswith("play: "))
+    return "\n".join(line for line in text.split("\n") if not line.startswith("Play from your browser: "))
 
 
 def paste(box, mail_in, redis_client, turn, line, sender):

@@ -27,7 +27,7 @@ SECRET = b"test-secret"
 def play_link_of(msg) -> tuple[str, int, int]:
     """The play link a mail's text shows, as the server reads it back; the
     HTML links to the same address."""
-    found = re.findall(r"^play: (http://pbem\.test/play/(\S+))$", text_of(msg), re.M)
+    found = re.findall(r"^Play from your browser: (http://pbem\.test/play/(\S+))$", text_of(msg), re.M)
     assert len(found) == 1, text_of(msg)
     url, token = found[0]
     assert f'href="{url}"' in html_of(msg)
@@ -62,7 +62,7 @@ def test_turn_mails_and_turn_answers_carry_the_seats_play_link(service, redis_cl
     waiting = box.to("p0@example.test", "mail_reply")[-1]
     assert "Waiting for Bob." in text_of(waiting) and "/play/" not in text_of(waiting) + html_of(waiting)
     # the mail links to the game's page for people, not the API's JSON
-    assert f"page: http://pbem.test/g/{game_id}" in text_of(turn) and f"/games/{game_id}\n" not in text_of(turn)
+    assert f"The game's page: http://pbem.test/g/{game_id}" in text_of(turn) and f"/games/{game_id}\n" not in text_of(turn)
 
 
 def test_webhooks_never_carry_the_play_link(service, redis_client, notify_env):

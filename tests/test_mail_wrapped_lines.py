@@ -233,8 +233,8 @@ def test_a_line_that_joins_into_no_move_applies_nothing_and_says_why(service, re
                            f"{half}\r\n{broken}\r\n" + quoted(turn, flowed=False))
     assert applied == [] and service.load(game_id).version == version
     assert f"> {half}\n" in answer
-    assert f"not applied: '{half}' is followed by '{broken}', which is not a command" in " ".join(answer.split())
-    assert f"Not tried, as the command above failed: {broken}" in answer
+    assert f"not applied: “{half}” is followed by “{broken}”, which is not a command" in " ".join(answer.split())
+    assert "Not tried" not in answer and "taken for a note" not in answer  # the line below is said above
 
 
 def test_a_command_below_a_move_is_still_its_own(service, redis_client, smtp, mail_in):

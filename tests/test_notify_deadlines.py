@@ -3,6 +3,7 @@ reminder, the default action as a logged move, a game that moves on in
 time, forfeit, pause and resume."""
 from __future__ import annotations
 
+import re
 import time
 
 from pbem.trust import signing
@@ -42,7 +43,9 @@ def test_reminder_then_default_move_then_a_game_that_moves_on(notify_env, api_se
     o = 1 - s
     version = service.load(game_id).version
     turn = wait_until(lambda: smtp.to(f"p{s}@example.test", "your_turn"), timeout=10)
-    assert "Deadline: 20" in turn[0].get_body(("plain",)).get_content()  # a date, not "none"
+    # a date and time, its zone said (the seat chose none: UTC), not "no deadline"
+    assert re.search(r"\nDeadline: [A-Z][a-z]{2} \d{1,2}, 20\d\d \d{1,2}:\d\d\s[AP]M UTC\r?\n",
+                     turn[0].get_body(("plain",)).get_content())
     reminder = wait_until(lambda: smtp.to(f"p{s}@example.test", "reminder"), timeout=10)
     assert not smtp.to(f"p{s}@example.test", "deadline_passed")  # the reminder came first
     passed = wait_until(lambda: smtp.to(f"p{s}@example.test", "deadline_passed"), timeout=10)
@@ -98,7 +101,9 @@ def test_pause_resume_then_forfeit(notify_env, api_server, service, http, smtp, 
     assert last == {"type": "SeatForfeited", "player": s, "reason": "deadline"}
     for seat in (0, 1):
         over = wait_until(lambda: smtp.to(f"p{seat}@example.test", "game_over"), timeout=10)
-        assert len(over) == 1 and "SeatForfeited" in over[0].get_body(("plain",)).get_content()
+        said = over[0].get_body(("plain",)).get_content()
+        assert len(over) == 1 and f"seat {s} forfeited the game: the deadline passed." in said, said
+        assert "SeatForfeited" not in said  # in words, not the event's JSON
 
 
 def test_random_default_is_legal_and_seeded(service):

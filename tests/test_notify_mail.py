@@ -88,7 +88,7 @@ def test_turn_mail_parts_headers_token_and_redaction(service, redis_client, noti
     theirs = game.describe(game.redact(secret_draw, o), o, names=names)
     assert mine != theirs  # the piece s drew is hidden from o
     assert all(line in text for line in told(0, loaded.version, s)) and mine in text
-    assert "It is your turn." in text and "Deadline: none" in text
+    assert "It is your turn." in text and "There is no deadline." in text
     assert game.render(loaded.state, s, names=names) in text
     first_example = game.describe(game.legal_moves(loaded.state, s)[0], s, names=names)
     assert f"  {first_example}" in text and first_example in html_of(msg)
@@ -160,7 +160,7 @@ def test_rate_limit_preferences_and_digest(service, redis_client, notify_env, sm
     assert len(smtp.to(f"p{o}@example.test", "your_turn")) == 1
     assert notifier.digest(game_id, o) is True
     digest = smtp.to(f"p{o}@example.test", "digest")
-    assert len(digest) == 1 and "your turn in" in text_of(digest[0])
+    assert len(digest) == 1 and "Your turn in" in text_of(digest[0])
     assert notifier.digest(game_id, o) is False  # nothing waiting any more
 
 
@@ -175,8 +175,10 @@ def test_rejected_move_is_mailed_to_its_mover(service, redis_client, notify_env,
     drain(service)
     run_jobs(redis_client)
     rejected = smtp.to(f"p{s}@example.test", "move_rejected")
-    assert len(rejected) == 1
-    assert "stale_version" in text_of(rejected[0])
+    assert len(rejected) == 1 and "your move was rejected" in rejected[0]["Subject"]
+    # why, in words (the error's code is for programs: the API's answer has it)
+    assert "Your move was rejected: the game is at version" in text_of(rejected[0])
+    assert "stale_version" not in text_of(rejected[0])
 
 
 def test_without_smtp_url_mail_goes_to_a_maildir(service, redis_client, notify_env, smtp, monkeypatch, tmp_path):

@@ -97,6 +97,6 @@ def test_your_turn_to_the_active_player_and_one_mail_in_the_game_to_those_who_ma
                                                                for i, n in enumerate(names))
     for m in react_mails:
         text = text_of(m)
-        assert "you may act out of turn meanwhile" in text and "The game does not wait for you" in text
+        assert "meanwhile you may act out of turn" in text and "The game does not wait for you" in " ".join(text.split())
         assert "pass" in text and "What you may do now, for example:" in text
         assert "It is your turn." not in text

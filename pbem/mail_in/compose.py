@@ -17,8 +17,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
-from ..notify.links import for_people
-from ..notify.mail import add_html, header_text, links_html, picture_cid, picture_html
+from ..games.i18n import language
+from ..notify.mail import add_html, header_text, link_lines, links_html, page, people_links, picture_cid, picture_html
 
 _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
 
@@ -39,9 +39,10 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
             game_id: str, seat: int | str = "x", version: int | None = None, reply_to: str | None = None,
             in_reply_to: str | None = None, references: list[str] | None = None, png: bytes | None = None,
             links: dict | None = None) -> EmailMessage:
-    """One answer or invitation. ``links`` close the text; with ``png`` (the
-    board as the reader sees it) an HTML alternative shows the picture above
-    the same text (``pbem.notify.mail.add_html``)."""
+    """One answer or invitation, in the language it is built in (the
+    caller's ``reading``: its texts are). ``links`` close the text; with
+    ``png`` (the board as the reader sees it) an HTML alternative shows the
+    picture above the same text (``pbem.notify.mail.add_html``)."""
     msg = EmailMessage(policy=SMTP)
     msg["Subject"] = header_text(subject, 200)
     msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender, 254))
@@ -65,19 +66,19 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     if version is not None:
         msg["X-Pbem-Version"] = str(int(version))
     text = text if text.endswith("\n") else text + "\n"
-    links = for_people(links or {})
     if links:
-        text += "\n" + "".join(f"{name}: {url}\n" for name, url in links.items())
+        text += "\n" + "".join(f"{line}\n" for line in link_lines(links))
     msg.set_content(text)
     if png:
         cid = picture_cid(domain)
-        add_html(msg, _html(subject, text, cid, links or {}), png, cid)
+        add_html(msg, _html(subject, text, cid, people_links(links or {})), png, cid)
+    # after the parts: setting a body drops the Content- headers set before it
+    msg["Content-Language"] = language()
     return msg
 
 
 def _html(subject: str, text: str, cid: str, links: dict) -> str:
     """The answer's text as it reads in the text part, under its picture."""
     e = html.escape
-    return ("<!doctype html><html><body>"
-            f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n<pre style=\"white-space: pre-wrap\">{e(text)}</pre>\n"
-            + (links_html(links) if links else "") + "</body></html>\n")
+    return page(f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n"
+                f"<pre style=\"white-space: pre-wrap\">{e(text)}</pre>\n" + (links_html(links) if links else ""))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import re
-import textwrap
 import time
 
 from rq import Queue
@@ -30,12 +29,15 @@ from ..store.failures import Failures
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify import wording
-from ..notify.mail import header_text
+from ..games.i18n import _, ngettext, reading
+from ..notify.mail import header_text, paragraph
+from ..notify.readers import Reader, invitation_reader, quoted
 from ..store import invitation_live
 from . import JOB_OPTS, QUEUE, compose, try_later
 from .addresses import Recipient, invite_address, invite_token, new_invitation_nonce, read_invite_token
 from .config import MailInSettings
 from .store import MailStore
+from .words import command_word
 
 _EMAIL = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.?[A-Za-z0-9-]*$")
 log = logging.getLogger(__name__)
@@ -152,33 +154,56 @@ def invitation_link(conf: NotifySettings, game_id: str, seat: int, nonce: str) -
 
 def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str,
                     options: dict | None = None, taken: dict | None = None,
-                    link: str | None = None) -> tuple[str, str]:
-    """Subject and text of an invitation. The subject is fixed words, the
-    game's name and id: nothing a person typed, so an invitation cannot
-    carry someone's words into a stranger's inbox as its headline. The
-    title is in the text, quoted as the inviter's words. The text says the
-    rules in play in words and shows the notation of those rules only; a
-    seat the rules name ("seat 0 starts") reads "your seat", or the name of
-    the player who took it (``taken``: seat -> name), else "seat N"."""
+                    link: str | None = None, expires: float | None = None,
+                    reader: Reader | None = None) -> tuple[str, str]:
+    """Subject and text of an invitation, in the reading language (the
+    caller's ``reading``; ``reader`` writes the expiry in its zone). The
+    subject is fixed words, the game's name and id: nothing a person typed,
+    so an invitation cannot carry someone's words into a stranger's inbox as
+    its headline. The title is in the text, quoted as the inviter's words.
+    The text says the rules in play in words and shows the notation of those
+    rules only; a seat the rules name ("seat 0 starts") reads "your seat",
+    or the name of the player who took it (``taken``: seat -> name), else
+    "seat N"."""
     options = game.check_options(players, options or {})
-    names = [("your seat" if s == seat else (taken or {}).get(s)) for s in range(players)]
+    taken = taken or {}
+    names = [(_("your seat") if s == seat else taken.get(s)) for s in range(players)]
     name = game.title or game.name
-    inviter = "the game's creator" if by == "creator" else f"the player at {by}"
-    subject = f"[pbem] Invitation to play {name} (game {game_id}, seat {seat})"
-    lines = [f"You are invited by {inviter} to play {name} (game {game_id}),",
-             f"with {players - 1} other player(s).", "",
-             f"The game's title, in its creator's words: \"{title}\"", "",
-             *textwrap.wrap("The rules in play: " + wording.setup_line(game, options, players, names), 76), "",
-             "To take the seat, reply to this mail with the word 'join' on the first line",
-             "(or 'join Your Name'). The game starts when every seat is taken; then you get a",
-             "mail when it is your turn, and you play by replying to it.", "",
-             *(["Or take it in your browser, which makes your signing key there:", f"  {link}",
-                "(with the pbem command: pbem join GAME SEAT --name NAME --invitation TOKEN,",
-                "TOKEN being the link's last part). The seat is kept for you until you take it,",
-                "the invitation is withdrawn, or it expires.", ""] if link else []),
-             "How moves are written:", "", game.notation_help_for(options) or "", "",
-             "If you do not want to play, or do not know who invited you, ignore this mail."]
+    inviter = _inviter(by, taken)
+    subject = "[pbem] " + _("Invitation to play {game} (game {id}, seat {seat})", game=name, id=game_id, seat=seat)
+    join, join_name = quoted(command_word("join")), quoted(_("{join} Your Name", join=command_word("join")))
+    lines = [*paragraph(ngettext("You are invited by {inviter} to play {game} (game {id}) with {n} other player.",
+                                 "You are invited by {inviter} to play {game} (game {id}) with {n} other players.",
+                                 players - 1, inviter=inviter, game=name, id=game_id)), "",
+             *paragraph(_("The game's title, in its creator's words: {title}", title=quoted(title))), "",
+             *paragraph(_("The rules in play: {rules}", rules=wording.setup_line(game, options, players, names))),
+             "",
+             *paragraph(_("To take the seat, reply to this mail with the word {join} on the first line (or "
+                          "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
+                          "your turn, and you play by replying to it.", join=join, join_name=join_name)), ""]
+    if link:
+        lines += [_("Or take it in your browser, which makes your signing key there:"), f"  {link}",
+                  *paragraph(_("(with the pbem command: {command}, TOKEN being the link's last part).",
+                               command="pbem join GAME SEAT --name NAME --invitation TOKEN"))]
+    if expires:
+        lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn, and "
+                             "until {when} at the latest.", when=(reader or Reader()).when(expires)))
+    else:
+        lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn."))
+    lines += ["", _("How moves are written:"), "", game.notation_help_for(options) or "", "",
+              *paragraph(_("If you do not want to play, or do not know who invited you, ignore this mail."))]
     return subject, "\n".join(lines)
+
+
+def _inviter(by: str, taken: dict) -> str:
+    """Who invited, in words: "the game's creator", "Ann (seat 1)"."""
+    if by == "creator":
+        return _("the game's creator")
+    _word, _sep, number = by.partition(" ")
+    seat = int(number) if number.isdigit() else None
+    if seat is not None and taken.get(seat):
+        return _("{name}, a player of the game", name=taken[seat])
+    return _("the player at seat {n}", n=number or by)
 
 
 def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
@@ -188,16 +213,19 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         return False
     nonce = invitation.get("nonce", "")
     loaded = service.load(game_id)
-    subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
-                                    header_text(loaded.meta.get("title") or game_id), invitation.get("by", "creator"),
-                                    loaded.meta.get("options") or {},
-                                    {s: header_text(r.get("name") or "", 64) or None
-                                     for s, r in service.store.seats(game_id).items()},
-                                    link=invitation_link(conf, game_id, seat, nonce) if conf.public_url else None)
-    msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
-                          subject=subject, text=text,
-                          domain=conf.mail_domain, game_id=game_id, seat=seat,
-                          reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat, nonce))
+    reader = invitation_reader(loaded.meta, invitation)
+    with reading(reader.lang):  # the invitation's language, else the game's
+        subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
+                                        header_text(loaded.meta.get("title") or game_id),
+                                        invitation.get("by", "creator"), loaded.meta.get("options") or {},
+                                        {s: header_text(r.get("name") or "", 64) or None
+                                         for s, r in service.store.seats(game_id).items()},
+                                        link=invitation_link(conf, game_id, seat, nonce) if conf.public_url else None,
+                                        expires=invitation.get("expires"), reader=reader)
+        msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
+                              subject=subject, text=text,
+                              domain=conf.mail_domain, game_id=game_id, seat=seat,
+                              reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat, nonce))
     try:
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
@@ -224,21 +252,22 @@ def join_by_mail(processor, recipient: Recipient, name: str = "") -> dict:
     service = processor.service
     invitation = current_invitation(processor.store, recipient)
     if invitation is None:
-        return {"error": {"code": "not_invited", "message": "this invitation is unknown: it was withdrawn or "
-                                                            "replaced"}}
+        return {"error": {"code": "not_invited", "message": _("this invitation is unknown: it was withdrawn or "
+                                                              "replaced")}}
     held = service.store.seats(recipient.game_id).get(recipient.seat)
     if held is not None:
         if held.get("mail_only") and held.get("email") == invitation["email"]:
-            return {"error": {"code": "joined_already", "message": "you have this seat already"}}
-        return {"error": {"code": "seat_taken", "message": "the seat is taken already"}}
+            return {"error": {"code": "joined_already", "message": _("you have this seat already")}}
+        return {"error": {"code": "seat_taken", "message": _("the seat is taken already")}}
+    # the seat's name, as stored: never translated (a default is "seat N" in every language)
     name = header_text(name, 64) or invitation.get("name") or f"seat {recipient.seat}"
     try:
         service.join(recipient.game_id, recipient.seat, None, name, email=invitation["email"],
                      invitation=recipient.nonce or "")
     except ServiceError as err:
-        message = {"seat_taken": "the seat is taken already",
-                   "game_started": "the game has started without you",
-                   "invitation_expired": "the invitation has expired",
-                   "bad_invitation": "the invitation was withdrawn or replaced"}.get(err.code, err.message)
+        message = {"seat_taken": _("the seat is taken already"),
+                   "game_started": _("the game has started without you"),
+                   "invitation_expired": _("the invitation has expired"),
+                   "bad_invitation": _("the invitation was withdrawn or replaced")}.get(err.code, err.message)
         return {"error": {"code": err.code, "message": message}}
     return {"seat": recipient.seat, "name": name}

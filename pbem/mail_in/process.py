@@ -9,22 +9,26 @@ address (or the invited address), never to the sender of the mail.
 """
 from __future__ import annotations
 
+import difflib
 import logging
-import textwrap
+import re
 import time
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.policy import SMTP
 
 from ..errors import ServiceError
-from ..games.base import OMNISCIENT, SPECTATOR, GameError
+from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
+from ..games import i18n
+from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify import wording
 from ..notify.kinds import MAIL_AUTH
 from ..notify.links import links
-from ..notify.mail import EXAMPLES_HEADING, header_text
+from ..notify.mail import EXAMPLES_HEADING, PASTE_HINT, header_text, paragraph, subject
 from ..notify.picture import board_png
+from ..notify.readers import Reader, invitation_reader, quoted, seat_reader
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
@@ -34,6 +38,7 @@ from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
 from .store import MailStore
+from .words import command_word
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +46,31 @@ AUTH = MAIL_AUTH
 #: Events listed, at most, in an answer to a mail the game moved on from.
 CHANGES = 30
 EXAMPLES = 8
-HELP_WORDS = ("help", "?", "commands")
-BOARD_WORDS = ("board", "show", "status")
-MOVES_WORDS = ("moves", "legal", "options")
+# The commands that are not moves, in either language (a reader is shown
+# their own language's word: ``words.command_word``; both work for everyone).
+HELP_WORDS = ("help", "?", "commands", "說明", "幫助", "指令")
+BOARD_WORDS = ("board", "show", "status", "盤面")
+MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
+JOIN_WORDS = ("join", "加入")
+# The first words of commands made elsewhere than here (a seat's language
+# by mail: ``lang zh``): never a note, whatever else reads them.
+_NEVER_NOTES = ("lang", "language", "語言")
+# A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
+# a line with one is a move mistyped, never a note.
+_NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
+
+
+def _sentence(reason: str) -> str:
+    """A reason (a game's or the service's message) to go inside a sentence
+    of ours: without its own full stop."""
+    return str(reason or "").strip().rstrip(".。")
 
 
 def _keyword(line: str) -> bool:
     """A command that is not a move (help, board, moves, join)."""
     word = line.strip().lower()
-    return word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS or word.split(" ")[0] == "join"
+    return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
+            or word.split(" ")[0] in JOIN_WORDS)
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -87,6 +108,8 @@ class Step:
     command: str
     ok: bool
     lines: list[str] = field(default_factory=list)
+    applied: bool = False   # a move applied (``lines`` say which, in the reader's words)
+    note: bool = False      # not a command: a greeting, a thank-you, ignored
 
 
 @dataclass
@@ -116,6 +139,7 @@ class MailProcessor:
         self.store = MailStore(service.store.redis)
         self.channels = NotifyStore(service.store.redis)
         self._secret: bytes | None = None
+        self._described_for: tuple | None = None
 
     @property
     def secret(self) -> bytes:
@@ -149,6 +173,12 @@ class MailProcessor:
             meta = None
         if meta is None:
             return Outcome("refused", reason="unknown game", game_id=recipient.game_id, seat=recipient.seat)
+        # Everything the answer says, the games' texts and its picture too,
+        # is built in its reader's language.
+        with i18n.reading(self._reader(recipient, meta).lang):
+            return self._process(raw, recipient)
+
+    def _process(self, raw: bytes, recipient: Recipient) -> Outcome:
         incoming = reading.read(raw, recipient.game_id, self.conf.max_commands)
         out = Outcome("answered", message_id=incoming.message_id, game_id=recipient.game_id, seat=recipient.seat)
         if incoming.auto:  # never answer an auto-responder: no mail loops
@@ -161,9 +191,10 @@ class MailProcessor:
             if to_addr and self.store.once(recipient.game_id, f"dup:{recipient.token}:{incoming.message_id}",
                                            self.conf.dedupe_ttl):
                 loaded = self.service.load(recipient.game_id)
-                text = [f"Your mail {incoming.message_id} reached the server again; it was processed already",
-                        "and nothing was done this time.", ""] + self._footer(loaded, recipient)
-                self._send(recipient, to_addr, incoming, loaded, "already processed", text, out)
+                text = [*paragraph(_("Your mail {id} reached the server again. It was processed already, so "
+                                     "nothing was done this time.", id=incoming.message_id)),
+                        ""] + self._footer(loaded, recipient)
+                self._send(recipient, to_addr, incoming, loaded, _("already processed"), text, out)
             self._log(out)
             return out
         if recipient.kind == "invite":
@@ -174,6 +205,18 @@ class MailProcessor:
         return out
 
     # ------------------------------------------------------------------ helpers
+
+    def _reader(self, recipient: Recipient, meta: dict) -> Reader:
+        """Who reads the answer: the seat (its language, else the game's);
+        an invitation's reader, the invitation's (else the game's), and so
+        once they joined by it, until the seat chooses a language of its own."""
+        held = self.service.store.seats(recipient.game_id).get(recipient.seat)
+        if recipient.kind == "reply":
+            return seat_reader(meta, held)
+        invited = invitation_reader(meta, current_invitation(self.store, recipient))
+        if self._holds_seat(recipient):
+            return seat_reader({**meta, "lang": invited.lang}, held)
+        return invited
 
     def _answer_address(self, recipient: Recipient) -> str | None:
         if recipient.kind == "invite":
@@ -203,12 +246,12 @@ class MailProcessor:
             log.warning("no address to answer mail %s for seat %s of %s", incoming.message_id, recipient.seat,
                         recipient.game_id)
             return
-        title = header_text(loaded.meta.get("title") or loaded.id)
         reply_to = (reply_address(self.secret, self.nconf.mail_domain, loaded.id, recipient.seat)
                     if recipient.kind == "reply" or self.service.store.seats(loaded.id).get(recipient.seat) else None)
         png = self._picture(loaded, recipient)
         msg = compose.message(kind=kind, to_addr=to_addr, sender=self.nconf.sender,
-                              subject=f"[pbem] {title}: {what} (v{loaded.version})", text="\n".join(lines),
+                              subject=subject(loaded.meta.get("title") or loaded.id, what, loaded.version),
+                              text="\n".join(lines),
                               domain=self.nconf.mail_domain, game_id=loaded.id, seat=recipient.seat,
                               version=loaded.version, reply_to=reply_to, in_reply_to=incoming.message_id,
                               references=incoming.references, png=png,
@@ -240,7 +283,7 @@ class MailProcessor:
         if loaded.meta.get("status") not in ("active", "finished"):
             return None
         viewer = self._viewer(loaded, recipient)
-        _, turn = wording.acting(loaded)
+        turn = wording.acting(loaded)[1]
         legal = loaded.game.legal_moves(loaded.state, viewer) if viewer in turn else None
         return board_png(loaded.game, loaded.state, viewer, self._names(loaded), legal)
 
@@ -255,34 +298,44 @@ class MailProcessor:
 
     def _footer(self, loaded: Loaded, recipient: Recipient) -> list[str]:
         """Where the game stands: whose turn, the board as the reader sees it
-        (the only board of the answer: a ``board`` command points here) and
-        the moves the reader may make now."""
+        (the only board of the answer: a ``board`` command points here), the
+        moves the reader may make now and the deadline."""
         game, meta = loaded.game, loaded.meta
         names = self._names(loaded)
         viewer = self._viewer(loaded, recipient)
         status = meta.get("status")
-        lines = [f"Game {header_text(meta.get('title') or loaded.id)} ({loaded.id}), version {loaded.version}."]
+        lines = [_("Game {title} ({id}), version {version}.", title=header_text(meta.get("title") or loaded.id),
+                   id=loaded.id, version=loaded.version)]
         if status == "open":
-            joined = len(self.service.store.seats(loaded.id))
-            lines.append(f"The game waits for players: {joined} of {meta['players']} seats are taken.")
+            taken = len(self.service.store.seats(loaded.id))
+            lines.append(ngettext("The game is waiting for players: {n} seat of {players} is taken.",
+                                  "The game is waiting for players: {n} seats of {players} are taken.",
+                                  taken, players=meta["players"]))
             return lines
         to_act, turn = wording.acting(loaded)
         if status == "finished":
-            lines.append("The game is over. " + wording.result_line(game, meta.get("result") or {}, names))
+            lines += paragraph(_("The game is over. {result}",
+                                 result=wording.result_line(game, meta.get("result") or {}, names)))
         elif viewer in turn:
             active = wording.active_seat(loaded)
             lines.append(wording.others_turn_line(names, active) if wording.in_others_turn(active, viewer)
-                         else "It is your turn.")
+                         else _("It is your turn."))
         elif viewer in to_act:
-            lines.append(f"It is {wording.joined(names, turn)}'s turn; you may act out of turn meanwhile.")
+            lines.append(_("It is {names}'s turn; meanwhile you may act out of turn.",
+                           names=wording.joined(names, turn)))
         else:
-            lines.append(f"Waiting for {wording.joined(names, turn)}.")
-        lines += ["", "The board as you see it:", "", wording.render(game, loaded.state, viewer, names)]
+            lines.append(_("Waiting for {names}.", names=wording.joined(names, turn)))
+        lines += ["", _("The board as you see it:"), "", wording.render(game, loaded.state, viewer, names)]
         if status == "active" and viewer in to_act:
-            lines += ["", EXAMPLES_HEADING] + [f"  {t}" for t in self._examples(loaded, viewer)]
-            lines.append("(copy a line into your reply, above the quoted mail; 'moves' lists them all)")
-        lines += ["", "Reply to this mail with your commands on its first lines (one per line; "
-                  "'help', 'board' and 'moves' work too)."]
+            lines += ["", _(EXAMPLES_HEADING)] + [f"  {t}" for t in self._examples(loaded, viewer)]
+            lines += paragraph(_(PASTE_HINT))
+            record = self.channels.deadline(loaded.id, viewer) if viewer in turn else None
+            if record:
+                deadline = self._reader(recipient, meta).when(record["at"])
+                lines += ["", _("Deadline: {deadline}", deadline=deadline)]
+        lines += [""] + paragraph(_("Reply to this mail with your commands on its first lines, one per line "
+                                    "({help}, {board} and {moves} work too).", help=quoted(command_word("help")),
+                                    board=quoted(command_word("board")), moves=quoted(command_word("moves"))))
         return lines
 
     def _examples(self, loaded: Loaded, seat: int, n: int = EXAMPLES) -> list[str]:
@@ -298,18 +351,21 @@ class MailProcessor:
         notation: one line per list item (an answer indents each)."""
         options = loaded.meta.get("options") or {}
         game = loaded.game
-        return ["How to play by mail: reply to a turn mail (keep its subject: it says which version",
-                "you answer) and write your commands on the first lines, one per line. Quoted text",
-                "and your signature are ignored. Several moves in one mail are applied in order",
-                "until one fails. A line copied from a list of moves in a mail works as it is.",
-                "Write each move on one line; leave a blank line before anything else.",
-                "  help    this text",
-                "  board   the board as you see it",
-                "  moves   your legal moves now",
-                "", *textwrap.wrap("The rules in play: " + wording.setup_line(game, options,
-                                                                                int(loaded.meta["players"]),
-                                                                                self._names(loaded)), 74),
-                "", "How moves are written:",
+        width = max(len(command_word(c)) for c in ("help", "board", "moves")) + 2
+        return [*paragraph(_("How to play by mail: reply to a turn mail (keep its subject: it says which "
+                             "version you answer) and write your commands on its first lines, one per line. "
+                             "Quoted text and your signature are left out, and so is a line that is no "
+                             "command (a greeting, a thank-you): the answer says it was taken for a note. "
+                             "Several moves in one mail are applied in order until one fails. A line copied "
+                             "from a list of moves in a mail works as it is. Write each move on one line, and "
+                             "leave a blank line before anything else.")),
+                *(f"  {command_word(c).ljust(width)}{said}" for c, said in (
+                    ("help", _("this text")), ("board", _("the board as you see it")),
+                    ("moves", _("your legal moves now")))),
+                "", *paragraph(_("The rules in play: {rules}",
+                                 rules=wording.setup_line(game, options, int(loaded.meta["players"]),
+                                                          self._names(loaded)))),
+                "", _("How moves are written:"),
                 *wording.notation(game, options).splitlines()]
 
     # ------------------------------------------------------------------ invitations
@@ -320,80 +376,132 @@ class MailProcessor:
         loaded = self.service.load(recipient.game_id)
         lines: list[str] = []
         first = (incoming.commands[0] if incoming.commands else "").strip()
-        word, _, rest = first.partition(" ")
+        typed = (incoming.typed[0] if incoming.typed else first).strip()
+        word, _sep, rest = first.partition(" ")
+        join = quoted(command_word("join"))
         if incoming.problem:
             out.status, out.reason = "unreadable", incoming.problem
-            lines += [f"Your mail could not be read: {incoming.problem}.",
-                      "To take the seat, reply with the word 'join' on the first line, as plain text."]
-        elif word.lower() == "join":
+            lines += [*paragraph(_("Your mail could not be read: {problem}.", problem=incoming.problem)),
+                      *paragraph(_("To take the seat, reply with the word {join} on the first line, as plain "
+                                   "text.", join=join))]
+        elif word.lower() in JOIN_WORDS:
             out.steps.append(Step(first, True))
             joined = join_by_mail(self, recipient, rest.strip())
             loaded = self.service.load(recipient.game_id)
             if joined.get("error"):
                 out.status, out.reason = "refused", joined["error"]["code"]
                 out.steps[-1].ok = False
-                lines += [f"You could not take the seat you were invited to: {joined['error']['message']}."]
+                lines += paragraph(_("You could not take the seat you were invited to: {reason}.",
+                                     reason=joined["error"]["message"]))
             else:
                 out.status = "joined"
                 name = self._names(loaded)[recipient.seat]
-                lines += [f"You have joined the game as {name}.",
-                          "Your turn mails will come to this address; reply to them with your moves."]
+                lines += [_("You have joined the game as {name}.", name=name),
+                          *paragraph(_("Your turn mails will come to this address; reply to them with your "
+                                       "moves."))]
         elif word.lower() in HELP_WORDS:
-            lines += ["You were invited to this game. Reply with 'join' (or 'join Your Name') on the first",
-                      "line to take the seat.", ""] + self._help(loaded)
+            lines += [*paragraph(_("You were invited to this game. To take the seat, reply with {join} (or "
+                                   "{join_name}) on the first line.", join=join,
+                                   join_name=quoted(_("{join} Your Name", join=command_word("join"))))),
+                      ""] + self._help(loaded)
         else:
             out.status, out.reason = "no_join", "no join command"
-            lines += ["To take the seat you were invited to, reply with the word 'join' on the first line"
-                      + (f" (your mail began with {first[:60]!r})." if first else ".")]
+            lines += paragraph(
+                _("To take the seat you were invited to, reply with the word {join} on the first line (your "
+                  "mail began with {text}).", join=join, text=quoted(typed[:60])) if first else
+                _("To take the seat you were invited to, reply with the word {join} on the first line.",
+                  join=join))
         lines += [""] + self._footer(loaded, recipient)
-        self._send(recipient, to_addr, incoming, loaded, "your invitation", lines, out, compose.JOIN_REPLY)
+        self._send(recipient, to_addr, incoming, loaded, _("your invitation"), lines, out, compose.JOIN_REPLY)
 
     # ------------------------------------------------------------------ commands
 
     def _commands(self, recipient: Recipient, incoming: reading.Incoming, to_addr: str | None, out: Outcome) -> None:
         game_id, seat = recipient.game_id, recipient.seat
         loaded = self.service.load(game_id)
-        lines: list[str] = [f"Your mail to {header_text(loaded.meta.get('title') or game_id)}, "
-                            f"as {self._names(loaded)[seat]}:", ""]
+        lines: list[str] = [_("Your mail to {title}, as {name}:", title=header_text(loaded.meta.get("title") or game_id),
+                              name=self._names(loaded)[seat]), ""]
         if incoming.problem:
             out.status, out.reason = "unreadable", incoming.problem
-            lines += [f"Your mail could not be read: {incoming.problem}.",
-                      "Nothing was applied. Write your moves as plain text on the first lines.", ""]
+            lines += [*paragraph(_("Your mail could not be read: {problem}.", problem=incoming.problem)),
+                      *paragraph(_("Nothing was applied. Write your moves as plain text on the first lines.")), ""]
         elif not incoming.commands:
             out.status, out.reason = "empty", "no commands"
-            where = "the HTML of your mail" if incoming.source == "html" else "your mail"
-            lines += [f"No commands were found in {where}: write them on the first lines, above any quoted",
-                      "text. Nothing was applied.", ""] + self._help(loaded) + [""]
+            lines += [*paragraph(_("No commands were found in the HTML of your mail: write them on its first "
+                                   "lines, above any quoted text. Nothing was applied.")
+                                 if incoming.source == "html" else
+                                 _("No commands were found in your mail: write them on its first lines, above "
+                                   "any quoted text. Nothing was applied.")), ""] + self._help(loaded) + [""]
         else:
             version = incoming.version
             commands, i = incoming.commands, 0
+            typed = incoming.typed if len(incoming.typed) == len(commands) else commands
             while i < len(commands):
-                command = self._command_at(self.service.load(game_id), seat, commands, i)
+                now = self.service.load(game_id)
+                notes = self._notes_at(now, seat, commands, i)
+                if notes:  # a greeting, a thank-you: said to be ignored, and the commands go on
+                    said = _("(no command: taken for a note and ignored)")
+                    out.steps.append(Step(" ".join(commands[i:i + notes]), True, [said], note=True))
+                    lines += [f"> {line}" for line in typed[i:i + notes]] + [f"  {said}"]
+                    i += notes
+                    continue
+                command = self._command_at(now, seat, commands, i)
+                as_typed = " ".join(typed[i:i + len(command.lines)])
                 if command.dangling is not None:
-                    step = Step(command.text, False, self._dangling(command))
+                    step = Step(command.text, False, self._dangling(command, as_typed, typed[i + len(command.lines)]))
                 else:
-                    step, version = self._one(recipient, incoming, i, command.text, version)
+                    step, version = self._one(recipient, incoming, i, command.text, version, as_typed)
                 out.steps.append(step)
-                lines += [f"> {line}" for line in command.lines]
+                lines += [f"> {line}" for line in typed[i:i + len(command.lines)]]
                 if len(command.lines) > 1:
-                    lines.append(f"  (read as one line, as your mail program broke it: {command.text})")
+                    lines.append("  " + _("(read as one line, as your mail program broke it: {text})",
+                                          text=command.text))
                 lines += [f"  {x}" if x else "" for x in step.lines]
-                if step.ok and step.lines and step.lines[0].startswith("applied"):
+                if step.applied:
                     out.applied.append(command.text)
                 i += len(command.lines)
                 if not step.ok:
-                    rest = commands[i:]
+                    now = self.service.load(game_id)  # the lines left, but a note: nothing to try there
+                    rest = [typed[j] for j in range(i, len(commands)) if not self._is_note(now, seat, commands[j])]
                     if rest:
-                        lines.append(f"  Not tried, as the command above failed: {'; '.join(rest)}")
+                        lines += paragraph(_("Not tried, as the command above failed: {rest}",
+                                             rest=_("; ").join(quoted(x) for x in rest)), "  ")
                     out.status, out.reason = "failed", step.lines[0] if step.lines else "failed"
                     break
+            if all(step.note for step in out.steps):
+                lines += ["", *paragraph(_("Your mail has no command, so nothing was applied."))]
             lines.append("")
         loaded = self.service.load(game_id)
         lines += self._footer(loaded, recipient)
-        what = (f"{len(out.applied)} move(s) applied" if out.applied and out.status == "answered"
-                else "applied until a command failed" if out.applied else "not applied" if out.status != "answered"
-                else "your mail")
+        moves = len(out.applied)
+        what = (ngettext("{n} move applied", "{n} moves applied", moves) if moves and out.status == "answered"
+                else _("applied until a command failed") if moves else _("not applied") if out.status != "answered"
+                else _("your mail"))
         self._send(recipient, to_addr, incoming, loaded, what, lines, out)
+
+    def _is_note(self, loaded: Loaded, seat: int, line: str) -> bool:
+        """Whether a line is no command at all (a greeting, a thank-you, a
+        name: "謝謝", "Cheers, Ann"): not a command word, not a move, its
+        first word neither a word a move starts with nor one mistyped, in
+        either language, and no number or coordinates in it (a move
+        mistyped is answered as one, never passed over as a note)."""
+        if _keyword(line) or (loaded.meta.get("status") == "active" and self._reads(loaded, seat, line)):
+            return False
+        words = plain_width(line).lower().split()
+        if not words or any(_NOTATION_NUMBER.match(w) for w in words):
+            return False
+        first = words[0].strip(".,;:!?")
+        if first in _NEVER_NOTES:
+            return False
+        verbs = self._verbs(loaded, seat) | set(HELP_WORDS + BOARD_WORDS + MOVES_WORDS + JOIN_WORDS)
+        return first not in verbs and not difflib.get_close_matches(first, verbs, n=1, cutoff=0.75)
+
+    def _notes_at(self, loaded: Loaded, seat: int, commands: list[str], i: int) -> int:
+        """How many lines from ``i`` on are a note (0: line ``i`` is a command)."""
+        n = 0
+        while i + n < len(commands) and self._is_note(loaded, seat, commands[i + n]):
+            n += 1
+        return n
 
     def _command_at(self, loaded: Loaded, seat: int, commands: list[str], i: int) -> wrapped.Command:
         """The command starting at line ``i``: as written, or joined with the
@@ -425,7 +533,7 @@ class MailProcessor:
 
     def _reads(self, loaded: Loaded, seat: int, text: str) -> bool:
         """Whether ``text`` reads as a move (as written, or as pasted)."""
-        for reading_, _ in pasting.readings(text):
+        for reading_, _note in pasting.readings(text):
             try:
                 wording.parse(loaded.game, reading_, loaded.state, seat, self._names(loaded))
                 return True
@@ -435,87 +543,106 @@ class MailProcessor:
 
     def _forms(self, loaded: Loaded, seat: int, text: str) -> list[str]:
         """``text`` as written and as the notation writes the move it reads
-        as (``Place -2, 0 0`` is ``place -2,0 r0``)."""
+        as, in either language (``Place -2, 0 0`` is ``place -2,0 r0``)."""
         forms = [text]
         names = self._names(loaded)
-        for reading_, _ in pasting.readings(text):
+        for reading_, _note in pasting.readings(text):
             try:
                 move = wording.parse(loaded.game, reading_, loaded.state, seat, names)
-                forms.append(wording.describe(loaded.game, move, seat, names))
+                for lang in (ENGLISH, CHINESE):
+                    with i18n.reading(lang):
+                        forms.append(wording.describe(loaded.game, move, seat, names))
                 break
             except GameError:
                 pass
         return forms
 
     def _verbs(self, loaded: Loaded, seat: int) -> set[str]:
-        """The words a move starts with: those of the notation's examples
-        and of the seat's legal moves now."""
+        """The words a move starts with, in either language: those of the
+        notation's examples and of the seat's legal moves now."""
         return {wrapped.first_word(t) for t in self._described(loaded, seat)} - {""}
 
     def _described(self, loaded: Loaded, seat: int) -> list[str]:
-        """The notation's examples and the seat's legal moves now, as text."""
+        """The notation's examples and the seat's legal moves now, as text,
+        in both languages (a player may type either, whatever they read);
+        kept for the mail being read (it asks often, of one version)."""
+        known = self._described_for
+        if known and known[0] == (loaded.id, loaded.version, seat):
+            return known[1]
         game = loaded.game
-        try:
-            texts = list(game.notation_examples(loaded.meta.get("options") or {}))
-        except Exception:
-            texts = []
-        try:
-            names = self._names(loaded)
-            texts += [wording.describe(game, m, seat, names) for m in game.legal_moves(loaded.state, seat)]
-        except Exception:  # a seat not to act, a state before setup
-            pass
+        texts: list[str] = []
+        for lang in (ENGLISH, CHINESE):
+            with i18n.reading(lang):
+                try:
+                    texts += list(game.notation_examples(loaded.meta.get("options") or {}))
+                except Exception:
+                    pass
+                try:
+                    names = self._names(loaded)
+                    texts += [wording.describe(game, m, seat, names) for m in game.legal_moves(loaded.state, seat)]
+                except Exception:  # a seat not to act, a state before setup
+                    pass
+        texts = list(dict.fromkeys(texts))
+        self._described_for = ((loaded.id, loaded.version, seat), texts)
         return texts
 
-    def _dangling(self, command: wrapped.Command) -> list[str]:
+    def _dangling(self, command: wrapped.Command, typed: str, below: str) -> list[str]:
         """Why a move followed by a line that may be its broken-off rest is
         not applied."""
-        return [f"not applied: '{command.text}' is followed by '{command.dangling}', which is not a command,",
-                "and the two lines together are not one move either. It may be the rest of this move,",
-                "broken off by your mail program, so neither was applied. Send the move again on one line",
-                "(and write anything that is not a command after a blank line)."]
+        return paragraph(_("not applied: {move} is followed by {below}, which is not a command, and the two "
+                           "lines together are not one move either. It may be the rest of this move, broken off "
+                           "by your mail program, so neither was applied. Send the move again on one line (and "
+                           "write anything that is not a command after a blank line).",
+                           move=quoted(typed), below=quoted(below)))
 
     def _one(self, recipient: Recipient, incoming: reading.Incoming, i: int, command: str,
-             version: int | None) -> tuple[Step, int | None]:
+             version: int | None, typed: str | None = None) -> tuple[Step, int | None]:
+        """Apply one command (``typed``: as the player typed it, quoted back
+        in a refusal)."""
         game_id, seat = recipient.game_id, recipient.seat
+        said = quoted(typed or command)
         loaded = self.service.load(game_id)
         word = command.strip().lower()
         if word in HELP_WORDS:
             return Step(command, True, self._help(loaded)), version
         if word in BOARD_WORDS:
             # The answer ends with the board (and its picture): shown once.
-            return Step(command, True, ["The board as you see it is at the end of this mail."]), version
+            return Step(command, True, [_("The board as you see it is at the end of this mail.")]), version
         if word in MOVES_WORDS:
             moves = self._examples(loaded, seat, 200) if seat in wording.acting(loaded)[0] else []
-            return Step(command, True, moves or ["You have no move to make now."]), version
-        if word.split(" ")[0] == "join":
-            return Step(command, True, ["You have joined this game already."]), version
+            return Step(command, True, moves or [_("You have no move to make now.")]), version
+        if word.split(" ")[0] in JOIN_WORDS:
+            return Step(command, True, [_("You have joined this game already.")]), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version
 
         status = loaded.meta.get("status")
         if status == "finished":
-            return fail("not applied: the game is over.")
+            return fail(_("not applied: the game is over."))
         if status != "active":
-            return fail("not applied: the game has not started; it waits for players to join.")
+            return fail(*paragraph(_("not applied: the game has not started yet; it is waiting for players to "
+                                     "join.")))
         if version is None:
-            move, _, error = self._read_move(loaded, seat, command)
+            move, _note, error = self._read_move(loaded, seat, command, said)
             if move is None:
                 return fail(*error)
-            text = wording.describe(loaded.game, move, seat, self._names(loaded))
-            return fail(f"not applied: {text}: this mail does not say which version of the game it answers.",
-                        "Reply to your latest turn mail (its subject ends with the version, like '(v12)'),",
-                        f"or write the subject '[pbem] Game {game_id}, turn {loaded.version}'.")
+            return fail(*paragraph(_("not applied: {move}: this mail does not say which version of the game it "
+                                     "answers. Reply to your latest turn mail (its subject ends with the version, "
+                                     "like {example}), or write the subject {subject}.", move=said,
+                                     example=quoted("(v12)"),
+                                     subject=quoted(f"[pbem] Game {game_id}, turn {loaded.version}"))))
         nonce = f"mail:{incoming.message_id}:{i}"
         for attempt in range(3):  # the game may move on between the check and the queue: read and look again
-            move, note, error = self._read_move(loaded, seat, command)
+            move, note, error = self._read_move(loaded, seat, command, said)
             if move is None:
                 return fail(*error)
             text = wording.describe(loaded.game, move, seat, self._names(loaded))
-            read_as = [f"(read as '{text}'; '{note}' beside it was taken for a note)"] if note else []
+            read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
+                                  note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
             if at is None:
-                return fail(*read_as, *self._moved_on(loaded, seat, version, text))
+                return fail(*read_as, *self._moved_on(loaded, seat, version, said))
             try:
                 record = self.service.submit_trusted(game_id, seat, move, at, auth=AUTH,
                                                      nonce=nonce, message_id=incoming.message_id)
@@ -523,11 +650,12 @@ class MailProcessor:
                 if err.code == "stale_version":
                     loaded = self.service.load(game_id)
                     continue
-                return fail(*read_as, *self._refusal(loaded, seat, version, text, err.code, err.message))
+                return fail(*read_as, *self._refusal(loaded, seat, version, said, err.code, err.message))
             record = self._settle(game_id, record["id"])
             if record is None or record.get("status") == "queued":
-                return Step(command, False, [*read_as, f"queued: {text}; its outcome will be mailed to you.",
-                                             "The commands after it were not applied."]), version
+                return Step(command, False, [*read_as, _("queued: {move}; its outcome will be mailed to you.",
+                                                         move=text),
+                                             _("The commands after it were not applied.")]), version
             error = record.get("error") or {}
             if record.get("status") == "rejected" and error.get("code") == "stale_version":
                 # Refused after its queueing, so never applied: try again
@@ -536,15 +664,18 @@ class MailProcessor:
                 loaded = self.service.load(game_id)
                 continue
             if record.get("status") == "rejected":
-                return fail(*read_as, *self._refusal(self.service.load(game_id), seat, version, text,
+                return fail(*read_as, *self._refusal(self.service.load(game_id), seat, version, said,
                                                      error.get("code", "rejected"), error.get("message", "")))
-            return Step(command, True, [f"applied: {text} (now version {record['version']}).", *read_as]), \
+            return Step(command, True, [_("applied: {move} (now version {version}).", move=text,
+                                          version=record["version"]), *read_as], applied=True), \
                 int(record["version"])
-        return fail(*self._moved_on(self.service.load(game_id), seat, version, command))
+        return fail(*self._moved_on(self.service.load(game_id), seat, version, said))
 
-    def _read_move(self, loaded: Loaded, seat: int, command: str) -> tuple[dict | None, str, list[str]]:
+    def _read_move(self, loaded: Loaded, seat: int, command: str,
+                   said: str | None = None) -> tuple[dict | None, str, list[str]]:
         """The move a line means (as written, else as pasted from a list:
-        ``pasting``), what was left out of it, or why it cannot be read."""
+        ``pasting``), what was left out of it, or why it cannot be read
+        (``said``: the line quoted as typed)."""
         first_error = None
         for text, note in pasting.readings(command):
             try:
@@ -552,12 +683,13 @@ class MailProcessor:
             except GameError as err:
                 first_error = first_error or err
         details = first_error.details or {}
-        why = [f"not applied: cannot read the move ({first_error.code}: {first_error.message})."]
+        why = paragraph(_("not applied: {move} does not read as a move: {reason}.", move=said or quoted(command),
+                          reason=_sentence(first_error.message)))
         if details.get("expected"):
-            why.append(f"expected: {details['expected']}")
+            why.append(_("expected: {expected}", expected=details["expected"]))
         examples = self._examples(loaded, seat, 4) or details.get("examples") or []
         if examples:
-            why.append("for example: " + "; ".join(str(x) for x in examples[:EXAMPLES]))
+            why.append(_("for example: {moves}", moves=_("; ").join(str(x) for x in examples[:EXAMPLES])))
         return None, "", why
 
     def _answers_now(self, loaded: Loaded, seat: int, version: int) -> int | None:
@@ -573,39 +705,45 @@ class MailProcessor:
         then = self.service.load(loaded.id, version)
         return loaded.version if decisions.same_decision(loaded.game, then.state, loaded.state, seat) else None
 
-    def _moved_on(self, loaded: Loaded, seat: int, version: int, text: str) -> list[str]:
+    def _moved_on(self, loaded: Loaded, seat: int, version: int, said: str) -> list[str]:
         """A move the game moved on from: what changed since the mail's
         version, as the seat may see it (the current board follows)."""
         if version > loaded.version:
-            return [f"not applied: {text}: your mail names version {version}, which this game has not reached "
-                    f"(it is at version {loaded.version}).",
-                    "Reply to your latest mail from the game, and keep its subject."]
-        why = [f"not applied: {text}: your mail answers version {version}, but the game is at version "
-               f"{loaded.version}, and " + ("it is no longer your turn." if seat not in wording.acting(loaded)[0]
-                                            else "what you decide now is not what you decided then."),
-               "Read the board at the end of this mail and reply with your move again."]
+            return paragraph(_("not applied: {move}: your mail names version {version}, which this game has not "
+                               "reached (it is at version {now}). Reply to your latest mail from the game, and "
+                               "keep its subject.", move=said, version=version, now=loaded.version))
+        if seat not in wording.acting(loaded)[0]:
+            why = _("not applied: {move}: your mail answers version {version}, but the game is at version {now}, "
+                    "and it is no longer your turn.", move=said, version=version, now=loaded.version)
+        else:
+            why = _("not applied: {move}: your mail answers version {version}, but the game is at version {now}, "
+                    "and what you decide now is not what you decided then.", move=said, version=version,
+                    now=loaded.version)
+        lines = [*paragraph(why), *paragraph(_("Read the board at the end of this mail and reply with your move "
+                                              "again."))]
         if 0 <= version < loaded.version:
             names = self._names(loaded)
             start = max(version, loaded.version - CHANGES)  # the latest, when much happened
-            shown = [(v, loaded.game.redact(e, seat)) for v, e, _ in
+            shown = [(v, loaded.game.redact(e, seat)) for v, e, _move_id in
                      self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
-                why += ["", "What happened since:"]
+                lines += ["", _("What happened since:")]
                 if start > version:
-                    why.append(f"  ({start - version} earlier events are not listed)")
-                why += [f"  {v}. {wording.describe(loaded.game, e, seat, names)}" for v, e in shown]
-        return why
+                    lines.append("  " + ngettext("({n} earlier event is not listed)",
+                                                 "({n} earlier events are not listed)", start - version))
+                lines += [f"  {v}. {wording.describe(loaded.game, e, seat, names)}" for v, e in shown]
+        return lines
 
-    def _refusal(self, loaded: Loaded, seat: int, version: int, text: str, code: str, message: str) -> list[str]:
+    def _refusal(self, loaded: Loaded, seat: int, version: int, said: str, code: str, message: str) -> list[str]:
         if code == "nonce_reused":
-            return [f"not applied again: {text}: this mail was processed already."]
+            return [_("not applied again: {move}: this mail was processed already.", move=said)]
         if code == "not_your_turn":  # the game's words name seats by number
-            _, turn = wording.acting(loaded)
-            message = f"it is not your turn (it is {wording.joined(self._names(loaded), turn)}'s)"
-        why = [f"not applied: {text}: {message} ({code})."]
+            turn = wording.acting(loaded)[1]
+            message = _("it is not your turn (it is {names}'s)", names=wording.joined(self._names(loaded), turn))
+        why = paragraph(_("not applied: {move}: {reason}.", move=said, reason=_sentence(message or code)))
         examples = self._examples(loaded, seat) if seat in wording.acting(loaded)[0] else []
         if examples:
-            why.append("legal moves now, for example: " + "; ".join(examples))
+            why.append(_("legal moves now, for example: {moves}", moves=_("; ").join(examples)))
         return why
 
     def _settle(self, game_id: str, move_id: str) -> dict | None:

@@ -22,6 +22,7 @@ from email.policy import default as default_policy
 from html.parser import HTMLParser
 
 from ..games.base import plain_width
+from ..games.i18n import _
 
 MAX_LINE = 200
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\u0085\ufffd]+")
@@ -48,7 +49,8 @@ _MOBILE = re.compile(r"^(sent from my|get outlook for|sent with|envoyé de mon)\
 class Incoming:
     message_id: str
     subject: str = ""
-    commands: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)  # as the notation reads them (full width made plain)
+    typed: list[str] = field(default_factory=list)     # the same lines as the player typed them (to quote)
     version: int | None = None
     version_source: str | None = None
     source: str = "text"             # "text", "html" or "none"
@@ -94,7 +96,7 @@ class _HtmlText(HTMLParser):
             self.parts.append("\n")
         for i in range(len(self.stack) - 1, -1, -1):  # close up to the matching open tag
             if self.stack[i][0] == tag:
-                for _, skip in self.stack[i:]:
+                for _tag, skip in self.stack[i:]:
                     if skip:
                         self.skipping -= 1
                 del self.stack[i:]
@@ -176,8 +178,15 @@ def is_flowed(part) -> tuple[bool, bool]:
 
 
 def command_lines(text: str, limit: int = 20) -> list[str]:
+    """The command lines of a mail's text, as the notation reads them."""
+    return [plain for _typed, plain in typed_command_lines(text, limit)]
+
+
+def typed_command_lines(text: str, limit: int = 20) -> list[tuple[str, str]]:
+    """The command lines of a mail's text: (as the player typed it, to quote
+    back; as the notation reads it: full width made plain)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     i = 0
     while i < len(lines) and len(out) < limit:
         raw = lines[i]
@@ -204,9 +213,10 @@ def command_lines(text: str, limit: int = 20) -> list[str]:
             continue
         # Full-width letters, digits, commas and spaces (a Chinese keyboard's)
         # read as the notation's ASCII: ``help``, ``board`` and moves alike.
-        line = plain_width(_CONTROL.sub(" ", line)).strip()
+        typed = _CONTROL.sub(" ", line).strip()
+        line = plain_width(typed).strip()
         if line:
-            out.append(line[:MAX_LINE])
+            out.append((typed[:MAX_LINE], line[:MAX_LINE]))
         i += 1
     return out
 
@@ -276,14 +286,16 @@ def read(raw: bytes, game_id: str | None = None, limit: int = 20) -> Incoming:
         body = None
     if body is None and msg.is_multipart():
         incoming.source, incoming.problem = "none", (
-            "the mail's MIME structure is broken or has no text part"
-            + (f" ({', '.join(incoming.defects)})" if incoming.defects else ""))
+            _("the mail's MIME structure is broken or it has no text part ({defects})",
+              defects=", ".join(incoming.defects)) if incoming.defects
+            else _("the mail's MIME structure is broken or it has no text part"))
         return incoming
     if body is None:
         if msg.get_content_maintype() != "text":
-            broken = f"its MIME structure is broken ({', '.join(incoming.defects)})" if incoming.defects else ""
             incoming.source, incoming.problem = "none", (
-                f"the mail has no readable text part: {broken or 'it is ' + msg.get_content_type()}")
+                _("the mail has no readable text part: its MIME structure is broken ({defects})",
+                  defects=", ".join(incoming.defects)) if incoming.defects
+                else _("the mail has no readable text part: it is {type}", type=msg.get_content_type()))
             return incoming
         body = msg
     text = _content(body)
@@ -291,10 +303,11 @@ def read(raw: bytes, game_id: str | None = None, limit: int = 20) -> Incoming:
         incoming.source = "html"
         text = html_to_text(text)
     if not isinstance(text, str):
-        incoming.source, incoming.problem = "none", "the mail's text could not be decoded"
+        incoming.source, incoming.problem = "none", _("the mail's text could not be decoded")
         return incoming
     flowed, delsp = is_flowed(body)
     if flowed:
         text = unflow(text, delsp)
-    incoming.commands = command_lines(text, limit)
+    lines = typed_command_lines(text, limit)
+    incoming.typed, incoming.commands = [t for t, _p in lines], [p for _t, p in lines]
     return incoming

@@ -24,12 +24,14 @@ import time
 
 from ..errors import ServiceError
 from ..games.base import SEAT_FORFEITED, GameError, forfeit_result
+from ..games.i18n import N_
 from ..service import Loaded, Service, move_id_for
 from .kinds import DEADLINE_AUTH
 
 FORFEIT_EVENT = SEAT_FORFEITED
-#: the default actions in the words of the mail that tells what was played
-DEFAULT_ACTION_WORDS = {"pass": "the game's default move at a deadline", "random": "a random legal move"}
+#: the default actions in the words of the mail that tells what was played (translated there)
+DEFAULT_ACTION_WORDS = {"pass": N_("the game's default move when a deadline passes"),
+                        "random": N_("a legal move chosen at random")}
 
 
 def seeded_rng(secret: bytes, game_id: str, version: int, seat: int) -> random.Random:

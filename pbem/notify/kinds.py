@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..games.i18n import N_, _
 from .links import for_programs
 
 YOUR_TURN = "your_turn"
@@ -23,19 +24,20 @@ MAIL_AUTH = "mail-token"
 DEADLINE_AUTH = "deadline"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
 
+#: A notice's subject words (translated where the mail is built: ``subject_of``).
 SUBJECTS = {
-    YOUR_TURN: "your turn",
-    REMINDER: "reminder: your turn",
-    DEADLINE_PASSED: "the deadline passed",
-    MOVE_REJECTED: "your move was rejected",
-    GAME_OVER: "game over",
-    DIGEST: "daily digest",
-    MAY_REACT: "you may act out of turn",
+    YOUR_TURN: N_("your turn"),
+    REMINDER: N_("reminder: your turn"),
+    DEADLINE_PASSED: N_("the deadline passed"),
+    MOVE_REJECTED: N_("your move was rejected"),
+    GAME_OVER: N_("game over"),
+    DIGEST: N_("daily digest"),
+    MAY_REACT: N_("you may act out of turn"),
 }
 
 
 #: The subjects of a turn notice to a seat that owes a decision in another seat's turn.
-OTHERS_TURN_SUBJECTS = {YOUR_TURN: "your decision", REMINDER: "reminder: your decision"}
+OTHERS_TURN_SUBJECTS = {YOUR_TURN: N_("your decision"), REMINDER: N_("reminder: your decision")}
 
 
 def in_others_turn(active: int | None, seat: int) -> bool:
@@ -45,11 +47,11 @@ def in_others_turn(active: int | None, seat: int) -> bool:
 
 
 def subject_of(n: "Notice") -> str:
-    """A notice's subject words: "your decision", not "your turn", to a seat the
-    game waits for in another seat's turn."""
+    """A notice's subject words in the reader's language: "your decision",
+    not "your turn", to a seat the game waits for in another seat's turn."""
     if in_others_turn(n.active, n.seat) and n.kind in OTHERS_TURN_SUBJECTS:
-        return OTHERS_TURN_SUBJECTS[n.kind]
-    return SUBJECTS.get(n.kind, n.kind)
+        return _(OTHERS_TURN_SUBJECTS[n.kind])
+    return _(SUBJECTS[n.kind]) if n.kind in SUBJECTS else n.kind
 
 
 def newly_to_act(before: list[int], after: list[int], mover: int | None) -> list[int]:
@@ -93,10 +95,12 @@ class Notice:
     active: int | None = None                             # whose turn of the round (game.active_seat)
     result_text: str = ""                                 # the result in words (game.describe_result)
     picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
+    lang: str = "en"                                      # the language its texts are built in (pbem.notify.readers)
+    tz: str | None = None                                 # the zone the reader chose (times: pbem.when)
 
     def as_payload(self) -> dict:
         """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""
-        return {"kind": self.kind, "game": {"id": self.game_id, "type": self.game, "title": self.title,
+        return {"kind": self.kind, "lang": self.lang, "game": {"id": self.game_id, "type": self.game, "title": self.title,
                                             "status": self.status, "version": self.version,
                                             "to_act": self.to_act, "active": self.active},
                 "seat": self.seat, "events": self.events, "board": self.board,

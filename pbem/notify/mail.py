@@ -8,18 +8,21 @@ start a header of its own.
 from __future__ import annotations
 
 import html
+import json
 import re
 import secrets
-import time
+import textwrap
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate, make_msgid
 
+from ..games.i18n import CHINESE, N_, _, join_words, language, ngettext, reading
 from ..invisible import without_invisible_format
 from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN, Notice,
                     in_others_turn, subject_of)
 from .links import for_people
+from .readers import Reader
 from .tokens import reply_address
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -38,27 +41,54 @@ def header_text(value: str, limit: int = 120) -> str:
     return _SURROGATE.sub("\ufffd", text).strip()[:limit]
 
 
-def when(ts: float | None) -> str:
-    if ts is None:
-        return "none"
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
-
-
-#: The heading of the moves a mail offers (tests and players look for it).
-EXAMPLES_HEADING = "What you may do now, for example:"
+#: The heading of the moves a mail offers (tests and players look for it; a
+#: message, shown translated: ``_(EXAMPLES_HEADING)``).
+EXAMPLES_HEADING = N_("What you may do now, for example:")
+#: The hint under the moves a mail offers.
+PASTE_HINT = N_("(copy a line into your reply, above the quoted mail; “moves” lists them all)")
+#: What a person is shown for each link (``pbem.notify.links.for_people``).
+LINK_LABELS = {"page": N_("The game's page"), "play": N_("Play from your browser"),
+               "record": N_("The game's record")}
+#: Where the text part is wrapped: English at 76 columns, as mail is read;
+#: Chinese is left to the reader's mail program (it has no spaces to break at).
+WIDTH = 76
 
 
 def joined(names: list[str], seats) -> str:
-    """Some seats' names in words: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    words = [names[s] if 0 <= s < len(names) else f"seat {s}" for s in sorted(seats)]
-    if not words:
-        return "nobody"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    """Some seats' names in words: "Ann", "Ann and Bob", "Ann, Bob and Cy"
+    (in the reader's language: "Ann、Bob和Cy")."""
+    return join_words([names[s] if 0 <= s < len(names) else _("seat {n}", n=s) for s in sorted(seats)])
 
 
 def others_turn_line(names: list[str], active: int) -> str:
     """The opening to a seat that owes a decision in ``active``'s turn."""
-    return f"It is {joined(names, [active])}'s turn, and the game waits for your decision."
+    return _("It is {name}'s turn, and the game waits for your decision.", name=joined(names, [active]))
+
+
+# What a paragraph is never broken inside: a quoted text (a move line, a
+# player's words), so it reads, and pastes, whole.
+_QUOTE = re.compile(r"“[^“”]*”|「[^「」]*」")
+_KEPT_SPACE = "\x1f"
+
+
+def paragraph(text: str, indent: str = "") -> list[str]:
+    """A sentence or more as the text part's lines: wrapped at ``WIDTH`` where
+    words are spaced, never inside a quote; left whole in Chinese."""
+    if language() == CHINESE:
+        return [indent + text]
+    kept = _QUOTE.sub(lambda m: m.group(0).replace(" ", _KEPT_SPACE), text.replace(_KEPT_SPACE, " "))
+    lines = textwrap.wrap(kept, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                          break_long_words=False, break_on_hyphens=False) or [indent]
+    return [line.replace(_KEPT_SPACE, " ") for line in lines]
+
+
+def people_links(links: dict) -> dict:
+    """The links a mail shows a person, by what each is in words."""
+    return {_(LINK_LABELS[k]): url for k, url in for_people(links).items()}
+
+
+def link_lines(links: dict) -> list[str]:
+    return [_("{what}: {url}", what=label, url=url) for label, url in people_links(links).items()]
 
 
 def thread_root(game_id: str, seat: int, domain: str) -> str:
@@ -66,96 +96,142 @@ def thread_root(game_id: str, seat: int, domain: str) -> str:
 
 
 def _scores(n: Notice) -> str:
-    """The final scores by name ("Ann 12, Bob 8")."""
-    return ", ".join(f"{n.names[i] if i < len(n.names) else f'seat {i}'} {x}"
-                     for i, x in enumerate(n.result.get("scores", [])))
+    """The final scores by name ("Ann 12 points, Bob 8 points")."""
+    return _(", ").join(ngettext("{name} {n} point", "{name} {n} points", x,
+                                 name=n.names[i] if i < len(n.names) else _("seat {n}", n=i))
+                        for i, x in enumerate(n.result.get("scores", [])))
+
+
+def _deadline(n: Notice) -> str:
+    return Reader(n.lang, n.tz).when(n.deadline)
+
+
+def _deadline_line(n: Notice) -> str:
+    """The turn's deadline in the reader's zone, said ("Deadline: Dec 3, 2026, 3:43 PM UTC")."""
+    return _("Deadline: {deadline}", deadline=_deadline(n)) if n.deadline is not None else _("There is no deadline.")
 
 
 def _opening(n: Notice) -> list[str]:
-    """What the mail is about, in a sentence or two."""
+    """What the mail is about, in a sentence or two (one item a paragraph;
+    a digest's lines as they are)."""
     others = in_others_turn(n.active, n.seat)
     if n.kind == YOUR_TURN:
-        return [others_turn_line(n.names, n.active) if others else "It is your turn."]
+        return [others_turn_line(n.names, n.active) if others else _("It is your turn.")]
     if n.kind == MAY_REACT:
-        return [f"It is {joined(n.names, n.turn)}'s turn, and you may act out of turn meanwhile.",
-                "The game does not wait for you: reply with one of the moves below while it is someone",
-                "else's turn, or not at all. This is the only mail you get about it; your turn mails",
-                "come as usual."]
-    if n.kind == REMINDER:
-        return [f"Reminder: the game still waits for your decision in {joined(n.names, [n.active])}'s turn; "
-                f"the deadline is {when(n.deadline)}." if others else
-                f"Reminder: it is still your turn; the deadline is {when(n.deadline)}."]
+        return [_("It is {names}'s turn, and meanwhile you may act out of turn. The game does not wait for "
+                  "you: reply with one of the moves below while it is someone else's turn, or not at all. "
+                  "This is the only mail you get about it; your turn mails come as usual.",
+                  names=joined(n.names, n.turn))]
+    if n.kind == REMINDER:  # the deadline follows, on its own line
+        return [_("Reminder: the game still waits for your decision in {name}'s turn.",
+                  name=joined(n.names, [n.active])) if others else _("Reminder: it is still your turn.")]
+    # a message says these itself, with what followed
     if n.kind == DEADLINE_PASSED:
-        return ["The deadline passed."]
+        return [] if n.message else [_("The deadline passed.")]
     if n.kind == MOVE_REJECTED:
-        return ["Your move was rejected."]
+        return [] if n.message else [_("Your move was rejected.")]
     if n.kind == GAME_OVER:
-        return ["The game is over."]
+        return [_("The game is over.")]
     if n.kind == DIGEST:
-        return ["What happened in your game since the last digest:"] + [f"  - {line}" for line in n.lines]
+        return [_("What happened in your game since the last digest:")]
     return []
 
 
+def digest_line(line: str) -> str:
+    """One line of a digest: stored as ``{"version", "title"}`` by the turn
+    mail it stands for, worded now for its reader (an older plain line as it is)."""
+    try:
+        item = json.loads(line)
+        return _("Your turn in {title} (version {version})", title=item["title"], version=item["version"])
+    except (ValueError, TypeError, KeyError):
+        return line
+
+
+def _about(n: Notice) -> str:
+    return _("{title} ({game}), version {version}, for {name}", title=header_text(n.title),
+             game=n.game_title or n.game, version=n.version, name=header_text(n.seat_name))
+
+
 def _text_body(n: Notice) -> str:
-    out = [f"{header_text(n.title)} ({n.game_title or n.game}), version {n.version}, "
-           f"for {header_text(n.seat_name)}", ""]
-    out += _opening(n)
+    out = [_about(n)]
+    opening = _opening(n)
+    if opening:
+        out.append("")
+        for item in opening:
+            out += paragraph(item)
+        out += [f"  - {digest_line(line)}" for line in n.lines]
     if n.message:
-        out += ["", n.message]
+        out += [""] + paragraph(n.message)
     if n.events:
-        out += ["", "What happened:"] + [f"  {e['version']}. {e['text']}" for e in n.events]
+        out += ["", _("What happened:")] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.result:
-        out += ["", n.result_text or "The result:", f"Final scores: {_scores(n)}"]
+        out += ["", n.result_text or _("The result:"), _("Final scores: {scores}", scores=_scores(n))]
     if n.board:
-        out += ["", "The board as you see it:", "", n.board]
+        out += ["", _("The board as you see it:"), "", n.board]
     if n.examples:
-        out += ["", EXAMPLES_HEADING] + [f"  {m['text']}" for m in n.examples]
-        out += ["(copy a line into your reply, above the quoted mail; 'moves' lists them all)"]
+        out += ["", _(EXAMPLES_HEADING)] + [f"  {m['text']}" for m in n.examples]
+        out += paragraph(_(PASTE_HINT))
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
-        out += ["", f"Deadline: {when(n.deadline)}"]
+        out += ["", _deadline_line(n)]
     if n.links:
-        out += [""] + [f"{name}: {url}" for name, url in for_people(n.links).items()]
+        out += [""] + link_lines(n.links)
     return "\n".join(out) + "\n"
 
 
 def _html_body(n: Notice, cid: str | None) -> str:
     e = html.escape
-    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(subject_of(n))}</h2>",
-             f"<p>{e(n.game_title or n.game)}, version {n.version}, for {e(header_text(n.seat_name))}</p>"]
-    opening = _opening(n)
-    if opening:
-        parts.append("<p>" + e(" ".join(x.strip() for x in opening if not x.startswith("  - "))) + "</p>")
+    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(subject_of(n))}</h2>", f"<p>{e(_about(n))}</p>"]
+    parts += [f"<p>{e(item)}</p>" for item in _opening(n)]
     if n.message:
         parts.append(f"<p>{e(n.message)}</p>")
     if n.lines:
-        parts.append("<ul>" + "".join(f"<li>{e(x)}</li>" for x in n.lines) + "</ul>")
+        parts.append("<ul>" + "".join(f"<li>{e(digest_line(x))}</li>" for x in n.lines) + "</ul>")
     if n.events:
-        parts.append("<h3>What happened</h3><ol>" +
+        heading = _("What happened")
+        parts.append(f"<h3>{e(heading)}</h3><ol>" +
                      "".join(f"<li value=\"{int(ev['version'])}\">{e(ev['text'])}</li>" for ev in n.events) + "</ol>")
     if n.result:
-        parts.append(f"<h3>Result</h3><p>{e(n.result_text)}<br>Final scores: {e(_scores(n))}</p>")
+        heading, scores = _("Result"), _("Final scores: {scores}", scores=_scores(n))
+        parts.append(f"<h3>{e(heading)}</h3><p>{e(n.result_text)}<br>{e(scores)}</p>")
     if cid:
         parts.append(picture_html(cid))
     if n.board:
-        parts.append(f"<h3>The board as you see it</h3><pre>{e(n.board)}</pre>")
+        heading = _("The board as you see it")
+        parts.append(f"<h3>{e(heading)}</h3><pre>{e(n.board)}</pre>")
     if n.examples:
-        parts.append(f"<h3>{e(EXAMPLES_HEADING.rstrip(':'))}</h3><ul>" +
+        parts.append(f"<h3>{e(_(EXAMPLES_HEADING).rstrip(':：'))}</h3><ul>" +
                      "".join(f"<li><code>{e(m['text'])}</code></li>" for m in n.examples) + "</ul>")
     if n.kind in (YOUR_TURN, REMINDER):
-        parts.append(f"<p>Deadline: {e(when(n.deadline))}</p>")
+        parts.append(f"<p>{e(_deadline_line(n))}</p>")
     if n.links:
-        parts.append(links_html(for_people(n.links)))
-    return "<!doctype html><html><body>" + "\n".join(parts) + "</body></html>\n"
+        parts.append(links_html(people_links(n.links)))
+    return page("\n".join(parts))
+
+
+#: How a mail's HTML reads on a phone as well as a desktop: the picture and
+#: a wide board shrink or scroll inside the width, never widen the page.
+_STYLE = ("body{font-family:sans-serif;line-height:1.5;max-width:46em;margin:0 auto;padding:0 .5em}"
+          "img{max-width:100%;height:auto}pre{overflow-x:auto;font-size:90%;line-height:1.25}"
+          "code{white-space:pre-wrap}")
+
+
+def page(body: str) -> str:
+    """An HTML part: its language said (``<html lang>``), for a phone's width too."""
+    return (f"<!doctype html><html lang=\"{html.escape(language())}\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<style>{_STYLE}</style></head><body>{body}</body></html>\n")
 
 
 def links_html(links: dict) -> str:
+    """``links``: {what it is in words: its URL} (``people_links``)."""
     e = html.escape
     return "<p>" + " &middot; ".join(f"<a href=\"{e(u)}\">{e(k)}</a>" for k, u in links.items()) + "</p>"
 
 
 def picture_html(cid: str) -> str:
     """The picture, referenced by its part's Content-ID (``cid`` without <>)."""
-    return f"<p><img src=\"cid:{html.escape(cid)}\" alt=\"The board as you see it\"></p>"
+    alt = _("The board as you see it")
+    return f"<p><img src=\"cid:{html.escape(cid)}\" alt=\"{html.escape(alt)}\"></p>"
 
 
 def picture_cid(domain: str) -> str:
@@ -173,9 +249,24 @@ def add_html(msg: EmailMessage, body: str, png: bytes | None, cid: str | None) -
         html_part.add_related(png, "image", "png", cid=f"<{cid}>", filename="board.png", disposition="inline")
 
 
+def subject(title: str, what: str, version: int) -> str:
+    """A mail's subject: "[pbem] TITLE: WHAT (vN)". The frame is fixed, in
+    every language: replies are read by its "(vN)" (pbem.mail_in.reading);
+    ``what`` is in the reader's language. A header that is not ASCII goes
+    RFC 2047-encoded in UTF-8 (``policy.SMTP``)."""
+    return header_text(f"[pbem] {header_text(title)}: {what} (v{int(version)})", 200)
+
+
 def compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -> EmailMessage:
+    """The mail of a notice, every word in its reader's language (``n.lang``:
+    the notice's own texts were built in it too, pbem.notify.notifier)."""
+    with reading(n.lang):
+        return _compose(n, to_addr, secret, domain, sender)
+
+
+def _compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -> EmailMessage:
     msg = EmailMessage(policy=SMTP)
-    msg["Subject"] = header_text(f"[pbem] {n.title}: {subject_of(n)} (v{n.version})", 200)
+    msg["Subject"] = subject(n.title, subject_of(n), n.version)
     msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender))
     msg["To"] = Address(display_name=header_text(n.seat_name, 64), addr_spec=header_text(to_addr, 254))
     msg["Reply-To"] = reply_address(secret, domain, n.game_id, n.seat)
@@ -190,4 +281,6 @@ def compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) ->
     msg.set_content(_text_body(n))
     cid = picture_cid(domain) if n.picture else None
     add_html(msg, _html_body(n, cid), n.picture, cid)
+    # after the parts: setting a body drops the Content- headers set before it
+    msg["Content-Language"] = language()
     return msg

@@ -7,6 +7,7 @@ nothing unless their deadline record still stands.
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
@@ -19,6 +20,7 @@ from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
 from ..games.base import OMNISCIENT
+from ..games.i18n import _, reading
 from ..service import Loaded, Service
 from . import deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
@@ -27,6 +29,7 @@ from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH
                     REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links
 from .picture import board_png
+from .readers import Reader, quoted, seat_reader
 from .store import NotifyStore
 
 log = logging.getLogger(__name__)
@@ -82,10 +85,24 @@ class Notifier:
 
     # ------------------------------------------------------------------ notices
 
+    def reader(self, loaded: Loaded, seat: int) -> Reader:
+        """Who reads ``seat``'s mails and webhooks: its language and zone
+        (``readers.seat_reader``). Every text for the seat is built inside
+        ``with reading(reader.lang)``, the games' and the picture's too."""
+        return seat_reader(loaded.meta, self.service.store.seats(loaded.id).get(seat))
+
     def notice(self, loaded: Loaded, seat: int, kind: str, since: int | None = None, message: str = "") -> Notice:
         """What ``seat`` is told about ``loaded`` (events after ``since``),
         filtered through the game's redact/view for that seat only; players
-        named by their names (``wording.seat_names``)."""
+        named by their names (``wording.seat_names``); every text built in
+        the seat's language (``message`` was built in it by the caller)."""
+        reader = self.reader(loaded, seat)
+        with reading(reader.lang):
+            n = self._notice(loaded, seat, kind, since, message)
+        n.lang, n.tz = reader.lang, reader.tz
+        return n
+
+    def _notice(self, loaded: Loaded, seat: int, kind: str, since: int | None, message: str) -> Notice:
         game, state, meta = loaded.game, loaded.state, loaded.meta
         finished = meta.get("status") == "finished"
         viewer = OMNISCIENT if finished else seat
@@ -94,7 +111,7 @@ class Notifier:
         events = []
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
-            for version, event, _ in self.service.store.events(loaded.id, since, loaded.version):
+            for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
                 shown = game.redact(event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
@@ -107,7 +124,7 @@ class Notifier:
         deadline = record["at"] if record and seat in to_act else None
         playing = kind in (YOUR_TURN, REMINDER, MAY_REACT) and seat in to_act and not finished
         return Notice(kind=kind, game_id=loaded.id, game=game.name, title=str(meta.get("title") or loaded.id),
-                      seat=seat, seat_name=names[seat] if seat < len(names) else f"seat {seat}",
+                      seat=seat, seat_name=names[seat] if seat < len(names) else _("seat {n}", n=seat),
                       version=loaded.version, status=str(meta.get("status")), to_act=to_act, events=events,
                       board=wording.render(game, state, viewer, names), examples=examples,
                       deadline=deadline,
@@ -120,13 +137,15 @@ class Notifier:
 
     def picture(self, loaded: Loaded, n: Notice) -> bytes | None:
         """The reader's picture: from their view, their legal moves marked
-        when it is their turn (everything once the game is over)."""
+        when it is their turn (everything once the game is over), its words
+        in the reader's language."""
         if self.behind:
             return None
         finished = loaded.meta.get("status") == "finished"
         viewer = OMNISCIENT if finished else n.seat
         legal = loaded.game.legal_moves(loaded.state, n.seat) if n.seat in n.turn and not finished else None
-        return board_png(loaded.game, loaded.state, viewer, n.names, legal)
+        with reading(n.lang):
+            return board_png(loaded.game, loaded.state, viewer, n.names, legal)
 
     def channels(self, game_id: str, seat: int) -> dict:
         return self.store.channels(game_id, seat, self.service.store.seats(game_id).get(seat))
@@ -176,7 +195,8 @@ class Notifier:
             return "no_email"
         pref = ch.get("preference", "every")
         if pref == "digest":
-            line = f"v{loaded.version}: your turn in {loaded.meta.get('title')}"
+            # worded when the digest is mailed, in its reader's language (mail.digest_line)
+            line = json.dumps({"version": loaded.version, "title": str(loaded.meta.get("title") or loaded.id)})
             if self.store.add_digest(loaded.id, seat, line):
                 self._later(self.conf.digest_period, "digest", loaded.id, seat)
             return "digest"
@@ -384,8 +404,11 @@ class Notifier:
         if seat is None:
             return False
         error = record.get("error") or {}
-        message = f"Your move was rejected: {error.get('message', '')} ({error.get('code', '')})."
-        self.tell(self.service.load(game_id), seat, MOVE_REJECTED, None, message)
+        loaded = self.service.load(game_id)
+        with reading(self.reader(loaded, seat).lang):
+            # the reason is the worker's words, as the move's record keeps them
+            message = _("Your move was rejected: {reason}", reason=error.get("message") or error.get("code") or "")
+        self.tell(loaded, seat, MOVE_REJECTED, None, message)
         return True
 
     # ------------------------------------------------------------------ deadlines
@@ -444,9 +467,11 @@ class Notifier:
         names = wording.seat_names(self.service.store.seats(game_id), int(loaded.meta.get("players") or 0))
         # the move as the seat's mails write moves: a seat it names, by its player's name
         action = record.get("default_action") or "pass"
-        self.tell(loaded, seat, DEADLINE_PASSED, None,
-                  f"The deadline passed: the server played '{wording.describe(loaded.game, move, seat, names)}' "
-                  f"for you ({deadlines.DEFAULT_ACTION_WORDS.get(action, action)}).")
+        with reading(self.reader(loaded, seat).lang):
+            how = deadlines.DEFAULT_ACTION_WORDS.get(action)
+            message = _("The deadline passed, so the server played {move} for you ({how}).",
+                        move=quoted(wording.describe(loaded.game, move, seat, names)), how=_(how) if how else action)
+        self.tell(loaded, seat, DEADLINE_PASSED, None, message)
         return "told"
 
     def deadline_due(self, game_id: str, seat: int, since_version: int) -> str:
@@ -460,7 +485,8 @@ class Notifier:
         self.store.set_deadline(game_id, seat, None)
         if move is None:
             deadlines.forfeit(self.service, loaded, seat)
-            message = "The deadline passed: you forfeit the game."
+            with reading(self.reader(loaded, seat).lang):
+                message = _("The deadline passed, so you forfeited the game.")
             self.tell(loaded, seat, DEADLINE_PASSED, None, message)
             return "forfeit"
         # the seat is told once the move is applied (``after_move``: ``deadline_played``)

@@ -9,7 +9,8 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
-from ..games.base import name_seats
+from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, name_seats
+from ..games.i18n import _
 from ..games.base import seat_names as game_seat_names
 from .kinds import in_others_turn  # noqa: F401  (for the mail replies' wording)
 from .mail import header_text, joined, others_turn_line  # noqa: F401  (the names of some seats in words)
@@ -22,6 +23,18 @@ def seat_names(seats: dict, players: int) -> list[str]:
 
 
 def describe(game, item: dict, viewer, names: list[str] | None) -> str:
+    """A move or an event in words; the events the server makes itself (a
+    forfeit at a deadline, a game the operator abandoned), which no game
+    describes, in the mails' own words."""
+    kind = item.get("type") if isinstance(item, dict) else None
+    if kind == SEAT_FORFEITED:
+        seat = item.get("player")
+        who = names[seat] if isinstance(seat, int) and names and 0 <= seat < len(names) else _("seat {n}", n=seat)
+        return (_("{name} forfeited the game: the deadline passed.", name=who) if item.get("reason") == "deadline"
+                else _("{name} forfeited the game.", name=who))
+    if kind == GAME_ABANDONED:
+        return (_("The server's operator ended the game: {why}", why=item["why"]) if item.get("why")
+                else _("The server's operator ended the game."))
     return game.describe(item, viewer, names=names)
 
 
