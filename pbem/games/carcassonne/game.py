@@ -68,11 +68,15 @@ class Carcassonne(Game):
         for name in options["expansions"]:
             if name not in EXPANSIONS:
                 raise BadOptions("unknown_expansion",
-                                 _("unknown expansion “{name}”; available: {list}", name=name, list=sorted(EXPANSIONS)))
+                                 _("unknown expansion “{name}”; the expansions are: {list}", name=name,
+                                   list=", ".join(sorted(EXPANSIONS))))
         most = rules_for(options["expansions"]).max_players
         if players > most:
             raise BadOptions("bad_player_count",
-                             _("{name} takes {min_players} to {most} players, not {players}{value}", name=self.name, min_players=self.min_players, most=most, players=players, value='' if most >= self.max_players else ' (6 with the inns_cathedrals expansion)'))
+                             (_("Carcassonne takes {least} to {most} players, not {players}", least=self.min_players,
+                                most=most, players=players) if most >= self.max_players else
+                              _("Carcassonne takes {least} to {most} players, not {players} (6 with the expansion "
+                                "Inns & Cathedrals)", least=self.min_players, most=most, players=players)))
         if options["start_player"] >= players:
             raise BadOptions("bad_option_value", _("start_player must be below {players}", players=players))
         order = options["draw_order"]
@@ -150,7 +154,7 @@ class Carcassonne(Game):
         if anytime is not None:
             # a move of the active seat's own turn beside whatever it owes (The Tower's ransom)
             if player != state.active:
-                raise IllegalMove("not_now", _("you may {kind} only on your own turn", kind=kind))
+                raise IllegalMove("not_now", _("you may make this move only in your own turn"))
             _legal, validate, events = anytime
             return events(state, player, validate(state, player, move))
         start = rules.moves.get(kind)
@@ -158,7 +162,7 @@ class Carcassonne(Game):
             raise IllegalMove("unknown_move", _("unknown move “{kind}”; moves are: {list}", kind=kind, list=', '.join(sorted([*rules.moves, *rules.anytime]))))
         owed = state.pending.get(player)
         if owed != kind:
-            raise IllegalMove("not_now", _("you cannot {kind} now (you owe {owed})", kind=kind, owed=owed))
+            raise IllegalMove("not_now", _("this is not the move you owe now"))
         clean = rules.validators[kind](state, player, move)
         starts = rules.move_starts.get(kind)
         if starts is not None:

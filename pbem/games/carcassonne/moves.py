@@ -13,7 +13,8 @@ is the digest's canonical timeout move.
 """
 from __future__ import annotations
 
-from ..i18n import _
+from ..i18n import _, ngettext
+from .notation import feature_name, segment
 from ..base import IllegalMove
 from .features import Frontier, _port_sids, cell_ports, frontier_order, occupancy_mask
 from .geometry import EDGES
@@ -356,7 +357,7 @@ def check_place(state, player: int, move: dict):
     index or None)."""
     extra = set(move) - MOVE_KEYS
     if extra:
-        raise IllegalMove("malformed_move", _("unknown field(s) {list} in place_tile", list=sorted(extra)))
+        raise IllegalMove("malformed_move", _("a placement has no field {list}", list=", ".join(sorted(extra))))
     x, y, rotation = move.get("x"), move.get("y"), move.get("rotation")
     if not (_int(x) and _int(y)):
         raise IllegalMove("bad_position", _("x and y must be integers, e.g. place 1,-2 r90"))
@@ -374,7 +375,9 @@ def check_place(state, player: int, move: dict):
         o = oriented(letter, r)
         bad = [EDGES[d] for d in range(4) if constraint[d] not in (".", o.edges[d])]
         raise IllegalMove("edges_do_not_match",
-                          _("tile {letter} at {x},{y} r{rotation} does not match on edge(s) {list}", letter=letter, x=x, y=y, rotation=rotation, list=' '.join(bad)))
+                          ngettext("tile {letter} at {x},{y} r{rotation} does not match its neighbour on edge {list}",
+                                   "tile {letter} at {x},{y} r{rotation} does not match its neighbours on edges {list}",
+                                   len(bad), letter=letter, x=x, y=y, rotation=rotation, list=' '.join(bad)))
     if state.rules.placement_checks:
         why = refusal(state, letter, cell, r)
         if why:
@@ -405,7 +408,8 @@ def check_place(state, player: int, move: dict):
         raise IllegalMove("bad_segment", _("a follower cannot stand on {on}", on=on))
     if o.masks[k] & occupancy_mask(state, cell):
         raise IllegalMove("feature_occupied",
-                          _("the {value} that {on} joins already holds a follower", value=o.kinds[k], on=on))
+                          _("the {feature} that {on} joins already holds a follower", feature=feature_name(o.kinds[k]),
+                            on=segment(on)))
     return cell, r, k
 
 

@@ -35,7 +35,8 @@ BASE_HELP = (
     ("place X,Y rR follower cloister", N_("... a monk on the cloister")),
     ("place X,Y rR farmer NL", N_("... a farmer on the field at half-edge NL")),
 )
-BASE_EXAMPLES = ("place 1,0 r90", "place 1,0 r90 follower city N", "place 0,1 r0 farmer NL")
+BASE_EXAMPLES = ("place 1,0 r90", "place 1,0 r90 follower city N", "place 1,0 r90 follower road E",
+                 "place 1,0 r90 follower cloister", "place 0,1 r0 farmer NL")
 
 #: name -> the expansion's title (a message), its help lines, its examples
 #: (moves as typed, each parsing in any position of a game with it; the
@@ -69,11 +70,11 @@ EXPANSION_TEXT = {
         ("wagon home", N_("... or goes back to your supply")),
     ), ("place 1,0 r0 mayor city N", "place 1,0 r0 barn NE", "abbey 2,1", "draw", "wagon home")),
     "princess_dragon": (N_("The Princess & the Dragon"), (
-        ("dragon N", N_("the dragon's step, when it is yours (N, E, S or W; also dragon X,Y: the tile it "
-                        "moves to)")),
+        ("dragon N | E | S | W", N_("the dragon's step, when it is yours (also dragon X,Y: the tile it moves "
+                                    "to)")),
         ("fairy X,Y road E", N_("step 5: the fairy next to your follower on that segment")),
         ("fairy X,Y road E big", N_("... next to your big follower")),
-        ("fairy X,Y road E mayor", N_("... next to your mayor (fairy X,Y road E wagon: your wagon)")),
+        ("fairy X,Y road E mayor", N_("... next to your mayor (or your wagon: fairy X,Y road E wagon)")),
         ("fairy X,Y", N_("with the fairy on a tile (option fairy_placement = on_tile): the fairy onto a "
                          "tile with your follower")),
         ("princess X,Y city N seat P", N_("step 5: the princess sends seat P's knight in that city home")),
@@ -82,8 +83,8 @@ EXPANSION_TEXT = {
         ("portal X,Y follower road E", N_("step 5: a follower through the magic portal (portal X,Y farmer NL, "
                                           "portal X,Y cloister)")),
         ("portal X,Y big city N", N_("... the big follower (portal X,Y big farmer NL)")),
-        ("portal X,Y mayor city N", N_("... the mayor (portal X,Y wagon road E: the wagon)")),
-    ), ("dragon N", "fairy 1,0 road E", "princess 1,0 city N seat 1", "portal 1,0 follower road E")),
+        ("portal X,Y mayor city N", N_("... the mayor (or the wagon: portal X,Y wagon road E)")),
+    ), ("dragon N", "fairy 1,0 road E", "princess 1,0 city N seat 1", "portal 1,0 follower road E", "pass")),
     "tower": (N_("The Tower"), (
         ("tower X,Y", N_("step 5: a floor on the tower at X,Y (then you may capture)")),
         ("tower X,Y top", N_("step 5: your follower on top closes the tower")),
@@ -96,12 +97,12 @@ EXPANSION_TEXT = {
         ("capture none", N_("... or nobody (also: pass)")),
         ("exchange follower", N_("when offered: which of your followers comes back")),
         ("exchange big", N_("... your big follower")),
-        ("exchange mayor", N_("... your mayor (exchange wagon: your wagon)")),
+        ("exchange mayor", N_("... your mayor (or your wagon: exchange wagon)")),
         ("ransom seat P", N_("in your turn, once: 3 points to seat P for your follower it holds")),
         ("ransom seat P big", N_("... for your big follower")),
-        ("ransom seat P mayor", N_("... for your mayor (ransom seat P wagon: your wagon)")),
+        ("ransom seat P mayor", N_("... for your mayor (or your wagon: ransom seat P wagon)")),
     ), ("tower 1,0", "tower 1,0 top", "capture 1,0 road E seat 1", "capture none", "exchange follower",
-        "ransom seat 1")),
+        "ransom seat 1", "pass")),
     "count": (N_("The Count of Carcassonne"), (
         ("enter castle count market", N_("when offered: your follower into a district of the City (castle, "
                                          "blacksmith, cathedral, market), the Count to another")),
@@ -114,22 +115,20 @@ EXPANSION_TEXT = {
                                        "field, at the end only)")),
         ("leave castle big X,Y city N", N_("... your big follower")),
         ("leave castle mayor X,Y city N", N_("... your mayor (or wagon)")),
-    ), ("enter castle count market", "leave castle 1,0 city N", "stay out")),
+    ), ("enter castle count market", "leave castle 1,0 city N", "stay out", "pass")),
     "bridges_castles_bazaars": (N_("Bridges, Castles & Bazaars"), (
         ("place X,Y rR bridge X2,Y2 NS", N_("a bridge north-south (or WE: west-east) with the placement, on "
                                             "that tile or next to it, before the figure (... NS follower "
                                             "road N)")),
-        ("castle X,Y city N", N_("when offered: the small city becomes a castle")),
-        ("no castle", N_("... or it stays a city")),
+        ("castle X,Y city N | no castle", N_("when offered: the small city becomes a castle, or not")),
         ("castle points X,Y road W", N_("when your castle may score one of several features: the one it "
                                         "scores, named by a segment of it")),
         ("bazaar N bid B", N_("when you host the bazaar: tile N (counted from 0) and your bid")),
         ("bazaar N", N_("in the draft (bazaar_mode draft): when you choose, tile N (from 0), no bid")),
-        ("bid B", N_("when it is your bid: your bid B")),
-        ("pass", N_("... or no bid")),
-        ("buy", N_("the host's choice after the bids: buy the tile")),
-        ("sell", N_("... or sell it to the highest bidder")),
-    ), ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N", "no castle")),
+        ("bid B | pass", N_("when it is your bid: your bid B, or none")),
+        ("buy | sell", N_("the host's choice after the bids: buy the tile, or sell it to the highest bidder")),
+    ), ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N", "no castle", "castle points 1,0 road W", "bazaar 0 bid 1",
+        "bid 2", "pass", "buy", "sell")),
 }
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
@@ -137,6 +136,8 @@ SEAT_MOVES = ("princess_dragon", "tower")
 PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars")
 #: the figures of other expansions a move may name, and the expansion that brings each
 FIGURE_EXPANSIONS = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
+#: the stand-ins of the help's moves (an edge N stays N: bazaar N is the tile's number)
+_STAND_INS = ("X,Y", "X2,Y2", "rR")
 #: the notation column of the help (the move) and where its words start
 HELP_COLUMN = 36
 
@@ -161,20 +162,30 @@ def expansion_text(name: str, expansions=None) -> tuple:
     return _(title), lines, tuple(examples)
 
 
+#: the help's stand-ins for what a move names (a message each: the reader's words for them)
+PLACEHOLDERS = {"X,Y": N_("X,Y"), "X2,Y2": N_("X2,Y2"), "rR": N_("rR")}
+
+
+def help_move(move: str, stand_ins=()) -> str:
+    """A help line's move in the reader's notation, its stand-ins (``stand_ins``
+    of ``PLACEHOLDERS``: X,Y, rR...) as the reader's words for them."""
+    words = localize(move).split(" ")
+    return " ".join(_(PLACEHOLDERS[w]) if w in PLACEHOLDERS and (not stand_ins or w in stand_ins) else w
+                    for w in words)
+
+
 def _help_lines(lines) -> list:
     """Help lines: the move in the reader's notation, what it does beside it
     (or under it, where the move is too long), cut at 80 columns."""
     out = []
     for move, doc in lines:
-        head = "  " + localize(move)
-        text = _(doc)
+        head = "  " + help_move(move, _STAND_INS)
+        text = wrap(_(doc), WIDTH - HELP_COLUMN, "")
         if width(head) + 2 <= HELP_COLUMN:
-            first = pad(head, HELP_COLUMN) + text
+            out.append(pad(head, HELP_COLUMN) + text[0])
         else:
-            out.append(head)
-            first = " " * HELP_COLUMN + text
-        for i, line in enumerate(wrap(first, WIDTH, "")):
-            out.append(line if i == 0 else " " * HELP_COLUMN + line.strip())
+            out += [head, " " * HELP_COLUMN + text[0]]
+        out += [" " * HELP_COLUMN + line.strip() for line in text[1:]]
     return out
 
 
@@ -211,7 +222,7 @@ def help_for(expansions) -> str:
         parts += wrap("  " + _("(seat P: the seat's number or its player's name as the board shows it, "
                                "e.g. {seat_number} or {seat_name})", seat_number=localize("seat 1"),
                                seat_name=localize("seat") + " Ann"), WIDTH, "")
-    parts += _conventions(BASE_EXAMPLES)
+    parts += _conventions(BASE_EXAMPLES[:2] + BASE_EXAMPLES[-1:])
     extra = [localize(e) for e in examples[len(BASE_EXAMPLES):]]
     if extra:                  # at most 80 columns, cut between examples (each stays whole)
         line = _("More examples:")
@@ -363,7 +374,9 @@ def names_in(text: str, names=None) -> str:
     """A text with its seats (``seat(p)``) named."""
     if "\ue000" not in text:
         return text
-    return _MARK.sub(lambda m: seat_name(None if m.group(1) == "None" else int(m.group(1)), names), text)
+    text = _MARK.sub(lambda m: seat_name(None if m.group(1) == "None" else int(m.group(1)), names), text)
+    # a sentence starts with a capital: "Seat 2 drew", "Nobody scores" ("Ann drew" as it is)
+    return text[:1].upper() + text[1:] if text.startswith(("seat ", "nobody")) else text
 
 
 def name_in_move(text: str, names) -> str:

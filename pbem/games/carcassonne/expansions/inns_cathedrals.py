@@ -25,7 +25,7 @@ The module imports only the standard library and the engine.
 from __future__ import annotations
 
 from ...i18n import _
-from ..notation import seat
+from ..notation import feature_name, seat, segment
 from ...base import IllegalMove
 from ..features import occupancy_mask
 from .inns_cathedrals_tiles import EXPANSION, IC_TILES, ic_pile
@@ -101,7 +101,8 @@ def _validate(state, player: int, cell, o, on: str) -> int:
         raise IllegalMove("bad_segment", _("a big follower cannot stand on {on}", on=on))
     if o.masks[k] & occupancy_mask(state, cell):
         raise IllegalMove("feature_occupied",
-                          _("the {value} that {on} joins already holds a follower", value=o.kinds[k], on=on))
+                          _("the {feature} that {on} joins already holds a follower", feature=feature_name(o.kinds[k]),
+                            on=segment(on)))
     return k
 
 

@@ -40,7 +40,7 @@ The module imports only the standard library and the engine.
 from __future__ import annotations
 
 from ...i18n import _
-from ..notation import good_name, seat
+from ..notation import feature_name, figure_name, good_name, seat, segment
 from ...base import IllegalMove
 from ..features import label_of, occupied
 from ..geometry import DELTA, opposite_half
@@ -268,17 +268,19 @@ def _validator(figure: str):
 
     def validate(state, player: int, cell, o, on: str) -> int:
         if figure_left(state, player, figure) <= 0:
-            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure))
+            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure_name(figure)))
         if on not in o.labels:
-            raise IllegalMove("bad_segment", _("tile {letter} r{value} has no segment “{on}”; choose "
-                                               "one of: {list}", letter=o.letter, value=o.rot * 90, on=on, list=', '.join(o.labels)))
+            raise IllegalMove("bad_segment", _("tile {letter} r{rotation} has no segment “{on}”; choose one of: {list}", letter=o.letter,
+                                               rotation=o.rot * 90, on=on, list=", ".join(o.labels)))
         k = o.labels.index(on)
         if o.kinds[k] not in kinds:
-            raise IllegalMove("bad_segment", _("the {figure} goes on a {what} segment, not on {on}", figure=figure, what=what, on=on))
+            raise IllegalMove("bad_segment", (_("the builder goes on a road or city, not on {on}", on=segment(on)) if figure == BUILDER
+                                               else _("the pig goes on a field, not on {on}", on=segment(on))))
         if not has_follower(state, joined_features(state, cell, o, k), player):
             code = "no_own_follower" if figure == BUILDER else "no_own_farmer"
-            need = "follower" if figure == BUILDER else "farmer"
-            raise IllegalMove(code, _("the {value} that {on} joins holds no {need} of yours", value=o.kinds[k], on=on, need=need))
+            raise IllegalMove(code, _("the {feature} that {on} joins holds no follower of yours",
+                                      feature=feature_name(o.kinds[k]), on=segment(on)) if figure == BUILDER else
+                              _("the field that {on} joins holds no farmer of yours", on=segment(on)))
         return k
 
     return validate

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ....i18n import _
+from ...notation import figure_name, segment
 from ....base import IllegalMove
 from ...geometry import DELTA, opposite_half
 from ...orient import oriented
@@ -193,7 +194,7 @@ def _barn_free(state, cell, o, k) -> bool:
 def _figure_validator(figure: str):
     def validate(state, player: int, cell, o, on: str) -> int:
         if left(state, player, figure) <= 0:
-            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure))
+            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure_name(figure)))
         if figure == BARN:
             corner = on[7:] if on.startswith("corner ") else ""
             if corner not in CORNERS or not _barn_ok(state, cell, o, corner):
@@ -202,8 +203,10 @@ def _figure_validator(figure: str):
                                                 "without a barn"))
             return _barn_corner(state, cell, o, corner)
         if (figure, on) not in _options(state, player, cell, o, _occupancy(state, cell)):
-            what = "an unoccupied city" if figure == MAYOR else "an unoccupied road, city or cloister"
-            raise IllegalMove("bad_segment", _("the {figure} goes on {what}, not on “{on}”", figure=figure, what=what, on=on))
+            raise IllegalMove("bad_segment", _("the mayor goes on an unoccupied city, not on {on}", on=segment(on))
+                              if figure == MAYOR else
+                              _("the wagon goes on an unoccupied road, city or cloister, not on {on}",
+                                on=segment(on)))
         return o.labels.index(on)
     return validate
 

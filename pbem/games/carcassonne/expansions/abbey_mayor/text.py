@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
+from ....i18n import _
 from ...features import label_of, sid_at
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, cities, examples_now, parse_error, points, seat,
+                         seats, segment)
+from ...words import localize
 from .abbey import describe_abbey, holes
 from .common import BARN, FIGURES, WAGON, _mine, left
 from .wagon import describe_wagon, legal_wagon

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 from ....i18n import _
+from ...notation import at, points, segment
 from ....base import IllegalMove
 from ...features import label_of, sid_at
 from ...geometry import DELTA
@@ -293,7 +294,8 @@ def validate_choice(state, player: int, move: dict) -> dict:
     for x, y, on, _p in options:
         if fid is not None and fid == state.seg_feature[sid_at(state, (x, y), on)]:
             return {"type": CHOOSE, "x": x, "y": y, "on": on}
-    raise IllegalMove("bad_castle_feature", _("the castle scores one of: {list}", list='; '.join((f'{on} at {x},{y} ({p} points)' for x, y, on, p in options))))
+    raise IllegalMove("bad_castle_feature", _("the castle scores one of: {list}", list=_("; ").join(
+        _("{on} at {at} ({points})", on=segment(on), at=at(x, y), points=points(p)) for x, y, on, p in options)))
 
 
 # -- evolvers and restoring ------------------------------------------------------------------

@@ -67,19 +67,20 @@ def parse(game, text: str, state, player):
             raise parse_error("bad_castle", _("name the city: {move}", move=localize("castle X,Y city N")),
                               "castle X,Y city N | no castle", examples_now(game, state, player, ["no castle"]))
         return {"type": castles.CASTLE, "x": x, "y": y, "on": label}
-    if owed == bazaar.MOVE:
-        m = _PICK.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
-        m = _DRAFT.match(t)
-        if m and state.options.get("bazaar_mode", "auction") == "draft":
-            return {"type": bazaar.MOVE, "tile": int(m.group(1))}
-        m = _BID.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
-        m = _DEAL.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
+    # the bazaar's words are read whenever they are typed (the rules refuse them out of the
+    # bazaar); a bare "pass" only while the bazaar is owed (else it declines something else)
+    m = _PICK.match(t)
+    if m:
+        return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
+    m = _DRAFT.match(t)
+    if m and state is not None and state.options.get("bazaar_mode", "auction") == "draft":
+        return {"type": bazaar.MOVE, "tile": int(m.group(1))}
+    m = _BID.match(t)
+    if m and (m.group(1) or owed == bazaar.MOVE):
+        return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
+    m = _DEAL.match(t)
+    if m:
+        return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
     if t.strip().lower().startswith(("bazaar", "bid ")):
         if state is not None and state.options.get("bazaar_mode", "auction") == "draft":
             raise parse_error("bad_bid", _("at the bazaar (the draft, no bids): {move}", move=localize("bazaar N")),

@@ -185,7 +185,10 @@ def validate_dragon(state, player: int, move: dict) -> dict:
                                           '"direction": "N"}'))
     legal = [d for d, _c in steps_from(state)]
     if move["direction"] not in legal:
-        raise IllegalMove("dragon_blocked", _("the dragon cannot step {direction}: it may step {value}", direction=move['direction'], value=', '.join(legal) or 'nowhere'))
+        raise IllegalMove("dragon_blocked", (_("the dragon cannot step {direction}: it may step {directions}", direction=move["direction"],
+                                                 directions=", ".join(legal)) if legal else
+                                               _("the dragon cannot step {direction}: it may step nowhere",
+                                                 direction=move["direction"])))
     return {"type": DRAGON_MOVE, "direction": move["direction"]}
 
 

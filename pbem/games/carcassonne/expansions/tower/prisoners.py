@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from ....i18n import _
+from ...words import localize
 from ....base import IllegalMove
 from ...rules import Turn
 from ...segwords import typed
@@ -58,7 +59,8 @@ def legal_exchange(state, player: int) -> list:
 def validate_exchange(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "figure"} or not isinstance(move["figure"], str) \
             or move not in legal_exchange(state, player):
-        raise IllegalMove("bad_exchange", _("name which of your followers comes back: {list}", list=', '.join((m['figure'] for m in legal_exchange(state, player)))))
+        raise IllegalMove("bad_exchange", _("name which of your followers comes back: {moves}", moves=", ".join(
+            localize(f"exchange {m['figure']}") for m in legal_exchange(state, player))))
     return dict(move)
 
 
