@@ -511,7 +511,7 @@ def test_views_render_and_snapshot_show_goods_builders_and_pigs():
     # the pig shows on the board list as "pig NL"
     state = pig_game()
     state, _ = play(state, "place -1,0 r0 pig NL")
-    assert "seat 0 pig NL at -1,0" in G.render(state, 0)
+    assert "seat 0's pig on field NL at -1,0" in " ".join(G.render(state, 0).split())
 
 
 def test_base_and_ic_games_have_no_tb_parts():
