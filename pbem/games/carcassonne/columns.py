@@ -22,6 +22,8 @@ def _wide(ch: str) -> bool:
 #: a run of wide characters at most this long is one word (a notation word: 城市, 大修道院);
 #: a longer one is a sentence, cut between any two characters
 _WORD_RUN = 5
+#: joins words that must stay on one line (``notation``: a move quoted in a sentence)
+GLUE = "\ue002"
 _NO_BREAK_BEFORE = "，。：；、」）！？"
 _NO_BREAK_AFTER = "「（"
 
@@ -39,13 +41,16 @@ def _runs(word: str) -> list:
     return runs + [cur] if cur else runs
 
 
-def _pieces(text: str) -> list:
+def pieces(text: str) -> list:
     """``text`` cut where a line may break: after spaces (kept at the
     piece's end), after a full-width mark, and inside a long run of wide
     characters (a Chinese sentence) between any two of them; a short run
     is a word (a notation word: 城市, 大修道院) and stays whole."""
     out = []
     for word in text.split(" "):
+        if GLUE in word:            # words joined to stay on one line (a move in a sentence)
+            out.append(word + " ")
+            continue
         pieces = [""]
         for run in _runs(word):
             if _wide(run[0]) and len(run.rstrip(_NO_BREAK_BEFORE)) > _WORD_RUN:
@@ -77,7 +82,7 @@ def wrap(text: str, limit: int = WIDTH, indent: str = "  ") -> list:
                              break_on_hyphens=False, break_long_words=False) or [text]
     lead = text[:len(text) - len(text.lstrip())]
     lines, line = [], ""
-    for piece in _pieces(text.lstrip()):
+    for piece in pieces(text.lstrip()):
         start = lead if not lines else lead + indent
         if line and width(start + (line + piece).rstrip()) > limit:
             lines.append(start + line.rstrip())

@@ -19,7 +19,7 @@ import re
 
 from ..base import ParseError, name_seat, seat_names
 from ..i18n import N_, _, join_words, ngettext
-from .columns import WIDTH, pad, width, wrap
+from .columns import GLUE, WIDTH, pad, width, wrap
 from .geometry import EDGE_INDEX, HALF_INDEX
 from .orient import oriented
 from .expansions.traders_builders_tiles import GOODS
@@ -189,20 +189,29 @@ def _help_lines(lines) -> list:
     return out
 
 
+#: joins the words of a move in a line being cut, so the move stays whole
+_JOIN = GLUE
+
+
+def _whole(text: str) -> str:
+    return text.replace(" ", _JOIN)
+
+
 def _conventions(examples) -> list:
-    synonyms = ", ".join(f"{localize(a)} = {localize(b)}" for a, b in (
+    synonyms = ", ".join(_whole(f"{localize(a)} = {localize(b)}") for a, b in (
         ("knight", "follower city"), ("thief", "follower road"), ("monk", "follower cloister"),
         ("farmer", "follower field")))
     lines = [
-        _("e.g. {examples}", examples=", ".join(localize(e) for e in examples)),
+        _("e.g. {examples}", examples=", ".join(_whole(localize(e)) for e in examples)),
         _("Coordinates: north is y-1; R is the clockwise rotation 0, 90, 180 or 270."),
         _("Edges N E S W and half-edges NL NR EL ER SL SR WL WR name the segment as it lies on the board "
           "after rotation; any edge of a segment names it (a city on N and W is \"{city_n}\" or "
-          "\"{city_w}\").", city_n=localize("city N"), city_w=localize("city W")),
+          "\"{city_w}\").", city_n=_whole(localize("city N")), city_w=_whole(localize("city W"))),
         _("Synonyms: {synonyms}. Case and extra spaces do not matter.", synonyms=synonyms),
-        _("English and Chinese words may be mixed: place = 放置, follower = 隨從, city = 城市..."),
+        _("English and Chinese words may be mixed: {words}...", words=", ".join(
+            _whole(f"{w} = {chinese(w)}") for w in ("place", "follower", "city"))),
     ]
-    return [piece for line in lines for piece in wrap(line, WIDTH, "")]
+    return [piece.replace(_JOIN, " ") for line in lines for piece in wrap(line, WIDTH, "")]
 
 
 def help_for(expansions) -> str:
@@ -222,7 +231,7 @@ def help_for(expansions) -> str:
         parts += wrap("  " + _("(seat P: the seat's number or its player's name as the board shows it, "
                                "e.g. {seat_number} or {seat_name})", seat_number=localize("seat 1"),
                                seat_name=localize("seat") + " Ann"), WIDTH, "")
-    parts += _conventions(BASE_EXAMPLES[:2] + BASE_EXAMPLES[-1:])
+    parts += _conventions(BASE_EXAMPLES)
     extra = [localize(e) for e in examples[len(BASE_EXAMPLES):]]
     if extra:                  # at most 80 columns, cut between examples (each stays whole)
         line = _("More examples:")
