@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from ... import games
+from ...games.i18n import _
 from .. import markup as m
 from . import expansion_marks, expansion_panel, expansion_pieces, figures, terrain  # noqa: F401  (register their hooks)
 from .board import Board
