@@ -52,7 +52,7 @@ class Carcassonne(Game):
     #: One seat owes a decision at a time (``state.pending`` holds one), the
     #: expansions' decisions (abbey, wagon, escape) included.
     concurrency = "strict"
-    concurrency_doc = ("One seat acts at a time (the active player, or the seat owing a decision): a move "
+    concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
                        "must be signed at the game's current version.")
     options = OPTIONS
     sample_setups = SAMPLE_SETUPS
