@@ -147,8 +147,9 @@ def parse_pass(game, text: str, state, player):
         return None
     owed = state.pending.get(player)
     move = state.rules.pass_moves.get(owed)
-    if move is None and owed in (None, "place_tile"):
-        # nothing optional owed: still read as a pass (the rules refuse it: not the move owed)
+    if move is None and owed != "bazaar":
+        # nothing declinable owed: still read as a pass (the rules refuse it: not the move owed);
+        # the bazaar reads its own "pass" (a bid passed), in its parser
         move = next(iter(state.rules.pass_moves.values()), None)
     return dict(move) if move is not None else None
 
