@@ -343,7 +343,7 @@ def seats_by_name(text: str, names) -> str:
     if not names or not isinstance(text, str):
         return text
     known = {" ".join(name.split()).casefold(): seat for seat, name in enumerate(seat_names(len(names), names))
-             if not name.startswith("seat ")}
+             if name != name_seat(seat, None)}       # (a seat named by its number has no name to read)
     if not known:
         return text
     alternatives = (r"\s+".join(re.escape(word) for word in name.split())

@@ -137,7 +137,8 @@ def _owed_leave(state, player: int) -> str:
 
 OWED_TEXTS.update(
     count=lambda state, player: _("scored nothing while others did and may put a follower into the City: {move} "
-                                  "({districts}), or {none}", move=localize("enter castle count market"),
+                                  "({districts}), or {none}", move=" ".join(
+                                      (localize("enter"), _("DISTRICT"), localize("count"), _("DISTRICT"))),
                                   districts=", ".join(localize(f"enter {q}").split(" ", 1)[1] for q in QUARTERS),
                                   none=localize("stay out")),
     count_move=_owed_leave,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from ....i18n import _
+from ....i18n import _, ngettext
 from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, examples_now, figure_name, parse_error, points,
                          seat, segment)
 from ...segwords import XY, segment_words
@@ -119,8 +119,9 @@ EVENT_TEXTS.update(
                            at=at(e["x"], e["y"]), height=e["height"]),
     TowerClosed=lambda e: _("{player}'s {figure} closes the tower at {at}.", player=seat(e["player"]),
                             figure=figure_name(e["figure"]), at=at(e["x"], e["y"])),
-    CaptureOffered=lambda e: _("{player} may capture a follower up to {height} tiles from the tower at {at}.",
-                               player=seat(e["player"]), height=e["height"], at=at(e["x"], e["y"])),
+    CaptureOffered=lambda e: ngettext("{player} may capture a follower at most {n} tile from the tower at {at}.",
+                                      "{player} may capture a follower at most {n} tiles from the tower at {at}.",
+                                      e["height"], player=seat(e["player"]), at=at(e["x"], e["y"])),
     CaptureDeclined=lambda e: _("{player} captures nobody.", player=seat(e["player"])),
     FollowerCaptured=_captured,
     ExchangeOffered=lambda e: _("{player} is to choose which of their followers {owner} sends back.",
@@ -168,9 +169,11 @@ def render(state, viewer) -> list:
 
 def _owed_capture(state, player: int) -> str:
     c = mine(state)["capture"]
-    return _("may capture a follower up to {height} tiles from the tower at {at}: {capture} (where it stands, "
-             "whose it is), or {none}", height=c["height"], at=at(c["x"], c["y"]),
-             capture=localize("capture X,Y road E seat P"), none=localize("capture none"))
+    return ngettext("may capture a follower at most {n} tile from the tower at {at}: {capture} (where it stands, "
+                    "whose it is), or {none}",
+                    "may capture a follower at most {n} tiles from the tower at {at}: {capture} (where it stands, "
+                    "whose it is), or {none}", c["height"], at=at(c["x"], c["y"]),
+                    capture=localize("capture X,Y road E seat P"), none=localize("capture none"))
 
 
 def _owed_exchange(state, player: int) -> str:
