@@ -401,6 +401,14 @@ def name_in_move(text: str, names) -> str:
     return _SEAT_IN_MOVE.sub(named, text)
 
 
+def either(words) -> str:
+    """Alternatives: "a", "a or b", "a, b or c"."""
+    words = list(words)
+    if len(words) < 2:
+        return "".join(words)
+    return _("{items} or {last}", items=_(", ").join(words[:-1]), last=words[-1])
+
+
 def seats(players) -> str:
     """Several seats: "Ann, Bob and Cy"."""
     return join_words([seat(p) for p in players])

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 
 from ...games.carcassonne.expansions.count.text import district as district_name
-from ...games.carcassonne.notation import at, figure_name, seat_name
+from ...games.carcassonne.notation import at, either, figure_name, seat_name
 from ...games.carcassonne.words import localize
-from ...games.i18n import N_, _, join_words
+from ...games.i18n import N_, _
 from .. import markup as m
 from ..palette import OUTLINE
 from . import hooks
@@ -250,7 +250,7 @@ def bazaar_lines(view, names) -> list:
                           for i, (t, o) in enumerate(zip(b["tiles"], b["owners"])))
         args = dict(player=seat_name(b["host"], names), tiles=tiles)
         if b.get("mode") == "draft":
-            out.append(_("Bazaar (the draft, {player} chooses): {tiles}", **args))
+            out.append(_("Bazaar (the draft, {player} is the chooser): {tiles}", **args))
         elif b["phase"] == "bid":
             out.append(_("Bazaar (bidding, {player} hosts): {tiles}", **args))
         elif b["phase"] == "deal":
@@ -319,7 +319,7 @@ hooks.DECISIONS.update(
 def _dragon_decision(moves: list) -> str:
     """The dragon's steps the viewer may take now, as they are written."""
     steps = [localize(f"dragon {m['direction']}") for m in moves if m.get("direction")]
-    return _("Framed: where you may move the dragon ({moves})", moves=join_words(steps))
+    return _("Framed: where you may move the dragon ({moves})", moves=either(steps))
 
 
 def _bazaar_decision(moves: list) -> str:
