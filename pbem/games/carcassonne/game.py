@@ -317,7 +317,8 @@ class Carcassonne(Game):
         # a move that names a seat ("capture 1,0 road E seat Ann") takes the name too; then
         # the Chinese words read as the English ones (either language, any mix)
         try:
-            return parse_move(self, english(seats_by_name(plain_width(text), plain_names(names))), state, player)
+            plain = plain_width(text)
+            return parse_move(self, english(seats_by_name(plain, plain_names(names))), state, player, typed=plain)
         except ParseError as err:      # what it expects and its examples, in the reader's notation
             if isinstance(err.details.get("expected"), str):
                 err.details["expected"] = localize(err.details["expected"])

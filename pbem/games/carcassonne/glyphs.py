@@ -223,7 +223,7 @@ def _items_lines(lines: list, items: list, indent: str, sep: str = "  ") -> list
     """``items`` added to the last of ``lines``, a new line (``indent``) where
     one would pass 80 columns."""
     for item in items:
-        if lines[-1].strip() and width(lines[-1]) + len(sep) + width(item) > 80:
+        if lines[-1].strip() and width(lines[-1]) + width(sep) + width(item) > 80:
             lines.append(indent)
         lines[-1] += ("" if not lines[-1].strip() else sep) + item
     return lines
@@ -249,5 +249,5 @@ def key_lines(figures, shrines: bool, seats: list, marks_in_play=(), board_marks
     lines.append("    " + (_("digit: that seat's follower where it stands; letter+digit: another figure:")
                            if marks else _("digit: that seat's follower where it stands")))
     if marks:
-        lines = _items_lines(lines + ["     "], marks, "     ", ", ")
-    return _items_lines(lines + ["    "], [f"{i} {name}" for i, name in enumerate(seats)], "    ", ", ")
+        lines = _items_lines(lines + ["     "], marks, "     ", _(", "))
+    return _items_lines(lines + ["    "], [f"{i} {name}" for i, name in enumerate(seats)], "    ", _(", "))

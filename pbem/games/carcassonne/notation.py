@@ -545,7 +545,9 @@ def parse_error(code: str, message: str, expected: str, examples) -> ParseError:
     return ParseError(code, message, expected=localize(expected), examples=examples)
 
 
-def parse_move(game, text: str, state, player) -> dict:
+def parse_move(game, text: str, state, player, typed: str | None = None) -> dict:
+    """The move a line names (``typed``: the line as the player typed it, before
+    its Chinese words were read as English, for the refusal to quote)."""
     if isinstance(text, str) and getattr(state, "rules", None) is not None:
         for parser in state.rules.parsers:
             move = parser(game, text, state, player)
@@ -557,7 +559,7 @@ def parse_move(game, text: str, state, player) -> dict:
     m = _PLACE.match(text.replace("\u2212", "-"))
     if not m:
         raise parse_error("unknown_command", _("could not read \u201c{text}\u201d as a move",
-                                               text=text.strip()[:60]),
+                                               text=(typed or text).strip()[:60]),
                           expected, _examples(game, state, player))
     x, y = int(m.group(1)), int(m.group(2))
     rot_text = m.group(3) or m.group(4)

@@ -94,7 +94,7 @@ for _en, _zh, _more in WORDS:
 _LONGEST = max(len(w) for w in _TO_ENGLISH)
 #: a run of Chinese characters (the notation's Chinese words are all Han)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_TOKEN = re.compile(r"\S+")
+_TOKEN = re.compile(r"\b[A-Za-z]+\b")   # a word, also inside "[follower" or "farmer]"
 
 
 def chinese(word: str) -> str:
