@@ -233,7 +233,7 @@ def test_the_dragon_by_mail(service, redis_client, mail_in, monkeypatch, tmp_pat
     assert t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
     t.window(0, "Waiting for Ann, who moves the dragon: dragon N", "dragon N | E | S | W", "dragon N")
     started = text_of(t.newest(1))
-    assert "up to 6 steps, by Ann, Bob, Ann, Bob, Ann, Bob in turn." in flat(started), started
+    assert "up to 6 steps, moved by Ann, Bob, Ann, Bob, Ann and Bob in turn." in flat(started), started
     t.window(1, "Waiting for Bob, who moves the dragon: dragon E, dragon W", "dragon N | E | S | W", "dragon E")
     # Bob's thief was eaten before the road scored; no step is left: the flight and Ann's turn end
     view = t.view()

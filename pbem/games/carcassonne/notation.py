@@ -124,7 +124,7 @@ EXPANSION_TEXT = {
         ("castle points X,Y road W", N_("when your castle may score one of several features: the one it "
                                         "scores, named by a segment of it")),
         ("bazaar N bid B", N_("when you host the bazaar: tile N (counted from 0) and your bid")),
-        ("bazaar N", N_("in the draft (bazaar_mode draft): when you choose, tile N (from 0), no bid")),
+        ("bazaar N", N_("the draft (bazaar_mode draft): when you choose, tile N (from 0), no bid")),
         ("bid B | pass", N_("when it is your bid: your bid B, or none")),
         ("buy | sell", N_("the host's choice after the bids: buy the tile, or sell it to the highest bidder")),
     ), ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N", "no castle", "castle points 1,0 road W", "bazaar 0 bid 1",
