@@ -1,6 +1,7 @@
 """Bridges, Castles & Bazaars: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``):
+The notation, as the help (``notation.EXPANSION_TEXT["bridges_castles_bazaars"]``, in the reader's
+language: ``words.localize``) lists it:
 
     place X,Y rR bridge X2,Y2 NS      a bridge N-S (or WE) with the placement,
                                       on that tile or next to it, before

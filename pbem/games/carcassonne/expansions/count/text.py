@@ -1,7 +1,7 @@
 """The Count of Carcassonne: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["count"]``, in the reader's
+language: ``words.localize``) lists it:
 
     enter castle count market         when offered: your follower into a
                                       district (castle, blacksmith,

@@ -1,7 +1,7 @@
 """The Princess & the Dragon: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["princess_dragon"]``, in the reader's
+language: ``words.localize``) lists it:
 
     dragon N | E | S | W              the dragon's step, when it is yours
                                       (also dragon X,Y: the tile it moves to)

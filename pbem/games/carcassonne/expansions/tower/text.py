@@ -1,7 +1,7 @@
 """The Tower: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["tower"]``, in the reader's
+language: ``words.localize``) lists it:
 
     tower X,Y                         step 5: a floor on the tower at X,Y
                                       (then you may capture)
