@@ -233,7 +233,7 @@ def test_the_dragon_by_mail(service, redis_client, mail_in, monkeypatch, tmp_pat
     assert t.view()["dragon_flight"]["movers"] == [0, 1, 0, 1, 0, 1]
     t.window(0, "Waiting for Ann, who moves the dragon: dragon N", "dragon N | E | S | W", "dragon N")
     started = text_of(t.newest(1))
-    assert "up to 6 steps, by Ann, Bob, Ann, Bob, Ann, Bob in turn." in flat(started), started
+    assert "up to 6 steps, moved by Ann, Bob, Ann, Bob, Ann and Bob in turn." in flat(started), started
     t.window(1, "Waiting for Bob, who moves the dragon: dragon E, dragon W", "dragon N | E | S | W", "dragon E")
     # Bob's thief was eaten before the road scored; no step is left: the flight and Ann's turn end
     view = t.view()
@@ -264,7 +264,7 @@ def test_the_count_by_mail(service, redis_client, mail_in, monkeypatch, tmp_path
     t.play(0, "place -2,2 r0 follower city N")
     # before the scoring of Ann's new city: Bob first, then Ann, may leave the City
     told = text_of(t.newest(1))
-    assert "followers may leave the City: Bob, then Ann in turn." in flat(told), told
+    assert "followers may leave the City: Bob and Ann in turn." in flat(told), told
     assert t.view()["count"]["leaving"] == [1, 0]
     t.window(1, "Waiting for Bob, who "
              "may move a follower out of the City before the scoring: leave castle -2,1 city S, or pass",
@@ -327,19 +327,19 @@ def test_the_tower_by_mail(service, redis_client, mail_in, monkeypatch, tmp_path
     capture = "capture X,Y road E seat P"
     # Bob's own answer after his floor at 2,0: Ann's thief is in reach (the move names her)
     t.window(1, "Waiting for Bob, who "
-             "may capture a follower within 1 of the tower at 2,0: capture X,Y FEATURE seat P", capture,
+             "may capture a follower at most 1 tile from the tower at 2,0: capture X,Y road E seat P", capture,
              "capture 1,0 road E seat Ann")
     assert t.view()["tower"]["prisoners"] == [{"captor": 1, "player": 0, "figure": "follower"}]
     for seat, line in TOWER_CAPTURES:
         if line.startswith("capture"):   # pasted as the mail offers it: "seat 0" is "seat Ann"
             named = re.sub(r"seat (\d)", lambda m: "seat " + NAMES[int(m.group(1))], line)
-            t.window(seat, f"Waiting for {NAMES[seat]}, who may capture a follower within", capture, named)
+            t.window(seat, f"Waiting for {NAMES[seat]}, who may capture a follower at most", capture, named)
         else:
             t.play(seat, line)
     # Bob holds Ann's follower and big follower, Ann holds Bob's: Ann picks which comes back
     assert t.to_act() == [0] and len(t.view()["tower"]["prisoners"]) == 3
     t.window(0, "Waiting for Ann, who "
-             "exchanges prisoners with Bob and chooses which of its own comes back: exchange follower, "
+             "exchanges prisoners with Bob and chooses which of their own comes back: exchange follower, "
                 "exchange big", "exchange follower", "exchange big")
     assert t.view()["tower"]["prisoners"] == [{"captor": 1, "player": 0, "figure": "follower"}]
 

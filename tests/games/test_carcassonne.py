@@ -545,8 +545,8 @@ def test_event_sentences():
     state = new_game("EU")
     state, events = play(state, "place 0,-1 r180 follower city S")
     text = [G.describe(e) for e in events]
-    assert "seat 0 placed tile E at 0,-1 r180." in text
-    assert "Completed city (city S at 0,-1, 2 tiles): 4 points to seat 0." in text
+    assert "Seat 0 placed tile E at 0,-1 r180." in text
+    assert "Completed city at 0,-1 (city S, 2 tiles): 4 points to seat 0." in text
 
 
 def test_view_and_snapshot():

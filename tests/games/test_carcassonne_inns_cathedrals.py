@@ -457,13 +457,13 @@ def test_views_render_and_snapshot_show_the_big_follower():
     state = new_game(["IC13", "E", "U"])
     state, events = play(state, "place 1,0 r90 big road W")
     # IC13 turned: city N+E, inn road S-W ("road S" is its canonical name)
-    assert G.describe(events[1]) == "seat 0 deployed a big follower on road S at 1,0."
+    assert G.describe(events[1]) == "Seat 0 deployed a big follower on road S at 1,0."
     view = G.view(state, 1)
     assert view["followers"] == [{"player": 0, "x": 1, "y": 0, "on": "road S", "figure": "big"}]
     assert view["big_followers"] == [0, 1]
     assert view["pile"] == {"U": 1} and view["tile"] == "E"
     text = G.render(state, 1)
-    assert "seat 0 big road S at 1,0" in text
+    assert "seat 0's big follower on road S at 1,0" in text
     assert "Big followers in supply: seat 0 0, seat 1 1" in text
     assert "b0" in text and "b big follower" in text  # on the board: seat 0's big follower
     assert "| big city S" in text  # the legal placements list the big follower

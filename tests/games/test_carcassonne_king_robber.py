@@ -88,7 +88,7 @@ def test_king_first_city_equal_size_and_a_larger_one():
     # step 8.4 comes after the scoring (8.1) and before the followers return (9.1)
     kinds = [e["type"] for e in ev]
     assert kinds.index("FeatureScored") < kinds.index("KingTaken") < kinds.index("FollowersReturned")
-    assert G.describe(taken) == ("seat 0 takes the King: a 2-tile completed city (city N at 0,0) "
+    assert G.describe(taken) == ("Seat 0 takes the King: a completed city of 2 tiles (city N at 0,0) "
                                  "is the largest so far.")
     for text in MOVES[1:4]:
         state, ev = play(state, text)
@@ -155,7 +155,7 @@ def test_views_render_and_snapshot_show_the_holders():
     state, _ = play(state, MOVES[0])
     view = G.view(state, 1)
     assert view["king_robber"]["king"] == 0 and view["king_robber"]["king_size"] == 2
-    assert "King: seat 0 (largest completed city 2 tiles); Robber Baron: nobody" in G.render(state)
+    assert "King: seat 0 (largest completed city: 2 tiles); Robber Baron: nobody" in G.render(state)
     restored = G.load(json.loads(json.dumps(G.dump(state))))
     assert canonical(G.view(restored)) == canonical(G.view(state))
     assert "king_robber" not in G.view(new_game(["E"], expansions=[]))

@@ -313,7 +313,7 @@ def test_on_tile_the_fairy_counts_for_every_follower_on_its_tile():
     assert of_type(ev, "FairyMoved") == [{"type": "FairyMoved", "player": 0, "x": -1, "y": 0}]
     assert G.view(state, 1)["fairy"] == {"player": 0, "x": -1, "y": 0, "on": None, "figure": None,
                                          "standing_by": True}
-    assert "Fairy: on the tile at -1,0 (moved by seat 0); followers there: seat 0, seat 1" in G.render(state, 1)
+    assert "Fairy: on the tile at -1,0 (moved by seat 0); followers there: seat 0 and seat 1" in G.render(state, 1)
     # seat 1's turn starts with its farmer on the fairy's tile: +1
     assert [(e["player"], e["reason"]) for e in of_type(ev, "FairyScored")] == [(1, "turn")]
     state, ev = play(state, "place -1,-1 r0")                         # seat 1: nowhere else to take it

@@ -164,7 +164,7 @@ def test_goods_go_to_the_active_player_who_completes_anothers_city():
     # goods are taken in step 7, before the city scores in step 8
     assert events.index(taken) < events.index(city)
     assert goods_of(state, 1) == {"wine": 0, "grain": 1, "cloth": 0}
-    assert G.describe(taken) == "seat 1 takes goods from the city (city W at 1,-1): 1 grain."
+    assert G.describe(taken) == "Seat 1 takes goods from the city (city W at 1,-1): 1 grain."
     # final: seat 1 has the only grain -> 10 (the goods category); wine and cloth nobody
     scored = of_type(events, "GoodsScored")
     assert [(e["good"], e["winners"]) for e in scored] == [("wine", []), ("grain", [1]), ("cloth", [])]
@@ -222,7 +222,7 @@ def test_final_goods_majorities_and_ties():
     assert [(e["good"], e["counts"], e["winners"], e["points"]) for e in scored] == [
         ("wine", [2, 2, 1], [0, 1], 10), ("grain", [0, 3, 0], [1], 10), ("cloth", [0, 0, 0], [], 10)]
     assert state.scores == (10, 20, 0)
-    assert G.describe(scored[0]) == "Most wine (seat 0 2, seat 1 2, seat 2 1): 10 points to seat 0, seat 1."
+    assert G.describe(scored[0]) == "Most wine (seat 0 2, seat 1 2, seat 2 1): 10 points to seat 0 and seat 1."
     assert G.describe(scored[2]) == "Nobody has cloth: nobody scores."
     state, scored = final_goods({"wine": [1, 1, 1], "grain": [0, 0, 4], "cloth": [5, 0, 0]})
     assert state.scores == (20, 10, 20)
@@ -272,7 +272,7 @@ def test_builder_is_the_turns_one_figure():
     state, events = play(state, "place 2,0 r0 builder road E")
     (deployed,) = of_type(events, "FollowerDeployed")
     assert deployed["figure"] == "builder" and state.supply == (6, 7)
-    assert G.describe(deployed) == "seat 0 deployed a builder on road E at 2,0."
+    assert G.describe(deployed) == "Seat 0 deployed a builder on road E at 2,0."
     # the builder never counts for the majority
     road = state.feature_of(sid_at(state, (1, 0), "road E"))
     assert sorted(f for _, _, f in road.meeples) == ["builder", "follower"]
@@ -288,7 +288,7 @@ def test_builder_extra_tile_no_chain_and_return_on_scoring():
     state, events = play(state, "place 3,0 r0")
     (trig,) = of_type(events, "BuilderTriggered")
     assert trig["player"] == 0 and drawn_by(events) == [(0, "U")]
-    assert G.describe(trig) == "seat 0's builder: seat 0 plays an extra tile."
+    assert G.describe(trig) == "Seat 0's builder: seat 0 plays an extra tile."
     assert G.view(state, 1)["extra_tile"] is True
     assert "Seat 0 plays an extra tile (builder)." in G.render(state, 1)
     # the extra tile extends the road again: no second extra tile
@@ -383,7 +383,7 @@ def test_pig_adds_one_per_city_for_a_winner_only():
     (pig,) = of_type(events, "PigScored")
     assert pig["winners"] == [0] and pig["points"] == 1 and pig["cities"] == 1
     assert events.index(field) < events.index(pig)
-    assert G.describe(pig).endswith("1 more points to seat 0.")
+    assert G.describe(pig).endswith("1 point more to seat 0.")
     assert G.result(state).scores == (4, 3)
     assert G.result(state).detail["by_category"]["field"] == [4, 3]
 
@@ -498,7 +498,7 @@ def test_views_render_and_snapshot_show_goods_builders_and_pigs():
     assert view["goods"] == {"wine": [0, 0], "grain": [0, 1], "cloth": [0, 0]}
     assert view["builders"] == [1, 1] and view["pigs"] == [1, 1] and view["extra_tile"] is False
     text = G.render(state, 1)
-    assert "Goods (public): seat 0 wine 0 grain 0 cloth 0; seat 1 wine 0 grain 1 cloth 0" in text
+    assert "Goods (public): seat 0: 0 wine, 0 grain, 0 cloth; seat 1: 0 wine, 1 grain, 0 cloth" in " ".join(text.replace("\n      ... ", " ").split())
     assert "Builders in supply: seat 0 1, seat 1 1" in text and "Pigs in supply" in text
     assert "G grain" in text and ".###G" in text  # TB1's grain on the board
     state3 = G.apply(state, G.decide(state, 1, G.parse("place 2,0 r0", state, 1), random.Random(0)))
@@ -511,7 +511,7 @@ def test_views_render_and_snapshot_show_goods_builders_and_pigs():
     # the pig shows on the board list as "pig NL"
     state = pig_game()
     state, _ = play(state, "place -1,0 r0 pig NL")
-    assert "seat 0 pig NL at -1,0" in G.render(state, 0)
+    assert "seat 0's pig on field NL at -1,0" in " ".join(G.render(state, 0).split())
 
 
 def test_base_and_ic_games_have_no_tb_parts():

@@ -275,7 +275,7 @@ def key_words(root) -> set:
 def test_the_key_explains_what_the_picture_shows():
     start = scripted(["E", "U"])                # the start tile: a city, a road, fields, no pennant
     words = key_words(parse(picture(start, 0, GAME.legal_moves(start, 0))))
-    assert {"knight thief monk", "farmer (lying)", "tile fits here"} <= words
+    assert {"knight, thief, monk", "farmer (lying)", "tile fits here"} <= words
     assert not words & {"pennant", "monastery", "last tile", "inn", "big follower"}
     later = scripted(["B", "C", "U"], ["place 0,1 r0", "place 0,-1 r0"])   # a monastery, a pennant
     words = key_words(parse(picture(later, SPECTATOR)))
@@ -312,13 +312,13 @@ def test_the_bazaar_panel_says_what_the_viewer_may_do_in_each_phase_and_in_the_d
     host = panel_text(parse(picture(state, 1, GAME.legal_moves(state, 1))))
     assert "you host: pick a tile and bid" in host and "host" in host
     state, _ = play(state, "bazaar 1 bid 2", player=1)
-    assert "bid more than the bid so far, or 'pass'" in panel_text(parse(picture(state, 0, GAME.legal_moves(state, 0))))
+    assert "bid more than the bid so far (bid B), or pass" in panel_text(parse(picture(state, 0, GAME.legal_moves(state, 0))))
     state, _ = play(state, "bid 3", player=0)
     assert "buy the tile at the highest bid or sell it" in panel_text(parse(picture(state, 1, GAME.legal_moves(state, 1))))
     draft = new_game(["BB6", "U", "V", "E", "B"], players=3, expansions=["bridges_castles_bazaars"], bazaar_mode="draft")
     draft, _ = play(draft, "place 0,1 r0")
     text = panel_text(parse(picture(draft, 1, GAME.legal_moves(draft, 1))))
-    assert "choose a tile ('bazaar N'; the draft has no bids)" in text and "chooser" in text
+    assert "choose a tile (bazaar N; the draft has no bids)" in text and "chooser" in text
     assert "bid B" not in text and "host" not in text
 
 

@@ -41,10 +41,10 @@ fixed start player, moves in notation, then the scores)::
     ...             print(g.describe(e))
     ...     return g.apply(state, events)
     >>> state = play(state, "place 0,-1 r180 follower city S")
-    Completed city (city S at 0,-1, 2 tiles): 4 points to seat 0.
+    Completed city at 0,-1 (city S, 2 tiles): 4 points to seat 0.
     >>> state = play(state, "place 1,0 r0 farmer NL")
     >>> state = play(state, "place 1,-1 r0 follower cloister")
-    Incomplete cloister (cloister at 1,-1, 1 tile): 4 points to seat 0.
+    Incomplete cloister at 1,-1 (cloister, 1 tile): 4 points to seat 0.
     Field EL at 0,0 borders 1 completed city: 3 points to seat 1.
     >>> g.result(state).scores  # 4 + monk 1+3 neighbours; the farmer: 1 city
     (8, 3)

@@ -18,8 +18,9 @@ An expansion registers an :class:`Action` under a name (``move["do"]``):
 from __future__ import annotations
 
 from ..base import IllegalMove
+from ..i18n import N_, _
 from .moves import tile_block
-from .notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from .notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, seat
 from .rules import Rules, Turn
 
 ACTION = "action"
@@ -66,15 +67,16 @@ def legal_actions(state, player: int) -> list:
 def validate(state, player: int, move: dict) -> dict:
     if "pass" in move:
         if set(move) != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'declining is {"type": "action", "pass": true}')
+            raise IllegalMove("malformed_move", _('declining is the move with "pass": true'))
         if _required(state, player) is not None:
-            raise IllegalMove("action_required", "the princess must send a knight home (princess_action = must)")
+            raise IllegalMove("action_required", _("the princess must send a knight home (option princess_action "
+                                                   "= must)"))
         return dict(PASS)
     do = move.get("do")
     action = state.rules.actions.get(do) if isinstance(do, str) else None
     if action is None:
-        raise IllegalMove("malformed_move", f"an action names what it does: do = "
-                          f"{' | '.join(sorted(state.rules.actions))}")
+        raise IllegalMove("malformed_move", _("an action names what it does: do = {actions}",
+                                              actions=" | ".join(sorted(state.rules.actions))))
     return action.validate(state, player, move)
 
 
@@ -124,11 +126,15 @@ def describe_action(move: dict) -> str:
 #: action name -> fn(move) -> text (filled by the expansions with their Action)
 MOVE_ACTIONS: dict = {}
 MOVE_TEXTS[ACTION] = describe_action
-OWED_TEXTS[ACTION] = lambda state, player: "may act away from the tile (or pass)"
+#: what each action is called in the texts
+ACTION_NAMES = {"fairy": N_("{player} moves the fairy."), "princess": N_("{player} calls on the princess."),
+                "portal": N_("{player} goes through the magic portal."), "tower": N_("{player} builds at a tower.")}
+OWED_TEXTS[ACTION] = lambda state, player: _("may act away from the tile (or pass)")
 EVENT_TEXTS.update(
-    ActionOffered=lambda e: f"seat {e['player']} may act away from the tile (or pass).",
-    ActionDeclined=lambda e: f"seat {e['player']} passes.",
-    ActionTaken=lambda e: f"seat {e['player']} acts: {e['do']}.",
+    ActionOffered=lambda e: _("{player} may act away from the tile (or pass).", player=seat(e["player"])),
+    ActionDeclined=lambda e: _("{player} passes.", player=seat(e["player"])),
+    ActionTaken=lambda e: _(ACTION_NAMES.get(e["do"], N_("{player} acts away from the tile.")),
+                            player=seat(e["player"])),
 )
 
 
@@ -141,6 +147,10 @@ def parse_pass(game, text: str, state, player):
         return None
     owed = state.pending.get(player)
     move = state.rules.pass_moves.get(owed)
+    if move is None and owed != "bazaar":
+        # nothing declinable owed: still read as a pass (the rules refuse it: not the move owed);
+        # the bazaar reads its own "pass" (a bid passed), in its parser
+        move = next(iter(state.rules.pass_moves.values()), None)
     return dict(move) if move is not None else None
 
 

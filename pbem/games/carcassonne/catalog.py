@@ -4,6 +4,7 @@ reads as the protocol)."""
 from __future__ import annotations
 
 from ..base import Option
+from ..i18n import N_
 from .rules import EXPANSIONS
 
 #: every expansion, in the option's order (sample setups, benchmarks)
@@ -146,86 +147,67 @@ VIEW_FIELDS = {
 }
 
 OPTIONS = (
-    Option("expansions", [], "expansions in play: inns_cathedrals, traders_builders, king_robber, "
+    Option("expansions", [], N_("expansions in play: inns_cathedrals, traders_builders, king_robber, "
            "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars (any "
-           "combination)", list,
+           "combination)"), list,
            item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
-    Option("tiny_city_scoring", 4, "points for a completed 2-tile city (4; early printings 2)",
+    Option("tiny_city_scoring", 4, N_("points for a completed 2-tile city (4; early printings 2)"),
            int, choices=(4, 2)),
-    Option("farmer_scoring", "per_field", "farmer rule: per_field (C2/C3: 3 per completed city per field)",
+    Option("farmer_scoring", "per_field", N_("farmer rule: per_field (C2/C3: 3 per completed city per field)"),
            str, choices=("per_field",)),
-    Option("unplaceable_tile", "remove",
-           "a drawn tile that fits nowhere is removed from the game, or put back (reshuffle)",
+    Option("unplaceable_tile", "remove", N_("a drawn tile that fits nowhere is removed from the game, or put back (reshuffle)"),
            str, choices=("remove", "reshuffle")),
-    Option("tie_break", "shared", "tied players share the placing", str, choices=("shared",)),
-    Option("draw_order", [],
-           "fixed draw pile for scripted games: tile letters in draw order (the game ends when "
+    Option("tie_break", "shared", N_("tied players share the placing"), str, choices=("shared",)),
+    Option("draw_order", [], N_("fixed draw pile for scripted games: tile letters in draw order (the game ends when "
            "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11)", list),
-    Option("start_player", -1, "seat that starts (-1: chosen at random)", int, minimum=-1, maximum=5),
-    Option("king_robber_scoring", "per_feature",
-           "King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
+           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11)"), list),
+    Option("start_player", -1, N_("seat that starts (-1: chosen at random)"), int, minimum=-1, maximum=5),
+    Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
            "completed road (per_feature); or the holders score 10 and 20 (fixed_10_20) or 15 and 40 "
            "(fixed_15_40) at the end; or each holder scores 1 for every city (road) completed while it "
-           "holds the figure (continuous)", str,
+           "holds the figure (continuous)"), str,
            choices=("per_feature", "fixed_10_20", "fixed_15_40", "continuous")),
-    Option("cult_set", 6, "Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)",
+    Option("cult_set", 6, N_("Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)"),
            int, choices=(6, 5)),
-    Option("wagon_move", "along_road",
-           "Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road; an abbey "
+    Option("wagon_move", "along_road", N_("Abbey & Mayor: a wagon on a scored feature moves along a road end (along_road; an abbey "
            "ends the roads and cities it closes), to a feature on its tile or the 4 next to it "
-           "(adjacent_tiles) or on its tile or the 8 around it (nearby_tiles, the published C2 rule)", str,
+           "(adjacent_tiles) or on its tile or the 8 around it (nearby_tiles, the published C2 rule)"), str,
            choices=("along_road", "adjacent_tiles", "nearby_tiles")),
-    Option("barn_placement", "any",
-           "Abbey & Mayor: a barn may go into a field with farmers (any) or only without (no_farmers)",
+    Option("barn_placement", "any", N_("Abbey & Mayor: a barn may go into a field with farmers (any) or only without (no_farmers)"),
            str, choices=("any", "no_farmers")),
-    Option("abbey_after_last_tile", True,
-           "Abbey & Mayor: after the last tile every seat still holding its abbey may place it", bool),
-    Option("dragon_tiles_before_volcano", "set_aside",
-           "Princess & Dragon: a dragon tile drawn before the first volcano is put aside until then "
-           "(set_aside) or placed with no flight (no_effect)", str, choices=("set_aside", "no_effect")),
-    Option("volcano_blocks", "followers",
-           "Princess & Dragon: a volcano tile takes no figure but allows step 5's actions elsewhere "
-           "(followers) or forbids every figure that turn (all_figures)", str,
+    Option("abbey_after_last_tile", True, N_("Abbey & Mayor: after the last tile every seat still holding its abbey may place it"), bool),
+    Option("dragon_tiles_before_volcano", "set_aside", N_("Princess & Dragon: a dragon tile drawn before the first volcano is put aside until then "
+           "(set_aside) or placed with no flight (no_effect)"), str, choices=("set_aside", "no_effect")),
+    Option("volcano_blocks", "followers", N_("Princess & Dragon: a volcano tile takes no figure but allows step 5's actions elsewhere "
+           "(followers) or forbids every figure that turn (all_figures)"), str,
            choices=("followers", "all_figures")),
-    Option("dragon_move_timing", "before_scoring",
-           "Princess & Dragon: the dragon flies before the features the dragon tile completed are "
+    Option("dragon_move_timing", "before_scoring", N_("Princess & Dragon: the dragon flies before the features the dragon tile completed are "
            "scored (before_scoring: followers it eats there score nothing) or after them and their "
-           "followers' return (after_scoring)", str, choices=("before_scoring", "after_scoring")),
-    Option("fairy_placement", "next_to_follower",
-           "Princess & Dragon: the fairy goes next to one of your followers and counts for it alone "
+           "followers' return (after_scoring)"), str, choices=("before_scoring", "after_scoring")),
+    Option("fairy_placement", "next_to_follower", N_("Princess & Dragon: the fairy goes next to one of your followers and counts for it alone "
            "(next_to_follower, C2) or onto a tile with one of your followers and counts for every "
-           "follower on that tile (on_tile, C1)", str, choices=("next_to_follower", "on_tile")),
-    Option("princess_action", "may",
-           "Princess & Dragon: the princess may (may) or must (must) send a knight home", str,
+           "follower on that tile (on_tile, C1)"), str, choices=("next_to_follower", "on_tile")),
+    Option("princess_action", "may", N_("Princess & Dragon: the princess may (may) or must (must) send a knight home"), str,
            choices=("may", "must")),
-    Option("count_final_scoring", True,
-           "Count: before the final scoring the followers in the City may move into incomplete features "
-           "(and from the market into fields)", bool),
-    Option("castle_conversion_by", "knight_owner",
-           "Bridges, Castles & Bazaars: who may turn a small city into a castle: the knight's owner "
-           "(knight_owner) or the active seat (active_player)", str, choices=("knight_owner", "active_player")),
-    Option("castle_vicinity", "2x3",
-           "Bridges, Castles & Bazaars: the tiles whose features trigger a castle: its 2 tiles and the 4 "
-           "beside their long sides (2x3) or its 6 orthogonal neighbours (six_neighbours)", str,
+    Option("count_final_scoring", True, N_("Count: before the final scoring the followers in the City may move into incomplete features "
+           "(and from the market into fields)"), bool),
+    Option("castle_conversion_by", "knight_owner", N_("Bridges, Castles & Bazaars: who may turn a small city into a castle: the knight's owner "
+           "(knight_owner) or the active seat (active_player)"), str, choices=("knight_owner", "active_player")),
+    Option("castle_vicinity", "2x3", N_("Bridges, Castles & Bazaars: the tiles whose features trigger a castle: its 2 tiles and the 4 "
+           "beside their long sides (2x3) or its 6 orthogonal neighbours (six_neighbours)"), str,
            choices=("2x3", "six_neighbours")),
-    Option("castle_feature_choice", "highest",
-           "Bridges, Castles & Bazaars: a castle triggered by several features at once scores the highest "
-           "(highest) or the one its owner chooses (owner_choice; the highest at the deadline)", str,
+    Option("castle_feature_choice", "highest", N_("Bridges, Castles & Bazaars: a castle triggered by several features at once scores the highest "
+           "(highest) or the one its owner chooses (owner_choice; the highest at the deadline)"), str,
            choices=("highest", "owner_choice")),
-    Option("bazaar_bid_cap", "none",
-           "Bridges, Castles & Bazaars: bids go from 0 to 99 (none) or to the bidder's score (current_score)",
+    Option("bazaar_bid_cap", "none", N_("Bridges, Castles & Bazaars: bids go from 0 to 99 (none) or to the bidder's score (current_score)"),
            str, choices=("none", "current_score")),
-    Option("bazaar_mode", "auction",
-           "Bridges, Castles & Bazaars: each bazaar tile is auctioned (auction) or each seat in turn just "
-           "picks one (draft, no bids, no points)", str, choices=("auction", "draft")),
-    Option("allow_negative_scores", True,
-           "scores may go below 0 (The Tower's ransom, bazaar bids); false: a seat may not pay points it "
-           "does not have (no ransom under 3 points, no bid above its score, no buying at a bid it cannot pay)",
+    Option("bazaar_mode", "auction", N_("Bridges, Castles & Bazaars: each bazaar tile is auctioned (auction) or each seat in turn just "
+           "picks one (draft, no bids, no points)"), str, choices=("auction", "draft")),
+    Option("allow_negative_scores", True, N_("scores may go below 0 (The Tower's ransom, bazaar bids); false: a seat may not pay points it "
+           "does not have (no ransom under 3 points, no bid above its score, no buying at a bid it cannot pay)"),
            bool),
-    Option("siege_escape_adjacency", "any_city_tile",
-           "Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
-           "or next to a siege tile", str, choices=("any_city_tile", "siege_tile")),
+    Option("siege_escape_adjacency", "any_city_tile", N_("Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
+           "or next to a siege tile"), str, choices=("any_city_tile", "siege_tile")),
 )
 
 SAMPLE_SETUPS = (

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
+from ..i18n import N_, _
+from ..base import BadOptions, Game, IllegalMove, Option, ParseError, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
 from .base_rules import rules_for
 from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
 from .notation import (MOVE_TEXTS, describe_event, describe_move, describe_setup, examples_for, help_for,
-                       name_seats, parse_move, seats_by_name)
+                       name_in_move, parse_move, seats_by_name)
+from .words import english, localize
 from .orient import TILES, add_tiles
 from .render import followers_on_board, render
 from .rules import EXPANSIONS, Turn, evolved, publish, run
@@ -50,7 +52,7 @@ class Carcassonne(Game):
     #: One seat owes a decision at a time (``state.pending`` holds one), the
     #: expansions' decisions (abbey, wagon, escape) included.
     concurrency = "strict"
-    concurrency_doc = ("One seat acts at a time (the active player, or the seat owing a decision): a move "
+    concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
                        "must be signed at the game's current version.")
     options = OPTIONS
     sample_setups = SAMPLE_SETUPS
@@ -66,26 +68,28 @@ class Carcassonne(Game):
         for name in options["expansions"]:
             if name not in EXPANSIONS:
                 raise BadOptions("unknown_expansion",
-                                 f"unknown expansion {name!r}; available: {sorted(EXPANSIONS)}")
+                                 _("unknown expansion “{name}”; the expansions are: {list}", name=name,
+                                   list=", ".join(sorted(EXPANSIONS))))
         most = rules_for(options["expansions"]).max_players
         if players > most:
             raise BadOptions("bad_player_count",
-                             f"{self.name} takes {self.min_players} to {most} players, not {players}"
-                             + ("" if most >= self.max_players else
-                                " (6 with the inns_cathedrals expansion)"))
+                             (_("Carcassonne takes {least} to {most} players, not {players}", least=self.min_players,
+                                most=most, players=players) if most >= self.max_players else
+                              _("Carcassonne takes {least} to {most} players, not {players} (6 with the expansion "
+                                "Inns & Cathedrals)", least=self.min_players, most=most, players=players)))
         if options["start_player"] >= players:
-            raise BadOptions("bad_option_value", f"start_player must be below {players}")
+            raise BadOptions("bad_option_value", _("start_player must be below {players}", players=players))
         order = options["draw_order"]
         if order:
             pile = full_pile(options)
             bad = [t for t in order if not isinstance(t, str) or t not in pile]
             if bad:
                 raise BadOptions("bad_option_value",
-                                 f"draw_order holds unknown tiles {bad[:5]}; tiles are {sorted(pile)}")
+                                 _("draw_order holds unknown tiles {value}; tiles are {list}", value=bad[:5], list=sorted(pile)))
             for letter, n in Counter(order).items():
                 if n > pile[letter]:
                     raise BadOptions("bad_option_value",
-                                     f"draw_order has {n} tiles {letter}, the pile only {pile[letter]}")
+                                     _("draw_order has {n} tiles {letter}, the pile only {value}", n=n, letter=letter, value=pile[letter]))
 
     # -- rules -------------------------------------------------------------------
 
@@ -142,7 +146,7 @@ class Carcassonne(Game):
 
     def decide(self, state: State, player: int, move, rng) -> list:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+            raise IllegalMove("malformed_move", _("a move is an object with a 'type'"))
         self.check_turn(state, player)
         kind = move["type"]
         rules = state.rules
@@ -150,16 +154,15 @@ class Carcassonne(Game):
         if anytime is not None:
             # a move of the active seat's own turn beside whatever it owes (The Tower's ransom)
             if player != state.active:
-                raise IllegalMove("not_now", f"you may {kind} only on your own turn")
+                raise IllegalMove("not_now", _("you may make this move only in your own turn"))
             _legal, validate, events = anytime
             return events(state, player, validate(state, player, move))
         start = rules.moves.get(kind)
         if start is None:
-            raise IllegalMove("unknown_move", f"unknown move {kind!r}; moves are: "
-                              f"{', '.join(sorted([*rules.moves, *rules.anytime]))}")
+            raise IllegalMove("unknown_move", _("unknown move “{kind}”; moves are: {list}", kind=kind, list=', '.join(sorted([*rules.moves, *rules.anytime]))))
         owed = state.pending.get(player)
         if owed != kind:
-            raise IllegalMove("not_now", f"you cannot {kind} now (you owe {owed})")
+            raise IllegalMove("not_now", _("this is not the move you owe now"))
         clean = rules.validators[kind](state, player, move)
         starts = rules.move_starts.get(kind)
         if starts is not None:
@@ -192,7 +195,7 @@ class Carcassonne(Game):
         if not state.over:
             return None
         scores = tuple(state.scores)
-        return Result(scores, placings_from_keys(list(scores)), "the draw pile is empty",
+        return Result(scores, placings_from_keys(list(scores)), N_("the draw pile is empty"),
                       {"by_category": {k: list(v) for k, v in sorted(state.tally.items())},
                        "tiles_placed": len(state.placed), "tiles_removed": list(state.discarded)})
 
@@ -294,10 +297,11 @@ class Carcassonne(Game):
     # -- text ----------------------------------------------------------------------
 
     def describe(self, item: dict, viewer=None, names=None) -> str:
+        # a move in the reader's notation (its words: ``words.localize``), an event in words
         if item.get("type") in MOVE_TEXTS:     # an expansion's moves (and a placement with a bridge)
-            return name_seats(MOVE_TEXTS[item["type"]](item), names, in_move=True)
+            return name_in_move(localize(MOVE_TEXTS[item["type"]](item)), names)
         if item.get("type") == "place_tile":
-            return describe_move(item)
+            return localize(describe_move(item))
         return describe_event(item, names)
 
     def notation_help_for(self, options: dict) -> str:
@@ -310,8 +314,17 @@ class Carcassonne(Game):
         return describe_setup(options, players)
 
     def parse(self, text: str, state: State, player: int, names=None) -> dict:
-        # a move that names a seat ("capture 1,0 road E seat Ann") takes the name too
-        return parse_move(self, seats_by_name(plain_width(text), plain_names(names)), state, player)
+        # a move that names a seat ("capture 1,0 road E seat Ann") takes the name too; then
+        # the Chinese words read as the English ones (either language, any mix)
+        try:
+            plain = plain_width(text)
+            return parse_move(self, english(seats_by_name(plain, plain_names(names))), state, player, typed=plain)
+        except ParseError as err:      # what it expects and its examples, in the reader's notation
+            if isinstance(err.details.get("expected"), str):
+                err.details["expected"] = localize(err.details["expected"])
+            if isinstance(err.details.get("examples"), list):
+                err.details["examples"] = [localize(e) if isinstance(e, str) else e for e in err.details["examples"]]
+            raise
 
     def render(self, state: State, viewer=None, names=None, whole=False) -> str:
         return render(state, viewer, names, whole)

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import functools
 
+from ..i18n import N_, _
+from .columns import width
 from .orient import oriented
 
 W, H = 5, 3
@@ -42,12 +44,12 @@ BARN_CELL = {"NE": (0, 4), "SE": (2, 4), "SW": (2, 0), "NW": (0, 0)}
 #: the letter of a figure other than the follower
 FIGURE_LETTERS = {"big": "b", "builder": "u", "pig": "p", "mayor": "m", "wagon": "w", "barn": "n"}
 #: what a segment's marks look like (a pennant is ``*``), and what the key says of them
-MARK_CHARS = {"inn": ("I", "inn"), "cathedral": ("C", "cathedral"), "wine": ("W", "wine"),
-              "grain": ("G", "grain"), "cloth": ("F", "cloth (fabric)"), "siege": ("!", "besieged"),
-              "princess": ("P", "princess")}
+MARK_CHARS = {"inn": ("I", N_("inn")), "cathedral": ("C", N_("cathedral")), "wine": ("W", N_("wine")),
+              "grain": ("G", N_("grain")), "cloth": ("F", N_("cloth (fabric)")), "siege": ("!", N_("besieged")),
+              "princess": ("P", N_("princess"))}
 #: a tile's symbols (its tags), drawn in a free field cell, and their key
-TAG_CHARS = {"volcano": ("V", "volcano"), "magic portal": ("@", "magic portal"), "dragon": ("D", "dragon symbol"),
-             "tower": ("T", "tower foundation"), "bazaar": ("$", "bazaar")}
+TAG_CHARS = {"volcano": ("V", N_("volcano")), "magic portal": ("@", N_("magic portal")),
+             "dragon": ("D", N_("dragon symbol")), "tower": ("T", N_("tower foundation")), "bazaar": ("$", N_("bazaar"))}
 #: where a tag goes: the first of these cells still field
 TAG_CELLS = ((2, 4), (2, 0), (0, 4), (0, 0), (1, 1), (1, 3))
 #: an edge inside the City of Carcassonne (the Count's tiles join there; the
@@ -55,7 +57,7 @@ TAG_CELLS = ((2, 4), (2, 0), (0, 4), (0, 0), (1, 1), (1, 3))
 INNER_EDGE = "="
 DISTRICT_EDGE = "\u00b7"
 #: the key's entry for the City of Carcassonne's inner edges
-INNER_KEY = (INNER_EDGE, "inside the City of Carcassonne")
+INNER_KEY = (INNER_EDGE, N_("inside the City of Carcassonne"))
 ROAD_CHAR = ("|", "-", "|", "-")
 
 
@@ -86,7 +88,7 @@ def glyph(letter: str, rot: int, figures: tuple = ()) -> list:
 def _glyph(letter: str, rot: int, figures: tuple) -> list:
     """``glyph``, kept: a board draws the same tiles, with the same figures, text after text."""
     o = oriented(letter, rot)
-    grid = [[FIELD] * W for _ in range(H)]
+    grid = [[FIELD] * W for _i in range(H)]
     anchors: dict = {}
     cells: dict = {}                 # segment -> the cells drawn for it (for its marks)
     cloister = None
@@ -212,40 +214,40 @@ def marks_in_play(expansions) -> list:
     return [m for m in (*MARK_CHARS, *TAG_CHARS, "district") if m in found]
 
 
-def key_lines(figures, shrines: bool, seats: list, marks_in_play=(), board_marks=None) -> list:
-    """The glyphs' key: only the figures in play (``figures``: their names
-    besides the follower), shrines where the Cult is, the tile marks of the
-    expansions in play, the marks of the figures off the segments
-    (``board_marks``: char -> words), and each seat's digit with its name
-    (``seats``)."""
-    lines = ["Key: # city (split cities leave a gap)  | - road  o roads end  + road bends",
-             "     x two cross without joining  M monastery" + ("  S shrine" if shrines else "")
-             + "  * pennant  . field",
-             "     ? the tile fits  > < the last tile"]
-    table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY}
-    items = [f"{table[m][0]} {table[m][1]}" for m in marks_in_play if m in table]
-    items += [f"{ch} {words}" for ch, words in (board_marks or {}).items()]
+#: the figures' names in the key
+FIGURE_KEYS = {"big": N_("big follower"), "builder": N_("builder"), "pig": N_("pig"), "mayor": N_("mayor"),
+               "wagon": N_("wagon"), "barn": N_("barn")}
+
+
+def _items_lines(lines: list, items: list, indent: str, sep: str = "  ") -> list:
+    """``items`` added to the last of ``lines``, a new line (``indent``) where
+    one would pass 80 columns."""
     for item in items:
-        if len(lines[-1]) + 2 + len(item) > 80:
-            lines.append("   ")
-        lines[-1] += "  " + item
-    marks = [f"{FIGURE_LETTERS.get(f, f[:1])} {'big follower' if f == 'big' else f}"
+        if lines[-1].strip() and width(lines[-1]) + width(sep) + width(item) > 80:
+            lines.append(indent)
+        lines[-1] += ("" if not lines[-1].strip() else sep) + item
+    return lines
+
+
+def key_lines(figures, shrines: bool, seats: list, marks_in_play=(), board_marks=None) -> list:
+    """The glyphs' key, in the reader's language: only the figures in play
+    (``figures``: their names besides the follower), shrines where the Cult
+    is, the tile marks of the expansions in play, the marks of the figures
+    off the segments (``board_marks``: char -> words), and each seat's
+    digit with its name (``seats``)."""
+    table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY}
+    items = [_("# city (split cities leave a gap)"), _("| - road"), _("o roads end"), _("+ road bends"),
+             _("x two cross without joining"), _("M monastery")]
+    if shrines:
+        items.append(_("S shrine"))
+    items += [_("* pennant"), _(". field"), _("? the tile fits"), _("> < the last tile")]
+    items += [f"{table[m][0]} {_(table[m][1])}" for m in marks_in_play if m in table]
+    items += [f"{ch} {_(words)}" for ch, words in (board_marks or {}).items()]
+    lines = _items_lines([_("Key:")], items, "    ")
+    marks = [f"{FIGURE_LETTERS.get(f, f[:1])} {_(FIGURE_KEYS[f]) if f in FIGURE_KEYS else f}"
              for f in dict.fromkeys(figures) if f != "follower"]
-    lines.append("     digit: that seat's follower where it stands"
-                 + ("; letter+digit: another figure:" if marks else ""))
-    line = "      "
-    for mark in marks:
-        if len(line) + len(mark) + 2 > 80:
-            lines.append(line.rstrip(","))
-            line = "      "
-        line += f" {mark},"
+    lines.append("    " + (_("digit: that seat's follower where it stands; letter+digit: another figure:")
+                           if marks else _("digit: that seat's follower where it stands")))
     if marks:
-        lines.append(line.rstrip(","))
-    line = "    "
-    for i, name in enumerate(seats):
-        item = f" {i} {name}" + ("," if i < len(seats) - 1 else "")
-        if line.strip() and len(line) + len(item) > 80:
-            lines.append(line)
-            line = "    "
-        line += item
-    return lines + [line]
+        lines = _items_lines(lines + ["     "], marks, "     ", _(", "))
+    return _items_lines(lines + ["    "], [f"{i} {name}" for i, name in enumerate(seats)], "    ", _(", "))

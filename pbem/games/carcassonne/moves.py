@@ -13,6 +13,8 @@ is the digest's canonical timeout move.
 """
 from __future__ import annotations
 
+from ..i18n import _, ngettext
+from .notation import feature_name, segment
 from ..base import IllegalMove
 from .features import Frontier, _port_sids, cell_ports, frontier_order, occupancy_mask
 from .geometry import EDGES
@@ -355,25 +357,27 @@ def check_place(state, player: int, move: dict):
     index or None)."""
     extra = set(move) - MOVE_KEYS
     if extra:
-        raise IllegalMove("malformed_move", f"unknown field(s) {sorted(extra)} in place_tile")
+        raise IllegalMove("malformed_move", _("a placement has no field {list}", list=", ".join(sorted(extra))))
     x, y, rotation = move.get("x"), move.get("y"), move.get("rotation")
     if not (_int(x) and _int(y)):
-        raise IllegalMove("bad_position", "x and y must be integers, e.g. place 1,-2 r90")
+        raise IllegalMove("bad_position", _("x and y must be integers, e.g. place 1,-2 r90"))
     if not _int(rotation) or rotation not in (0, 90, 180, 270):
-        raise IllegalMove("bad_rotation", "rotation must be 0, 90, 180 or 270 (clockwise)")
+        raise IllegalMove("bad_rotation", _("rotation must be 0, 90, 180 or 270 (clockwise)"))
     cell = (x, y)
     if cell in state.board:
-        raise IllegalMove("cell_taken", f"there is already a tile at {x},{y}")
+        raise IllegalMove("cell_taken", _("there is already a tile at {x},{y}", x=x, y=y))
     constraint = state.frontier.get(cell)
     if constraint is None:
-        raise IllegalMove("not_adjacent", f"{x},{y} does not touch any tile")
+        raise IllegalMove("not_adjacent", _("{x},{y} does not touch any tile", x=x, y=y))
     letter = state.tile
     r = rotation // 90
     if r not in fits(letter, constraint):
         o = oriented(letter, r)
         bad = [EDGES[d] for d in range(4) if constraint[d] not in (".", o.edges[d])]
         raise IllegalMove("edges_do_not_match",
-                          f"tile {letter} at {x},{y} r{rotation} does not match on edge(s) {' '.join(bad)}")
+                          ngettext("tile {letter} at {x},{y} r{rotation} does not match its neighbour on edge {list}",
+                                   "tile {letter} at {x},{y} r{rotation} does not match its neighbours on edges {list}",
+                                   len(bad), letter=letter, x=x, y=y, rotation=rotation, list=' '.join(bad)))
     if state.rules.placement_checks:
         why = refusal(state, letter, cell, r)
         if why:
@@ -382,27 +386,30 @@ def check_place(state, player: int, move: dict):
     if figure is None and on is None and "figure" not in move and "on" not in move:
         return cell, r, None
     if not isinstance(figure, str) or not isinstance(on, str):
-        raise IllegalMove("bad_figure", "a deployment names a figure and a segment, e.g. follower city N")
+        raise IllegalMove("bad_figure", _("a deployment names a figure and a segment, e.g. follower "
+                                          "city N"))
     o = oriented(letter, r)
     block = tile_block(state, letter) if state.rules.tile_blocks else None
     if block and (block == "all" or not on.startswith("corner ")):
-        raise IllegalMove("figure_blocked", "no figure may be deployed on this tile (the dragon's volcano)")
+        raise IllegalMove("figure_blocked", _("no figure may be deployed on this tile (the dragon's "
+                                              "volcano)"))
     validators = state.rules.figure_validators
     if figure in validators:
         return cell, r, validators[figure](state, player, cell, o, on)
     if figure not in FIGURES:
-        raise IllegalMove("unknown_figure", f"unknown figure {figure!r}; the base game has: follower")
+        raise IllegalMove("unknown_figure", _("unknown figure “{figure}”; the base game has: follower", figure=figure))
     if state.supply[player] <= 0:
-        raise IllegalMove("no_followers_left", "you have no follower left in your supply")
+        raise IllegalMove("no_followers_left", _("you have no follower left in your supply"))
     if on not in o.labels:
-        raise IllegalMove("bad_segment", f"tile {letter} r{rotation} has no segment {on!r}; "
-                          f"choose one of: {', '.join(o.labels)}")
+        raise IllegalMove("bad_segment", _("tile {letter} r{rotation} has no segment “{on}”; choose "
+                                           "one of: {list}", letter=letter, rotation=rotation, on=on, list=', '.join(o.labels)))
     k = o.labels.index(on)
     if o.kinds[k] not in DEPLOYABLE:
-        raise IllegalMove("bad_segment", f"a follower cannot stand on {on}")
+        raise IllegalMove("bad_segment", _("a follower cannot stand on {on}", on=on))
     if o.masks[k] & occupancy_mask(state, cell):
         raise IllegalMove("feature_occupied",
-                          f"the {o.kinds[k]} that {on} joins already holds a follower")
+                          _("the {feature} that {on} joins already holds a follower", feature=feature_name(o.kinds[k]),
+                            on=segment(on)))
     return cell, r, k
 
 

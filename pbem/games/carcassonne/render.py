@@ -12,15 +12,15 @@ per line (a figure is added after the rotation as listed under it).
 """
 from __future__ import annotations
 
-import textwrap
-
-from ..base import name_seat
+from ..i18n import _
+from .columns import WIDTH, width
+from .columns import wrap as wrap_columns
 from .features import label_of
 from .glyphs import distinct_rotations, glyph, key_lines, marks_in_play
 from .moves import group_moves, legal_moves, legal_placements
-from .notation import OWED_TEXTS, describe_move, name_seats
+from .notation import OWED_TEXTS, describe_move, figure_name, name_in_move, names_in, seat, seat_name, segment
+from .words import localize
 
-WIDTH = 80
 #: tiles across and down in the window (4 + 6 * 12 + 1 = 77 columns)
 MAX_ACROSS, MAX_DOWN = 12, 12
 EMPTY = ["     "] * 3
@@ -38,12 +38,15 @@ def followers_on_board(state) -> list:
     return out
 
 
-def _where(figure: str, label: str) -> str:
-    """How the board list names a figure's segment: "farmer NL" for a
-    follower or big follower in a field, "NL" for a pig, else the label."""
-    if not label.startswith("field "):
-        return label
-    return label[6:] if figure in ("pig", "barn") else "farmer " + label[6:]
+def _on_board(player, x, y, label, figure) -> str:
+    """One figure of the board's list: "Ann: knight on city N at 1,0"."""
+    args = dict(player=seat(player), on=segment(label), at=f"{x},{y}", figure=figure_name(figure))
+    if figure == "follower":
+        role = {"city": _("knight"), "road": _("thief"), "cloister": _("monk"), "field": _("farmer")}.get(
+            label.split(" ")[0])
+        if role:
+            return _("{player}'s {figure} on {on} at {at}", **{**args, "figure": role})
+    return _("{player}'s {figure} on {on} at {at}", **args)
 
 
 def spots(state) -> list:
@@ -51,7 +54,7 @@ def spots(state) -> list:
     them out), while a tile waits to be placed."""
     if state.over or not state.tile or "place_tile" not in state.pending.values():
         return []
-    return sorted({cell for cell, _ in legal_placements(state)}, key=lambda c: (c[1], c[0]))
+    return sorted({cell for cell, _i in legal_placements(state)}, key=lambda c: (c[1], c[0]))
 
 
 def window(state, marked: list, whole: bool = False) -> tuple:
@@ -152,20 +155,16 @@ def tile_lines(letter: str) -> list:
     """The drawn tile in each of its distinct rotations, side by side."""
     turns = distinct_rotations(letter)
     drawn = [glyph(letter, r) for r in turns]
-    out = ["  " + " ".join(f"{'r' + str(r * 90):^5}" for r in turns)]
+    out = ["  " + " ".join(f"{'r' + str(r * 90):^5}" for r in turns)]   # (notation: as typed)
     out += ["  " + " ".join(g[i] for g in drawn) for i in range(3)]
     return out
 
 
 def wrap(line: str, indent: str = "  ") -> list:
-    """A line cut to 80 columns; a continuation starts with ``indent`` (a
-    line that may hold moves is cut with "... " as the continuation, so no
-    part of it reads as a move)."""
-    if len(line) <= WIDTH:
-        return [line]
-    lead = line[:len(line) - len(line.lstrip())]
-    return textwrap.wrap(line, WIDTH, initial_indent="", subsequent_indent=lead + indent,
-                         break_on_hyphens=False, break_long_words=False) or [line]
+    """A line cut to 80 columns (a Chinese character takes two); a
+    continuation starts with ``indent`` (a line that may hold moves is cut
+    with "... " as the continuation, so no part of it reads as a move)."""
+    return wrap_columns(line, WIDTH, indent)
 
 
 def placements_lines(state, player, names=None) -> list:
@@ -175,8 +174,8 @@ def placements_lines(state, player, names=None) -> list:
     lines = []
     for (x, y, rot), moves in group_moves(legal_moves(state, player)):
         bare = f"place {x},{y} r{rot}"
-        lines.append("  " + bare)
-        extras = [describe_move(m)[len(bare) + 1:] for m in moves if m.get("figure")]
+        lines.append("  " + localize(bare))
+        extras = [localize(describe_move(m)[len(bare) + 1:]) for m in moves if m.get("figure")]
         if extras:
             lines += wrap_items("      + ", extras, "        | ")
     return lines
@@ -188,7 +187,7 @@ def wrap_items(first: str, items: list, then: str, sep: str = " | ") -> list:
     ``then``."""
     lines, line = [], first
     for item in items:
-        if line not in (first, then) and len(line) + len(sep) + len(item) > WIDTH:
+        if line not in (first, then) and width(line) + len(sep) + width(item) > WIDTH:
             lines.append(line)
             line = then
         line += ("" if line in (first, then) else sep) + item
@@ -206,32 +205,35 @@ def waiting_lines(state, names=None) -> list:
         if owed == "place_tile":
             continue
         text = OWED_TEXTS.get(owed)
-        what = text(state, player) if text else f"owes the decision {owed}"
-        out.append(name_seats(f"Waiting for seat {player}, who {what}.", names))
+        what = text(state, player) if text else _("owes a decision")
+        out.append(name_in_move(names_in(_("Waiting for {player}, who {what}.", player=seat(player), what=what),
+                                         names), names))
     return out
 
 
 def render(state, viewer=None, names=None, whole: bool = False) -> str:
-    who = [name_seat(p, names) for p in range(state.players)]
+    who = [seat_name(p, names) for p in range(state.players)]
     marked = spots(state)
     box = window(state, marked, whole)
     if state.over:
-        head = "game over"
+        head = _("Carcassonne - turn {turn} - game over", turn=state.turn)
     elif state.tile:
-        head = f"{who[state.active]} places tile {state.tile}"
+        head = _("Carcassonne - turn {turn} - {player} places tile {tile}", turn=state.turn,
+                 player=who[state.active], tile=state.tile)
     else:
-        head = f"{who[state.active]}'s turn"
-    out = wrap(f"Carcassonne - turn {state.turn} - {head}")
+        head = _("Carcassonne - turn {turn} - {player}'s turn", turn=state.turn, player=who[state.active])
+    out = wrap(head)
     out += board_lines(state, box, marked)
     shown = sum(1 for c in state.board if box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3])
     hidden_spots = sum(1 for c in marked if not (box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3]))
     if shown < len(state.board) or hidden_spots:
-        out += wrap(f"Part of the board: {shown} of {len(state.board)} tiles"
-                    + (f", {len(marked) - hidden_spots} of the {len(marked)} cells where the tile fits"
-                       if marked else "")
-                    + " (x " + f"{box[0]} to {box[2]}, y {box[1]} to {box[3]}). The whole board: "
-                    "`pbem show GAME --whole`, the API's ?board=whole, or the picture (`pbem show GAME --png "
-                    "board.png`).")
+        where = dict(shown=shown, tiles=len(state.board), x0=box[0], x1=box[2], y0=box[1], y1=box[3],
+                     fits=len(marked) - hidden_spots, cells=len(marked))
+        part = (_("Part of the board: {shown} of {tiles} tiles, {fits} of the {cells} cells where the tile fits "
+                  "(x {x0} to {x1}, y {y0} to {y1}).", **where) if marked else
+                _("Part of the board: {shown} of {tiles} tiles (x {x0} to {x1}, y {y0} to {y1}).", **where))
+        out += wrap(part + " " + _("The whole board: `pbem show GAME --whole`, the API's ?board=whole, or the "
+                                   "picture (`pbem show GAME --png board.png`)."))
     figures = set(state.rules.figure_words.values()) if state.rules is not None else set()
     if "abbey_mayor" in state.options.get("expansions", ()):
         figures.add("barn")  # (its word is read by the expansion's own parser)
@@ -242,25 +244,26 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
     out.append("")
     for line in waiting_lines(state, names):
         out += wrap(line, "      ... ")     # it may list moves: "... " keeps them apart
-    out += wrap("Scores: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.scores)))
-    out += wrap("Followers in supply: " + ", ".join(f"{who[i]} {s}" for i, s in enumerate(state.supply)))
+    out += wrap(_("Scores: {list}", list=_(", ").join(
+        _("{player} {n}", player=who[i], n=s) for i, s in enumerate(state.scores))))
+    out += wrap(_("Followers in supply: {list}", list=_(", ").join(
+        _("{player} {n}", player=who[i], n=s) for i, s in enumerate(state.supply))))
     placed = followers_on_board(state)
     if placed:
-        out += wrap("On the board: " + "; ".join(
-            f"{who[p]} {'' if f == 'follower' else f + ' '}{_where(f, lab)} at {x},{y}"
-            for p, x, y, lab, f in placed))
+        out += wrap(names_in(_("On the board: {list}", list=_("; ").join(
+            _on_board(p, x, y, lab, f) for p, x, y, lab, f in placed)), names))
     rules = state.rules
     if rules is not None:
         for lines in rules.render_lines:
             for line in lines(state, viewer):  # these may list moves: "... " keeps them apart
-                out += wrap(name_seats(line, names), "      ... ")
-    out.append(f"Tiles left in the pile: {sum(state.pile.values())}")
+                out += wrap(name_in_move(names_in(line, names), names), "      ... ")
+    out.append(_("Tiles left in the pile: {n}", n=sum(state.pile.values())))
     if state.over:
-        out.append("The game is over.")
+        out.append(_("The game is over."))
     elif state.tile:
-        out.append(f"The tile to place, {state.tile}, each way round (r: clockwise turns):")
+        out.append(_("The tile to place, {tile}, each way round (r: clockwise turns):", tile=state.tile))
         out += tile_lines(state.tile)
         if viewer in state.pending and state.pending[viewer] == "place_tile":
-            out.append("Legal placements (each line a move; add a figure after it as listed):")
+            out.append(_("Legal placements (each line a move; add a figure after it as listed):"))
             out += placements_lines(state, viewer, names)
     return "\n".join(out)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from ... import games
+from ...games.i18n import _
 from .. import markup as m
 from . import expansion_marks, expansion_panel, expansion_pieces, figures, terrain  # noqa: F401  (register their hooks)
 from .board import Board
@@ -48,4 +49,4 @@ def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
     board.oy = (height - board.height) / 2      # centred beside a taller panel
     body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(framed), panel_svg]
     return m.document(board.width + 6 + WIDTH, height, body, defs=board.defs(), background="#ffffff",
-                      title="Carcassonne")
+                      title=_("Carcassonne"))

@@ -9,7 +9,9 @@ in one HTML page beside the board's own SVG without clashing.
 """
 from __future__ import annotations
 
+from ...games.carcassonne.notation import segment
 from ...games.carcassonne.orient import TILES, oriented
+from ...games.i18n import N_, _
 from .. import markup as m
 from .terrain import tile_body
 from .tile_art import art_of
@@ -19,7 +21,7 @@ SPOT = 15
 #: A spot's colour by the kind of its segment, so a city's spot reads apart from a field's.
 KIND_INK = {"city": "#9c4a12", "road": "#3d3d3d", "field": "#2e6b1f", "cloister": "#8e2424"}
 #: What a follower is called on each kind (the picture's key says the same).
-ROLE = {"city": "knight", "road": "thief", "field": "farmer", "cloister": "monk"}
+ROLE = {"city": N_("knight"), "road": N_("thief"), "field": N_("farmer"), "cloister": N_("monk")}
 #: The tile's corners, where a barn stands (Abbey & Mayor: ``"on": "corner NE"``), in unit coordinates.
 CORNERS = {"NE": (0.9, 0.1), "SE": (0.9, 0.9), "SW": (0.1, 0.9), "NW": (0.1, 0.1)}
 
@@ -39,7 +41,7 @@ def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
         kind = label.split(" ")[0]
         ink = KIND_INK.get(kind, "#1f4fbf")
         spots.append(f'<g class="spot" data-on="{m.esc(label)}" data-kind="{m.esc(kind)}">'
-                     + f"<title>{m.esc(ROLE.get(kind, kind))} on {m.esc(label)}</title>"
+                     + f"<title>{m.esc(_('{figure} on {on}', figure=_(ROLE[kind]) if kind in ROLE else kind, on=segment(label)))}</title>"
                      + m.circle(cx, cy, SPOT, fill="#ffffff", fill_opacity="0.85", stroke=ink, stroke_width=2.5)
                      + m.text(cx, cy + 4.5, short, size=12, anchor="middle", weight="bold", fill=ink)
                      + "</g>")

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import math
 
+from ...games.carcassonne.expansions.count.text import district as district_name
+from ...games.carcassonne.notation import at, either, figure_name, seat_name
+from ...games.carcassonne.words import localize
+from ...games.i18n import N_, _
 from .. import markup as m
-from ..palette import OUTLINE, seat_name
+from ..palette import OUTLINE
 from . import hooks
 from .board import ring
 from .figures import _label, _shape
@@ -187,9 +191,9 @@ def placed(view) -> list:
 
 hooks.PLACED.append(placed)
 hooks.SUPPLIES.extend([
-    ("bridges", "bridge", "bridge"),                                          # Bridges, Castles & Bazaars
-    ("castles", "castle", "castle"),
-    (lambda v: (v.get("tower") or {}).get("pieces"), "tower floor", "tower floor"),   # The Tower
+    ("bridges", "bridge", N_("bridge")),                                          # Bridges, Castles & Bazaars
+    ("castles", "castle", N_("castle")),
+    (lambda v: (v.get("tower") or {}).get("pieces"), "tower floor", N_("tower floor")),   # The Tower
 ])
 
 
@@ -200,18 +204,20 @@ def dragon_lines(view, names) -> list:
     out = []
     if "dragon" in view:
         d = view["dragon"]
-        out.append("Dragon: " + ("not in play yet" if d is None else f"at {d['x']},{d['y']}"))
+        out.append(_("Dragon: not in play yet") if d is None else _("Dragon: at {at}", at=at(d["x"], d["y"])))
     flight = view.get("dragon_flight")
     if flight:
-        out.append(f"Dragon flying: {flight['steps']} of 6 steps; next "
-                   + ", ".join(seat_name(s, names) for s in flight["movers"][:3]))
+        out.append(_("Dragon flying: {steps} of 6 steps; next {players}", steps=flight["steps"],
+                     players=_(", ").join(seat_name(s, names) for s in flight["movers"][:3])))
     f = view.get("fairy")
     if f and f["on"] is None:           # fairy_placement = on_tile: on the tile itself
-        out.append(f"Fairy: on the tile at {f['x']},{f['y']}, moved by {seat_name(f['player'], names)}"
-                   + ("" if f["standing_by"] else " (no follower there)"))
+        args = dict(at=at(f["x"], f["y"]), player=seat_name(f["player"], names))
+        out.append(_("Fairy: on the tile at {at}, moved by {player}", **args) if f["standing_by"] else
+                   _("Fairy: on the tile at {at}, moved by {player} (no follower there)", **args))
     elif f:
-        out.append(f"Fairy: by {seat_name(f['player'], names)}'s {f['figure']} at {f['x']},{f['y']}"
-                   + ("" if f["standing_by"] else " (gone)"))
+        args = dict(at=at(f["x"], f["y"]), player=seat_name(f["player"], names), figure=figure_name(f["figure"]))
+        out.append(_("Fairy: by {player}'s {figure} at {at}", **args) if f["standing_by"] else
+                   _("Fairy: at {at}, where {player}'s {figure} was", **args))
     return out
 
 
@@ -219,34 +225,49 @@ def tower_lines(view, names) -> list:
     t = view.get("tower")
     if not t or not t["prisoners"]:
         return []
-    return ["Prisoners: " + "; ".join(f"{seat_name(p['captor'], names)} holds {seat_name(p['player'], names)}'s "
-                                      f"{p['figure']}" for p in t["prisoners"])]
+    return [_("Prisoners: {list}", list=_("; ").join(
+        _("{captor} holds {player}'s {figure}", captor=seat_name(p["captor"], names),
+          player=seat_name(p["player"], names), figure=figure_name(p["figure"])) for p in t["prisoners"]))]
 
 
 def count_lines(view, names) -> list:
     c = view.get("count")
     if not c:
         return []
-    parts = [f"{q} " + (", ".join(seat_name(f["player"], names) for f in fs) or "-") for q, fs in c["quarters"].items()]
-    return [f"City of Carcassonne (Count in the {c['count']}): " + "; ".join(parts)]
+    parts = [_("{district}: {figures}", district=district_name(q),
+               figures=_(", ").join(seat_name(f["player"], names) for f in fs) or "-")
+             for q, fs in c["quarters"].items()]
+    return [_("City of Carcassonne (the Count in the {district}): {list}", district=district_name(c["count"]),
+              list=_("; ").join(parts))]
 
 
 def bazaar_lines(view, names) -> list:
     b = view.get("bazaar")
     out = []
     if b:
-        tiles = ", ".join(f"{i}: {t}" + ("" if o is None else f" ({seat_name(o, names)})")
+        tiles = ", ".join(f"{i}: {t}" if o is None else _("{index}: {tile} ({player})", index=i, tile=t,
+                                                           player=seat_name(o, names))
                           for i, (t, o) in enumerate(zip(b["tiles"], b["owners"])))
-        who = "chooser" if b.get("mode") == "draft" else "host"
-        out.append(f"Bazaar ({b['phase']}, {who} {seat_name(b['host'], names)}): {tiles}")
+        args = dict(player=seat_name(b["host"], names), tiles=tiles)
+        if b.get("mode") == "draft":
+            out.append(_("Bazaar (the draft, {player} is the chooser): {tiles}", **args))
+        elif b["phase"] == "bid":
+            out.append(_("Bazaar (bidding, {player} hosts): {tiles}", **args))
+        elif b["phase"] == "deal":
+            out.append(_("Bazaar ({player} buys or sells): {tiles}", **args))
+        else:
+            out.append(_("Bazaar ({player} hosts and picks a tile): {tiles}", **args))
         if b["tile"] is not None:
-            out.append(f"Tile {b['tile']} at {b['price']} by {seat_name(b['bidder'], names)}")
+            out.append(_("Tile {tile}: bid {price} by {player}", tile=b["tile"], price=b["price"],
+                         player=seat_name(b["bidder"], names)))
     held = [(s, t) for s, t in enumerate(view.get("bazaar_tiles") or ()) if t]
     if held:
-        out.append("Bazaar tiles to play: " + ", ".join(f"{seat_name(s, names)} {t}" for s, t in held))
+        out.append(_("Bazaar tiles to play: {list}", list=_(", ").join(
+            _("{player} {tile}", player=seat_name(s, names), tile=t) for s, t in held)))
     d = view.get("castle_decision")
     if d:
-        out.append(f"{seat_name(d['player'], names)} may make the city at {d['x']},{d['y']} a castle")
+        out.append(_("{player} may make the city at {at} a castle", player=seat_name(d["player"], names),
+                     at=at(d["x"], d["y"])))
     return out
 
 
@@ -279,31 +300,36 @@ for _kind in ("capture", "count_move", "castle", "choose_castle_feature"):
     hooks.LEGAL[_kind] = _ring
 
 hooks.DECISIONS.update(
-    action="Marked: where the fairy, a tower floor, the princess or a portal may act (or 'pass')",
+    action=lambda moves: _("Marked: where the fairy, a tower floor, the princess or a portal may act (or {none})",
+                           none=localize("pass")),
     dragon=lambda moves: _dragon_decision(moves),
-    capture="Ringed: what your tower may capture (or 'capture none')",
-    exchange="Choose which of your followers comes back ('exchange big')",
-    count="Enter a district of the City ('enter castle count market') or 'stay out'",
-    count_move="Ringed: where a follower may leave the City for (or 'pass')",
-    castle="Ringed: the city that may become a castle (or 'no castle')",
-    choose_castle_feature="Ringed: what your castle may score (castle points X,Y ...)",
+    capture=lambda moves: _("Ringed: what your tower may capture (or {none})", none=localize("capture none")),
+    exchange=lambda moves: _("Choose which of your followers comes back ({move})", move=", ".join(
+        localize(f"exchange {m['figure']}") for m in moves if m.get("figure")) or localize("exchange big")),
+    count=lambda moves: _("Enter a district of the City ({move}) or {none}", move=localize("enter castle count market"),
+                          none=localize("stay out")),
+    count_move=lambda moves: _("Ringed: where a follower may leave the City for (or {none})", none=localize("pass")),
+    castle=lambda moves: _("Ringed: the city that may become a castle (or {none})", none=localize("no castle")),
+    choose_castle_feature=lambda moves: _("Ringed: what your castle may score ({move} ...)",
+                                          move=localize("castle points") + " X,Y"),
     bazaar=lambda moves: _bazaar_decision(moves),
 )
 
 
 def _dragon_decision(moves: list) -> str:
     """The dragon's steps the viewer may take now, as they are written."""
-    steps = [f"dragon {m['direction']}" for m in moves if m.get("direction")]
-    words = " or ".join(steps) if len(steps) < 3 else ", ".join(steps[:-1]) + " or " + steps[-1]
-    return f"Framed: where you may move the dragon ({words})"
+    steps = [localize(f"dragon {m['direction']}") for m in moves if m.get("direction")]
+    return _("Framed: where you may move the dragon ({moves})", moves=either(steps))
 
 
 def _bazaar_decision(moves: list) -> str:
     """What the viewer's bazaar moves let it do now (the phase shows in the moves' keys)."""
     if any("deal" in m for m in moves):
-        return "At the bazaar: buy the tile at the highest bid or sell it to the bidder ('buy' or 'sell')"
+        return _("At the bazaar: buy the tile at the highest bid or sell it to the bidder ({buy} or {sell})",
+                 buy=localize("buy"), sell=localize("sell"))
     if any("tile" in m and "bid" in m for m in moves):
-        return "At the bazaar: you host: pick a tile and bid ('bazaar N bid B')"
+        return _("At the bazaar: you host: pick a tile and bid ({move})", move=localize("bazaar N bid B"))
     if any("tile" in m for m in moves):
-        return "At the bazaar: choose a tile ('bazaar N'; the draft has no bids)"
-    return "At the bazaar: bid more than the bid so far, or 'pass' ('bid B')"
+        return _("At the bazaar: choose a tile ({move}; the draft has no bids)", move=localize("bazaar N"))
+    return _("At the bazaar: bid more than the bid so far ({move}), or {none}", move=localize("bid B"),
+             none=localize("pass"))

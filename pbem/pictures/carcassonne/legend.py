@@ -3,6 +3,8 @@ of the game and expansions in play, and for each mark, building or frame
 the picture shows (a key of what is on the board, not of everything)."""
 from __future__ import annotations
 
+from ...games.carcassonne.notation import GOODS_NAMES
+from ...games.i18n import N_
 from .. import markup as m
 from .expansion_marks import GOODS, cathedral, good_icon, inn_icon, shrine, siege
 from . import expansion_pieces as pieces
@@ -35,12 +37,12 @@ def _frame(colour: str, dash: str):
 
 #: (what must be on the picture for the entry to show, or None: always; drawing; word)
 BASE = [
-    (None, _figure("follower"), "knight thief monk"),
-    (None, _figure("follower", "farmer"), "farmer (lying)"),
-    ("pennant", _mark(pennant, None, 0, (0.5, 0.45), 64, 1, 0), "pennant"),
-    ("monastery", lambda x, y: monastery(x, y + 2, 7), "monastery"),
-    ("last", _frame("#d4145a", ""), "last tile"),
-    ("legal", _frame("#1f4fbf", "3 2"), "tile fits here"),
+    (None, _figure("follower"), N_("knight, thief, monk")),
+    (None, _figure("follower", "farmer"), N_("farmer (lying)")),
+    ("pennant", _mark(pennant, None, 0, (0.5, 0.45), 64, 1, 0), N_("pennant")),
+    ("monastery", lambda x, y: monastery(x, y + 2, 7), N_("monastery")),
+    ("last", _frame("#d4145a", ""), N_("last tile")),
+    ("legal", _frame("#1f4fbf", "3 2"), N_("tile fits here")),
 ]
 
 
@@ -56,25 +58,25 @@ def _abbey(x, y) -> str:
             + monastery(x, y + 2, 6))
 
 BY_EXPANSION = {
-    "inns_cathedrals": [(None, _figure("big", size=12), "big follower"),
-                        ("inn", lambda x, y: inn_icon(x, y, 40), "inn"),
-                        ("cathedral", _mark(cathedral, None, 0, (0.5, 0.5), 30, 1, 0), "cathedral")],
-    "traders_builders": [(None, _figure("builder"), "builder"), (None, _figure("pig"), "pig"),
-                         *[(None, _good(k), k) for k in GOODS]],       # goods are counted in the panel too
-    "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), "shrine")],
-    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.55), 56, 1, 0), "besieged city")],
-    "abbey_mayor": [(None, _figure("mayor"), "mayor"), (None, _figure("wagon"), "wagon"),
-                    (None, _figure("barn"), "barn"), (None, _abbey, "abbey")],   # abbeys are in hand too
-    "princess_dragon": [(None, _figure("dragon"), "dragon"), (None, _figure("fairy"), "fairy"),
-                        ("volcano", _tile_tag(pieces.volcano, (0.27, 0.3), 40), "volcano"),
-                        ("dragon", _tile_tag(pieces.dragon_tag, (0.76, 0.24), 60), "dragon tile"),
-                        ("magic portal", _tile_tag(pieces.portal, (0.24, 0.72), 60), "magic portal"),
-                        ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 80, 1, 0), "princess")],
-    "tower": [(None, _figure("tower", "2"), "tower (height)"), (None, _figure("tower floor"), "tower floor"),
-              ("tower", _tile_tag(pieces.tower_base, size=60), "tower foundation")],
-    "count": [("district", _tile_tag(pieces.district, size=18), "the City")],
-    "bridges_castles_bazaars": [(None, _figure("bridge"), "bridge"), (None, _figure("castle"), "castle"),
-                                ("bazaar", _tile_tag(pieces.bazaar_tag, (0.76, 0.72), 60), "bazaar")],
+    "inns_cathedrals": [(None, _figure("big", size=12), N_("big follower")),
+                        ("inn", lambda x, y: inn_icon(x, y, 40), N_("inn")),
+                        ("cathedral", _mark(cathedral, None, 0, (0.5, 0.5), 30, 1, 0), N_("cathedral"))],
+    "traders_builders": [(None, _figure("builder"), N_("builder")), (None, _figure("pig"), N_("pig")),
+                         *[(None, _good(k), GOODS_NAMES.get(k, k)) for k in GOODS]],       # goods are counted in the panel too
+    "cult": [("shrine", _mark(shrine, None, 0, (0.5, 0.5), 30, 1, 0), N_("shrine"))],
+    "siege": [("siege", _mark(siege, None, 0, (0.5, 0.55), 56, 1, 0), N_("besieged city"))],
+    "abbey_mayor": [(None, _figure("mayor"), N_("mayor")), (None, _figure("wagon"), N_("wagon")),
+                    (None, _figure("barn"), N_("barn")), (None, _abbey, N_("abbey"))],   # abbeys are in hand too
+    "princess_dragon": [(None, _figure("dragon"), N_("dragon")), (None, _figure("fairy"), N_("fairy")),
+                        ("volcano", _tile_tag(pieces.volcano, (0.27, 0.3), 40), N_("volcano")),
+                        ("dragon", _tile_tag(pieces.dragon_tag, (0.76, 0.24), 60), N_("dragon tile")),
+                        ("magic portal", _tile_tag(pieces.portal, (0.24, 0.72), 60), N_("magic portal")),
+                        ("princess", _mark(pieces.princess, None, 0, (0.5, 0.5), 80, 1, 0), N_("princess"))],
+    "tower": [(None, _figure("tower", "2"), N_("tower (height)")), (None, _figure("tower floor"), N_("tower floor")),
+              ("tower", _tile_tag(pieces.tower_base, size=60), N_("tower foundation"))],
+    "count": [("district", _tile_tag(pieces.district, size=18), N_("the City"))],
+    "bridges_castles_bazaars": [(None, _figure("bridge"), N_("bridge")), (None, _figure("castle"), N_("castle")),
+                                ("bazaar", _tile_tag(pieces.bazaar_tag, (0.76, 0.72), 60), N_("bazaar"))],
 }
 
 

@@ -4,10 +4,11 @@ supply), public state the expansions add (``hooks.SUPPLIES``,
 labelled with the notation (``r90``), the ones that fit nowhere greyed."""
 from __future__ import annotations
 
+from ...games.carcassonne.notation import expansion_text, feature_name, seat_name
 from ...games.carcassonne.orient import TILES, oriented
+from ...games.i18n import N_, _, ngettext
 from .. import markup as m
 from ..metrics import wrap
-from ..palette import seat_name
 from . import hooks
 from .board import distinct_rotations
 from .expansion_marks import GOODS, good_icon
@@ -18,13 +19,21 @@ from .tile_art import art_of
 WIDTH = 260
 PAD = 14
 PREVIEW = 56
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-#: what the expansions' by-category tallies are called (the rest keep their key)
-CATEGORY = {"city": "cities", "road": "roads", "cloister": "cloisters", "field": "fields"}
-EXPANSION_NAMES = {"inns_cathedrals": "Inns & Cathedrals", "traders_builders": "Traders & Builders",
-                   "king_robber": "King & Robber", "cult": "Cult", "siege": "Siege",
-                   "abbey_mayor": "Abbey & Mayor", "princess_dragon": "Princess & Dragon", "tower": "Tower",
-                   "count": "Count", "bridges_castles_bazaars": "Bridges, Castles & Bazaars"}
+#: what the by-category tallies are called (the others are a feature's name, or their key)
+CATEGORY = {"king_robber": N_("King & Robber"), "goods": N_("goods"), "fairy": N_("fairy"), "barn": N_("barns"),
+            "castle": N_("castles"), "bridges_castles_bazaars": N_("bazaar"), "ransom": N_("ransom"),
+            "count": N_("the City"), "pig": N_("pig")}
+
+
+def _category(key: str) -> str:
+    if key in CATEGORY:
+        return _(CATEGORY[key])
+    return feature_name(key) if key in ("city", "road", "cloister", "field") else key.replace("_", " ")
+
+
+def _placing(rank: int) -> str:
+    """1st, 2nd, 3rd, 4th... in the reader's language."""
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(rank) or _("{n}th", n=rank)
 
 
 def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
@@ -56,17 +65,18 @@ class Panel:
         self.x = x
         v = self.view
         self.y = PAD + 16
-        self.label(x + PAD, self.y, "Carcassonne", size=17, weight="bold")
-        expansions = [EXPANSION_NAMES.get(e, e) for e in v.get("options", {}).get("expansions", [])]
+        self.label(x + PAD, self.y, _("Carcassonne"), size=17, weight="bold")
+        expansions = [expansion_text(e)[0] for e in v.get("options", {}).get("expansions", [])]
         if expansions:
-            for line in _wrap(", ".join(expansions), 10.5):
+            for line in _wrap(_(", ").join(expansions), 10.5):
                 self.y += 14
                 self.label(x + PAD, self.y, line, size=10.5, fill="#555")
         self.y += 18
         if v.get("over"):
-            status = "Game over: final scores"
+            status = _("Game over: final scores")
         else:
-            status = f"Turn {v.get('turn', 0) + 1} · {v.get('tiles_left', 0)} tiles left in the pile"
+            status = ngettext("Turn {turn} · {n} tile left in the pile", "Turn {turn} · {n} tiles left in the pile",
+                              v.get("tiles_left", 0), turn=v.get("turn", 0) + 1)
         self.label(x + PAD, self.y, status, size=12, fill="#333")
         self.y += 10
         for seat in range(v["players"]):
@@ -89,8 +99,9 @@ class Panel:
             t = board[-1]
             letter, bridged, _axis = str(t["tile"]).partition("~")   # a bridged tile: "U~NS"
             self.y += 18
-            self.label(x + PAD, self.y, f"Last tile: {letter}{' (bridge)' if bridged else ''} at {t['x']},{t['y']} "
-                       f"r{t['rotation']}", size=11.5, fill="#333")
+            args = dict(tile=letter, at=f"{t['x']},{t['y']}", rotation=f"r{t['rotation']}")
+            self.label(x + PAD, self.y, _("Last tile: {tile} (bridge) at {at} {rotation}", **args) if bridged else
+                       _("Last tile: {tile} at {at} {rotation}", **args), size=11.5, fill="#333")
         if v.get("tile") and not v.get("over"):
             self.drawn_tile()
         self.legend()
@@ -110,14 +121,16 @@ class Panel:
         self.add(m.rect(x + PAD - 4, top, WIDTH - 2 * PAD + 8, height, rx=6, fill=fill,
                         stroke="#c9a227" if to_act else "#ddd6c6", stroke_width=1.5 if to_act else 1))
         self.add(figure_svg("follower", seat, "knight", x + PAD + 10, top + 15, 20))
-        name = seat_name(seat, self.names) + (" (you)" if seat == self.viewer else "")
+        name = seat_name(seat, self.names)
+        if seat == self.viewer:
+            name = _("{name} (you)", name=name)
         if to_act:
             name = "▶ " + name
         placing = ""
         if v.get("over"):
             scores = v.get("scores", [])
             rank = 1 + sum(1 for s in scores if s > scores[seat])
-            placing = ORDINAL.get(rank, f"{rank}th") + "  "
+            placing = _placing(rank) + "  "
         score = f"{placing}{v['scores'][seat]}"
         self.label(x + WIDTH - PAD, top + 19, score, size=16, weight="bold", anchor="end")
         room = WIDTH - 2 * PAD - 30 - m.text_width(score, 16, True) - 8
@@ -162,10 +175,10 @@ class Panel:
 
     def _categories(self, seat: int) -> list:
         """A finished game: the seat's points by category, on lines that fit."""
-        parts = [f"{CATEGORY.get(k, k.replace('_', ' '))} {pts[seat]}"
+        parts = [_("{category} {n}", category=_category(k), n=pts[seat])
                  for k, pts in (self.view.get("by_category") or {}).items() if pts[seat]]
         if not parts:
-            return ["no points"]
+            return [_("no points")]
         lines, line = [], ""
         for part in parts:          # break between categories, never inside one
             joined = f"{line} · {part}" if line else part
@@ -190,8 +203,9 @@ class Panel:
         seat = v.get("active")
         places = [mv for mv in self.legal if mv.get("type") == "place_tile"]
         self.y += 22
-        who = "You draw" if seat == self.viewer and places else f"{seat_name(seat, self.names)} draws"
-        self.label(x + PAD, self.y, f"{who} tile {letter}", size=13, weight="bold")
+        drew = (_("You draw tile {tile}", tile=letter) if seat == self.viewer and places else
+                _("{player} draws tile {tile}", player=seat_name(seat, self.names), tile=letter))
+        self.label(x + PAD, self.y, _fit(drew, 13, WIDTH - 2 * PAD, True), size=13, weight="bold")
         same = distinct_rotations(letter)
         shown = sorted(set(same.values()))
         if not places:
@@ -214,26 +228,31 @@ class Panel:
             if places:
                 self.add(self._segment_labels(letter, r, px, py))
             twins = [q for q in range(4) if same[q] == r and q != r]
-            label = f"r{r * 90}" + (" (any)" if len(twins) == 3 else "".join(f"=r{q * 90}" for q in twins))
+            turned = "r" + str(r * 90)
+            label = (_("{rotation} (any)", rotation=turned) if len(twins) == 3 else
+                     turned + "".join(f"=r{q * 90}" for q in twins))
             self.label(px + PREVIEW / 2, py + PREVIEW + 13, label, size=11, anchor="middle",
                             weight="bold" if fits else None, fill="#222" if fits else "#888")
         self.y += PREVIEW + 18
         if places:
             self.y += 14
-            self.label(x + PAD, self.y, "Blue frames on the board: where it fits.", size=10.5, fill="#1f4fbf")
+            for line in _wrap(_("Blue frames on the board: where it fits."), 10.5):
+                self.label(x + PAD, self.y, line, size=10.5, fill="#1f4fbf")
+                self.y += 13
+            self.y -= 13
 
     def legend(self) -> None:
         """What the figures and marks mean (the ones these expansions use)."""
         from .legend import entries
         items = entries(self.view.get("options", {}).get("expansions", []), self.shown)
         self.y += 24
-        self.label(self.x + PAD, self.y, "Key", size=12, weight="bold", fill="#333")
+        self.label(self.x + PAD, self.y, _("Key"), size=12, weight="bold", fill="#333")
         col = (WIDTH - 2 * PAD) / 2
         for i, (draw, label) in enumerate(items):
             cx = self.x + PAD + (i % 2) * col
             cy = self.y + 20 + (i // 2) * 21
             self.add(draw(cx + 9, cy - 4))
-            self.label(cx + 21, cy, _fit(label, 10, col - 21), size=10, fill="#333")
+            self.label(cx + 21, cy, _fit(_(label), 10, col - 21), size=10, fill="#333")
         self.y += 20 + ((len(items) + 1) // 2) * 21 - 10
 
     def _segment_labels(self, letter: str, r: int, px: float, py: float) -> str:

@@ -29,7 +29,8 @@ from .cult_tiles import CU_TILES, EXPANSION
 from ..evolve import EVOLVERS
 from ..features import label_of, neighbours_filled
 from ..geometry import RING
-from ..notation import EVENT_TEXTS
+from ...i18n import _
+from ..notation import EVENT_TEXTS, at, feature_name, seats
 from ..orient import TILES, add_tiles, oriented
 from ..rules import Expansion, Rules, Turn, register_expansion
 from ..state import SEG_BITS
@@ -121,9 +122,10 @@ def challenge(turn: Turn) -> None:
 
 
 def _challenge_text(e: dict) -> str:
-    who = ", ".join(f"seat {i['player']}" for i in e["followers"])
-    return (f"The {e['by']} at {e['by_x']},{e['by_y']} wins the challenge: the {e['feature']} at "
-            f"{e['x']},{e['y']} is incomplete, its followers ({who}) go home with 0 points.")
+    return _("The {winner} at {winner_at} wins the challenge: the {loser} at {loser_at} stays incomplete, and its "
+             "followers ({players}) go home with 0 points.", winner=feature_name(e["by"]),
+             winner_at=at(e["by_x"], e["by_y"]), loser=feature_name(e["feature"]), loser_at=at(e["x"], e["y"]),
+             players=seats([i["player"] for i in e["followers"]]))
 
 
 EVENT_TEXTS["ChallengeLost"] = _challenge_text

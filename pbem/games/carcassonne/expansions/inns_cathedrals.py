@@ -24,6 +24,8 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
+from ...i18n import _
+from ..notation import feature_name, seat, segment
 from ...base import IllegalMove
 from ..features import occupancy_mask
 from .inns_cathedrals_tiles import EXPANSION, IC_TILES, ic_pile
@@ -90,16 +92,17 @@ def provider(state, player: int):
 
 def _validate(state, player: int, cell, o, on: str) -> int:
     if big_left(state, player) <= 0:
-        raise IllegalMove("no_big_follower_left", "your big follower is not in your supply")
+        raise IllegalMove("no_big_follower_left", _("your big follower is not in your supply"))
     if on not in o.labels:
-        raise IllegalMove("bad_segment", f"tile {o.letter} r{o.rot * 90} has no segment {on!r}; "
-                          f"choose one of: {', '.join(o.labels)}")
+        raise IllegalMove("bad_segment", _("tile {letter} r{value} has no segment “{on}”; choose one "
+                                           "of: {list}", letter=o.letter, value=o.rot * 90, on=on, list=', '.join(o.labels)))
     k = o.labels.index(on)
     if o.kinds[k] not in DEPLOYABLE:
-        raise IllegalMove("bad_segment", f"a big follower cannot stand on {on}")
+        raise IllegalMove("bad_segment", _("a big follower cannot stand on {on}", on=on))
     if o.masks[k] & occupancy_mask(state, cell):
         raise IllegalMove("feature_occupied",
-                          f"the {o.kinds[k]} that {on} joins already holds a follower")
+                          _("the {feature} that {on} joins already holds a follower", feature=feature_name(o.kinds[k]),
+                            on=segment(on)))
     return k
 
 
@@ -119,8 +122,8 @@ def _view(state, viewer, view: dict) -> None:
 
 
 def _render(state, viewer) -> list:
-    return ["Big followers in supply: " + ", ".join(
-        f"seat {p} {big_left(state, p)}" for p in range(state.players))]
+    return [_("Big followers in supply: {list}", list=_(", ").join(
+        _("{player} {n}", player=seat(p), n=big_left(state, p)) for p in range(state.players)))]
 
 
 # -- installation ----------------------------------------------------------------------

@@ -25,9 +25,10 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
+from ...i18n import _, ngettext
 from ..features import label_of
 from .king_robber_tiles import EXPANSION, KR_TILES, kr_pile
-from ..notation import EVENT_TEXTS
+from ..notation import EVENT_TEXTS, at, points, seat, segment
 from ..orient import add_tiles
 from ..rules import FINAL_SCORING, Expansion, Rules, Turn, register_expansion
 
@@ -138,21 +139,41 @@ def final_scoring(turn: Turn) -> None:
 def _taken_text(figure: str, what: str):
     def text(e: dict) -> str:
         prev = e.get("previous")
-        was = ("keeps " if prev == e["player"] else "takes ") + NAMES[figure]
-        frm = "" if prev is None or prev == e["player"] else f" from seat {prev}"
-        return (f"seat {e['player']} {was}{frm}: a {e['size']}-tile completed {what} "
-                f"({e['on']} at {e['x']},{e['y']}) is the largest so far.")
+        args = dict(player=seat(e["player"]), previous=seat(prev), size=e["size"], on=segment(e["on"]),
+                    at=at(e["x"], e["y"]))
+        if figure == "king":
+            if prev == e["player"]:
+                return _("{player} keeps the King: a completed city of {size} tiles ({on} at {at}) is the largest "
+                         "so far.", **args)
+            if prev is None:
+                return _("{player} takes the King: a completed city of {size} tiles ({on} at {at}) is the largest "
+                         "so far.", **args)
+            return _("{player} takes the King from {previous}: a completed city of {size} tiles ({on} at {at}) is "
+                     "the largest so far.", **args)
+        if prev == e["player"]:
+            return _("{player} keeps the Robber Baron: a completed road of {size} tiles ({on} at {at}) is the "
+                     "longest so far.", **args)
+        if prev is None:
+            return _("{player} takes the Robber Baron: a completed road of {size} tiles ({on} at {at}) is the "
+                     "longest so far.", **args)
+        return _("{player} takes the Robber Baron from {previous}: a completed road of {size} tiles ({on} at {at}) "
+                 "is the longest so far.", **args)
     return text
 
 
 def _scored_text(figure: str, one: str, many: str):
     def text(e: dict) -> str:
         n = e["features"]
+        args = dict(points=points(e["points"]), player=seat(e["player"]))
+        if figure == "king":
+            if n is None:
+                return _("The King: {points} to {player}.", **args)
+            return ngettext("The King: {n} completed city: {points} to {player}.",
+                            "The King: {n} completed cities: {points} to {player}.", n, **args)
         if n is None:
-            return f"{NAMES[figure][0].upper() + NAMES[figure][1:]}: {e['points']} points to seat {e['player']}."
-        return (f"{NAMES[figure][0].upper() + NAMES[figure][1:]}: {n} completed "
-                f"{one if n == 1 else many}: {e['points']} point{'' if e['points'] == 1 else 's'} "
-                f"to seat {e['player']}.")
+            return _("The Robber Baron: {points} to {player}.", **args)
+        return ngettext("The Robber Baron: {n} completed road: {points} to {player}.",
+                        "The Robber Baron: {n} completed roads: {points} to {player}.", n, **args)
     return text
 
 
@@ -167,14 +188,11 @@ def _view(state, viewer, view: dict) -> None:
                            "robber": m["robber"], "robber_size": m["robber_size"]}
 
 
-def _who(p) -> str:
-    return "nobody" if p is None else f"seat {p}"
-
-
 def _render(state, viewer) -> list:
     m = _mine(state)
-    return [(f"King: {_who(m['king'])} (largest completed city {m['king_size']} tiles); "
-             f"Robber Baron: {_who(m['robber'])} (largest completed road {m['robber_size']} tiles)")]
+    return [_("King: {king} (largest completed city: {king_size} tiles); Robber Baron: {robber} (longest "
+              "completed road: {robber_size} tiles)", king=seat(m["king"]), king_size=m["king_size"],
+              robber=seat(m["robber"]), robber_size=m["robber_size"])]
 
 
 # -- installation ----------------------------------------------------------------------

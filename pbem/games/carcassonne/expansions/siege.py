@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import re
 
+from ...i18n import _
 from ...base import IllegalMove, ParseError
 from ..evolve import EVOLVERS
 from ..features import label_of, occupied, sid_at
 from ..geometry import EDGE_INDEX
-from ..notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ..notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, examples_now, parse_error, seat, segment
+from ..words import localize
 from ..orient import add_tiles, oriented
 from ..rules import Expansion, Rules, Turn, register_expansion
 from ..scoring import completed_by_last_tile
@@ -124,23 +126,24 @@ def validate_escape(state, player: int, move: dict) -> dict:
     keys = set(move)
     if "pass" in move:
         if keys != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'not escaping is {"type": "escape", "pass": true}')
+            raise IllegalMove("malformed_move", _('not escaping is {"type": "escape", "pass": true}'))
         return {"type": ESCAPE, "pass": True}
     if keys != {"type", "x", "y", "on"}:
-        raise IllegalMove("malformed_move", "an escape names the knight: x, y and on (e.g. city N)")
+        raise IllegalMove("malformed_move", _("an escape names the knight: x, y and on (e.g. city N)"))
     x, y, on = move["x"], move["y"], move["on"]
     if not (_int(x) and _int(y)) or not isinstance(on, str):
-        raise IllegalMove("bad_position", "x and y must be integers and on a segment, e.g. escape 1,0 city N")
+        raise IllegalMove("bad_position", _("x and y must be integers and on a segment, e.g. escape "
+                                            "1,0 city N"))
     sid = sid_at(state, (x, y), on)
     if sid is None:
-        raise IllegalMove("bad_segment", f"there is no segment {on!r} at {x},{y}")
+        raise IllegalMove("bad_segment", _("there is no segment “{on}” at {x},{y}", on=on, x=x, y=y))
     f = state.features[state.seg_feature[sid]]
     strength = state.rules.strength
     if not any(p == player and s == sid and strength.get(fig, 1) > 0 for p, s, fig in f.meeples):
-        raise IllegalMove("no_knight_there", f"you have no knight on {on} at {x},{y}")
+        raise IllegalMove("no_knight_there", _("you have no knight on {on} at {x},{y}", on=on, x=x, y=y))
     if not escapable(state, f):
-        raise IllegalMove("cannot_escape", "that city is not a besieged city with a monastery or "
-                          "shrine next to it")
+        raise IllegalMove("cannot_escape", _("that city is not a besieged city with a monastery or "
+                                             "shrine next to it"))
     x, y, label = label_of(state, sid)
     return {"type": ESCAPE, "x": x, "y": y, "on": label}
 
@@ -159,7 +162,7 @@ def resolve_escape(turn: Turn) -> None:
     if not m or m.get("type") != ESCAPE:
         return
     st = turn.state
-    turn.completed = [fid for fid, _ in completed_by_last_tile(st)]
+    turn.completed = [fid for fid, _i in completed_by_last_tile(st)]
     turn.data = dict(_mine(st).get("turn_data") or {})
     if m.get("pass"):
         turn.emit({"type": "EscapeDeclined", "player": turn.player})
@@ -209,7 +212,7 @@ def parse_escape(game, text: str, state, player):
     m = _ESCAPE.match(text.replace("\u2212", "-"))
     if not m:
         if text.strip().lower().startswith(ESCAPE):
-            raise ParseError("bad_escape", f"could not read {text.strip()[:60]!r}",
+            raise ParseError("bad_escape", _("could not read “{value}”", value=text.strip()[:60]),
                              expected="escape X,Y city EDGE | no escape",
                              examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
                              or ["no escape", "escape 1,0 city N"])
@@ -221,7 +224,8 @@ def parse_escape(game, text: str, state, player):
     if words and words[0] == "city":
         words = words[1:]
     if len(words) != 1 or words[0].upper() not in EDGE_INDEX:
-        raise ParseError("bad_escape", "name the knight's city segment by an edge, e.g. escape 1,0 city N",
+        raise ParseError("bad_escape", _("name the knight's city segment by an edge, e.g. escape 1,0 "
+                                         "city N"),
                          expected="escape X,Y city EDGE | no escape",
                          examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
                          or ["no escape", "escape 1,0 city N"])
@@ -241,11 +245,12 @@ def describe_escape(move: dict) -> str:
 
 MOVE_TEXTS[ESCAPE] = describe_escape
 EVENT_TEXTS.update(
-    EscapeOffered=lambda e: f"seat {e['player']} may send a knight home from a besieged city (escape).",
-    EscapeDeclined=lambda e: f"seat {e['player']} does not escape.",
-    KnightEscaped=lambda e: "Escape: " + "; ".join(
-        f"seat {i['player']}'s knight leaves the besieged city ({i['on']} at {i['x']},{i['y']})"
-        for i in e["followers"]) + ".")
+    EscapeOffered=lambda e: _("{player} may send a knight home from a besieged city (escape).",
+                              player=seat(e["player"])),
+    EscapeDeclined=lambda e: _("{player} does not escape.", player=seat(e["player"])),
+    KnightEscaped=lambda e: _("Escape: {list}.", list=_("; ").join(
+        _("{player}'s knight leaves the besieged city ({on} at {at})", player=seat(i["player"]), on=segment(i["on"]),
+          at=at(i["x"], i["y"])) for i in e["followers"])))
 
 
 # -- views ------------------------------------------------------------------------------------
@@ -267,8 +272,9 @@ def _render(state, viewer) -> list:
     lines = []
     for p, owed in sorted(state.pending.items()):
         if owed == ESCAPE:
-            opts = ", ".join(describe_escape(m) for m in escape_moves(state, p))
-            lines.append(f"Seat {p} may escape from a besieged city: {opts}, or no escape.")
+            opts = ", ".join(localize(describe_escape(m)) for m in escape_moves(state, p))
+            lines.append(_("{player} may escape from a besieged city: {moves}, or {none}.", player=seat(p),
+                           moves=opts, none=localize("no escape")))
     return lines
 
 
@@ -308,4 +314,4 @@ class Siege(Expansion):
 
 SIEGE = register_expansion(Siege())
 
-OWED_TEXTS["escape"] = lambda state, player: "may send a knight home from a besieged city (or pass)"
+OWED_TEXTS["escape"] = lambda state, player: _("may send a knight home from a besieged city (or pass)")

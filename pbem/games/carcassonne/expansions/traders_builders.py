@@ -39,6 +39,8 @@ The module imports only the standard library and the engine.
 """
 from __future__ import annotations
 
+from ...i18n import _
+from ..notation import feature_name, figure_name, good_name, seat, segment
 from ...base import IllegalMove
 from ..features import label_of, occupied
 from ..geometry import DELTA, opposite_half
@@ -266,17 +268,19 @@ def _validator(figure: str):
 
     def validate(state, player: int, cell, o, on: str) -> int:
         if figure_left(state, player, figure) <= 0:
-            raise IllegalMove(f"no_{figure}_left", f"your {figure} is not in your supply")
+            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure_name(figure)))
         if on not in o.labels:
-            raise IllegalMove("bad_segment", f"tile {o.letter} r{o.rot * 90} has no segment {on!r}; "
-                              f"choose one of: {', '.join(o.labels)}")
+            raise IllegalMove("bad_segment", _("tile {letter} r{rotation} has no segment “{on}”; choose one of: {list}", letter=o.letter,
+                                               rotation=o.rot * 90, on=on, list=", ".join(o.labels)))
         k = o.labels.index(on)
         if o.kinds[k] not in kinds:
-            raise IllegalMove("bad_segment", f"the {figure} goes on a {what} segment, not on {on}")
+            raise IllegalMove("bad_segment", (_("the builder goes on a road or city, not on {on}", on=segment(on)) if figure == BUILDER
+                                               else _("the pig goes on a field, not on {on}", on=segment(on))))
         if not has_follower(state, joined_features(state, cell, o, k), player):
             code = "no_own_follower" if figure == BUILDER else "no_own_farmer"
-            need = "follower" if figure == BUILDER else "farmer"
-            raise IllegalMove(code, f"the {o.kinds[k]} that {on} joins holds no {need} of yours")
+            raise IllegalMove(code, _("the {feature} that {on} joins holds no follower of yours",
+                                      feature=feature_name(o.kinds[k]), on=segment(on)) if figure == BUILDER else
+                              _("the field that {on} joins holds no farmer of yours", on=segment(on)))
         return k
 
     return validate
@@ -319,7 +323,7 @@ def _builder_extended(turn: Turn) -> bool:
         return False                     # an extra tile never grants another
     n = len(st.placed) - 1
     base = n << SEG_BITS
-    letter, rot, _ = st.board[st.placed[-1]]
+    letter, rot, _bridge = st.board[st.placed[-1]]
     new_fids = {st.seg_feature[base + k] for k in range(oriented(letter, rot).nseg)}
     for fid in new_fids:
         for p, _sid, figure in st.features[fid].meeples:
@@ -396,13 +400,16 @@ def _view(state, viewer, view: dict) -> None:
 def _render(state, viewer) -> list:
     n = range(state.players)
     lines = [
-        "Builders in supply: " + ", ".join(f"seat {p} {figure_left(state, p, BUILDER)}" for p in n),
-        "Pigs in supply: " + ", ".join(f"seat {p} {figure_left(state, p, PIG)}" for p in n),
-        "Goods (public): " + "; ".join(
-            f"seat {p} " + " ".join(f"{g} {c}" for g, c in goods_of(state, p).items()) for p in n),
+        _("Builders in supply: {list}", list=_(", ").join(
+            _("{player} {n}", player=seat(p), n=figure_left(state, p, BUILDER)) for p in n)),
+        _("Pigs in supply: {list}", list=_(", ").join(
+            _("{player} {n}", player=seat(p), n=figure_left(state, p, PIG)) for p in n)),
+        _("Goods (public): {list}", list=_("; ").join(
+            _("{player}: {goods}", player=seat(p), goods=_(", ").join(
+                _("{n} {good}", n=c, good=good_name(g)) for g, c in goods_of(state, p).items())) for p in n)),
     ]
     if is_extra_turn(state) and not state.over:
-        lines.append(f"Seat {state.active} plays an extra tile (builder).")
+        lines.append(_("{player} plays an extra tile (builder).", player=seat(state.active)))
     return lines
 
 

@@ -1,6 +1,7 @@
 """Abbey & Mayor: the abbey instead of a draw (step 2.1) and the end round."""
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...base_rules import draw_tile, finish
 from ...features import port_features
@@ -57,23 +58,23 @@ def validate_abbey(state, player: int, move: dict) -> dict:
     keys = set(move)
     if "pass" in move:
         if keys != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'drawing instead is {"type": "abbey", "pass": true}')
+            raise IllegalMove("malformed_move", _('drawing instead is {"type": "abbey", "pass": true}'))
         return {"type": "abbey", "pass": True}
     if not keys <= {"type", "x", "y", "figure", "on"} or not {"x", "y"} <= keys:
-        raise IllegalMove("malformed_move", "an abbey names its cell: x and y (e.g. abbey 1,1)")
+        raise IllegalMove("malformed_move", _("an abbey names its cell: x and y (e.g. abbey 1,1)"))
     x, y = move["x"], move["y"]
     if not (_int(x) and _int(y)):
-        raise IllegalMove("bad_position", "x and y must be integers, e.g. abbey 1,1")
+        raise IllegalMove("bad_position", _("x and y must be integers, e.g. abbey 1,1"))
     if left(state, player, "abbey") <= 0:
-        raise IllegalMove("no_abbey_left", "you have already placed your abbey")
+        raise IllegalMove("no_abbey_left", _("you have already placed your abbey"))
     if (x, y) not in holes(state):
-        raise IllegalMove("not_a_hole", f"{x},{y} is not an empty cell with 4 neighbouring tiles")
+        raise IllegalMove("not_a_hole", _("{x},{y} is not an empty cell with 4 neighbouring tiles", x=x, y=y))
     clean = {"type": "abbey", "x": x, "y": y, "rotation": 0}
     if "figure" in move or "on" in move:
         figure, on = move.get("figure"), move.get("on")
         if (figure, on) not in _abbey_figures(state, player, (x, y)):
-            raise IllegalMove("bad_figure", "on the abbey only a follower, big follower or wagon may "
-                              "stand (on the cloister), if you have one")
+            raise IllegalMove("bad_figure", _("on the abbey only a follower, big follower or wagon may "
+                                              "stand (on the cloister), if you have one"))
         clean.update(figure=figure, on=on)
     return clean
 

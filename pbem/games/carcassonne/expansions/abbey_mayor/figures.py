@@ -1,6 +1,8 @@
 """Abbey & Mayor: the mayor, wagon and barn as choices of the placement move (steps 4 and 5)."""
 from __future__ import annotations
 
+from ....i18n import _
+from ...notation import figure_name, segment
 from ....base import IllegalMove
 from ...geometry import DELTA, opposite_half
 from ...orient import oriented
@@ -192,16 +194,19 @@ def _barn_free(state, cell, o, k) -> bool:
 def _figure_validator(figure: str):
     def validate(state, player: int, cell, o, on: str) -> int:
         if left(state, player, figure) <= 0:
-            raise IllegalMove(f"no_{figure}_left", f"your {figure} is not in your supply")
+            raise IllegalMove(f"no_{figure}_left", _("your {figure} is not in your supply", figure=figure_name(figure)))
         if figure == BARN:
             corner = on[7:] if on.startswith("corner ") else ""
             if corner not in CORNERS or not _barn_ok(state, cell, o, corner):
-                raise IllegalMove("bad_barn", "a barn goes on a corner (NE SE SW NW) of the new tile where "
-                                  "4 tiles meet, all 4 corners field, in a field without a barn")
+                raise IllegalMove("bad_barn", _("a barn goes on a corner (NE SE SW NW) of the new tile "
+                                                "where 4 tiles meet, all 4 corners field, in a field "
+                                                "without a barn"))
             return _barn_corner(state, cell, o, corner)
         if (figure, on) not in _options(state, player, cell, o, _occupancy(state, cell)):
-            what = "an unoccupied city" if figure == MAYOR else "an unoccupied road, city or cloister"
-            raise IllegalMove("bad_segment", f"the {figure} goes on {what}, not on {on!r}")
+            raise IllegalMove("bad_segment", _("the mayor goes on an unoccupied city, not on {on}", on=segment(on))
+                              if figure == MAYOR else
+                              _("the wagon goes on an unoccupied road, city or cloister, not on {on}",
+                                on=segment(on)))
         return o.labels.index(on)
     return validate
 

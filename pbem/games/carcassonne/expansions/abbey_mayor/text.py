@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
+from ....i18n import _
 from ...features import label_of, sid_at
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, cities, examples_now, parse_error, points, seat,
+                         seats, segment)
+from ...words import localize
 from .abbey import describe_abbey, holes
 from .common import BARN, FIGURES, WAGON, _mine, left
 from .wagon import describe_wagon, legal_wagon
@@ -19,8 +21,7 @@ _BARN = re.compile(r"^(.*?)\s+barn\s+(?:corner\s+)?(NE|NW|SE|SW)\s*$", re.IGNORE
 
 
 def _bad(game, state, player, code, msg, expected, fallback):
-    return ParseError(code, msg, expected=expected,
-                      examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or fallback)
+    return parse_error(code, msg, expected, examples_now(game, state, player, fallback))
 
 
 def parse(game, text: str, state, player):
@@ -36,7 +37,7 @@ def parse(game, text: str, state, player):
         if words:
             figure = {"monk": "follower", "follower": "follower", "big": "big", "wagon": WAGON}.get(words[0])
             if figure is None or any(w not in ("cloister", "monastery", "abbey", "monk") for w in words[1:]):
-                raise _bad(game, state, player, "bad_abbey", f"could not read {text.strip()[:60]!r}",
+                raise _bad(game, state, player, "bad_abbey", _("could not read “{text}”", text=text.strip()[:60]),
                            "abbey X,Y [monk | big | wagon] | draw", ["draw", "abbey 1,1 monk"])
             move.update(figure=figure, on="cloister")
         return move
@@ -47,7 +48,7 @@ def parse(game, text: str, state, player):
                  "abbey": "cloister", "shrine": "cloister"}
         if not words or words[0] not in kinds or (kinds[words[0]] != "cloister" and len(words) != 2) \
                 or (kinds[words[0]] == "cloister" and len(words) != 1):
-            raise _bad(game, state, player, "bad_wagon", f"could not read {text.strip()[:60]!r}",
+            raise _bad(game, state, player, "bad_wagon", _("could not read “{text}”", text=text.strip()[:60]),
                        "wagon X,Y road EDGE | wagon X,Y city EDGE | wagon X,Y cloister | wagon home",
                        ["wagon home", "wagon 1,0 road E"])
         label = "cloister" if kinds[words[0]] == "cloister" else f"{kinds[words[0]]} {words[1].upper()}"
@@ -62,7 +63,7 @@ def parse(game, text: str, state, player):
         from ...notation import parse_move
         move = parse_move(game, m.group(1), state, player)
         if move.get("figure"):
-            raise _bad(game, state, player, "two_figures", "one figure per move", "place X,Y rR barn CORNER",
+            raise _bad(game, state, player, "two_figures", _("one figure per move"), "place X,Y rR barn CORNER",
                        ["place 1,1 r0 barn NE"])
         move.update(figure=BARN, on=f"corner {m.group(2).upper()}")
         return move
@@ -73,23 +74,34 @@ def parse(game, text: str, state, player):
 
 MOVE_TEXTS["abbey"] = describe_abbey
 MOVE_TEXTS[WAGON] = describe_wagon
+
+
+def _barn_scored(e) -> str:
+    args = dict(on=segment(e["on"]), at=at(e["x"], e["y"]), cities=cities(e["cities"]), points=points(e["points"]),
+                players=seats(e["winners"]))
+    if e["winners"]:
+        return _("Barn in {on} at {at} ({cities}): {points} to {players}.", **args)
+    return _("Barn in {on} at {at} ({cities}): nobody scores.", **args)
+
+
 EVENT_TEXTS.update(
-    AbbeyOffered=lambda e: f"seat {e['player']} may place the abbey instead of drawing"
-                           + (" (end round)." if e.get("final") else "."),
-    AbbeyDeclined=lambda e: f"seat {e['player']} keeps the abbey.",
-    AbbeyTaken=lambda e: f"seat {e['player']} takes the abbey instead of drawing.",
-    AbbeyRoundStarted=lambda e: "The pile is empty: abbey end round for seat(s) "
-                                + ", ".join(str(p) for p in e["seats"]) + ".",
-    AbbeyRoundSkipped=lambda e: f"seat {e['player']} has no hole for the abbey.",
-    BarnFarmersScored=lambda e: (f"The barn's {e['on']} at {e['x']},{e['y']} ({e['cities']} completed "
-                                 f"cities): {e['points']} points to seat {e['winners'][0]}'s farmers."),
-    BarnScored=lambda e: (f"Barn in {e['on']} at {e['x']},{e['y']} ({e['cities']} completed cities): "
-                          + (f"{e['points']} points to " + ", ".join(f"seat {p}" for p in e["winners"])
-                             if e["winners"] else "nobody scores") + "."),
-    WagonOffered=lambda e: f"seat {e['player']} may move the wagon from {e['at'][3]} at "
-                           f"{e['at'][1]},{e['at'][2]}.",
-    WagonReturned=lambda e: f"seat {e['player']}'s wagon goes home.",
-    WagonMoved=lambda e: f"seat {e['player']}'s wagon moves to {e['on']} at {e['x']},{e['y']}.",
+    AbbeyOffered=lambda e: (_("{player} may place the abbey instead of drawing (end round).", player=seat(e["player"]))
+                            if e.get("final") else
+                            _("{player} may place the abbey instead of drawing.", player=seat(e["player"]))),
+    AbbeyDeclined=lambda e: _("{player} keeps the abbey.", player=seat(e["player"])),
+    AbbeyTaken=lambda e: _("{player} takes the abbey instead of drawing.", player=seat(e["player"])),
+    AbbeyRoundStarted=lambda e: _("The pile is empty: an end round of abbeys for {players}.",
+                                  players=seats(e["seats"])),
+    AbbeyRoundSkipped=lambda e: _("{player} has no hole for the abbey.", player=seat(e["player"])),
+    BarnFarmersScored=lambda e: _("The barn's {on} at {at} ({cities}): {points} to {player}'s farmers.",
+                                  on=segment(e["on"]), at=at(e["x"], e["y"]), cities=cities(e["cities"]),
+                                  points=points(e["points"]), player=seat(e["winners"][0])),
+    BarnScored=_barn_scored,
+    WagonOffered=lambda e: _("{player} may move the wagon from {on} at {at}.", player=seat(e["player"]),
+                             on=segment(e["at"][3]), at=at(e["at"][1], e["at"][2])),
+    WagonReturned=lambda e: _("{player}'s wagon goes home.", player=seat(e["player"])),
+    WagonMoved=lambda e: _("{player}'s wagon moves to {on} at {at}.", player=seat(e["player"]), on=segment(e["on"]),
+                           at=at(e["x"], e["y"])),
 )
 
 
@@ -108,18 +120,20 @@ def _view(state, viewer, view: dict) -> None:
 
 
 def _render(state, viewer) -> list:
-    lines = ["Abbeys, mayors, wagons, barns in supply: " + ", ".join(
-        f"seat {p} {'/'.join(str(left(state, p, f)) for f in FIGURES)}" for p in range(state.players))]
+    lines = [_("Abbeys, mayors, wagons, barns in supply: {list}", list=_(", ").join(
+        _("{player} {n}", player=seat(p), n="/".join(str(left(state, p, f)) for f in FIGURES))
+        for p in range(state.players)))]
     for p, owed in sorted(state.pending.items()):
         if owed == "abbey":
-            lines.append(f"Seat {p} may place the abbey at: "
-                         + ", ".join(f"{x},{y}" for x, y in holes(state)) + " (or draw).")
+            lines.append(_("{player} may place the abbey at: {cells} (or {draw}).", player=seat(p),
+                           cells=", ".join(at(x, y) for x, y in holes(state)), draw=localize("draw")))
         elif owed == WAGON:
-            lines.append(f"Seat {p} moves the wagon: " + ", ".join(describe_wagon(m) for m in legal_wagon(state, p)))
+            lines.append(_("{player} moves the wagon: {moves}", player=seat(p), moves=", ".join(
+                localize(describe_wagon(m)) for m in legal_wagon(state, p))))
     return lines
 
 
 OWED_TEXTS.update(
-    abbey=lambda state, player: "may place the abbey instead of drawing (or pass)",
-    wagon=lambda state, player: "may move a wagon (or pass)",
+    abbey=lambda state, player: _("may place the abbey instead of drawing (or pass)"),
+    wagon=lambda state, player: _("may move a wagon (or pass)"),
 )

@@ -1,6 +1,7 @@
 """Abbey & Mayor: the wagon's move after its feature is scored (step 8.2)."""
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...evolve import EVOLVERS
 from ...features import is_complete, label_of, sid_at
@@ -137,7 +138,7 @@ def wagons(turn: Turn) -> None:
     m = turn.move
     if m and m.get("type") == WAGON:
         turn.player = st.active
-        turn.completed = [fid for fid, _ in completed_by_last_tile(st)]
+        turn.completed = [fid for fid, _i in completed_by_last_tile(st)]
         turn.data = dict(_mine(st).get("turn_data") or {})
         who = st.ext[EXPANSION]["wagon_at"]
         if m.get("home"):
@@ -175,16 +176,18 @@ def legal_wagon(state, player: int) -> list:
 def validate_wagon(state, player: int, move: dict) -> dict:
     if "home" in move:
         if set(move) != {"type", "home"} or move["home"] is not True:
-            raise IllegalMove("malformed_move", 'taking the wagon home is {"type": "wagon", "home": true}')
+            raise IllegalMove("malformed_move", _('taking the wagon home is {"type": "wagon", "home": '
+                                                  'true}'))
         return {"type": WAGON, "home": True}
     if set(move) != {"type", "x", "y", "on"}:
-        raise IllegalMove("malformed_move", "a wagon move names x, y and on (e.g. wagon 1,0 road E)")
+        raise IllegalMove("malformed_move", _("a wagon move names x, y and on (e.g. wagon 1,0 road E)"))
     x, y, on = move["x"], move["y"], move["on"]
     if not (_int(x) and _int(y)) or not isinstance(on, str):
-        raise IllegalMove("bad_position", "x and y must be integers and on a segment, e.g. wagon 1,0 road E")
+        raise IllegalMove("bad_position", _("x and y must be integers and on a segment, e.g. wagon 1,0 "
+                                            "road E"))
     sid = sid_at(state, (x, y), on)
     if sid is None:
-        raise IllegalMove("bad_segment", f"there is no segment {on!r} at {x},{y}")
+        raise IllegalMove("bad_segment", _("there is no segment “{on}” at {x},{y}", on=on, x=x, y=y))
     x, y, label = label_of(state, sid)
     clean = {"type": WAGON, "x": x, "y": y, "on": label}
     targets = legal_wagon(state, player)[1:]
@@ -192,8 +195,8 @@ def validate_wagon(state, player: int, move: dict) -> dict:
     for t in targets:
         if state.seg_feature[sid_at(state, (t["x"], t["y"]), t["on"])] == want:
             return clean
-    raise IllegalMove("bad_wagon_target", "the wagon may go only to an incomplete, unoccupied road, city or "
-                      "cloister next to its scored feature: " + ", ".join(describe_wagon(t) for t in targets))
+    raise IllegalMove("bad_wagon_target", _("the wagon may go only to an incomplete, unoccupied road, "
+                                            "city or cloister next to its scored feature: {list}", list=', '.join((describe_wagon(t) for t in targets))))
 
 
 def _wagon_offered(state, event):

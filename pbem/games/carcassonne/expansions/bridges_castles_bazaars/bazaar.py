@@ -26,6 +26,7 @@ the last seat takes the last tile; the tiles are played as after an auction.
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...base_rules import placeable
 from ...orient import TILES
@@ -78,7 +79,7 @@ def _draw(state, rng, n) -> list:
         return list(state.order[:n])
     pile = state.pile.copy()
     out = []
-    for _ in range(n):
+    for _i in range(n):
         letters = sorted((k, v) for k, v in pile.items() if v > 0)
         r = rng.randrange(sum(v for _k, v in letters))
         for letter, v in letters:
@@ -173,8 +174,8 @@ def _short(state, player: int, move: dict) -> None:
     score = state.scores[player]
     a = auction(state)
     if a["phase"] == "deal" and move.get("deal") == "buy" and not _can_buy(state, player):
-        raise IllegalMove("not_enough_points", f"you have {score} points and cannot pay the bid of "
-                          f"{a['price']}: sell")
+        raise IllegalMove("not_enough_points", _("you have {score} points and cannot pay the bid of "
+                                                 "{price}: sell", score=score, price=a['price']))
     bid = move.get("bid")
     if not is_int(bid) or bid <= score:
         return
@@ -186,7 +187,7 @@ def _short(state, player: int, move: dict) -> None:
     else:
         fair = bid > a["price"]
     if fair:
-        raise IllegalMove("not_enough_points", f"you have {score} points: you cannot bid {bid}")
+        raise IllegalMove("not_enough_points", _("you have {score} points: you cannot bid {bid}", score=score, bid=bid))
 
 
 def validate_bazaar(state, player: int, move: dict) -> dict:
@@ -195,7 +196,8 @@ def validate_bazaar(state, player: int, move: dict) -> dict:
     if a["phase"] == "pick" and _draft(state):
         if keys != {"type", "tile"} or not is_int(move["tile"]) or move not in legal_bazaar(state, player):
             free = ", ".join(str(i) for i, o in enumerate(a["owners"]) if o is None)
-            raise IllegalMove("bad_bid", f"at the bazaar now: bazaar N, one of the tiles left ({free}); no bids")
+            raise IllegalMove("bad_bid", _("at the bazaar now: bazaar N, one of the tiles left "
+                                           "({free}); no bids", free=free))
         return dict(move)
     if a["phase"] == "pick":
         ok = keys == {"type", "tile", "bid"} and is_int(move["tile"]) and is_int(move["bid"])
@@ -209,7 +211,7 @@ def validate_bazaar(state, player: int, move: dict) -> dict:
     if bad:
         expected = {"pick": "bazaar N bid B (a free tile, a bid from 0)",
                     "bid": f"bid B (more than {a.get('price')}) or pass", "deal": "buy | sell"}[a["phase"]]
-        raise IllegalMove("bad_bid", f"at the bazaar now: {expected}")
+        raise IllegalMove("bad_bid", _("at the bazaar now: {expected}", expected=expected))
     return dict(move)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...features import _merge, constraint_at, frontier_order
 from ...geometry import DELTA
@@ -238,35 +239,36 @@ def check_bridge(state, player: int, move: dict):
     bridge = move["bridge"]
     if not (isinstance(bridge, list) and len(bridge) == 3 and is_int(bridge[0]) and is_int(bridge[1])
             and bridge[2] in AXES):
-        raise IllegalMove("bad_bridge", 'a bridge is [x, y, "NS" | "WE"]')
+        raise IllegalMove("bad_bridge", _('a bridge is [x, y, "NS" | "WE"]'))
     if left(state, player) <= 0:
-        raise IllegalMove("no_bridge_left", "you have no bridge left")
+        raise IllegalMove("no_bridge_left", _("you have no bridge left"))
     x, y, axis = bridge
     cell = (move.get("x"), move.get("y"))
     if not (is_int(cell[0]) and is_int(cell[1])):
-        raise IllegalMove("bad_position", "x and y must be integers")
+        raise IllegalMove("bad_position", _("x and y must be integers"))
     letter = state.tile
     if "*" in TILES[letter].edges:
-        raise IllegalMove("bad_bridge", "no bridge on the abbey")
+        raise IllegalMove("bad_bridge", _("no bridge on the abbey"))
     if (x, y) == cell:
         rot = move.get("rotation")
         if not is_int(rot) or rot not in (0, 90, 180, 270):
-            raise IllegalMove("bad_rotation", "rotation must be 0, 90, 180 or 270 (clockwise)")
+            raise IllegalMove("bad_rotation", _("rotation must be 0, 90, 180 or 270 (clockwise)"))
         variant = bridged(letter, axis, rot // 90)
         if variant is None:
-            raise IllegalMove("bad_bridge", f"a bridge {axis} needs field edges at both ends of the tile")
+            raise IllegalMove("bad_bridge", _("a bridge {axis} needs field edges at both ends of the "
+                                              "tile", axis=axis))
         hyp = state.copy()
         hyp.tile = variant
         return hyp
     if abs(x - cell[0]) + abs(y - cell[1]) != 1 or (x, y) not in state.board:
-        raise IllegalMove("bad_bridge", "a bridge goes on the new tile or on a tile next to it")
+        raise IllegalMove("bad_bridge", _("a bridge goes on the new tile or on a tile next to it"))
     t = state.board[(x, y)]
     towards = "NS" if x == cell[0] else "WE"
     if axis != towards or bridged(t[0], axis, t[1]) is None or not _ends_face_roads(state, (x, y), axis, skip=cell):
-        raise IllegalMove("bad_bridge", "a bridge on the next tile runs towards the new tile, from field edge to "
-                          "field edge, facing roads or nothing")
+        raise IllegalMove("bad_bridge", _("a bridge on the next tile runs towards the new tile, from "
+                                          "field edge to field edge, facing roads or nothing"))
     if cell not in state.frontier:
-        raise IllegalMove("not_adjacent", f"{cell[0]},{cell[1]} does not touch any tile")
+        raise IllegalMove("not_adjacent", _("{x},{y} does not touch any tile", x=cell[0], y=cell[1]))
     return apply_bridge(state, (x, y), axis)
 
 

@@ -20,6 +20,8 @@
 """
 from __future__ import annotations
 
+from ....i18n import _
+from ...notation import at, points, segment
 from ....base import IllegalMove
 from ...features import label_of, sid_at
 from ...geometry import DELTA
@@ -112,14 +114,15 @@ def legal_castle(state, player: int) -> list:
 def validate_castle(state, player: int, move: dict) -> dict:
     if "pass" in move:
         if set(move) != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'keeping the city is {"type": "castle", "pass": true}')
+            raise IllegalMove("malformed_move", _('keeping the city is {"type": "castle", "pass": true}'))
         return {"type": CASTLE, "pass": True}
     _p, x, y, label = mine(state)["offer"]
     if set(move) != {"type", "x", "y", "on"} or not typed(move, ints=("x", "y"), strs=("on",)):
-        raise IllegalMove("malformed_move", "a castle names its city: x, y, on (e.g. castle 0,1 city N)")
+        raise IllegalMove("malformed_move", _("a castle names its city: x, y, on (e.g. castle 0,1 city "
+                                              "N)"))
     sid = cell_sid(state, move)
     if sid is None or state.seg_feature[sid] != state.seg_feature[sid_at(state, (x, y), label)]:
-        raise IllegalMove("bad_castle", f"the city offered is {label} at {x},{y}")
+        raise IllegalMove("bad_castle", _("the city offered is {label} at {x},{y}", label=label, x=x, y=y))
     return {"type": CASTLE, "x": x, "y": y, "on": label}
 
 
@@ -259,7 +262,7 @@ def resume_choice(turn: Turn) -> None:
     if not m or m.get("type") != CHOOSE:
         return
     ch = mine(turn.state)["choice"]
-    turn.completed = [fid for fid, _ in completed_by_last_tile(turn.state)]
+    turn.completed = [fid for fid, _i in completed_by_last_tile(turn.state)]
     turn.data = dict(ch["turn_data"])
     points = next(o[3] for o in ch["options"] if o[:3] == [m["x"], m["y"], m["on"]])
     turn.emit({"type": "CastleFeatureChosen", "player": turn.mover, "index": ch["index"],
@@ -284,15 +287,15 @@ def legal_choice(state, player: int) -> list:
 def validate_choice(state, player: int, move: dict) -> dict:
     options = mine(state)["choice"]["options"]
     if set(move) != {"type", "x", "y", "on"} or not typed(move, ints=("x", "y"), strs=("on",)):
-        raise IllegalMove("malformed_move", "the castle's feature is named by a segment: x, y, on "
-                          "(e.g. castle points 1,0 road W)")
+        raise IllegalMove("malformed_move", _("the castle's feature is named by a segment: x, y, on "
+                                              "(e.g. castle points 1,0 road W)"))
     sid = cell_sid(state, move)
     fid = None if sid is None else state.seg_feature[sid]
     for x, y, on, _p in options:
         if fid is not None and fid == state.seg_feature[sid_at(state, (x, y), on)]:
             return {"type": CHOOSE, "x": x, "y": y, "on": on}
-    raise IllegalMove("bad_castle_feature", "the castle scores one of: " + "; ".join(
-        f"{on} at {x},{y} ({p} points)" for x, y, on, p in options))
+    raise IllegalMove("bad_castle_feature", _("the castle scores one of: {list}", list=_("; ").join(
+        _("{on} at {at} ({points})", on=segment(on), at=at(x, y), points=points(p)) for x, y, on, p in options)))
 
 
 # -- evolvers and restoring ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Bridges, Castles & Bazaars: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``):
+The notation, as the help (``notation.EXPANSION_TEXT["bridges_castles_bazaars"]``, in the reader's
+language: ``words.localize``) lists it:
 
     place X,Y rR bridge X2,Y2 NS      a bridge N-S (or WE) with the placement,
                                       on that tile or next to it, before
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, describe_move, parse_move
+from ....i18n import N_, _
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, describe_move, examples_now, parse_error,
+                         parse_move, points, seat, segment)
 from ...segwords import XY, segment_words
+from ...words import localize
 from . import bazaar, castles
 from .bridges import left as bridges_left
 
@@ -51,10 +54,9 @@ def parse(game, text: str, state, player):
         x, y = int(m.group(1)), int(m.group(2))
         label, rest = segment_words(m.group(3).lower().split(), state, (x, y))
         if label is None or rest:
-            raise ParseError("bad_castle_feature", "name the feature by a segment of it: castle points X,Y road W",
-                             expected="castle points X,Y road W",
-                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
-                             or ["castle points 1,0 road W"])
+            raise parse_error("bad_castle_feature", _("name the feature by a segment of it: {move}",
+                                                      move=localize("castle points X,Y road W")),
+                              "castle points X,Y road W", examples_now(game, state, player, ["castle points 1,0 road W"]))
         return {"type": castles.CHOOSE, "x": x, "y": y, "on": label}
     if _NO_CASTLE.match(t):
         return {"type": castles.CASTLE, "pass": True}
@@ -63,30 +65,30 @@ def parse(game, text: str, state, player):
         x, y = int(m.group(1)), int(m.group(2))
         label, rest = segment_words(m.group(3).lower().split(), state, (x, y))
         if label is None or rest:
-            raise ParseError("bad_castle", "name the city: castle X,Y city N", expected="castle X,Y city N | no castle",
-                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["no castle"])
+            raise parse_error("bad_castle", _("name the city: {move}", move=localize("castle X,Y city N")),
+                              "castle X,Y city N | no castle", examples_now(game, state, player, ["no castle"]))
         return {"type": castles.CASTLE, "x": x, "y": y, "on": label}
-    if owed == bazaar.MOVE:
-        m = _PICK.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
-        m = _DRAFT.match(t)
-        if m and state.options.get("bazaar_mode", "auction") == "draft":
-            return {"type": bazaar.MOVE, "tile": int(m.group(1))}
-        m = _BID.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
-        m = _DEAL.match(t)
-        if m:
-            return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
+    # the bazaar's words are read whenever they are typed (the rules refuse them out of the
+    # bazaar); a bare "pass" only while the bazaar is owed (else it declines something else)
+    m = _PICK.match(t)
+    if m:
+        return {"type": bazaar.MOVE, "tile": int(m.group(1)), "bid": int(m.group(2))}
+    m = _DRAFT.match(t)
+    if m and state is not None and state.options.get("bazaar_mode", "auction") == "draft":
+        return {"type": bazaar.MOVE, "tile": int(m.group(1))}
+    m = _BID.match(t)
+    if m and (m.group(1) or owed == bazaar.MOVE):
+        return {"type": bazaar.MOVE, "pass": True} if m.group(2) else {"type": bazaar.MOVE, "bid": int(m.group(1))}
+    m = _DEAL.match(t)
+    if m:
+        return {"type": bazaar.MOVE, "deal": m.group(1).lower()}
     if t.strip().lower().startswith(("bazaar", "bid ")):
         if state is not None and state.options.get("bazaar_mode", "auction") == "draft":
-            raise ParseError("bad_bid", "at the bazaar (the draft, no bids): bazaar N", expected="bazaar N",
-                             examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]]
-                             or ["bazaar 0"])
-        raise ParseError("bad_bid", "at the bazaar: bazaar N bid B, bid B, pass, buy or sell",
-                         expected="bazaar N bid B | bid B | pass | buy | sell",
-                         examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["pass"])
+            raise parse_error("bad_bid", _("at the bazaar (the draft, no bids): {move}", move=localize("bazaar N")),
+                              "bazaar N", examples_now(game, state, player, ["bazaar 0"]))
+        raise parse_error("bad_bid", _("at the bazaar: {moves}", moves=localize(
+            "bazaar N bid B | bid B | pass | buy | sell")), "bazaar N bid B | bid B | pass | buy | sell",
+            examples_now(game, state, player, ["pass"]))
     return None
 
 
@@ -122,35 +124,66 @@ MOVE_TEXTS["place_tile"] = describe_place      # the same text as before for a m
 MOVE_TEXTS[castles.CASTLE] = describe_castle
 MOVE_TEXTS[castles.CHOOSE] = describe_choice
 MOVE_TEXTS[bazaar.MOVE] = describe_bazaar
+#: why a bazaar does not open
+CANCEL_REASONS = {"fewer tiles left than seats": N_("fewer tiles are left than there are players")}
+
+
+def _feature_offered(e) -> str:
+    return _("{player} is to choose what the castle at {at} scores: {list}.", player=seat(e["player"]),
+             at=at(e["x"], e["y"]), list=_("; ").join(
+                 _("{on} at {at} ({points})", on=segment(on), at=at(x, y), points=points(p))
+                 for x, y, on, p in e["options"]))
+
+
+def _opened(e) -> str:
+    shown = ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
+    if e.get("draft"):
+        return _("The bazaar shows {tiles}; {player} chooses first.", tiles=shown, player=seat(e["host"]))
+    return _("The bazaar shows {tiles}; {player} hosts first.", tiles=shown, player=seat(e["host"]))
+
+
+def _dealt(e) -> str:
+    if e["buy"]:
+        return _("{host} buys tile {tile} for {points}.", host=seat(e["host"]), tile=e["tile"],
+                 points=points(e["price"]))
+    return _("{host} sells tile {tile} to {bidder} for {points}.", host=seat(e["host"]), tile=e["tile"],
+             bidder=seat(e["bidder"]), points=points(e["price"]))
+
+
 EVENT_TEXTS.update(
-    BridgeBuilt=lambda e: f"seat {e['player']} builds a bridge {e['axis']} at {e['x']},{e['y']}.",
-    CastleOffered=lambda e: f"seat {e['player']} may turn the city ({e['on']} at {e['x']},{e['y']}) into a castle.",
-    CastleDeclined=lambda e: f"seat {e['player']} keeps the city as a city.",
-    CastleBuilt=lambda e: f"seat {e['player']}'s knight holds a castle at {e['x']},{e['y']} ({e['on']}).",
-    CastleFeatureOffered=lambda e: (f"seat {e['player']} is to choose what the castle at {e['x']},{e['y']} scores: "
-                                    + "; ".join(f"{on} at {x},{y} ({p} points)" for x, y, on, p in e["options"])
-                                    + "."),
-    CastleFeatureChosen=lambda e: (f"seat {e['player']}'s castle scores the {e['on']} at {e['x']},{e['y']} "
-                                   f"({e['points']} points)."),
-    CastleScored=lambda e: f"The castle at {e['x']},{e['y']}: {e['points']} points to seat {e['player']}.",
-    BazaarCalled=lambda e: f"seat {e['player']} placed a bazaar: a bazaar follows the turn.",
-    BazaarCancelled=lambda e: f"No bazaar: {e['reason']}.",
-    BazaarOpened=lambda e: "The bazaar shows " + ", ".join(f"{i}: {t}" for i, t in enumerate(e["tiles"]))
-                           + (f"; seat {e['host']} chooses first." if e.get("draft") else f"; seat {e['host']} hosts first."),
-    BazaarHostOwed=lambda e: (f"seat {e['player']} is to choose a tile (the draft: no bids)." if e.get("draft") else
-                              f"seat {e['player']} is to host: pick a tile and bid."),
-    BazaarTileDrafted=lambda e: f"seat {e['player']} takes tile {e['tile']}.",
-    BazaarTilePicked=lambda e: f"seat {e['player']} offers tile {e['tile']}, bidding {e['bid']}.",
-    BazaarBidOwed=lambda e: f"seat {e['player']} may bid or pass.",
-    BazaarBid=lambda e: f"seat {e['player']} bids {e['bid']}.",
-    BazaarBidPassed=lambda e: f"seat {e['player']} passes.",
-    BazaarDealOwed=lambda e: f"seat {e['player']} is to buy the tile or sell it.",
-    BazaarDealt=lambda e: (f"seat {e['host']} buys tile {e['tile']} for {e['price']}" if e["buy"] else
-                           f"seat {e['host']} sells tile {e['tile']} to seat {e['bidder']} for {e['price']}") + ".",
-    BazaarNextHost=lambda e: "" if e["host"] is None else f"seat {e['host']} hosts next.",
-    BazaarTileTakenFree=lambda e: f"seat {e['player']} takes the last tile, tile {e['tile']}, for nothing.",
-    BazaarClosed=lambda e: "The bazaar closes: the tiles are played from the first host on.",
-    BazaarTileTaken=lambda e: f"seat {e['player']} plays the bazaar tile {e['tile']}.",
+    BridgeBuilt=lambda e: _("{player} builds a bridge {axis} at {at}.", player=seat(e["player"]),
+                            axis=_("north-south") if e["axis"] == "NS" else _("west-east"), at=at(e["x"], e["y"])),
+    CastleOffered=lambda e: _("{player} may turn the city ({on} at {at}) into a castle.", player=seat(e["player"]),
+                              on=segment(e["on"]), at=at(e["x"], e["y"])),
+    CastleDeclined=lambda e: _("{player} keeps the city as a city.", player=seat(e["player"])),
+    CastleBuilt=lambda e: _("{player}'s knight holds a castle at {at} ({on}).", player=seat(e["player"]),
+                            at=at(e["x"], e["y"]), on=segment(e["on"])),
+    CastleFeatureOffered=_feature_offered,
+    CastleFeatureChosen=lambda e: _("{player}'s castle scores the {on} at {at} ({points}).",
+                                    player=seat(e["player"]), on=segment(e["on"]), at=at(e["x"], e["y"]),
+                                    points=points(e["points"])),
+    CastleScored=lambda e: _("The castle at {at}: {points} to {player}.", at=at(e["x"], e["y"]),
+                             points=points(e["points"]), player=seat(e["player"])),
+    BazaarCalled=lambda e: _("{player} placed a bazaar: a bazaar follows the turn.", player=seat(e["player"])),
+    BazaarCancelled=lambda e: _("No bazaar: {reason}.", reason=_(CANCEL_REASONS[e["reason"]])
+                                if e["reason"] in CANCEL_REASONS else e["reason"]),
+    BazaarOpened=_opened,
+    BazaarHostOwed=lambda e: (_("{player} is to choose a tile (the draft: no bids).", player=seat(e["player"]))
+                              if e.get("draft") else
+                              _("{player} is to host: pick a tile and bid.", player=seat(e["player"]))),
+    BazaarTileDrafted=lambda e: _("{player} takes tile {tile}.", player=seat(e["player"]), tile=e["tile"]),
+    BazaarTilePicked=lambda e: _("{player} offers tile {tile}, bidding {bid}.", player=seat(e["player"]),
+                                 tile=e["tile"], bid=e["bid"]),
+    BazaarBidOwed=lambda e: _("{player} may bid or pass.", player=seat(e["player"])),
+    BazaarBid=lambda e: _("{player} bids {bid}.", player=seat(e["player"]), bid=e["bid"]),
+    BazaarBidPassed=lambda e: _("{player} passes.", player=seat(e["player"])),
+    BazaarDealOwed=lambda e: _("{player} is to buy the tile or sell it.", player=seat(e["player"])),
+    BazaarDealt=_dealt,
+    BazaarNextHost=lambda e: "" if e["host"] is None else _("{player} hosts next.", player=seat(e["host"])),
+    BazaarTileTakenFree=lambda e: _("{player} takes the last tile, tile {tile}, for nothing.",
+                                    player=seat(e["player"]), tile=e["tile"]),
+    BazaarClosed=lambda e: _("The bazaar closes: the tiles are played from the first host on."),
+    BazaarTileTaken=lambda e: _("{player} plays the bazaar tile {tile}.", player=seat(e["player"]), tile=e["tile"]),
 )
 
 
@@ -176,19 +209,24 @@ def view(state, viewer, view: dict) -> None:
 
 def render(state, viewer) -> list:
     m = castles.mine(state)
-    lines = ["Bridges, castles in supply: " + ", ".join(
-        f"seat {p} {bridges_left(state, p)}/{m['castles_left'][p]}" for p in range(state.players))]
-    built = [f"{c['x']},{c['y']} seat {c['player']}" + (" (scored)" if c["scored"] else "")
-             for c in m.get("castles") or ()]
+    lines = [_("Bridges and castles in supply: {list}", list=_(", ").join(
+        _("{player} {bridges}/{castles}", player=seat(p), bridges=bridges_left(state, p),
+          castles=m["castles_left"][p]) for p in range(state.players)))]
+    built = [_("{at} {player} (scored)", at=at(c["x"], c["y"]), player=seat(c["player"])) if c["scored"] else
+             _("{at} {player}", at=at(c["x"], c["y"]), player=seat(c["player"])) for c in m.get("castles") or ()]
     if built:
-        lines.append("Castles: " + "; ".join(built))
+        lines.append(_("Castles: {list}", list=_("; ").join(built)))
     a = bazaar.auction(state)
     if a:
-        lines.append("Bazaar: " + ", ".join(f"{i}: {t}" + ("" if a["owners"][i] is None else f" (seat {a['owners'][i]})")
-                                            for i, t in enumerate(a["tiles"]))
-                     + (f"; tile {a['tile']} at {a['price']} (seat {a['bidder']})" if a["tile"] is not None else ""))
+        shown = ", ".join(f"{i}: {t}" if a["owners"][i] is None else
+                          _("{index}: {tile} ({player})", index=i, tile=t, player=seat(a["owners"][i]))
+                          for i, t in enumerate(a["tiles"]))
+        lines.append(_("Bazaar: {tiles}; tile {tile} at {price} ({player})", tiles=shown, tile=a["tile"],
+                       price=a["price"], player=seat(a["bidder"])) if a["tile"] is not None else
+                     _("Bazaar: {tiles}", tiles=shown))
     if bazaar.held(state):
-        lines.append("Bazaar tiles to play: " + ", ".join(f"seat {k} {v}" for k, v in sorted(bazaar.held(state).items())))
+        lines.append(_("Bazaar tiles to play: {list}", list=_(", ").join(
+            _("{player} {tile}", player=seat(int(k)), tile=v) for k, v in sorted(bazaar.held(state).items()))))
     return lines
 
 
@@ -197,26 +235,31 @@ def _owed_bazaar(state, player: int) -> str:
     a = bazaar.auction(state)
     free = ", ".join(str(i) for i, o in enumerate(a["owners"]) if o is None)
     if a["phase"] == "pick" and state.options.get("bazaar_mode", "auction") == "draft":
-        return f"chooses a tile at the bazaar (the draft, no bids): bazaar N (N: {free})"
+        return _("chooses a tile at the bazaar (the draft, no bids): {move} (N: {free})", move=localize("bazaar N"),
+                 free=free)
     if a["phase"] == "pick":
-        return (f"hosts the bazaar: picks a tile and bids for it, bazaar N bid B (N: {free}; "
-                f"B: 0 to {bazaar._cap(state, player)})")
+        return _("hosts the bazaar: picks a tile and bids for it, {move} (N: {free}; B: 0 to {cap})",
+                 move=localize("bazaar N bid B"), free=free, cap=bazaar._cap(state, player))
     if a["phase"] == "bid":
-        return (f"may outbid seat {a['bidder']}'s {a['price']} for tile {a['tile']}: bid B (more than "
-                f"{a['price']}), or pass")
-    return (f"buys tile {a['tile']} for {a['price']} points (paid to seat {a['bidder']}), or sells it to "
-            f"seat {a['bidder']} for {a['price']} points: buy, sell")
+        return _("may outbid {bidder}'s {price} for tile {tile}: {move} (more than {price}), or {none}",
+                 bidder=seat(a["bidder"]), price=a["price"], tile=a["tile"], move=localize("bid B"),
+                 none=localize("pass"))
+    return _("buys tile {tile} for {points} (paid to {bidder}), or sells it to {bidder} for {points}: {moves}",
+             tile=a["tile"], points=points(a["price"]), bidder=seat(a["bidder"]),
+             moves=", ".join(localize(w) for w in ("buy", "sell")))
 
 
 def _owed_castle(state, player: int) -> str:
     _p, x, y, on = castles.mine(state)["offer"]
-    return f"may turn the city ({on} at {x},{y}) into a castle: castle {x},{y} {on}, or no castle"
+    return _("may turn the city ({on} at {at}) into a castle: {move}, or {none}", on=segment(on), at=at(x, y),
+             move=localize(f"castle {x},{y} {on}"), none=localize("no castle"))
 
 
 def _owed_castle_feature(state, player: int) -> str:
     ch = castles.mine(state)["choice"]
-    return (f"chooses what the castle at {ch['x']},{ch['y']} scores: "
-            + "; ".join(f"castle points {x},{y} {on} ({p} points)" for x, y, on, p in ch["options"]))
+    return _("chooses what the castle at {at} scores: {moves}", at=at(ch["x"], ch["y"]), moves=_("; ").join(
+        _("{move} ({points})", move=localize(f"castle points {x},{y} {on}"), points=points(p))
+        for x, y, on, p in ch["options"]))
 
 
 OWED_TEXTS.update(castle=_owed_castle, choose_castle_feature=_owed_castle_feature, bazaar=_owed_bazaar)

@@ -23,6 +23,7 @@ State in ``state.ext["count"]``::
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...base_rules import finish
 from ...features import is_complete, label_of
@@ -120,12 +121,13 @@ def legal_entry(state, player: int) -> list:
 def validate_entry(state, player: int, move: dict) -> dict:
     if "pass" in move:
         if set(move) != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'staying out is {"type": "count", "pass": true}')
+            raise IllegalMove("malformed_move", _('staying out is {"type": "count", "pass": true}'))
         return {"type": ENTER, "pass": True}
     if set(move) != {"type", "quarter", "figure", "count_to"} or \
             not typed(move, strs=("quarter", "figure", "count_to")) or move not in entry_moves(state, player):
-        raise IllegalMove("bad_district", "enter a district (castle, blacksmith, cathedral, market) with a figure "
-                          "of your supply it takes, and name the Count's district")
+        raise IllegalMove("bad_district", _("enter a district (castle, blacksmith, cathedral, market) "
+                                            "with a figure of your supply it takes, and name the "
+                                            "Count's district"))
     return dict(move)
 
 
@@ -245,11 +247,12 @@ def legal_leave(state, player: int) -> list:
 def validate_leave(state, player: int, move: dict) -> dict:
     if "pass" in move:
         if set(move) != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'moving nobody is {"type": "count_move", "pass": true}')
+            raise IllegalMove("malformed_move", _('moving nobody is {"type": "count_move", "pass": '
+                                                  'true}'))
         return {"type": LEAVE, "pass": True}
     if set(move) != {"type", "quarter", "figure", "x", "y", "on"} or not typed(move, strs=("quarter", "figure")):
-        raise IllegalMove("malformed_move", "a move out of the City names the district, the figure and a "
-                          "segment of the feature: quarter, figure, x, y, on")
+        raise IllegalMove("malformed_move", _("a move out of the City names the district, the figure "
+                                              "and a segment of the feature: quarter, figure, x, y, on"))
     sid = cell_sid(state, move)
     if sid is not None:
         fid = state.seg_feature[sid]
@@ -257,8 +260,9 @@ def validate_leave(state, player: int, move: dict) -> dict:
             if (t["quarter"], t["figure"]) == (move["quarter"], move["figure"]) and \
                     state.seg_feature[cell_sid(state, t)] == fid:
                 return dict(t)           # the follower stands on the feature's first segment
-    raise IllegalMove("bad_district", "a follower leaves a district (not the Count's) for a feature of its kind: "
-                      "castle to a city, blacksmith to a road, cathedral to a cloister (market to a field at the end)")
+    raise IllegalMove("bad_district", _("a follower leaves a district (not the Count's) for a feature "
+                                        "of its kind: castle to a city, blacksmith to a road, "
+                                        "cathedral to a cloister (market to a field at the end)"))
 
 
 # -- evolvers ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The Count of Carcassonne: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["count"]``, in the reader's
+language: ``words.localize``) lists it:
 
     enter castle count market         when offered: your follower into a
                                       district (castle, blacksmith,
@@ -21,11 +21,22 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
+from ....i18n import N_, _
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, examples_now, figure_name, parse_error, seat, seats,
+                         segment)
 from ...segwords import XY, segment_words
+from ...words import localize
 from .city import ENTER, LEAVE, mine
 from .tiles import QUARTERS
+
+#: the districts as the texts name them
+DISTRICTS = {"castle": N_("castle district"), "blacksmith": N_("blacksmith district"),
+             "cathedral": N_("cathedral district"), "market": N_("market district")}
+
+
+def district(name) -> str:
+    return _(DISTRICTS[name]) if name in DISTRICTS else str(name)
+
 
 _Q = "(" + "|".join(QUARTERS) + ")"
 _FIG = r"(?:\s+(follower|big|mayor|wagon))?"
@@ -52,9 +63,9 @@ def parse(game, text: str, state, player):
                     "x": x, "y": y, "on": label}
     word = t.strip().split()[0].lower() if t.strip() else ""
     if word in ("enter", "leave"):
-        raise ParseError("bad_district", "could not read the move for the City of Carcassonne",
-                         expected="enter castle count market | leave castle X,Y city N | pass",
-                         examples=[game.describe(mv) for mv in game.legal_moves(state, player)[:4]] or ["pass"])
+        raise parse_error("bad_district", _("could not read the move for the City of Carcassonne"),
+                          "enter castle count market | leave castle X,Y city N | pass",
+                          examples_now(game, state, player, ["pass"]))
     return None
 
 
@@ -76,19 +87,27 @@ def describe_leave(move: dict) -> str:
 
 MOVE_TEXTS[ENTER] = describe_enter
 MOVE_TEXTS[LEAVE] = describe_leave
+def _leaving_started(e) -> str:
+    args = dict(players=seats(e["seats"]))
+    if e["final"]:
+        return _("Before the final scoring, followers may leave the City: {players} in turn.", **args)
+    return _("Before the scoring, followers may leave the City: {players} in turn.", **args)
+
+
 EVENT_TEXTS.update(
-    CityEntryOffered=lambda e: f"seat {e['player']} scored nothing while others did, and may enter the City.",
-    CityNotEntered=lambda e: f"seat {e['player']} stays out of the City.",
-    CityEntered=lambda e: (f"seat {e['player']}'s {figure_name(e['figure'])} enters the {e['quarter']}; the Count goes to the "
-                           f"{e['count_to']}."),
-    CityLeavingStarted=lambda e: ("Before the final scoring" if e["final"] else "Before the scoring")
-                                 + ", followers may leave the City: " + ", then ".join(f"seat {p}" for p in e["seats"])
-                                 + " in turn.",
-    CityLeavingOffered=lambda e: f"seat {e['player']} may move a follower out of the City.",
-    CityLeavingPassed=lambda e: f"seat {e['player']} moves no (more) follower out of the City.",
-    FollowerLeftCity=lambda e: (f"seat {e['player']}'s {figure_name(e['figure'])} leaves the {e['quarter']} for {e['on']} at "
-                                f"{e['x']},{e['y']}."),
-    CityLeavingEnded=lambda e: "No more followers leave the City.",
+    CityEntryOffered=lambda e: _("{player} scored nothing while others did, and may enter the City.",
+                                 player=seat(e["player"])),
+    CityNotEntered=lambda e: _("{player} stays out of the City.", player=seat(e["player"])),
+    CityEntered=lambda e: _("{player}'s {figure} enters the {district}; the Count goes to the {count}.",
+                            player=seat(e["player"]), figure=figure_name(e["figure"]), district=district(e["quarter"]),
+                            count=district(e["count_to"])),
+    CityLeavingStarted=_leaving_started,
+    CityLeavingOffered=lambda e: _("{player} may move a follower out of the City.", player=seat(e["player"])),
+    CityLeavingPassed=lambda e: _("{player} moves no more followers out of the City.", player=seat(e["player"])),
+    FollowerLeftCity=lambda e: _("{player}'s {figure} leaves the {district} for {on} at {at}.",
+                                 player=seat(e["player"]), figure=figure_name(e["figure"]),
+                                 district=district(e["quarter"]), on=segment(e["on"]), at=at(e["x"], e["y"])),
+    CityLeavingEnded=lambda e: _("No more followers leave the City."),
 )
 
 
@@ -101,18 +120,26 @@ def view(state, viewer, view: dict) -> None:
 
 def render(state, viewer) -> list:
     m = mine(state)
-    parts = [f"{q} " + (", ".join(f"seat {p}{_fig(f)}" for p, f in m["quarters"][q]) or "empty")
-             for q in QUARTERS]
-    return [f"City of Carcassonne (the Count in the {m['count']}): " + "; ".join(parts)]
+    parts = []
+    for q in QUARTERS:
+        there = _(", ").join(_("{player}'s {figure}", player=seat(p), figure=figure_name(f)) for p, f in m["quarters"][q])
+        parts.append(_("{district}: {figures}", district=district(q), figures=there) if there else
+                     _("{district}: empty", district=district(q)))
+    return [_("City of Carcassonne (the Count in the {district}): {list}", district=district(m["count"]),
+              list=_("; ").join(parts))]
 
 
 def _owed_leave(state, player: int) -> str:
-    leaves = [describe_leave(mv) for mv in state.rules.legal[LEAVE](state, player) if not mv.get("pass")]
-    return "may move a follower out of the City before the scoring: " + ", ".join(leaves) + ", or pass"
+    leaves = [localize(describe_leave(mv)) for mv in state.rules.legal[LEAVE](state, player) if not mv.get("pass")]
+    return _("may move a follower out of the City before the scoring: {moves}, or {none}",
+             moves=", ".join(leaves), none=localize("pass"))
 
 
 OWED_TEXTS.update(
-    count=lambda state, player: ("scored nothing while others did and may put a follower into the City: "
-                                 f"enter DISTRICT count DISTRICT ({', '.join(QUARTERS)}), or stay out"),
+    count=lambda state, player: _("scored nothing while others did and may put a follower into the City: {move} "
+                                  "({districts}), or {none}", move=" ".join(
+                                      (localize("enter"), _("DISTRICT"), localize("count"), _("DISTRICT"))),
+                                  districts=", ".join(localize(f"enter {q}").split(" ", 1)[1] for q in QUARTERS),
+                                  none=localize("stay out")),
     count_move=_owed_leave,
 )

@@ -19,6 +19,7 @@
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...geometry import DELTA, EDGES
 from ...removal import figures_on, return_stranded
@@ -180,11 +181,14 @@ def legal_dragon(state, player: int) -> list:
 
 def validate_dragon(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "direction"} or move["direction"] not in EDGES:
-        raise IllegalMove("bad_dragon", 'a dragon step names a direction: {"type": "dragon", "direction": "N"}')
+        raise IllegalMove("bad_dragon", _('a dragon step names a direction: {"type": "dragon", '
+                                          '"direction": "N"}'))
     legal = [d for d, _c in steps_from(state)]
     if move["direction"] not in legal:
-        raise IllegalMove("dragon_blocked", f"the dragon cannot step {move['direction']}: it may step "
-                          + (", ".join(legal) or "nowhere"))
+        raise IllegalMove("dragon_blocked", (_("the dragon cannot step {direction}: it may step {directions}", direction=move["direction"],
+                                                 directions=", ".join(legal)) if legal else
+                                               _("the dragon cannot step {direction}: it may step nowhere",
+                                                 direction=move["direction"])))
     return {"type": DRAGON_MOVE, "direction": move["direction"]}
 
 

@@ -18,6 +18,7 @@ does not say what several followers do]. The other format is refused (``fairy_fo
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...features import is_complete, label_of, occupied
 from ...rules import Turn
@@ -90,17 +91,19 @@ def validate(state, player: int, move: dict) -> dict:
         return on_validate(state, player, move)
     if set(move) != {"type", "do", "x", "y", "on", "figure"}:
         if set(move) == _TILE_KEYS:
-            raise IllegalMove("fairy_format", "with fairy_placement = next_to_follower the fairy goes next "
-                              "to one of your followers: name its segment (fairy 1,0 road E)")
-        raise IllegalMove("malformed_move", "the fairy names your follower: x, y, on, figure "
-                          "(e.g. fairy 1,0 road E)")
+            raise IllegalMove("fairy_format", _("with fairy_placement = next_to_follower the fairy "
+                                                "goes next to one of your followers: name its segment "
+                                                "(fairy 1,0 road E)"))
+        raise IllegalMove("malformed_move", _("the fairy names your follower: x, y, on, figure (e.g. "
+                                              "fairy 1,0 road E)"))
     figure = move["figure"]
     sid = cell_sid(state, move)
     if sid is None or not isinstance(figure, str):
-        raise IllegalMove("bad_segment", f"there is no segment {move['on']!r} at {move['x']},{move['y']}")
+        raise IllegalMove("bad_segment", _("there is no segment “{on}” at {x},{y}", on=move['on'], x=move['x'], y=move['y']))
     x, y, on = label_of(state, sid)
     if (x, y, on, figure) not in targets(state, player):
-        raise IllegalMove("bad_fairy", "the fairy goes next to one of your followers (not where it stands)")
+        raise IllegalMove("bad_fairy", _("the fairy goes next to one of your followers (not where it "
+                                         "stands)"))
     return {"type": "action", "do": "fairy", "x": x, "y": y, "on": on, "figure": figure}
 
 
@@ -231,15 +234,15 @@ def on_targets(state, player: int) -> list:
 def on_validate(state, player: int, move: dict) -> dict:
     if set(move) != _TILE_KEYS:
         if {"on", "figure"} & set(move):
-            raise IllegalMove("fairy_format", "with fairy_placement = on_tile the fairy goes onto a tile: "
-                              "name the tile alone (fairy 1,0)")
-        raise IllegalMove("malformed_move", "the fairy names a tile: x, y (e.g. fairy 1,0)")
+            raise IllegalMove("fairy_format", _("with fairy_placement = on_tile the fairy goes onto a "
+                                                "tile: name the tile alone (fairy 1,0)"))
+        raise IllegalMove("malformed_move", _("the fairy names a tile: x, y (e.g. fairy 1,0)"))
     x, y = move["x"], move["y"]
     if type(x) is not int or type(y) is not int:
-        raise IllegalMove("bad_position", "`x` and `y` must be integers")
+        raise IllegalMove("bad_position", _("`x` and `y` must be integers"))
     if (x, y) not in on_targets(state, player):
-        raise IllegalMove("bad_fairy", "the fairy goes onto a tile with one of your followers (not the tile "
-                          "where it is)")
+        raise IllegalMove("bad_fairy", _("the fairy goes onto a tile with one of your followers (not "
+                                         "the tile where it is)"))
     return {"type": "action", "do": "fairy", "x": x, "y": y}
 
 

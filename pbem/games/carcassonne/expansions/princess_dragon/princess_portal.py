@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...features import is_complete, label_of, sid_at
 from ...removal import return_stranded
@@ -57,16 +58,17 @@ def princess_required(state, player: int) -> bool:
 
 def princess_validate(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "do", "x", "y", "on", "player", "figure"}:
-        raise IllegalMove("malformed_move", "the princess names the knight: x, y, on, player, figure "
-                          "(e.g. princess 1,0 city N seat 1)")
+        raise IllegalMove("malformed_move", _("the princess names the knight: x, y, on, player, figure "
+                                              "(e.g. princess 1,0 city N seat 1)"))
     if not typed(move, ints=("x", "y", "player"), strs=("on", "figure")):
-        raise IllegalMove("malformed_move", "x, y and player are integers, on and figure words")
+        raise IllegalMove("malformed_move", _("x, y and player are integers, on and figure words"))
     sid = cell_sid(state, move)
     if sid is not None:
         x, y, label = label_of(state, sid)
         move = {**move, "x": x, "y": y, "on": label}
     if move not in princess_legal(state, player):
-        raise IllegalMove("bad_princess", "the princess sends home a knight of the city her tile joins")
+        raise IllegalMove("bad_princess", _("the princess sends home a knight of the city her tile "
+                                            "joins"))
     return dict(move)
 
 
@@ -129,19 +131,19 @@ def portal_legal(state, player: int) -> list:
 
 def portal_validate(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "do", "figure", "x", "y", "on"}:
-        raise IllegalMove("malformed_move", "a portal deployment names figure, x, y and on "
-                          "(e.g. portal 2,3 follower road E)")
+        raise IllegalMove("malformed_move", _("a portal deployment names figure, x, y and on (e.g. "
+                                              "portal 2,3 follower road E)"))
     sid = cell_sid(state, move)
     if sid is None or not isinstance(move["figure"], str):
-        raise IllegalMove("bad_segment", f"there is no segment {move['on']!r} at {move['x']},{move['y']}")
+        raise IllegalMove("bad_segment", _("there is no segment “{on}” at {x},{y}", on=move['on'], x=move['x'], y=move['y']))
     x, y, label = label_of(state, sid)
     fid = state.seg_feature[sid]
     wanted = (move["figure"], x, y)
     for m in portal_legal(state, player):
         if (m["figure"], m["x"], m["y"]) == wanted and state.seg_feature[sid_at(state, (x, y), m["on"])] == fid:
             return {"type": "action", "do": "portal", "figure": move["figure"], "x": x, "y": y, "on": label}
-    raise IllegalMove("bad_portal", "through the portal a figure of your supply goes on an unoccupied, "
-                      "incomplete feature (not on the dragon's tile)")
+    raise IllegalMove("bad_portal", _("through the portal a figure of your supply goes on an "
+                                      "unoccupied, incomplete feature (not on the dragon's tile)"))
 
 
 def portal_run(turn: Turn, move: dict) -> None:

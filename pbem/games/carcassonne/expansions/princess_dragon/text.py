@@ -1,7 +1,7 @@
 """The Princess & the Dragon: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["princess_dragon"]``, in the reader's
+language: ``words.localize``) lists it:
 
     dragon N | E | S | W              the dragon's step, when it is yours
                                       (also dragon X,Y: the tile it moves to)
@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
+from ....i18n import N_, _, ngettext
 from ...geometry import DELTA, EDGES
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, examples_now, figure_name, parse_error, points,
+                         seat, seats, segment)
 from ...segwords import XY, segment_words
+from ...words import localize
 from .common import dragon_at, fairy_follower, mine
 from .dragon import DRAGON_MOVE, legal_dragon, steps_from
 from .fairy import on_followers, on_tile
@@ -37,8 +39,8 @@ _FIGURES = ("follower", "big", "mayor", "wagon")
 
 
 def _bad(game, state, player, code, expected):
-    return ParseError(code, f"could not read {expected.split()[0]!r}", expected=expected,
-                      examples=[game.describe(m) for m in game.legal_moves(state, player)[:4]] or [expected])
+    return parse_error(code, _("could not read this move; it is written {expected}", expected=localize(expected)),
+                       expected, examples_now(game, state, player, [expected]))
 
 
 def parse(game, text: str, state, player):
@@ -105,25 +107,40 @@ MOVE_TEXTS[DRAGON_MOVE] = describe_dragon
 
 
 def _who(items) -> str:
-    return "; ".join(f"seat {i['player']}'s {figure_name(i['figure'])} on {i['on']} at {i['x']},{i['y']}" for i in items)
+    return _("; ").join(_("{player}'s {figure} on {on} at {at}", player=seat(i["player"]),
+                          figure=figure_name(i["figure"]), on=segment(i["on"]), at=at(i["x"], i["y"]))
+                        for i in items)
+
+
+#: the directions as the texts name them
+DIRECTIONS = {"N": N_("north"), "E": N_("east"), "S": N_("south"), "W": N_("west")}
+
+
+def _fairy_moved(e) -> str:
+    if "on" in e:
+        return _("{player} moves the fairy next to their {figure} on {on} at {at}.", player=seat(e["player"]),
+                 figure=figure_name(e["figure"]), on=segment(e["on"]), at=at(e["x"], e["y"]))
+    return _("{player} moves the fairy onto the tile at {at}.", player=seat(e["player"]), at=at(e["x"], e["y"]))
 
 
 EVENT_TEXTS.update(
-    DragonTileSetAside=lambda e: f"Dragon tile {e['tile']} waits until the dragon is in play; seat "
-                                 f"{e['player']} draws again.",
-    DragonPlaced=lambda e: f"The dragon lands on the volcano at {e['x']},{e['y']}.",
-    DragonTilesReturned=lambda e: "The dragon tiles set aside go back into the pile: " + ", ".join(e["tiles"]) + ".",
-    DragonFlightStarted=lambda e: f"The dragon takes flight from {e['x']},{e['y']}: up to 6 steps, by "
-                                  + ", ".join(f"seat {p}" for p in e["movers"]) + " in turn.",
-    DragonStepOwed=lambda e: f"seat {e['player']} is to move the dragon one step.",
-    DragonMoved=lambda e: f"seat {e['player']} moves the dragon {e['direction']} to {e['x']},{e['y']}.",
-    FiguresEaten=lambda e: f"The dragon eats at {e['x']},{e['y']}: {_who(e['followers'])}.",
-    DragonFlightEnded=lambda e: f"The dragon's flight ends after {e['steps']} step{'s' if e['steps'] != 1 else ''}.",
-    FairyMoved=lambda e: f"seat {e['player']} moves the fairy next to seat {e['player']}'s "
-                         f"{figure_name(e['figure'])} on {e['on']} at {e['x']},{e['y']}." if "on" in e else
-                         f"seat {e['player']} moves the fairy onto the tile at {e['x']},{e['y']}.",
-    FairyScored=lambda e: f"The fairy: {e['points']} point{'s' if e['points'] != 1 else ''} to seat {e['player']}.",
-    KnightRemoved=lambda e: f"The princess sends home {_who(e['followers'])}.",
+    DragonTileSetAside=lambda e: _("Dragon tile {tile} waits until the dragon is in play; {player} draws again.",
+                                   tile=e["tile"], player=seat(e["player"])),
+    DragonPlaced=lambda e: _("The dragon lands on the volcano at {at}.", at=at(e["x"], e["y"])),
+    DragonTilesReturned=lambda e: _("The dragon tiles set aside go back into the pile: {tiles}.",
+                                    tiles=", ".join(e["tiles"])),
+    DragonFlightStarted=lambda e: _("The dragon takes flight from {at}: up to 6 steps, moved by {players} in "
+                                    "turn.", at=at(e["x"], e["y"]), players=seats(e["movers"])),
+    DragonStepOwed=lambda e: _("{player} is to move the dragon one step.", player=seat(e["player"])),
+    DragonMoved=lambda e: _("{player} moves the dragon {direction} to {at}.", player=seat(e["player"]),
+                            direction=_(DIRECTIONS.get(e["direction"], e["direction"])), at=at(e["x"], e["y"])),
+    FiguresEaten=lambda e: _("The dragon eats at {at}: {figures}.", at=at(e["x"], e["y"]),
+                             figures=_who(e["followers"])),
+    DragonFlightEnded=lambda e: ngettext("The dragon's flight ends after {n} step.",
+                                         "The dragon's flight ends after {n} steps.", e["steps"]),
+    FairyMoved=_fairy_moved,
+    FairyScored=lambda e: _("The fairy: {points} to {player}.", points=points(e["points"]), player=seat(e["player"])),
+    KnightRemoved=lambda e: _("The princess sends home {figures}.", figures=_who(e["followers"])),
 )
 
 
@@ -143,7 +160,7 @@ def view(state, viewer, view: dict) -> None:
 
 
 #: the dragon and the fairy on the text board (``Rules.board_marks``)
-BOARD_MARKS = {"&": "the dragon", "f": "the fairy"}
+BOARD_MARKS = {"&": N_("the dragon"), "f": N_("the fairy")}
 
 
 def board_marks(state) -> list:
@@ -159,19 +176,22 @@ def board_marks(state) -> list:
 
 def render(state, viewer) -> list:
     here = dragon_at(state)
-    lines = ["Dragon: " + ("not in play yet" if here is None else f"at {here[0]},{here[1]}")]
+    lines = [_("Dragon: not in play yet") if here is None else _("Dragon: at {at}", at=at(*here))]
     fairy = mine(state).get("fairy")
     if fairy and fairy.get("on") is None:         # fairy_placement = on_tile
-        seats = sorted({p for p, _fid in on_followers(state)})
-        lines.append(f"Fairy: on the tile at {fairy['x']},{fairy['y']} (moved by seat {fairy['player']}); "
-                     + ("followers there: " + ", ".join(f"seat {p}" for p in seats) if seats else "no follower there"))
+        players = sorted({p for p, _fid in on_followers(state)})
+        args = dict(at=at(fairy["x"], fairy["y"]), player=seat(fairy["player"]), players=seats(players))
+        lines.append(_("Fairy: on the tile at {at} (moved by {player}); followers there: {players}", **args)
+                     if players else _("Fairy: on the tile at {at} (moved by {player}); no follower there", **args))
     elif fairy:
-        by = "" if fairy_follower(state) else " (by nobody)"
-        lines.append(f"Fairy: at {fairy['x']},{fairy['y']} by seat {fairy['player']}'s {figure_name(fairy['figure'])} on "
-                     f"{fairy['on']}{by}")
+        args = dict(at=at(fairy["x"], fairy["y"]), player=seat(fairy["player"]), figure=figure_name(fairy["figure"]),
+                    on=segment(fairy["on"]))
+        lines.append(_("Fairy: at {at} by {player}'s {figure} on {on}", **args) if fairy_follower(state) else
+                     _("Fairy: at {at}, where {player}'s {figure} on {on} was", **args))
     if mine(state).get("set_aside"):
-        lines.append("Dragon tiles set aside: " + ", ".join(mine(state)["set_aside"]))
+        lines.append(_("Dragon tiles set aside: {tiles}", tiles=", ".join(mine(state)["set_aside"])))
     return lines
 
-OWED_TEXTS[DRAGON_MOVE] = lambda state, player: ("moves the dragon: "
-                                                 + ", ".join(describe_dragon(m) for m in legal_dragon(state, player)))
+
+OWED_TEXTS[DRAGON_MOVE] = lambda state, player: _("moves the dragon: {moves}", moves=", ".join(
+    localize(describe_dragon(m)) for m in legal_dragon(state, player)))

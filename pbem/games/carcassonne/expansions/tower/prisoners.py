@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from ....i18n import _
+from ...words import localize
 from ....base import IllegalMove
 from ...rules import Turn
 from ...segwords import typed
@@ -57,8 +59,8 @@ def legal_exchange(state, player: int) -> list:
 def validate_exchange(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "figure"} or not isinstance(move["figure"], str) \
             or move not in legal_exchange(state, player):
-        raise IllegalMove("bad_exchange", "name which of your followers comes back: "
-                          + ", ".join(m["figure"] for m in legal_exchange(state, player)))
+        raise IllegalMove("bad_exchange", _("name which of your followers comes back: {moves}", moves=", ".join(
+            localize(f"exchange {m['figure']}") for m in legal_exchange(state, player))))
     return dict(move)
 
 
@@ -109,17 +111,17 @@ def legal_ransom(state, player: int) -> list:
 
 def validate_ransom(state, player: int, move: dict) -> dict:
     if set(move) != {"type", "from", "figure"}:
-        raise IllegalMove("malformed_move", 'a ransom names the captor and the figure: {"type": "ransom", '
-                          '"from": 1, "figure": "follower"}')
+        raise IllegalMove("malformed_move", _('a ransom names the captor and the figure: {"type": '
+                                              '"ransom", "from": 1, "figure": "follower"}'))
     if not typed(move, ints=("from",), strs=("figure",)):
-        raise IllegalMove("malformed_move", "from is a seat number, figure a word")
+        raise IllegalMove("malformed_move", _("from is a seat number, figure a word"))
     if mine(state).get("ransom") == _turn_id(state):
-        raise IllegalMove("ransom_paid", "you have paid a ransom this turn already")
+        raise IllegalMove("ransom_paid", _("you have paid a ransom this turn already"))
     if move not in _ransoms(state, player):
-        raise IllegalMove("no_prisoner", "that seat holds no such follower of yours")
+        raise IllegalMove("no_prisoner", _("that seat holds no such follower of yours"))
     if _short(state, player):
-        raise IllegalMove("not_enough_points", f"a ransom costs {RANSOM_POINTS} points and you have "
-                          f"{state.scores[player]} (scores may not go below 0 in this game)")
+        raise IllegalMove("not_enough_points", _("a ransom costs {RANSOM_POINTS} points and you have "
+                                                 "{value} (scores may not go below 0 in this game)", RANSOM_POINTS=RANSOM_POINTS, value=state.scores[player]))
     return dict(move)
 
 

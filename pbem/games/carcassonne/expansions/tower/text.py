@@ -1,7 +1,7 @@
 """The Tower: text notation, event sentences, views and the text board.
 
-The help's lines (``notation.help_for``; a line naming a figure only where
-that figure is in play):
+The notation, as the help (``notation.EXPANSION_TEXT["tower"]``, in the reader's
+language: ``words.localize``) lists it:
 
     tower X,Y                         step 5: a floor on the tower at X,Y
                                       (then you may capture)
@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import re
 
-from ....base import ParseError
-from ...notation import EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, figure_name
+from ....i18n import _, ngettext
+from ...notation import (EVENT_TEXTS, MOVE_TEXTS, OWED_TEXTS, at, examples_now, figure_name, parse_error, points,
+                         seat, segment)
 from ...segwords import XY, segment_words
+from ...words import localize
 from .prisoners import EXCHANGE, RANSOM, legal_exchange
 from .state import mine
 from .towers import CAPTURE, foundations, height, top
@@ -41,8 +43,8 @@ _RANSOM = re.compile(r"^\s*ransom\s+seat\s+(\d+)" + _FIG + r"\s*$", re.IGNORECAS
 
 
 def _bad(game, state, player, code, expected):
-    return ParseError(code, f"could not read {expected.split()[0]!r}", expected=expected,
-                      examples=[game.describe(m) for m in game.legal_moves(state, player)[:4]] or [expected])
+    return parse_error(code, _("could not read this move; it is written {expected}", expected=localize(expected)),
+                       expected, examples_now(game, state, player, [expected]))
 
 
 def parse(game, text: str, state, player):
@@ -102,18 +104,34 @@ def describe_capture(move: dict) -> str:
 MOVE_TEXTS[CAPTURE] = describe_capture
 MOVE_TEXTS[EXCHANGE] = lambda m: f"exchange {m.get('figure')}"
 MOVE_TEXTS[RANSOM] = lambda m: f"ransom seat {m.get('from')}{_fig(m.get('figure'))}"
+
+
+def _captured(e) -> str:
+    args = dict(captor=seat(e["captor"]), player=seat(e["player"]), figure=figure_name(e["figure"]),
+                on=segment(e["on"]), at=at(e["x"], e["y"]))
+    if e["captor"] == e["player"]:
+        return _("{captor} captures their own {figure} on {on} at {at}: it goes home.", **args)
+    return _("{captor} captures {player}'s {figure} on {on} at {at}.", **args)
+
+
 EVENT_TEXTS.update(
-    TowerBuilt=lambda e: f"seat {e['player']} builds the tower at {e['x']},{e['y']} to height {e['height']}.",
-    TowerClosed=lambda e: f"seat {e['player']}'s {figure_name(e['figure'])} closes the tower at {e['x']},{e['y']}.",
-    CaptureOffered=lambda e: f"seat {e['player']} may capture a follower within {e['height']} of {e['x']},{e['y']}.",
-    CaptureDeclined=lambda e: f"seat {e['player']} captures nobody.",
-    FollowerCaptured=lambda e: (f"seat {e['captor']} captures seat {e['player']}'s {figure_name(e['figure'])} on {e['on']} at "
-                                f"{e['x']},{e['y']}" + (" (it goes home)." if e["captor"] == e["player"] else ".")),
-    ExchangeOffered=lambda e: f"seat {e['player']} is to choose which follower seat {e['owner']} sends back.",
-    PrisonersExchanged=lambda e: (f"Prisoners exchanged: seat {e['players'][0]}'s {figure_name(e['figures'][0])} "
-                                  f"and seat {e['players'][1]}'s {figure_name(e['figures'][1])} go home."),
-    RansomPaid=lambda e: (f"seat {e['player']} pays {e['points']} points to seat {e['from']}: seat {e['player']}'s "
-                          f"{figure_name(e['figure'])} goes home."),
+    TowerBuilt=lambda e: _("{player} builds the tower at {at} to height {height}.", player=seat(e["player"]),
+                           at=at(e["x"], e["y"]), height=e["height"]),
+    TowerClosed=lambda e: _("{player}'s {figure} closes the tower at {at}.", player=seat(e["player"]),
+                            figure=figure_name(e["figure"]), at=at(e["x"], e["y"])),
+    CaptureOffered=lambda e: ngettext("{player} may capture a follower at most {n} tile from the tower at {at}.",
+                                      "{player} may capture a follower at most {n} tiles from the tower at {at}.",
+                                      e["height"], player=seat(e["player"]), at=at(e["x"], e["y"])),
+    CaptureDeclined=lambda e: _("{player} captures nobody.", player=seat(e["player"])),
+    FollowerCaptured=_captured,
+    ExchangeOffered=lambda e: _("{player} is to choose which of their followers {owner} sends back.",
+                                player=seat(e["player"]), owner=seat(e["owner"])),
+    PrisonersExchanged=lambda e: _("Prisoners exchanged: {first}'s {first_figure} and {second}'s {second_figure} "
+                                   "go home.", first=seat(e["players"][0]), first_figure=figure_name(e["figures"][0]),
+                                   second=seat(e["players"][1]), second_figure=figure_name(e["figures"][1])),
+    RansomPaid=lambda e: _("{player} pays {points} to {captor}: {player}'s {figure} goes home.",
+                           player=seat(e["player"]), points=points(e["points"]), captor=seat(e["from"]),
+                           figure=figure_name(e["figure"])),
 )
 
 
@@ -132,27 +150,36 @@ def view(state, viewer, view: dict) -> None:
 
 def render(state, viewer) -> list:
     m = mine(state)
-    lines = ["Tower floors in supply: " + ", ".join(f"seat {p} {n}" for p, n in enumerate(m["pieces"]))]
-    towers = [f"{x},{y} height {height(state, (x, y))}" + (f" closed by seat {top(state, (x, y))[0]}"
-                                                            if top(state, (x, y)) else "")
-              for x, y in sorted(foundations(state), key=lambda c: (c[1], c[0]))]
+    lines = [_("Tower floors in supply: {list}", list=_(", ").join(
+        _("{player} {n}", player=seat(p), n=n) for p, n in enumerate(m["pieces"])))]
+    towers = []
+    for x, y in sorted(foundations(state), key=lambda c: (c[1], c[0])):
+        closed = top(state, (x, y))
+        towers.append(_("{at} height {height}, closed by {player}", at=at(x, y), height=height(state, (x, y)),
+                        player=seat(closed[0])) if closed else
+                      _("{at} height {height}", at=at(x, y), height=height(state, (x, y))))
     if towers:
-        lines.append("Towers: " + "; ".join(towers))
+        lines.append(_("Towers: {list}", list=_("; ").join(towers)))
     if m["prisoners"]:
-        lines.append("Prisoners: " + "; ".join(f"seat {c} holds seat {o}'s {f}" for c, o, f in m["prisoners"]))
+        lines.append(_("Prisoners: {list}", list=_("; ").join(
+            _("{captor} holds {player}'s {figure}", captor=seat(c), player=seat(o), figure=figure_name(f))
+            for c, o, f in m["prisoners"])))
     return lines
 
 
 def _owed_capture(state, player: int) -> str:
     c = mine(state)["capture"]
-    return (f"may capture a follower within {c['height']} of the tower at {c['x']},{c['y']}: "
-            "capture X,Y FEATURE seat P (where it stands, whose it is), or capture none")
+    return ngettext("may capture a follower at most {n} tile from the tower at {at}: {capture} (where it stands, "
+                    "whose it is), or {none}",
+                    "may capture a follower at most {n} tiles from the tower at {at}: {capture} (where it stands, "
+                    "whose it is), or {none}", c["height"], at=at(c["x"], c["y"]),
+                    capture=localize("capture X,Y road E seat P"), none=localize("capture none"))
 
 
 def _owed_exchange(state, player: int) -> str:
-    figures = [f"exchange {mv['figure']}" for mv in legal_exchange(state, player)]
-    return (f"exchanges prisoners with seat {mine(state)['exchange']['owner']} and chooses which of its own comes "
-            "back: " + ", ".join(figures))
+    figures = [localize(f"exchange {mv['figure']}") for mv in legal_exchange(state, player)]
+    return _("exchanges prisoners with {owner} and chooses which of their own comes back: {moves}",
+             owner=seat(mine(state)["exchange"]["owner"]), moves=", ".join(figures))
 
 
 OWED_TEXTS.update(capture=_owed_capture, exchange=_owed_exchange)

@@ -21,6 +21,7 @@ State in ``state.ext["tower"]``::
 """
 from __future__ import annotations
 
+from ....i18n import _
 from ....base import IllegalMove
 from ...features import label_of, occupied
 from ...removal import return_stranded
@@ -80,20 +81,20 @@ def legal(state, player: int) -> list:
 def validate(state, player: int, move: dict) -> dict:
     keys = set(move)
     if not {"type", "do", "x", "y"} <= keys <= {"type", "do", "x", "y", "top"}:
-        raise IllegalMove("malformed_move", "a tower action names its tower: x, y (and top: figure)")
+        raise IllegalMove("malformed_move", _("a tower action names its tower: x, y (and top: figure)"))
     if not (is_int(move["x"]) and is_int(move["y"])) or ("top" in move and not isinstance(move["top"], str)):
-        raise IllegalMove("bad_position", "x and y must be integers, e.g. tower 2,-1")
+        raise IllegalMove("bad_position", _("x and y must be integers, e.g. tower 2,-1"))
     clean = {k: move[k] for k in ("type", "do", "x", "y", "top") if k in move}
     if clean not in legal(state, player):
         cell = (move["x"], move["y"])
         if cell not in foundations(state):
-            raise IllegalMove("no_tower_there", f"there is no tower foundation at {cell[0]},{cell[1]}")
+            raise IllegalMove("no_tower_there", _("there is no tower foundation at {x},{y}", x=cell[0], y=cell[1]))
         if top(state, cell) is not None:
-            raise IllegalMove("tower_closed", "a follower stands on top of that tower")
+            raise IllegalMove("tower_closed", _("a follower stands on top of that tower"))
         if "top" in move:
-            raise IllegalMove("bad_tower", "a follower or big follower of your supply goes on top of a tower "
-                              "at least 1 floor high")
-        raise IllegalMove("no_tower_left", "you have no tower floor left")
+            raise IllegalMove("bad_tower", _("a follower or big follower of your supply goes on top of "
+                                             "a tower at least 1 floor high"))
+        raise IllegalMove("no_tower_left", _("you have no tower floor left"))
     return clean
 
 
@@ -149,21 +150,22 @@ def legal_capture(state, player: int) -> list:
 def validate_capture(state, player: int, move: dict) -> dict:
     if "pass" in move:
         if set(move) != {"type", "pass"} or move["pass"] is not True:
-            raise IllegalMove("malformed_move", 'capturing nobody is {"type": "capture", "pass": true}')
+            raise IllegalMove("malformed_move", _('capturing nobody is {"type": "capture", "pass": '
+                                                  'true}'))
         return {"type": CAPTURE, "pass": True}
     if set(move) != {"type", "x", "y", "on", "player", "figure"}:
-        raise IllegalMove("malformed_move", "a capture names the figure: x, y, on, player, figure "
-                          "(e.g. capture 2,0 road E seat 1)")
+        raise IllegalMove("malformed_move", _("a capture names the figure: x, y, on, player, figure "
+                                              "(e.g. capture 2,0 road E seat 1)"))
     if not typed(move, ints=("x", "y", "player"), strs=("on", "figure")):
-        raise IllegalMove("malformed_move", "x, y and player are integers, on and figure words")
+        raise IllegalMove("malformed_move", _("x, y and player are integers, on and figure words"))
     clean = dict(move)
     if move["on"] != "tower":
         sid = cell_sid(state, move)
         if sid is not None:
             clean["on"] = label_of(state, sid)[2]
     if clean not in legal_capture(state, player)[1:]:
-        raise IllegalMove("out_of_reach", "the tower captures one follower in its row or column, at most its "
-                          "height away")
+        raise IllegalMove("out_of_reach", _("the tower captures one follower in its row or column, at "
+                                            "most its height away"))
     return clean
 
 
