@@ -485,7 +485,7 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
     lines = []
     for th in view.get("thefts") or ():
         if isinstance(th, dict) and "tile" in th:
-            lines.append(_("t{tile} vanished from c{creature} of {name}: call cheat on the thief before their "
+            lines.append(_("t{tile} vanished from {name}'s c{creature}: call cheat on the thief before their "
                            "next turn", tile=th["tile"], creature=th.get("creature"),
                            name=seat_name(names, th.get("victim"))))
     if "deck" in view:

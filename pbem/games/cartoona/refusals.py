@@ -59,22 +59,22 @@ def not_your_turn(s, p) -> str:
     if full and s["window"] is not None:
         w = s["window"]
         if str(p) in w["answers"]:
-            return _("The card of {seat} waits for answers from {seats}; you have answered.",
+            return _("{seat}'s card waits for answers from {seats}; you have answered.",
                      seat=_seat(w["player"]), seats=_seats(w["pending"]))
-        return _("The card of {seat} waits for answers from {seats}; it is not yours to answer.",
+        return _("{seat}'s card waits for answers from {seats}; it is not yours to answer.",
                  seat=_seat(w["player"]), seats=_seats(w["pending"]))
     if full and s["instant"] is not None:
         return _("{seat} is placing the tile an Instant drew.", seat=_seat(s["instant"]["player"]))
     seat = _seat(s["active"])
     if full:
         if p in s["used"]:
-            return _("It is the turn of {seat}; you have played out of turn this turn already.", seat=seat)
+            return _("It is {seat}'s turn; you have played out of turn this turn already.", seat=seat)
         if p in s["passed"]:
-            return _("It is the turn of {seat}; you passed on playing out of turn this turn.", seat=seat)
+            return _("It is {seat}'s turn; you passed on playing out of turn this turn.", seat=seat)
         if "always_pass" in s["orders"][p]:
-            return _("It is the turn of {seat}; your standing order to always pass is on (on your turn: {move}).",
+            return _("It is {seat}'s turn; your standing order to always pass is on (on your turn: {move}).",
                      seat=seat, move=describe_move({"type": "set_order", "order": "always_pass", "on": False}))
-    return _("It is the turn of {seat}.", seat=seat)
+    return _("It is {seat}'s turn.", seat=seat)
 
 
 def not_now(s, p, kind, blocks_out_of_turn: bool) -> str:
@@ -83,9 +83,9 @@ def not_now(s, p, kind, blocks_out_of_turn: bool) -> str:
     w = s["window"] if full else None
     if w is not None:
         if p in w["pending"]:
-            return _("the card of {seat} waits for your answer: “{block}” with a Block card, or “{pass_word}”",
+            return _("{seat}'s card waits for your answer: “{block}” with a Block card, or “{pass_word}”",
                      seat=_seat(w["player"]), block=typed("block", "kN"), pass_word=word("pass"))
-        return _("a card of {seat} waits for answers from {seats}", seat=_seat(w["player"]),
+        return _("{seat}'s card waits for answers from {seats}", seat=_seat(w["player"]),
                  seats=_seats(w["pending"]))
     if full and s["instant"] is not None:
         if s["instant"]["player"] == p:
@@ -94,15 +94,15 @@ def not_now(s, p, kind, blocks_out_of_turn: bool) -> str:
     active = s["active"]
     if p != active:
         if not full:
-            return _("it is the turn of {seat}", seat=_seat(active))
+            return _("it is {seat}'s turn", seat=_seat(active))
         if kind == "block":
             return _("there is no card to answer") if blocks_out_of_turn else (
                 _("a Block is played only during your own turn (out of turn only Instant and Special cards)"))
         if kind == "play_card":
-            return _("it is the turn of {seat}: out of turn you may play only an Instant or a Special card, "
+            return _("it is {seat}'s turn: out of turn you may play only an Instant or a Special card, "
                      "and you hold none you may play now, or you have played out of turn this turn",
                      seat=_seat(active))
-        return _("it is the turn of {seat} (out of turn you may play only Instant and Special cards)",
+        return _("it is {seat}'s turn (out of turn you may play only Instant and Special cards)",
                  seat=_seat(active))
     if full:
         if kind == "place_tile" and s["placed"]:
@@ -172,7 +172,7 @@ def illegal(s, p, move, legal: list) -> str:
             if c is None:
                 return _("there is no creature c{id}", id=cid)
             if c["owner"] != p and not (team_game(s) and same_team(s, p, c["owner"])):
-                return _("c{id} is a creature of {seat}", id=cid, seat=_seat(c["owner"]))
+                return _("c{id} is {seat}'s creature", id=cid, seat=_seat(c["owner"]))
             if not cr.is_complete(c["tiles"]):
                 return _("c{id} is not complete: it still needs {parts}", id=cid,
                          parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"]))))
@@ -204,7 +204,7 @@ def _placement(s, p, move) -> str:
         if c is None:
             return _("there is no creature c{id}", id=cid)
         if c["owner"] != p and not team_game(s):
-            return _("c{id} is a creature of {seat}: build on your own creatures", id=cid, seat=_seat(c["owner"]))
+            return _("c{id} is {seat}'s creature: build on your own creatures", id=cid, seat=_seat(c["owner"]))
         if not cr.fits(tile, c["tiles"]):
             return _("{tile} does not fit c{id}, which needs {parts}", tile=tile_name(tile), id=cid,
                      parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"]))) or pgettext("cartoona", "none"))

@@ -257,7 +257,7 @@ def describe_event(e, viewer, names=None) -> str:
             return _("{name} answered with a Block, {card}.", name=w(p), card=card_name(secret["block"]))
         return _("{name} answered.", name=w(p))
     if t == "CardBlocked":
-        return _("{name} blocked {card} of {owner} with {block}; both cards are discarded.", name=w(e["by"]),
+        return _("{name} blocked {owner}'s {card} with {block}; both cards are discarded.", name=w(e["by"]),
                  card=card_name(e["card"]), owner=w(p), block=card_name(e["block"]))
     if t == "CardAttached":
         return _("{card} now lies on {tile}.", card=card_name(e["card"]), tile=tile_name(e["tile"]))
@@ -265,7 +265,7 @@ def describe_event(e, viewer, names=None) -> str:
         return _("{name} swapped {tile} and {other}.", name=w(p), tile=tile_name(e["tile"]),
                  other=tile_name(e["with"]))
     if t == "TileStolen":
-        return sentences(_("{name} stole {tile} from creature c{creature} of {victim}.", name=w(p),
+        return sentences(_("{name} stole {tile} from {victim}'s creature c{creature}.", name=w(p),
                            tile=tile_name(e["tile"]), creature=e["creature"], victim=w(e["victim"])),
                          _dropped(e.get("dropped")))
     if t == "InstantDrawn":
@@ -283,7 +283,7 @@ def describe_event(e, viewer, names=None) -> str:
             return _("{name} set a standing order: {what}.", name=w(p), what=order_what(e["order"]))
         return _("{name} dropped the standing order: {what}.", name=w(p), what=order_what(e["order"]))
     if t == "TileVanished":
-        gone = _("{tile} vanished from creature c{creature} of {victim}!", tile=tile_name(e["tile"]),
+        gone = _("{tile} vanished from {victim}'s creature c{creature}!", tile=tile_name(e["tile"]),
                  creature=e["creature"], victim=w(e["victim"]))
         mine = ""
         if "thief" in secret:
@@ -297,7 +297,7 @@ def describe_event(e, viewer, names=None) -> str:
             caught = _("{caller} caught {thief} cheating: {tile} goes back to creature c{creature}.",
                        caller=w(e["caller"]), thief=w(e["thief"]), tile=tile_name(e["tile"]), creature=e["back"])
         else:
-            caught = _("{caller} caught {thief} cheating: {tile} goes to the hand of {victim}.",
+            caught = _("{caller} caught {thief} cheating: {tile} goes to {victim}'s hand.",
                        caller=w(e["caller"]), thief=w(e["thief"]), tile=tile_name(e["tile"]),
                        victim=w(e["to_hand"]))
         penalty = _("It was a bluff: {name} loses {points} and discards every card.", name=w(e["thief"]),
@@ -393,7 +393,7 @@ def creature_line(c, who, solo=False) -> str:
     if solo and "colour" in c:
         head = _("c{id}, the {colour} creature", id=c["id"], colour=colour_name(c["colour"]))
     else:
-        head = _("c{id}, creature of {name}", id=c["id"], name=who[c["owner"]])
+        head = _("c{id}, {name}'s creature", id=c["id"], name=who[c["owner"]])
     tiles = [t for _part, t in c["tiles"].items()]  # the view's order: the parts'
     out = [_("{creature}: {tiles}.", creature=head, tiles=tile_names(tiles))]
     if c["complete"]:
@@ -434,7 +434,7 @@ def render(game, state, viewer, names=None) -> str:
                                                                            for q, c in enumerate(v["card_counts"]))))
     stock = [ngettext("Stack: {n} tile", "Stack: {n} tiles", v["stack"])]
     if "tile_discard" in v:
-        stock.append(ngettext("tile discard: {n} face down", "tile discard: {n} face down", v["tile_discard"]))
+        stock.append(_("tile discard: {n} face down", n=v["tile_discard"]))
         if v.get("set_aside"):
             stock.append(ngettext("set aside: {n} tile", "set aside: {n} tiles", v["set_aside"]))
     if full:
@@ -478,7 +478,7 @@ def render(game, state, viewer, names=None) -> str:
                        tile=tile_name(inst["tile"])) if "tile" in inst else
                      _("{name} is placing the tile an Instant drew, or keeping it.", name=who[inst["player"]]))
     if v.get("thefts"):
-        thefts = [_("{tile} from creature c{creature} of {victim}", tile=tile_name(th["tile"]),
+        thefts = [_("{tile} from {victim}'s creature c{creature}", tile=tile_name(th["tile"]),
                     creature=th["creature"], victim=who[th["victim"]]) for th in v["thefts"]]
         lines.append(_("Secret thefts not yet safe: {thefts}. Call cheat on the thief before the thief's next turn.",
                        thefts=pgettext("cartoona", "; ").join(thefts)))
@@ -493,7 +493,7 @@ def render(game, state, viewer, names=None) -> str:
             lines.append(_("{name} holds {tile}.", name=who[v["active"]], tile=tile_name(v["held"])))
     if viewer == OMNISCIENT and "hands" in v:
         for q, h in enumerate(v["hands"]):
-            lines.append(_("Tiles of {name}: {tiles}.", name=who[q], tiles=tile_names(h)))
+            lines.append(_("{name}'s tiles: {tiles}.", name=who[q], tiles=tile_names(h)))
     if v["end"] is not None:
         lines.append(game.describe_result(game.result(state), names))
     lines.append(key_text(v["mode"]))
