@@ -15,7 +15,7 @@ from . import notation, text
 from .data import (
     CARDS, NORMAL_IDS, PARTS, SINGLE_IDS, START_CARDS, START_TILES, TEAM_LAYOUTS,
 )
-from .names import part_name, points
+from .names import points
 from .rules import creature_points, evolve, same_team, team_game
 
 #: Version of ``dump``'s format (2: creature tiles as ordered pairs).

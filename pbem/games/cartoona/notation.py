@@ -64,7 +64,7 @@ READ.update({
     "棄掉": "discard", "棄牌": "discard",
     "紀錄分數": "score",
     "結束": "end", "回合": "", "結束本回合": "end turn",
-    "不阻擋": "pass", "過": "pass",
+    "不阻擋": "pass",
     "使用": "play", "用牌": "play",
     "和": "with", "與": "with", "跟": "with",
     "即時": "instant", "虛張聲勢": "bluff",
@@ -105,6 +105,14 @@ def order_word(order: str) -> str:
     return _in_language(ORDER_WORDS[order])
 
 
+def _seat_words(seat, names) -> str:
+    """A seat as a move names it: its player's name, else "seat 2" in the
+    notation's words (座位 2)."""
+    text = name_seat(seat, names)
+    number = re.fullmatch(r"seat (\d+)", text)
+    return f"{word('seat')} {number.group(1)}" if number else text
+
+
 def _creatures(ids) -> str:
     return "+".join(f"c{x}" for x in ids)
 
@@ -141,7 +149,7 @@ def describe_move(m, names=None) -> str:
     if t == "cheat":
         return f"{w('cheat')} t{m['tile']} " + (f"{w('using')} k{m['card']}" if m["card"] is not None else w("bluff"))
     if t == "call_cheat":
-        out = f"{w('call')} {name_seat(m['target'], names)}"
+        out = f"{w('call')} {_seat_words(m['target'], names)}"
         return out + (f" {w('forfeit')} k{m['forfeit']}" if m["forfeit"] is not None else "")
     if t == "set_order":
         return f"{w('order')} {order_word(m['order'])} {w('order_on') if m['on'] else w('order_off')}"

@@ -169,15 +169,15 @@ def card_play(who: str, card, kind, tile=None, other=None) -> str:
     """What a card played does, as a sentence (a window waits on it)."""
     c = card_name(card)
     if kind == "steal" and tile is not None:
-        return _("{name} plays {card} to take {tile}.", name=who, card=c, tile=tile_name(tile))
+        return _("{name} played {card} to take {tile}.", name=who, card=c, tile=tile_name(tile))
     if kind == "swap" and tile is not None and other is not None:
-        return _("{name} plays {card} to swap {tile} for {other}.", name=who, card=c, tile=tile_name(tile),
+        return _("{name} played {card} to swap {tile} for {other}.", name=who, card=c, tile=tile_name(tile),
                  other=tile_name(other))
     if kind == "instant":
-        return _("{name} plays {card} to draw a tile.", name=who, card=c)
+        return _("{name} played {card} to draw a tile.", name=who, card=c)
     if tile is not None:
-        return _("{name} plays {card} on {tile}.", name=who, card=c, tile=tile_name(tile))
-    return _("{name} plays {card}.", name=who, card=c)
+        return _("{name} played {card} on {tile}.", name=who, card=c, tile=tile_name(tile))
+    return _("{name} played {card}.", name=who, card=c)
 
 
 def _creatures_words(ids) -> str:
@@ -480,8 +480,9 @@ def render(game, state, viewer, names=None) -> str:
     if v.get("thefts"):
         thefts = [_("{tile} from {victim}'s creature c{creature}", tile=tile_name(th["tile"]),
                     creature=th["creature"], victim=who[th["victim"]]) for th in v["thefts"]]
+        thefts = pgettext("cartoona", "; ").join(thefts)
         lines.append(_("Secret thefts not yet safe: {thefts}. Call cheat on the thief before the thief's next turn.",
-                       thefts=pgettext("cartoona", "; ").join(thefts)))
+                       thefts=thefts) if v["end"] is None else _("Secret thefts never caught: {thefts}.", thefts=thefts))
     if v.get("drawn") is not None:
         lines.append(_("Drawn tile: {tile}.", tile=tile_name(v["drawn"])))
     if v["mode"] == "solo" and v.get("discarded"):
