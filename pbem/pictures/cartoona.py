@@ -431,7 +431,8 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     # the seats the table waits for: the reaction window's, else the active player
     acting = not over and (p in (window.get("pending") or ()) if window else p == view.get("active"))
     show_score = mode not in ("kids",)
-    label = _("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p)
+    # measured as player_row (svgkit) draws it: the name, and its own "(you)"
+    label = seat_name(names, p) + (" (you)" if p == viewer else "")
     note = " · ".join(notes)
     # a half-width panel gives the name the whole line and puts the note under it
     below = width < 400

@@ -39,7 +39,8 @@ def parse_kids_target(value: str) -> str:
             raise BadOptions("bad_kids_target", _("The kids' goal “parts:…” lists parts from {parts}.",
                                                   parts=", ".join(p for p in PARTS if p != "single")))
     else:
-        raise BadOptions("bad_kids_target", _("The kids' goal is “min_tiles:N”, “single_colour” or “parts:…”."))
+        raise BadOptions("bad_kids_target",
+                         _("The kids' goal is “min_tiles:N”, “single_colour” or “parts:…”."))
     return value
 
 
@@ -204,12 +205,14 @@ class Cartoona(Game):
         Option("use_single_creatures", False, N_("include the 3 single-tile creatures (full and basic games)")),
         Option("cheat_cards", False, N_("include the 4 Cheat cards and the secret theft (full game)")),
         Option("cheat_timing", "any_time", N_("when a secret theft may be made: any_time (whenever you may act "
-               "and no card waits for answers: the thief stays unknown) or own_turn (as your turn's card play)"), str, choices=("any_time", "own_turn")),
+               "and no card waits for answers: the thief stays unknown) or own_turn (as your turn's card "
+               "play)"), str, choices=("any_time", "own_turn")),
         Option("allow_bluff_steal", False, N_("allow a secret theft without a Cheat card (-25 if caught)")),
         Option("false_call_penalty", "discard_one", N_("penalty for calling cheat on an innocent player"), str,
                choices=("discard_one", "none")),
         Option("double_includes_cards", False, N_("the single-colour doubling also doubles point cards")),
-        Option("limit_counts_completed", False, N_("completed creatures not yet scored count toward the creature limit")),
+        Option("limit_counts_completed", False,
+               N_("completed creatures not yet scored count toward the creature limit")),
         Option("team_any_member_scores", False, N_("any team member may score a team creature")),
         Option("basic_must_place", True, N_("basic games: you must place a tile when you can")),
         Option("basic_auto_score", True, N_("basic games: completed creatures score at once")),

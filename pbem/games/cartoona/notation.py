@@ -45,7 +45,8 @@ WORDS = {
     "pool": ("pool", "放中央"),
     "remove": ("remove", "移除"),
 }
-COLOUR_WORDS = {"Y": ("yellow", "黃色"), "B": ("blue", "藍色"), "M": ("magenta", "紫紅色"), "P": ("purple", "紫色")}
+COLOUR_WORDS = {"Y": ("yellow", "黃色"), "B": ("blue", "藍色"), "M": ("magenta", "紫紅色"),
+                "P": ("purple", "紫色")}
 #: card kinds by name (point cards are "+3", "-2" in both languages)
 KIND_WORDS = {"swap": ("swap", "交換"), "steal": ("steal", "偷竊"), "block": ("block", "阻擋"),
               "instant": ("instant", "及時"), "special": ("special", "特殊"), "cheat": ("cheat", "作弊")}
@@ -226,14 +227,14 @@ KIND_OF = {label: kind for kind, label in CARD_LABEL.items()}
 
 
 def parse(game, text, state, player, names=None):
-    def fail(code, message):
+    def _parse_fail(code, message):
         _fail(game, state, player, code, message, names)
 
     if not isinstance(text, str):
-        fail("not_text", _("A move is a line of text."))
+        _parse_fail("not_text", _("A move is a line of text."))
     words, typed = read_words(text)
     if not words:
-        fail("empty", _("No move was given."))
+        _parse_fail("empty", _("No move was given."))
     if words[0] == "call":  # names only where a seat is named: a name may look like a word
         words, typed = read_words(text, state["n"], names)
     norm = " ".join(words)
@@ -245,13 +246,13 @@ def parse(game, text, state, player, names=None):
     if "as" in words:
         after = words[words.index("as") + 1:]
         if not after or after[0] not in COLOUR_OF:
-            fail("bad_colour", _("After “{as_word}” name a colour: {colours}.", as_word=word("as"),
+            _parse_fail("bad_colour", _("After “{as_word}” name a colour: {colours}.", as_word=word("as"),
                                  colours=", ".join(colour_word(c) for c in COLOUR_WORDS)))
         colour = COLOUR_OF[after[0]]
 
     def one_tile():
         if len(tiles) != 1:
-            fail("tile_expected", _("“{command}” needs exactly one tile, like t17.", command=typed[0]))
+            _parse_fail("tile_expected", _("“{command}” needs exactly one tile, like t17.", command=typed[0]))
         return tiles[0]
 
     if cmd in ("place", "put", "start", "add"):
@@ -261,8 +262,8 @@ def parse(game, text, state, player, names=None):
         elif cres:
             cs = sorted(cres)
         else:
-            fail("creature_expected", _("Say where: “{new}” for a new creature, or “{on} cN” (cN+cN joins two).",
-                                        new=word("new"), on=word("on")))
+            _parse_fail("creature_expected", _("Say where: “{new}” for a new creature, or “{on} cN” (cN+cN "
+                                               "joins two).", new=word("new"), on=word("on")))
         move = {"type": "place_tile", "tile": tile, "creatures": cs}
         if state["mode"] == "solo":
             move["colour"] = colour if colour else _only_colour(game, state, player, tile, names)
@@ -275,7 +276,7 @@ def parse(game, text, state, player, names=None):
     if cmd == "score":
         if not cres:
             example = f"{word('score')} c3"
-            fail("creature_expected", _("Score which creature? Like: {example}", example=example))
+            _parse_fail("creature_expected", _("Score which creature? Like: {example}", example=example))
         return {"type": "score", "creatures": sorted(cres)}
     if cmd in ("end", "done", "finish"):
         return {"type": "end_turn"}
@@ -307,14 +308,14 @@ def parse(game, text, state, player, names=None):
             card = _card_of_kind(game, state, player, ("cheat",), names)
         return {"type": "cheat", "tile": tile, "card": card}
     if cmd == "call":
-        return _call(game, state, player, words, names, fail)
+        return _call(game, state, player, words, names)
     if cmd in ("order", "always"):
         rest = "_".join(w for w in words[1:] if w not in ("on", "off"))
         if cmd == "always":
             rest = "always_" + rest
         name = rest.replace("steals", "steal").replace("swaps", "swap").replace("-", "_")
         if name not in ORDERS:
-            fail("bad_order", _("The standing orders are {orders}.",
+            _parse_fail("bad_order", _("The standing orders are {orders}.",
                                 orders=", ".join(f"“{order_word(o)}”" for o in ORDERS)))
         return {"type": "set_order", "order": name, "on": "off" not in words}
     if cmd == "draw":
@@ -325,10 +326,10 @@ def parse(game, text, state, player, names=None):
         return {"type": "pool_tile"}
     if cmd == "remove":
         return {"type": "remove_tile", "tile": one_tile()}
-    fail("unknown_command", _("“{command}” is not a move of Cartoona.", command=typed[0]))
+    _parse_fail("unknown_command", _("“{command}” is not a move of Cartoona.", command=typed[0]))
 
 
-def _call(game, state, player, words, names, fail):
+def _call(game, state, player, words, names):
     """``call cheat on NAME [forfeit kN]``: the seat by name or number."""
     rest = words[1:]
     rest = rest[1:] if rest[:1] == ["cheat"] else rest
@@ -340,8 +341,8 @@ def _call(game, state, player, words, names, fail):
         target = int(m.group(1)) if m else None
     example = describe_move({"type": "call_cheat", "target": 2, "forfeit": 5})
     if target is None:
-        fail("seat_expected", _("Call cheat on whom? A player's name or seat number, like: {example}",
-                                example=example))
+        _fail(game, state, player, "seat_expected",
+              _("Call cheat on whom? A player's name or seat number, like: {example}", example=example), names)
     forfeit = None
     f = re.search(r"\bforfeit\s+k(\d+)", " ".join(words))
     if f:
@@ -349,8 +350,8 @@ def _call(game, state, player, words, names, fail):
     elif state["opts"]["false_call_penalty"] == "discard_one" and 0 <= player < state["n"] \
             and any(m["type"] == "call_cheat" and m["forfeit"] is not None
                     for m in game.legal_moves(state, player)):
-        fail("forfeit_expected", _("Name the card you give up if the call is wrong, like: {example}",
-                                   example=example))
+        _fail(game, state, player, "forfeit_expected",
+              _("Name the card you give up if the call is wrong, like: {example}", example=example), names)
     return {"type": "call_cheat", "target": target, "forfeit": forfeit}
 
 

@@ -207,7 +207,8 @@ def _placement(s, p, move) -> str:
             return _("c{id} is {seat}'s creature: build on your own creatures", id=cid, seat=_seat(c["owner"]))
         if not cr.fits(tile, c["tiles"]):
             return _("{tile} does not fit c{id}, which needs {parts}", tile=tile_name(tile), id=cid,
-                     parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"]))) or pgettext("cartoona", "none"))
+                     parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"])))
+                     or pgettext("cartoona", "none"))
     if not ids:
         return _("you have as many unfinished creatures as you may (plug this tile into one instead)")
     return _("this tile cannot join these creatures")

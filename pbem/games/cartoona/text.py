@@ -481,8 +481,11 @@ def render(game, state, viewer, names=None) -> str:
         thefts = [_("{tile} from {victim}'s creature c{creature}", tile=tile_name(th["tile"]),
                     creature=th["creature"], victim=who[th["victim"]]) for th in v["thefts"]]
         thefts = pgettext("cartoona", "; ").join(thefts)
-        lines.append(_("Secret thefts not yet safe: {thefts}. Call cheat on the thief before the thief's next turn.",
-                       thefts=thefts) if v["end"] is None else _("Secret thefts never caught: {thefts}.", thefts=thefts))
+        if v["end"] is None:
+            lines.append(_("Secret thefts not yet safe: {thefts}. Call cheat on the thief before the thief's next "
+                           "turn.", thefts=thefts))
+        else:
+            lines.append(_("Secret thefts never caught: {thefts}.", thefts=thefts))
     if v.get("drawn") is not None:
         lines.append(_("Drawn tile: {tile}.", tile=tile_name(v["drawn"])))
     if v["mode"] == "solo" and v.get("discarded"):
