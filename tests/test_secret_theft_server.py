@@ -151,7 +151,7 @@ def test_nobody_but_the_thief_is_shown_who_stole(notify_env, stream_world, servi
             assert mine == [{**mine[0], "secret": {"thief": thief, "card": None}, "to": [thief]}]
             told = wait_until(lambda: [e for p in hooks_of(hooks, thief) for e in p["events"]
                                        if e["event"]["type"] == "TileVanished"], timeout=20)
-            assert told[0]["event"]["secret"]["thief"] == thief and "you took it" in told[0]["text"]
+            assert told[0]["event"]["secret"]["thief"] == thief and "You took it" in told[0]["text"]
         # the next seat's webhook and turn mail have come, in both games
         for branch, hooks in zip(branches, (hooks_1, hooks_2)):
             wait_until(lambda: any(p["game"]["version"] == version for p in hooks_of(hooks, nxt)), timeout=20)

@@ -14,11 +14,11 @@ picture.
 """
 from __future__ import annotations
 
-from ..games.cartoona.data import C_KIND, C_VALUE, CARD_LABEL, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
-from .svgkit import (
-    INK, MUTED, PANEL, Svg, and_list, fit, header, is_seat, player_row, seat_name, text_width,
-    winners_text,
-)
+from ..games.cartoona.data import C_KIND, C_VALUE, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
+from ..games.cartoona.names import colour_name, kind_name
+from ..games.cartoona.text import end_words, kids_goal
+from ..games.i18n import _, join_words, ngettext, pgettext
+from .svgkit import INK, MUTED, PANEL, Svg, fit, header, is_seat, player_row, seat_name, text_width
 
 WIDTH = 640
 
@@ -32,7 +32,6 @@ HAND = 50
 
 COLOURS = {"Y": ("#f2c230", INK), "B": ("#3b7dd8", "#ffffff"), "M": ("#d6338a", "#ffffff"),
            "P": ("#6f46a8", "#ffffff")}
-COLOUR_WORDS = {"Y": "yellow", "B": "blue", "M": "magenta", "P": "purple"}
 SINGLE_FILL = "#e9e2cf"
 
 #: where each part sits in a creature (column, row): all creatures face left
@@ -44,8 +43,15 @@ EDGE = {("head", "EAR"): "top", ("head", "NOSE"): "left", ("head", "NECK"): "rig
         ("body_front", "NECK"): "left", ("body_front", "FFEET"): "bottom", ("body_front", "REAR"): "right",
         ("front_feet", "FFEET"): "top", ("body_back", "REAR"): "left", ("body_back", "BFEET"): "bottom",
         ("body_back", "TAIL"): "right", ("back_feet", "BFEET"): "top", ("tail", "TAIL"): "left"}
-PART_LABEL = {"ears": "ears", "nose": "nose", "head": "head", "body_front": "body F", "body_back": "body B",
-              "front_feet": "feet F", "back_feet": "feet B", "tail": "tail", "single": "single"}
+#: a part's name short enough for a tile's foot (looked up when drawn)
+PART_LABEL = {"ears": lambda: pgettext("cartoona tile", "ears"), "nose": lambda: pgettext("cartoona tile", "nose"),
+              "head": lambda: pgettext("cartoona tile", "head"),
+              "body_front": lambda: pgettext("cartoona tile", "body F"),
+              "body_back": lambda: pgettext("cartoona tile", "body B"),
+              "front_feet": lambda: pgettext("cartoona tile", "feet F"),
+              "back_feet": lambda: pgettext("cartoona tile", "feet B"),
+              "tail": lambda: pgettext("cartoona tile", "tail"),
+              "single": lambda: pgettext("cartoona tile", "single")}
 PART_ORDER = tuple(POS)
 
 
@@ -97,7 +103,7 @@ def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
     svg.text(x + s / 2, y + s * (0.66 if not label else 0.62), str(T_VALUE[t]), size=s * 0.36, fill=ink,
              anchor="middle", bold=True, halo=halo)
     if label:
-        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part], size=s * 0.21, fill=ink, anchor="middle", halo=halo)
+        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part](), size=s * 0.21, fill=ink, anchor="middle", halo=halo)
     if cards:
         _badge(svg, x + s, y, cards)
 
@@ -151,15 +157,16 @@ def _creature_box(c: dict) -> tuple[dict, int, int, int, int]:
 
 def _caption(c: dict) -> str:
     bits = [f"c{c['id']}"]
-    if c.get("colour") in COLOUR_WORDS:
-        bits.append(COLOUR_WORDS[c["colour"]])
+    if c.get("colour") in ("Y", "B", "M", "P"):
+        bits.append(colour_name(c["colour"]))
     if c.get("complete"):
-        bits.append(f"{c['points']} pts" if "points" in c else "complete")
+        bits.append(ngettext("{n} pt", "{n} pts", c["points"]) if "points" in c
+                    else pgettext("cartoona", "complete"))
     return " · ".join(bits)
 
 
 def _creature_size(c: dict) -> tuple[float, float]:
-    _, _, _, cols, rows = _creature_box(c)
+    _cells, _c0, _r0, cols, rows = _creature_box(c)
     w = max(cols * CELL, text_width(_caption(c), 12.5, True) + 4, 2 * CELL)
     return w, rows * CELL + 28
 
@@ -203,15 +210,19 @@ def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
     y += 22
     known = [t for t in tiles if _known(t)]
     if not known:
-        svg.text(x0, y + 12, "none", size=13, fill=MUTED)
+        svg.text(x0, y + 12, pgettext("cartoona", "none"), size=13, fill=MUTED)
         return y + 20
     return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND),
                  lambda s, x, yy, t: _tile(s, x, yy, HAND, t, label=True), gap=6) + 8
 
 
+def _chip_label(k: int) -> str:
+    """A card's kind on its chip: its points ("+3", "−2"), or its name."""
+    return f"{C_VALUE[k]:+d}".replace("-", "−") if C_VALUE[k] else kind_name(C_KIND[k])
+
+
 def _card_chip(svg: Svg, x, y, k: int) -> float:
-    label = CARD_LABEL[C_KIND[k]].replace("-", "−")
-    txt = f"k{k} {label.capitalize() if label[0].isalpha() else label}"
+    txt = f"k{k} {_chip_label(k)}"
     w = text_width(txt, 13, True) + 16
     kind = C_KIND[k]
     fill = "#e3f2e3" if C_VALUE[k] > 0 else "#f8e1df" if C_VALUE[k] < 0 else "#e8e6f4"
@@ -223,16 +234,15 @@ def _card_chip(svg: Svg, x, y, k: int) -> float:
 
 
 def _cards(svg: Svg, x0, y, width, cards) -> float:
-    svg.text(x0, y + 14, "Your cards", size=13.5, bold=True)
+    svg.text(x0, y + 14, _("Your cards"), size=13.5, bold=True)
     y += 22
     known = [k for k in cards if _card_known(k)]
     if not known:
-        svg.text(x0, y + 12, "none", size=13, fill=MUTED)
+        svg.text(x0, y + 12, pgettext("cartoona", "none"), size=13, fill=MUTED)
         return y + 20
 
     def size(k):
-        label = CARD_LABEL[C_KIND[k]]
-        return text_width(f"k{k} {label}", 13, True) + 16, 24
+        return text_width(f"k{k} {_chip_label(k)}", 13, True) + 16, 24
 
     return _flow(svg, known, x0, y, width, size, lambda s, x, yy, k: _card_chip(s, x, yy, k), gap=6) + 8
 
@@ -242,9 +252,17 @@ def _cards(svg: Svg, x0, y, width, cards) -> float:
 
 def _card_words(k) -> str:
     if not _card_known(k):
-        return "a card"
-    label = CARD_LABEL[C_KIND[k]].replace("-", "−")
-    return f"{label.capitalize() if label[0].isalpha() else label} (k{k})"
+        return _("a card")
+    return _("{kind} (k{id})", kind=_chip_label(k), id=k)
+
+
+def _winners(names, placings) -> str:
+    firsts = [seat_name(names, p) for p, place in enumerate(placings or ()) if place == 1]
+    if not firsts:
+        return _("Game over: nobody wins")
+    if len(firsts) == 1:
+        return _("Game over: {name} wins", name=firsts[0])
+    return _("Game over: {names} share the win", names=join_words(firsts))
 
 
 def _status(view: dict, names) -> tuple[str, str]:
@@ -256,49 +274,59 @@ def _status(view: dict, names) -> tuple[str, str]:
         reason = end.get("reason")
         if mode == "solo":
             won = end.get("won")
-            return ("Game over: won, four single-colour creatures" if won else "Game over: the stack ran out",
-                    f"{view['scores'][0]} points from completed creatures")
+            return (_("Game over: won, a creature of every colour") if won else
+                    _("Game over: the stack ran out"),
+                    ngettext("{n} point from completed creatures", "{n} points from completed creatures",
+                             view["scores"][0]))
         if mode == "kids":
             w = end.get("winner")
             if isinstance(w, int):
-                return f"Game over: {seat_name(names, w)} wins", "The first creature to meet the target."
-            return "Game over: time is up, nobody wins", ""
-        why = {"target": "A score reached the target.", "tiles_ran_out": "The tiles ran out.",
-               "last_tile_drawn": "The last tile was drawn."}.get(reason, str(reason or ""))
+                return _("Game over: {name} wins", name=seat_name(names, w)), _("The first creature to meet the goal.")
+            return _("Game over: time is up, nobody wins"), ""
+        why = _("{reason}.", reason=end_words(reason)) if reason else ""
+        why = why[:1].upper() + why[1:]
         teams = view.get("teams")
         if teams and view.get("placings"):
             won = sorted({teams[p] + 1 for p, place in enumerate(view["placings"]) if place == 1})
-            text = f"Team {won[0]} wins" if len(won) == 1 else "Teams " + and_list([str(t) for t in won]) + " share the win"
-            return f"Game over: {text}", why
-        return f"Game over: {winners_text(names, view.get('placings'))}", why
-    piles = f"Turn {view['turn']} · stack {view['stack']}"
+            if len(won) == 1:
+                return _("Game over: team {n} wins", n=won[0]), why
+            return _("Game over: teams {teams} share the win", teams=join_words([str(t) for t in won])), why
+        return _winners(names, view.get("placings")), why
+    piles = [_("Turn {n}", n=view["turn"]), _("stack {n}", n=view["stack"])]
     if "deck" in view:
-        piles += f" · deck {view['deck']}"
+        piles.append(_("deck {n}", n=view["deck"]))
     if mode == "full" and view.get("target_score"):
-        piles += f" · first to {view['target_score']} wins"
+        piles.append(_("first to {n} wins", n=view["target_score"]))
+    piles = " · ".join(piles)
     window = view.get("window")
     if window:
-        waiting = and_list([seat_name(names, p) for p in window.get("pending") or ()])
-        target = f" on t{window['tile']}" if "tile" in window else ""
-        if "with" in window:
-            target += f" for t{window['with']}"
-        return (f"{seat_name(names, window['player'])} played {_card_words(window.get('card'))}{target}",
-                f"Block or pass: waiting for {waiting}" if waiting else "Block or pass")
+        waiting = join_words([seat_name(names, p) for p in window.get("pending") or ()])
+        who_played = seat_name(names, window["player"])
+        card = _card_words(window.get("card"))
+        if "with" in window and "tile" in window:
+            head = _("{name} plays {card} on t{tile} for t{other}", name=who_played, card=card, tile=window["tile"],
+                     other=window["with"])
+        elif "tile" in window:
+            head = _("{name} plays {card} on t{tile}", name=who_played, card=card, tile=window["tile"])
+        else:
+            head = _("{name} plays {card}", name=who_played, card=card)
+        return head, (_("Block or pass: waiting for {names}", names=waiting) if waiting else _("Block or pass"))
     inst = view.get("instant")
     if inst:
-        return f"{seat_name(names, inst['player'])} drew a tile with an Instant", "Place it or keep it · " + piles
+        return (_("{name} drew a tile with an Instant", name=seat_name(names, inst["player"])),
+                _("Place it or keep it") + " · " + piles)
     phase = view.get("phase")
     if mode == "solo":
-        return "Place or discard the drawn tile", piles
+        return _("Place or discard the drawn tile"), piles
     if mode == "kids":
         if phase == "hold":
-            return f"{who} places the tile or puts it in the centre", piles
-        return f"{who}: draw, take from the centre, or remove a tile", piles
+            return _("{name} places the tile or puts it in the centre", name=who), piles
+        return _("{name}: draw, take from the centre, or remove a tile", name=who), piles
     if phase == "discard":
-        return f"{who} to discard a tile", piles
+        return _("{name} to discard a tile", name=who), piles
     if phase == "finish":
-        return f"{who} may score", piles
-    return f"{who} to play", piles + (" · tiles run out soon" if view.get("last_turn") else "")
+        return _("{name} may score", name=who), piles
+    return _("{name} to play", name=who), piles + (" · " + _("the last turn") if view.get("last_turn") else "")
 
 
 # ---------------------------------------------------------------- the picture
@@ -309,8 +337,9 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     n = view["players"]
     mode = view["mode"]
     status, detail = _status(view, names)
-    title = {"full": "CARTOONA", "basic": "CARTOONA · basic game", "basic_team": "CARTOONA · basic team game",
-             "solo": "CARTOONA · solo", "kids": "CARTOONA · kids' game"}.get(mode, "CARTOONA")
+    title = {"basic": lambda: _("CARTOONA · basic game"), "basic_team": lambda: _("CARTOONA · basic team game"),
+             "solo": lambda: _("CARTOONA · solo game"), "kids": lambda: _("CARTOONA · kids' game")}.get(
+        mode, lambda: _("CARTOONA"))()
     y = header(svg, WIDTH, title, status, detail)
     y += 6
     by_owner: dict = {}
@@ -331,15 +360,16 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
             y = _team_header(svg, view, t, group, y + 8, names, placings)
         y = _group(svg, view, group, y, names, viewer, None if teams else placings, by_owner)
     y = _centre(svg, view, y, names, viewer)
-    return svg.document(WIDTH, y + 8, title="Cartoona")
+    return svg.document(WIDTH, y + 8, title=_("Cartoona"))
 
 
 def _team_header(svg: Svg, view: dict, t: int, group, y, names, placings) -> float:
     svg.rect(MARGIN - 6, y, WIDTH - 2 * MARGIN + 12, 28, fill=PANEL, rx=6)
-    members = and_list([seat_name(names, q) for q in group])
-    svg.text(MARGIN + 4, y + 19, fit(f"Team {t + 1}: {members}", 14, WIDTH - 190, bold=True), size=14, bold=True)
+    members = join_words([seat_name(names, q) for q in group])
+    svg.text(MARGIN + 4, y + 19, fit(_("Team {n}: {names}", n=t + 1, names=members), 14, WIDTH - 190, bold=True),
+             size=14, bold=True)
     team_score = (view.get("team_scores") or [None] * (t + 1))[t]
-    label = f"team {team_score}"
+    label = _("team {score}", score=team_score)
     svg.text(WIDTH - MARGIN - 4, y + 19, label, size=15, bold=True, anchor="end")
     if placings and group and placings[group[0]] == 1:
         cx = WIDTH - MARGIN - 4 - text_width(label, 15, True) - 16
@@ -389,19 +419,19 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     notes = []
     if mode in ("full", "basic", "basic_team"):
         size = view["hand_sizes"][p]
-        notes.append(f"{size} tile{'s' if size != 1 else ''}")
+        notes.append(ngettext("{n} tile", "{n} tiles", size))
     if "card_counts" in view:
-        k = view["card_counts"][p]
-        notes.append(f"{k} card{'s' if k != 1 else ''}")
+        notes.append(ngettext("{n} card", "{n} cards", view["card_counts"][p]))
     window = view.get("window")
     if window and p in (window.get("pending") or ()):
-        notes.append("may block")
+        notes.append(_("may block"))
     elif window and p in (window.get("answered") or ()):
-        notes.append("answered")
+        notes.append(_("answered"))
     y += 30
     # the seats the table waits for: the reaction window's, else the active player
     acting = not over and (p in (window.get("pending") or ()) if window else p == view.get("active"))
     show_score = mode not in ("kids",)
+    # measured as player_row (svgkit) draws it: the name, and its own "(you)"
     label = seat_name(names, p) + (" (you)" if p == viewer else "")
     note = " · ".join(notes)
     # a half-width panel gives the name the whole line and puts the note under it
@@ -422,20 +452,20 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     if creatures:
         y = _flow(svg, creatures, x0, y, inner, _creature_size, _creature) + 6
     elif mode != "solo":
-        svg.text(x0, y + 10, "no creature on the table", size=12.5, fill=MUTED, italic=True)
+        svg.text(x0, y + 10, _("no creature on the table"), size=12.5, fill=MUTED, italic=True)
         y += 18
     if is_seat(viewer, n) and p == viewer and not over:
         if "hand" in view and mode in ("full", "basic", "basic_team"):
-            y = _hand_tiles(svg, x0, y + 4, inner, view["hand"], "Your tiles")
+            y = _hand_tiles(svg, x0, y + 4, inner, view["hand"], _("Your tiles"))
         if "cards" in view:
             y = _cards(svg, x0, y + 2, inner, view["cards"])
         inst = view.get("instant")
         if inst and inst.get("player") == viewer and _known(inst.get("tile")):
-            y = _hand_tiles(svg, x0, y + 2, inner, [inst["tile"]], "Drawn with your Instant: place it or keep it")
+            y = _hand_tiles(svg, x0, y + 2, inner, [inst["tile"]], _("Drawn with your Instant: place it or keep it"))
         theft = view.get("my_theft")
         if theft and _known(theft.get("tile")):
             y = _hand_tiles(svg, x0, y + 2, inner, [theft["tile"]],
-                            "Taken by your secret theft (yours at the start of your next turn)")
+                            _("Taken by your secret theft (yours at the start of your next turn)"))
     return y + 4
 
 
@@ -444,38 +474,35 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
     width = WIDTH - 2 * MARGIN
     y += 8
     if mode == "solo" and _known(view.get("drawn")) and view.get("end") is None:
-        y = _hand_tiles(svg, MARGIN, y, width, [view["drawn"]], "Drawn tile")
+        y = _hand_tiles(svg, MARGIN, y, width, [view["drawn"]], _("Drawn tile"))
     if mode == "kids":
-        target = str(view.get("target") or "")
-        kind, _, arg = target.partition(":")
-        words = {"min_tiles": f"a complete creature of at least {arg} tiles",
-                 "single_colour": "a complete creature of one colour",
-                 "parts": "a complete creature with " + and_list([PART_LABEL.get(x, x) for x in arg.split(",") if x])}
-        svg.text(MARGIN, y + 14, fit("Target: " + words.get(kind, target), 14, width, bold=True), size=14, bold=True)
+        goal = _("Goal: {goal}", goal=kids_goal(view.get("target")))
+        svg.text(MARGIN, y + 14, fit(goal, 14, width, bold=True), size=14, bold=True)
         y += 24
         if _known(view.get("held")):
             y = _hand_tiles(svg, MARGIN, y, width, [view["held"]],
-                            f"{seat_name(names, view.get('active', 0))} holds")
-        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], "In the centre")
+                            _("{name} holds", name=seat_name(names, view.get("active", 0))))
+        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], _("In the centre"))
     lines = []
     for th in view.get("thefts") or ():
         if isinstance(th, dict) and "tile" in th:
-            lines.append(f"t{th['tile']} vanished from {seat_name(names, th.get('victim'))}'s c{th.get('creature')}:"
-                         " call cheat on the thief before their next turn")
+            lines.append(_("t{tile} vanished from {name}'s c{creature}: call cheat on the thief before their "
+                           "next turn", tile=th["tile"], creature=th.get("creature"),
+                           name=seat_name(names, th.get("victim"))))
     if "deck" in view:
         discard = [k for k in view.get("card_discard") or () if _card_known(k)]
-        top = f", the last {_card_words(discard[-1])}" if discard else ""
-        lines.append(f"Tile stack {view['stack']} · tile discard {view.get('tile_discard', 0)} · "
-                     f"card deck {view['deck']} · card discard {len(discard)}{top}")
+        piles = _("Tile stack {stack} · tile discard {discard} · card deck {deck} · card discard {cards}",
+                  stack=view["stack"], discard=view.get("tile_discard", 0), deck=view["deck"], cards=len(discard))
+        lines.append(_("{piles}, the last {card}", piles=piles, card=_card_words(discard[-1])) if discard else piles)
     elif mode in ("basic", "basic_team"):
-        lines.append(f"Tile stack {view['stack']} · set aside {view.get('set_aside', 0)}")
+        lines.append(_("Tile stack {stack} · set aside {aside}", stack=view["stack"], aside=view.get("set_aside", 0)))
     elif mode == "solo":
-        lines.append(f"Tile stack {view['stack']} · discarded {len(view.get('discarded') or ())} · "
-                     "goal: a complete single-colour creature in each colour")
+        lines.append(_("Tile stack {stack} · set aside {aside} · goal: a complete creature of each colour",
+                       stack=view["stack"], aside=len(view.get("discarded") or ())))
     elif mode == "kids":
-        lines.append(f"Tile stack {view['stack']}")
-    lines.append("Black bars: sockets · dashed: an open socket's missing part · badge: cards on a tile"
-                 if mode == "full" else "Black bars: sockets · dashed: an open socket's missing part")
+        lines.append(_("Tile stack {stack}", stack=view["stack"]))
+    lines.append(_("Black bars: sockets · dashed: an open socket's missing part · badge: cards on a tile")
+                 if mode == "full" else _("Black bars: sockets · dashed: an open socket's missing part"))
     for line in lines:
         svg.text(MARGIN, y + 14, fit(line, 12.5, width), size=12.5, fill=MUTED)
         y += 19

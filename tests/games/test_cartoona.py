@@ -471,7 +471,7 @@ def test_cheat_hides_the_thief_until_called():
     for viewer in (0, 1, SPECTATOR):
         shown = G.redact(ev[0], viewer)
         assert shown == {k: v for k, v in ev[0].items() if k not in ("secret", "to")}, "nor who it was shown to"
-        assert "you took" not in G.describe(shown, viewer)
+        assert "You took" not in G.describe(shown, viewer)
         view = G.view(s, viewer)
         assert view["card_counts"] == views_before[viewer]["card_counts"]
         assert view["hand_sizes"] == views_before[viewer]["hand_sizes"]
@@ -554,7 +554,7 @@ def test_an_outsider_cannot_tell_which_seat_stole():
         assert len(seen) == 1, f"viewer {viewer} can tell who stole"
     for thief, (after, events) in branches.items():
         assert G.redact(events[0], thief)["secret"] == {"thief": thief, "card": None}
-        assert "you took it with a bluff" in G.describe(G.redact(events[0], thief), thief, names)
+        assert "You took it with a bluff" in G.describe(G.redact(events[0], thief), thief, names)
         assert G.view(after, thief)["my_theft"]["tile"] == head
 
 

@@ -1,7 +1,8 @@
 """Cartoona as the source says and in words: only Instant and Special cards
 out of turn (a Block answers only a card played during your own turn;
 cartoona@1 and the ``block_out_of_turn`` option keep the old reading);
-results that say lost, won or no winner; tile codes explained; refusals
+results that say lost, won or no winner; tiles and cards named by what
+they are; refusals
 with a reason and examples in notation; the board's counts, discards and
 this turn's plays; seats by name, a cheat called by name."""
 from __future__ import annotations
@@ -109,13 +110,18 @@ def test_a_kids_game_out_of_time_has_no_winner():
     raise AssertionError("no kids' game ran out of time")
 
 
-def test_tile_codes_are_explained_in_the_help_and_on_the_board():
+def test_tiles_are_named_by_what_they_are_in_the_help_and_on_the_board():
     for options in ({}, {"mode": "basic"}, {"mode": "solo"}, {"mode": "kids"}):
         players = 1 if options.get("mode") == "solo" else 3
-        assert "HD head: E ears, N nose, K neck" in G.notation_help_for(G.check_options(players, options))
-    s, _ = table()
+        assert "Tiles read tN (colour, part, the parts it joins; points)" in G.notation_help_for(
+            G.check_options(players, options))
+    s, head = table()
     board = G.render(s, 0, NAMES)
-    assert "HD-ENK is a head with ears, nose and neck sockets." in board and "BF body front" in board
+    assert f"c1, Bob Lee's creature: t{head} (yellow head, joining ears, nose/mouth and body front; 1 point)." \
+        in board
+    assert "Not complete, so it scores nothing yet: it still needs ears, nose/mouth and body front." in board
+    assert f"Your cards: k{card('steal')} (Steal), k{card('instant')} (Instant)." in board
+    assert "HD-ENK" not in board and "HD-" not in G.notation_help_for(G.check_options(3, {}))
 
 
 def test_refusals_say_why_in_words_with_moves_in_notation():
@@ -130,22 +136,23 @@ def test_refusals_say_why_in_words_with_moves_in_notation():
     with pytest.raises(IllegalMove) as err:
         G.decide(s, 0, {"type": "play_card", "card": card("block"), "tile": head}, random.Random(0))
     assert err.value.code == "illegal_play_card" and "is not in your hand" in err.value.message
-    assert "{" not in err.value.message and "for example: play steal" in err.value.message
+    assert "{" not in err.value.message and "For example: play steal" in err.value.message
     with pytest.raises(IllegalMove) as err:                      # a Steal on your own tile
         s2, _ = table()
         s2["cre"]["1"]["owner"] = 0
         G.decide(s2, 0, {"type": "play_card", "card": card("steal"), "tile": head}, random.Random(0))
     assert "steal from an opponent's creature" in err.value.message
-    assert "for example: play instant k" in err.value.message   # what seat 0 may play instead
+    assert "For example: play instant k" in err.value.message   # what seat 0 may play instead
     with pytest.raises(IllegalMove) as err:                      # seat 2 may act out of turn, not end it
         G.decide(s, 2, {"type": "end_turn"}, random.Random(0))
     assert err.value.code == "not_now" and (
-        "it is seat 0's turn (out of turn you may play only Instant and Special cards)" in err.value.message)
+        "You cannot end the turn now: it is seat 0's turn (out of turn you may play only Instant and Special "
+        "cards)." in err.value.message)
     s["used"] = [2]                                              # seat 2 has played out of turn
     with pytest.raises(IllegalMove) as err:
         G.decide(s, 2, {"type": "pass"}, random.Random(0))
     assert err.value.code == "not_your_turn" and (
-        "it is seat 0's turn; you have played out of turn this turn already" in err.value.message)
+        err.value.message == "It is seat 0's turn; you have played out of turn this turn already.")
 
 
 def test_the_board_shows_the_others_counts_the_discards_and_this_turns_plays():
@@ -154,12 +161,12 @@ def test_the_board_shows_the_others_counts_the_discards_and_this_turns_plays():
     s["played"] = True
     board = G.render(s, 1, NAMES)
     tiles = [len(h) for h in s["hands"]]
-    assert (f"Tiles in hand: Ann {tiles[0]}, Bob Lee {tiles[1]}, Cy {tiles[2]}; "
-            "cards in hand: Ann 2, Bob Lee 2, Cy 1") in board
-    assert f"Card discard: k{card('plus1')} (+1), k{card('swap')} (swap)" in board
+    assert f"Tiles in hand: Ann {tiles[0]}, Bob Lee {tiles[1]}, Cy {tiles[2]}.\n" in board
+    assert "Cards in hand: Ann 2, Bob Lee 2, Cy 1.\n" in board
+    assert f"Card discard: k{card('plus1')} (+1 card), k{card('swap')} (Swap)." in board
     assert "tile discard: 0 face down" in board
-    assert "This turn Ann has not placed a tile and has played a card." in board
-    assert "c1 (Bob Lee): head=" in board
+    assert "This turn Ann has played a card and not placed a tile yet." in board
+    assert f"c1, Bob Lee's creature: t{head} (yellow head" in board
 
 
 def test_a_cheat_is_called_by_name():
@@ -172,4 +179,4 @@ def test_a_cheat_is_called_by_name():
     assert G.describe(move, 0, ["Ann", "Ann", "Ann"]) == "call cheat on seat 2 forfeit k44"
     assert G.parse("call cheat on bob lee forfeit k44", s, 0, NAMES)["target"] == 1
     assert G.describe({"type": "CheatCallFailed", "caller": 0, "target": 2, "forfeit": 44}, 0, NAMES) == \
-        "Ann wrongly called cheat on Cy and discards k44."
+        "Ann wrongly called cheat on Cy and discards k44 (Steal)."

@@ -8,12 +8,14 @@ from ..base import (
     OMNISCIENT, SPECTATOR, BadOptions, Game, IllegalMove, Option, Result, SnapshotOutdated, name_seat, placings_from_keys,
     plain_names, plain_width,
 )
+from ..i18n import N_, _, join_words, ngettext
 from . import creatures as cr
 from . import moves as mv
-from . import text
+from . import notation, text
 from .data import (
-    CARDS, C_KIND, NORMAL_IDS, PARTS, SINGLE_IDS, START_CARDS, START_TILES, TEAM_LAYOUTS,
+    CARDS, NORMAL_IDS, PARTS, SINGLE_IDS, START_CARDS, START_TILES, TEAM_LAYOUTS,
 )
+from .names import points
 from .rules import creature_points, evolve, same_team, team_game
 
 #: Version of ``dump``'s format (2: creature tiles as ordered pairs).
@@ -24,21 +26,32 @@ BASIC_TEAM_LAYOUTS = ("2x2", "3x2", "2x3", "2x4", "4x2")
 
 
 def parse_kids_target(value: str) -> str:
-    kind, _, arg = value.partition(":")
+    kind, _sep, arg = value.partition(":")
     if kind == "min_tiles":
         if not arg.isdigit() or not 2 <= int(arg) <= 8:
-            raise BadOptions("bad_kids_target", "kids_target min_tiles:N needs N from 2 to 8")
+            raise BadOptions("bad_kids_target", _("The kids' goal “min_tiles:N” needs N from 2 to 8."))
     elif kind == "single_colour":
         if arg:
-            raise BadOptions("bad_kids_target", "kids_target single_colour takes no argument")
+            raise BadOptions("bad_kids_target", _("The kids' goal “single_colour” takes nothing after it."))
     elif kind == "parts":
         parts = [x for x in arg.split(",") if x]
         if not parts or any(x not in PARTS or x == "single" for x in parts):
-            raise BadOptions("bad_kids_target", f"kids_target parts:<list> takes parts from "
-                                                f"{[p for p in PARTS if p != 'single']}")
+            raise BadOptions("bad_kids_target", _("The kids' goal “parts:…” lists parts from {parts}.",
+                                                  parts=", ".join(p for p in PARTS if p != "single")))
     else:
-        raise BadOptions("bad_kids_target", "kids_target is min_tiles:N, single_colour or parts:<list>")
+        raise BadOptions("bad_kids_target",
+                         _("The kids' goal is “min_tiles:N”, “single_colour” or “parts:…”."))
     return value
+
+
+#: The setup's first words, for each way to play.
+SETUP_TITLES = {
+    "full": N_("Cartoona, the full game with cards"),
+    "basic": N_("Cartoona, the basic game"),
+    "basic_team": N_("Cartoona, the basic team game"),
+    "solo": N_("Cartoona for one player (the solo game)"),
+    "kids": N_("Cartoona for kids"),
+}
 
 
 class Cartoona(Game):
@@ -124,76 +137,93 @@ class Cartoona(Game):
 
     def describe_setup(self, options: dict, players: int | None = None) -> str:
         mode = options.get("mode", "full")
-        head = {"full": "Cartoona, the full game with cards", "basic": "Cartoona, the basic game",
-                "basic_team": "Cartoona, the basic team game", "solo": "Cartoona solo",
-                "kids": "Cartoona for kids"}[mode]
-        parts = [head] + ([f"{players} player{'s' if players != 1 else ''}"] if players is not None else [])
+        parts = [_(SETUP_TITLES.get(mode, SETUP_TITLES["full"]))]
+        if players is not None:
+            parts.append(ngettext("{n} player", "{n} players", players))
         if options.get("teams", "none") != "none":
             t, size = TEAM_LAYOUTS[options["teams"]]
-            parts.append(f"{t} teams of {size}, teammates seated " + options.get("team_turn_order", "together"))
+            parts.append(_("{teams} teams of {size}, teammates seated together", teams=t, size=size)
+                         if options.get("team_turn_order", "together") == "together" else
+                         _("{teams} teams of {size}, teammates seated in turn with the other teams", teams=t,
+                           size=size))
         if mode == "full":
-            parts.append(f"first to {options.get('target_score', 50)} points wins")
-            parts.append("a Block answers any other player's card" if options.get("block_out_of_turn", True)
-                         else "out of turn only Instant and Special cards (a Block only on your own turn)")
+            parts.append(_("first to {n} points wins", n=options.get("target_score", 50)))
+            parts.append(_("a Block answers any other player's card") if options.get("block_out_of_turn", True)
+                         else _("out of turn only Instant and Special cards (a Block only on your own turn)"))
             if options.get("cheat_cards"):
-                parts.append("Cheat cards and secret thefts" + (", bluffs allowed" if options.get("allow_bluff_steal")
-                                                                 else ""))
+                parts.append(_("Cheat cards and secret thefts, bluffs allowed") if options.get("allow_bluff_steal")
+                             else _("Cheat cards and secret thefts"))
         if options.get("use_single_creatures"):
-            parts.append("with the single-tile creatures")
+            parts.append(_("with the single-tile creatures"))
         if mode == "kids":
-            parts.append(f"goal {options.get('kids_target', 'min_tiles:4')}")
+            parts.append(_("the goal: {goal}", goal=text.kids_goal(options.get("kids_target", "min_tiles:4"))))
         if mode in ("basic", "basic_team") and not options.get("basic_must_place", True):
-            parts.append("placing is optional")
-        return "; ".join(parts) + "."
+            parts.append(_("placing a tile is up to you"))
+        return _("{setup}.", setup=_("; ").join(parts))
 
     def describe_result(self, result, names=None) -> str:
         data = result.as_dict() if isinstance(result, Result) else dict(result or {})
         outcome = data.get("outcome", "won")
-        reason = text.END_WORDS.get(data.get("reason"), data.get("reason") or "")
+        reason = text.end_words(data.get("reason"))
         scores = data.get("scores") or []
+        detail = data.get("detail") or {}
         if outcome == "lost":
-            return f"{name_seat(0, names, capital=True)} lost ({scores[0] if scores else 0} points): {reason}."
+            return _("{name} lost ({points}): {reason}.", name=name_seat(0, names),
+                     points=points(scores[0] if scores else 0), reason=reason)
         if outcome == "no_winner":
-            return f"No winner: {reason}."
-        winners = data.get("winners") or []
-        who = " and ".join(name_seat(w, names) for w in winners) or "nobody"
-        tally = ", ".join(f"{name_seat(q, names)} {x}" for q, x in enumerate(scores))
-        return f"{who[:1].upper() + who[1:]} won ({tally}): {reason}."
+            return _("No winner: {reason}.", reason=reason)
+        winners = join_words([name_seat(w, names) for w in data.get("winners") or []])
+        if data.get("reason") in ("kids_target", "kids_time_up") or not scores:
+            return _("{names} won: {reason}.", names=winners, reason=reason)
+        if len(scores) == 1:
+            return _("{names} won ({points}): {reason}.", names=winners, points=points(scores[0]), reason=reason)
+        teams = detail.get("teams")
+        if teams:
+            totals = {}
+            for q, team in enumerate(teams):
+                totals.setdefault(team, scores[q])
+            tally = _(", ").join(_("team {n} {score}", n=team + 1, score=x) for team, x in sorted(totals.items()))
+        else:
+            tally = _(", ").join(f"{name_seat(q, names)} {x}" for q, x in enumerate(scores))
+        return _("{names} won ({tally}): {reason}.", names=winners, tally=tally, reason=reason)
     concurrency = "window"
     concurrency_doc = ("Full game: each seat answering a reaction window, or free to act in a turn (the active "
                        "player, out-of-turn plays), may sign at any version since that window or turn began; "
                        "the basic, solo and kids' games are strict.")
     options = (
-        Option("block_out_of_turn", False, "full game: any player may answer another's card with a Block, out of "
-               "turn too (the digest's reading; the only rule of cartoona@1). Default: the source's, only Instant "
-               "and Special cards are played out of turn, so a Block answers only a card played during your own "
-               "turn"),
-        Option("mode", "full", "full (cards, first to 50), basic (2-5, draw two place one discard one), "
-               "basic_team (4/6/8), solo (1 player), kids (1-6)", str, choices=MODES),
-        Option("teams", "none", "team layout TEAMSxSIZE: 2x2, 3x2, 2x3, 2x4 (full or basic_team), 4x2 "
-               "(basic_team only), or none", str, choices=("none",) + BASIC_TEAM_LAYOUTS),
-        Option("team_turn_order", "together", "seat teammates together (source) or alternating", str,
+        Option("block_out_of_turn", False, N_("full game: a Block may answer any other player's card, out of turn "
+               "too (the rule of cartoona@1). Off, the rulebook's rule: only Instant and Special cards are played "
+               "out of turn, so a Block answers only a card played during your own turn")),
+        Option("mode", "full", N_("how to play: full (with cards, first to 50 points), basic (2 to 5 "
+               "players: draw two tiles, place one, discard one), basic_team (4, 6 or 8 players in teams), solo "
+               "(1 player), kids (1 to 6 players)"), str, choices=MODES),
+        Option("teams", "none", N_("teams as TEAMSxSIZE: 2x2, 3x2, 2x3, 2x4 (full or basic_team), 4x2 "
+               "(basic_team only), or none"), str, choices=("none",) + BASIC_TEAM_LAYOUTS),
+        Option("team_turn_order", "together", N_("teammates seated together (the rulebook) or alternating with the "
+               "other teams"), str,
                choices=("together", "alternating")),
-        Option("use_single_creatures", False, "include the 3 single-tile creatures (full and basic games)"),
-        Option("cheat_cards", False, "include the 4 Cheat cards and the secret theft (full game)"),
-        Option("cheat_timing", "any_time", "when a secret theft may be made: any_time (whenever you may act "
-               "and no window is open: keeps the thief truly anonymous) or own_turn (digest: as your card "
-               "play)", str, choices=("any_time", "own_turn")),
-        Option("allow_bluff_steal", False, "allow a secret theft without a Cheat card (-25 if caught)"),
-        Option("false_call_penalty", "discard_one", "penalty for calling cheat on an innocent player", str,
+        Option("use_single_creatures", False, N_("include the 3 single-tile creatures (full and basic games)")),
+        Option("cheat_cards", False, N_("include the 4 Cheat cards and the secret theft (full game)")),
+        Option("cheat_timing", "any_time", N_("when a secret theft may be made: any_time (whenever you may act "
+               "and no card waits for answers: the thief stays unknown) or own_turn (as your turn's card "
+               "play)"), str, choices=("any_time", "own_turn")),
+        Option("allow_bluff_steal", False, N_("allow a secret theft without a Cheat card (-25 if caught)")),
+        Option("false_call_penalty", "discard_one", N_("penalty for calling cheat on an innocent player"), str,
                choices=("discard_one", "none")),
-        Option("double_includes_cards", False, "the single-colour doubling also doubles point cards"),
-        Option("limit_counts_completed", False, "completed (unscored) creatures count toward the limit"),
-        Option("team_any_member_scores", False, "any team member may score a team creature"),
-        Option("basic_must_place", True, "basic games: you must place a tile when you can"),
-        Option("basic_auto_score", True, "basic games: completed creatures score at once"),
-        Option("allow_creature_merge", True, "a tile that plugs into two creatures merges them"),
-        Option("tie_break", "shared", "ties share the placing", str, choices=("shared",)),
-        Option("target_score", 50, "full game: points (team total) that win at once", int, minimum=1, maximum=1000),
-        Option("kids_target", "min_tiles:4", "kids' goal: min_tiles:N, single_colour or parts:head,tail,...", str),
-        Option("kids_solo_turn_limit", 20, "kids' game with one child: turns before time is up", int,
+        Option("double_includes_cards", False, N_("the single-colour doubling also doubles point cards")),
+        Option("limit_counts_completed", False,
+               N_("completed creatures not yet scored count toward the creature limit")),
+        Option("team_any_member_scores", False, N_("any team member may score a team creature")),
+        Option("basic_must_place", True, N_("basic games: you must place a tile when you can")),
+        Option("basic_auto_score", True, N_("basic games: completed creatures score at once")),
+        Option("allow_creature_merge", True, N_("a tile that plugs into two creatures merges them")),
+        Option("tie_break", "shared", N_("ties share the placing"), str, choices=("shared",)),
+        Option("target_score", 50, N_("full game: points (team total) that win at once"), int, minimum=1, maximum=1000),
+        Option("kids_target", "min_tiles:4", N_("kids' goal: min_tiles:N, single_colour or parts:head,tail,..."), str),
+        Option("kids_solo_turn_limit", 20, N_("kids' game with one child: turns before time is up"), int,
                minimum=1, maximum=1000),
-        Option("kids_turn_limit", 40, "kids' game with 2+ children: rounds before a no-winner end (0: none)",
+        Option("kids_turn_limit", 40, N_("kids' game with 2 or more children: rounds before it ends with no "
+               "winner (0: no limit)"),
                int, minimum=0, maximum=1000),
     )
     sample_setups = (
@@ -242,37 +272,40 @@ class Cartoona(Game):
         if mode == "full":
             if teams == "none":
                 if not 2 <= players <= 5:
-                    raise BadOptions("bad_player_count", "the individual full game takes 2 to 5 players")
+                    raise BadOptions("bad_player_count", _("The individual full game takes 2 to 5 players."))
             elif teams not in FULL_LAYOUTS:
-                raise BadOptions("bad_teams", f"the full team game uses {', '.join(FULL_LAYOUTS)}")
+                raise BadOptions("bad_teams", _("The full team game is played as {layouts}.",
+                                                  layouts=", ".join(FULL_LAYOUTS)))
         elif mode == "basic":
             if teams != "none":
-                raise BadOptions("bad_teams", "the basic individual game has no teams; use mode basic_team")
+                raise BadOptions("bad_teams", _("The basic individual game has no teams; teams play mode basic_team."))
             if not 2 <= players <= 5:
-                raise BadOptions("bad_player_count", "the basic individual game takes 2 to 5 players")
+                raise BadOptions("bad_player_count", _("The basic individual game takes 2 to 5 players."))
         elif mode == "basic_team":
             if teams == "none":
-                raise BadOptions("bad_teams", f"the basic team game needs teams: {', '.join(BASIC_TEAM_LAYOUTS)}")
+                raise BadOptions("bad_teams", _("The basic team game needs teams: {layouts}.",
+                                                  layouts=", ".join(BASIC_TEAM_LAYOUTS)))
         elif mode == "solo":
             if teams != "none" or players != 1:
-                raise BadOptions("bad_player_count", "the solo game is for exactly 1 player, no teams")
+                raise BadOptions("bad_player_count", _("The solo game is for 1 player, without teams."))
         elif mode == "kids":
             if teams != "none":
-                raise BadOptions("bad_teams", "the kids' game has no teams")
+                raise BadOptions("bad_teams", _("The kids' game has no teams."))
             if not 1 <= players <= 6:
-                raise BadOptions("bad_player_count", "the kids' game takes 1 to 6 players")
+                raise BadOptions("bad_player_count", _("The kids' game takes 1 to 6 players."))
             parse_kids_target(options["kids_target"])
         if teams != "none":
             t, size = TEAM_LAYOUTS[teams]
             if players != t * size:
-                raise BadOptions("bad_player_count", f"teams {teams} means {t} teams of {size}: "
-                                                     f"{t * size} players, not {players}")
+                raise BadOptions("bad_player_count", _("Teams {teams} means {t} teams of {size}: {need} players, "
+                                                       "not {players}.", teams=teams, t=t, size=size,
+                                                       need=t * size, players=players))
         if options["cheat_cards"] and mode != "full":
-            raise BadOptions("bad_option_value", "cheat_cards needs the full game (mode full)")
+            raise BadOptions("bad_option_value", _("Cheat cards are played in the full game only (mode full)."))
         if options["allow_bluff_steal"] and not options["cheat_cards"]:
-            raise BadOptions("bad_option_value", "allow_bluff_steal needs cheat_cards")
+            raise BadOptions("bad_option_value", _("Bluffs (allow_bluff_steal) need the Cheat cards (cheat_cards)."))
         if options["use_single_creatures"] and mode in ("solo", "kids"):
-            raise BadOptions("bad_option_value", "single-tile creatures are not used in the solo or kids' game")
+            raise BadOptions("bad_option_value", _("The single-tile creatures are not used in the solo or kids' game."))
 
     # ---------------------------------------------------------------- life cycle
 
@@ -285,13 +318,13 @@ class Cartoona(Game):
             team = list(range(players))
         return {
             "mode": o["mode"], "n": players, "opts": o, "team": team,
-            "stack": [], "tdisc": [], "aside": [], "hands": [[] for _ in range(players)],
-            "deck": [], "chands": [[] for _ in range(players)], "cdisc": [], "cdown": [],
+            "stack": [], "tdisc": [], "aside": [], "hands": [[] for _seat in range(players)],
+            "deck": [], "chands": [[] for _seat in range(players)], "cdisc": [], "cdown": [],
             "cre": {}, "next_cid": 1, "att": {}, "fixed": {},
             "scores": [0] * players, "active": 0, "start_player": 0, "turn": 0, "phase": "setup",
             "placed": False, "played": False, "used": [], "passed": [], "called": [],
             "window": None, "next_window": 1, "instant": None, "thefts": [], "next_theft": 1,
-            "orders": [[] for _ in range(players)], "last": False, "end": None,
+            "orders": [[] for _seat in range(players)], "last": False, "end": None,
             "drawn": None, "pool": [], "held": None,
         }
 
@@ -495,7 +528,7 @@ class Cartoona(Game):
         if "colour" in c:
             out["colour"] = c["colour"]
         if s["att"]:
-            cards = {str(t): list(s["att"][str(t)]) for _, t in shown if str(t) in s["att"]}
+            cards = {str(t): list(s["att"][str(t)]) for _part, t in shown if str(t) in s["att"]}
             if cards:
                 out["cards"] = cards
         if out["complete"]:
@@ -645,14 +678,13 @@ class Cartoona(Game):
         return text.describe(item, viewer, names)
 
     def parse(self, text_in: str, state, player, names=None):
-        return text.parse(self, plain_width(text_in), state, player, plain_names(names))
+        return notation.parse(self, plain_width(text_in), state, player, plain_names(names))
 
     def render(self, state, viewer: Any = SPECTATOR, names=None, whole=False) -> str:
         return text.render(self, state, viewer, names)
 
 
 GAME = Cartoona()
-_ = C_KIND
 
 
 def _keeps_secret(event: dict, viewer: Any) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..base import IllegalMove, canonical
+from ..i18n import CHINESE, _, language
 from . import creatures as cr
 from .data import (
     C_KIND, CHEAT_PENALTY, POINT_KINDS, T_COLOURS, T_PART, T_VARIANT,
@@ -262,7 +263,7 @@ def g_keep(s, p):
 def card_moves(s, p, card):
     kind = C_KIND[card]
     if kind in POINT_KINDS or kind == "special":
-        return [{"type": "play_card", "card": card, "tile": t} for t, _ in table_tiles(s)]
+        return [{"type": "play_card", "card": card, "tile": t} for t, _c in table_tiles(s)]
     if kind == "instant":
         return [{"type": "play_card", "card": card}]
     if kind == "steal":
@@ -403,11 +404,11 @@ class Emitter:
 
 def validate(s, p, move):
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise IllegalMove("malformed_move", "a move is an object with a string 'type'")
+        raise IllegalMove("malformed_move", _("A move is an object with a string “type”."))
     kind = move["type"]
     if kind not in MODE_TYPES[s["mode"]]:
-        raise IllegalMove("unknown_move", f"there is no move {kind!r} in this mode of Cartoona; "
-                                          f"moves: {', '.join(MODE_TYPES[s['mode']])}")
+        raise IllegalMove("unknown_move", _("This way to play Cartoona has no move “{kind}”; its moves: {moves}.",
+                                            kind=kind, moves=", ".join(MODE_TYPES[s["mode"]])))
     legal = GENERATORS[kind](s, p)
     wanted = canonical(move)
     for candidate in legal:
@@ -415,7 +416,7 @@ def validate(s, p, move):
             return candidate
     # Refused: say why in words, and what may be done, as it is typed.
     from . import refusals
-    from .text import describe_move
+    from .notation import describe_move
     now = legal_moves(s, p)
     of_kind = legal or now
     examples = []
@@ -427,13 +428,19 @@ def validate(s, p, move):
         why = (refusals.not_now(s, p, kind, blocks_out_of_turn(s)) if not legal
                else refusals.illegal(s, p, move, legal))
     except Exception:  # noqa: BLE001 - a move of any shape gets a refusal, never a crash
-        why = "it is not one of the legal ones"
-    hint = f"; for example: {'; '.join(examples)}" if examples else ""
+        why = _("it is not one of the legal moves")
+    hint = _("For example: {moves}.", moves="; ".join(examples)) if examples else ""
     if not legal:
-        raise IllegalMove("not_now", f"you cannot {refusals.DOING.get(kind, kind)} now: {why}{hint}",
-                          examples=examples)
-    raise IllegalMove(f"illegal_{kind}", f"that {kind.replace('_', ' ')} is not legal: {why}{hint}",
+        raise IllegalMove("not_now", sentences(_("You cannot {doing} now: {why}.", doing=refusals.doing(kind),
+                                                 why=why), hint), examples=examples)
+    raise IllegalMove(f"illegal_{kind}", sentences(_("You cannot {doing} that way: {why}.",
+                                                     doing=refusals.doing(kind), why=why), hint),
                       move=move, examples=examples)
+
+
+def sentences(*parts) -> str:
+    """Whole sentences one after another (Chinese sets no space between)."""
+    return ("" if language() == CHINESE else " ").join(p for p in parts if p)
 
 
 def decide(s, p, move, rng):
@@ -578,7 +585,7 @@ def kids_goal(s, c) -> bool:
     tiles = c["tiles"]
     if not cr.is_complete(tiles):
         return False
-    kind, _, arg = s["opts"]["kids_target"].partition(":")
+    kind, _sep, arg = s["opts"]["kids_target"].partition(":")
     if kind == "min_tiles":
         return len(tiles) >= int(arg or 4)
     if kind == "single_colour":

@@ -10,42 +10,71 @@ the players' names.
 """
 from __future__ import annotations
 
+from ..i18n import N_, _, join_words, pgettext
 from . import creatures as cr
-from .data import C_KIND, T_PART, T_VARIANT
+from .data import C_KIND, T_VARIANT
+from .names import card_name, needed_parts, tile_name
+from .notation import WORDS, colour_word, describe_move, word
 from .rules import creature_of_tile, same_team, team_game
 
-#: what a move type does, for the messages
-DOING = {"place_tile": "place a tile", "discard_tile": "discard a tile", "score": "score a creature",
-         "end_turn": "end the turn", "pass": "pass", "play_card": "play a card", "block": "block",
-         "keep": "keep a drawn tile", "cheat": "steal in secret", "call_cheat": "call cheat",
-         "set_order": "set a standing order", "draw": "draw a tile", "take": "take a tile",
-         "pool_tile": "put a tile in the centre", "remove_tile": "move a tile to the centre"}
+#: what a move type does, for the messages ("you cannot place a tile now")
+DOING = {"place_tile": N_("place a tile"), "discard_tile": N_("discard a tile"), "score": N_("score a creature"),
+         "end_turn": N_("end the turn"), "pass": N_("pass"), "play_card": N_("play a card"),
+         "block": N_("block a card"), "keep": N_("keep a drawn tile"), "cheat": N_("steal in secret"),
+         "call_cheat": N_("call cheat"), "set_order": N_("set a standing order"), "draw": N_("draw a tile"),
+         "take": N_("take a tile"), "pool_tile": N_("put a tile in the centre"),
+         "remove_tile": N_("move a tile to the centre")}
+
+
+def typed(*parts) -> str:
+    """A move's form as typed: notation words (by their keys) and ids."""
+    return " ".join(word(p) if p in WORDS else p for p in parts)
+
+
+def doing(kind) -> str:
+    return _(DOING[kind]) if kind in DOING else str(kind)
 
 
 def _seat(q) -> str:
-    return f"seat {q}"
+    return _("seat {n}", n=q)
+
+
+def _seats(qs) -> str:
+    return join_words([_seat(q) for q in qs])
+
+
+def _tiles(tiles) -> str:
+    return join_words([f"t{t}" for t in tiles]) if tiles else pgettext("cartoona", "none")
+
+
+def _cards(cards) -> str:
+    return join_words([card_name(c) for c in cards]) if cards else pgettext("cartoona", "none")
 
 
 def not_your_turn(s, p) -> str:
     """Why ``p`` is not to act at all now."""
     full = s["mode"] == "full"
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < s["n"]:
-        return f"there is no {_seat(p)}"
+        return _("There is no {seat}.", seat=_seat(p))
     if full and s["window"] is not None:
         w = s["window"]
-        return (f"{_seat(w['player'])}'s card waits for answers from " + ", ".join(map(_seat, w["pending"]))
-                + ("; you have answered" if str(p) in w["answers"] else "; it is not yours to answer"))
+        if str(p) in w["answers"]:
+            return _("{seat}'s card waits for answers from {seats}; you have answered.",
+                     seat=_seat(w["player"]), seats=_seats(w["pending"]))
+        return _("{seat}'s card waits for answers from {seats}; it is not yours to answer.",
+                 seat=_seat(w["player"]), seats=_seats(w["pending"]))
     if full and s["instant"] is not None:
-        return f"{_seat(s['instant']['player'])} is placing the tile an Instant drew"
-    why = f"it is {_seat(s['active'])}'s turn"
+        return _("{seat} is placing the tile an Instant drew.", seat=_seat(s["instant"]["player"]))
+    seat = _seat(s["active"])
     if full:
         if p in s["used"]:
-            why += "; you have played out of turn this turn already"
-        elif p in s["passed"]:
-            why += "; you passed on playing out of turn this turn"
-        elif "always_pass" in s["orders"][p]:
-            why += "; your standing order always_pass is on (on your turn: order always_pass off)"
-    return why
+            return _("It is {seat}'s turn; you have played out of turn this turn already.", seat=seat)
+        if p in s["passed"]:
+            return _("It is {seat}'s turn; you passed on playing out of turn this turn.", seat=seat)
+        if "always_pass" in s["orders"][p]:
+            return _("It is {seat}'s turn; your standing order to always pass is on (on your turn: {move}).",
+                     seat=seat, move=describe_move({"type": "set_order", "order": "always_pass", "on": False}))
+    return _("It is {seat}'s turn.", seat=seat)
 
 
 def not_now(s, p, kind, blocks_out_of_turn: bool) -> str:
@@ -54,56 +83,65 @@ def not_now(s, p, kind, blocks_out_of_turn: bool) -> str:
     w = s["window"] if full else None
     if w is not None:
         if p in w["pending"]:
-            return f"{_seat(w['player'])}'s card waits for your answer: block with a Block card, or pass"
-        return f"a card of {_seat(w['player'])} waits for answers from " + ", ".join(map(_seat, w["pending"]))
+            return _("{seat}'s card waits for your answer: “{block}” with a Block card, or “{pass_word}”",
+                     seat=_seat(w["player"]), block=typed("block", "kN"), pass_word=word("pass"))
+        return _("{seat}'s card waits for answers from {seats}", seat=_seat(w["player"]),
+                 seats=_seats(w["pending"]))
     if full and s["instant"] is not None:
         if s["instant"]["player"] == p:
-            return "place the tile your Instant drew, or keep it"
-        return f"{_seat(s['instant']['player'])} is placing the tile an Instant drew"
+            return _("place the tile your Instant drew, or keep it")
+        return _("{seat} is placing the tile an Instant drew", seat=_seat(s["instant"]["player"]))
     active = s["active"]
     if p != active:
         if not full:
-            return f"it is {_seat(active)}'s turn"
+            return _("it is {seat}'s turn", seat=_seat(active))
         if kind == "block":
-            return "there is no card to answer" if blocks_out_of_turn else (
-                "a Block is played only during your own turn (out of turn only Instant and Special cards)")
+            return _("there is no card to answer") if blocks_out_of_turn else (
+                _("a Block is played only during your own turn (out of turn only Instant and Special cards)"))
         if kind == "play_card":
-            return (f"it is {_seat(active)}'s turn: out of turn you may play only an Instant or a Special card, "
-                    "and you hold none you may play now, or you have played out of turn this turn")
-        return f"it is {_seat(active)}'s turn (out of turn you may play only Instant and Special cards)"
+            return _("it is {seat}'s turn: out of turn you may play only an Instant or a Special card, "
+                     "and you hold none you may play now, or you have played out of turn this turn",
+                     seat=_seat(active))
+        return _("it is {seat}'s turn (out of turn you may play only Instant and Special cards)",
+                 seat=_seat(active))
     if full:
         if kind == "place_tile" and s["placed"]:
-            return "you have placed a tile this turn already"
+            return _("you have placed a tile this turn already")
         if kind == "play_card" and s["played"]:
-            return "you have played a card this turn already"
+            return _("you have played a card this turn already")
         if kind == "play_card":
-            return "none of your cards has a target on the table"
+            return _("none of your cards has a target on the table")
         if kind == "score":
-            return "none of your creatures is complete"
-        if kind in ("block", "keep"):
-            return "there is no card to answer" if kind == "block" else "no Instant has drawn a tile"
+            return _("none of your creatures is complete")
+        if kind == "block":
+            return _("there is no card to answer")
+        if kind == "keep":
+            return _("no Instant has drawn a tile")
         if kind == "pass":
-            return "it is your turn: end it with 'end turn'"
+            return _("it is your turn: end it with “{move}”", move=word("end_turn"))
         if kind == "cheat":
             if any(th["thief"] == p for th in s["thefts"]):
-                return "your last secret theft is still open"
-            return "you hold no Cheat card" if not s["opts"]["allow_bluff_steal"] else "there is nothing to take"
+                return _("your last secret theft is still open")
+            return _("you hold no Cheat card") if not s["opts"]["allow_bluff_steal"] else \
+                _("there is nothing to take")
         if kind == "call_cheat":
-            return "there is no theft to call" if not s["thefts"] else "you have called cheat this turn already"
+            return _("there is no theft to call") if not s["thefts"] else _("you have called cheat this turn already")
     if s["mode"] in ("basic", "basic_team"):
         phase = s["phase"]
         if kind == "place_tile":
-            return "you have placed this turn" if phase != "place" else "no tile of yours fits"
+            return _("you have placed a tile this turn") if phase != "place" else _("no tile of yours fits")
         if kind == "discard_tile":
-            return "place a tile first" if phase == "place" else "you have discarded this turn"
+            return _("place a tile first") if phase == "place" else _("you have discarded a tile this turn")
         if kind == "end_turn":
-            return "place a tile first" if phase == "place" else "discard a tile first"
+            return _("place a tile first") if phase == "place" else _("discard a tile first")
         if kind == "pass":
-            return "you must place a tile when you can"
+            return _("you must place a tile when you can")
     if s["mode"] == "kids":
-        return "take a tile first (draw, take or remove)" if s["phase"] == "take" else \
-            "place the tile you hold, or put it in the centre (pool)"
-    return f"you cannot {DOING.get(kind, kind)} now"
+        if s["phase"] == "take":
+            return _("take a tile first: “{draw}”, “{take} tN” or “{remove} tN”", draw=word("draw"),
+                     take=word("take"), remove=word("remove"))
+        return _("place the tile you hold, or put it in the centre (“{pool}”)", pool=word("pool"))
+    return _("you cannot {doing} now", doing=doing(kind))
 
 
 def illegal(s, p, move, legal: list) -> str:
@@ -115,60 +153,65 @@ def illegal(s, p, move, legal: list) -> str:
         offered = {m.get("tile") for m in legal}
         if tile not in offered:
             if s["mode"] == "solo":
-                return f"the tile to place is t{s['drawn']}"
+                return _("the tile to place is {tile}", tile=tile_name(s["drawn"]))
             if s["mode"] == "kids":
-                return f"the tile you hold is t{s['held']}"
+                return _("the tile you hold is {tile}", tile=tile_name(s["held"]))
             if s["mode"] == "full" and s["instant"] is not None:
-                return f"place the tile your Instant drew, t{s['instant']['tile']}"
-            return f"t{tile} is not in your hand (you hold " + (", ".join(f"t{t}" for t in hand) or "none") + ")"
+                return _("place the tile your Instant drew, {tile}", tile=tile_name(s["instant"]["tile"]))
+            return _("t{tile} is not in your hand (you hold {tiles})", tile=tile, tiles=_tiles(hand))
         if kind == "place_tile":
             return _placement(s, p, move)
-        return "name a colour the tile has: ... as yellow" if s["mode"] == "solo" else "that is not a legal discard"
+        if s["mode"] == "solo":
+            return _("name a colour the tile has, like: … {as_word} {colour}", as_word=word("as"),
+                     colour=colour_word("Y"))
+        return _("that is not a legal discard")
     if kind == "score":
         ids = move.get("creatures")
         for cid in ids if isinstance(ids, list) else ():
             c = s["cre"].get(str(cid))
             if c is None:
-                return f"there is no creature c{cid}"
+                return _("there is no creature c{id}", id=cid)
             if c["owner"] != p and not (team_game(s) and same_team(s, p, c["owner"])):
-                return f"c{cid} is {_seat(c['owner'])}'s"
+                return _("c{id} is {seat}'s creature", id=cid, seat=_seat(c["owner"]))
             if not cr.is_complete(c["tiles"]):
-                return f"c{cid} is not complete (open: {' '.join(cr.open_sockets(c['tiles'])) or 'a gap'})"
-        return "only your complete creatures score (single-tile creatures up to 3 together)"
+                return _("c{id} is not complete: it still needs {parts}", id=cid,
+                         parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"]))))
+        return _("only your complete creatures score (single-tile creatures up to 3 together)")
     if kind in ("play_card", "block", "cheat"):
         return _card(s, p, move)
     if kind == "call_cheat":
         q = move.get("target")
         if not isinstance(q, int) or not 0 <= q < s["n"]:
-            return f"there is no {_seat(q)}"
+            return _("there is no {seat}", seat=_seat(q))
         if q == p or same_team(s, p, q):
-            return "call cheat on an opponent"
-        return "name a card of yours to give up if the call is wrong (forfeit kN)"
+            return _("call cheat on an opponent")
+        return _("name a card of yours to give up if the call is wrong (“{forfeit} kN”)", forfeit=word("forfeit"))
     if kind == "set_order":
-        return "the standing orders are always_pass, block_steal, block_swap and block_minus; each is on or off"
+        return _("each standing order is on or off")
     if kind == "take":
-        return "take a tile that is in the centre: " + (", ".join(f"t{t}" for t in s["pool"]) or "(none)")
+        return _("take a tile that is in the centre: {tiles}", tiles=_tiles(s["pool"]))
     if kind == "remove_tile":
-        return "move a tile at an end of your creature"
-    return "it is not one of the legal ones"
+        return _("move a tile at an end of your creature")
+    return _("it is not one of the legal moves")
 
 
 def _placement(s, p, move) -> str:
     tile, ids = move.get("tile"), move.get("creatures")
     if not isinstance(ids, list):
-        return "say 'new' or 'on cN'"
+        return _("say “{new}” or “{on} cN”", new=word("new"), on=word("on"))
     for cid in ids:
         c = s["cre"].get(str(cid))
         if c is None:
-            return f"there is no creature c{cid}"
+            return _("there is no creature c{id}", id=cid)
         if c["owner"] != p and not team_game(s):
-            return f"c{cid} is {_seat(c['owner'])}'s: build on your own creatures"
+            return _("c{id} is {seat}'s creature: build on your own creatures", id=cid, seat=_seat(c["owner"]))
         if not cr.fits(tile, c["tiles"]):
-            return (f"t{tile} ({T_PART[tile].replace('_', ' ')}) does not fit c{cid}; its open sockets: "
-                    + (" ".join(cr.open_sockets(c["tiles"])) or "none"))
+            return _("{tile} does not fit c{id}, which needs {parts}", tile=tile_name(tile), id=cid,
+                     parts=join_words(needed_parts(c["tiles"], cr.open_sockets(c["tiles"])))
+                     or pgettext("cartoona", "none"))
     if not ids:
-        return "you have as many unfinished creatures as you may (plug this tile into one instead)"
-    return "these creatures cannot be joined by this tile"
+        return _("you have as many unfinished creatures as you may (plug this tile into one instead)")
+    return _("this tile cannot join these creatures")
 
 
 def _card(s, p, move) -> str:
@@ -176,39 +219,42 @@ def _card(s, p, move) -> str:
     card = move.get("card")
     cards = s["chands"][p] if 0 <= p < s["n"] else []
     if kind == "cheat" and card is None:
-        return "a bluff needs the allow_bluff_steal option"
+        return _("a bluff is not allowed in this game")
     if card not in cards:
-        return f"k{card} is not in your hand (you hold " + (", ".join(f"k{c}" for c in cards) or "none") + ")"
+        return _("k{card} is not in your hand (you hold {cards})", card=card, cards=_cards(cards))
     what = C_KIND[card]
     if kind == "block":
-        return f"k{card} is a {what} card, not a Block"
+        return _("{card} is not a Block", card=card_name(card))
     if kind == "cheat":
-        return f"k{card} is a {what} card, not a Cheat" if what != "cheat" else "take a tile of an opponent's creature"
+        return _("{card} is not a Cheat card", card=card_name(card)) if what != "cheat" else \
+            _("take a tile of an opponent's creature")
     if p != s["active"] and what not in ("instant", "special"):
-        return "out of turn you may play only Instant and Special cards"
+        return _("out of turn you may play only Instant and Special cards")
     if what == "block":
-        return "a Block answers a card: it is played in a reaction window"
+        return _("a Block answers a card another player plays")
     if what == "cheat":
-        return "a Cheat card makes a secret theft: cheat tN with kN"
+        return _("a Cheat card makes a secret theft: {move}", move=typed("cheat", "tN", "using", "kN"))
     if what == "instant":
-        return "an Instant takes no tile: play kN"
+        return _("an Instant takes no tile: {move}", move=typed("play", f"k{card}"))
     tile = move.get("tile")
     if tile is None:
-        return f"say which tile: play k{card} on tN"
+        return _("say which tile: {move}", move=typed("play", f"k{card}", "on", "tN"))
     owner = creature_of_tile(s, tile)
     if owner is None:
-        return f"t{tile} is not on the table"
+        return _("t{tile} is not on the table", tile=tile)
     if what == "steal" and same_team(s, p, owner["owner"]):
-        return "steal from an opponent's creature"
+        return _("steal from an opponent's creature")
     if what == "swap":
         other = move.get("with")
         theirs = creature_of_tile(s, other) if other is not None else None
         if theirs is None:
-            return "a Swap names your tile and theirs: play kN on tN with tN"
+            return _("a Swap names your tile and theirs: {move}",
+                     move=typed("play", f"k{card}", "on", "tN", "for", "tN"))
         if not same_team(s, p, owner["owner"]) or same_team(s, p, theirs["owner"]):
-            return "a Swap gives a tile of yours for one of an opponent's"
+            return _("a Swap gives a tile of yours for one of an opponent's")
         if T_VARIANT[tile] != T_VARIANT[other]:
-            return f"a Swap exchanges tiles of the same code ({T_VARIANT[tile]} is not {T_VARIANT[other]})"
+            return _("a Swap exchanges tiles of the same kind: {tile} and {other} are not",
+                     tile=tile_name(tile), other=tile_name(other))
     if "with" in move and what != "swap":
-        return f"only a Swap takes 'with': play k{card} on t{tile}"
-    return "that card play is not legal here"
+        return _("only a Swap takes a second tile: {move}", move=typed("play", f"k{card}", "on", f"t{tile}"))
+    return _("that is not a play {card} allows here", card=card_name(card))

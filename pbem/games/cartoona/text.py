@@ -1,342 +1,192 @@
-"""Cartoona text notation (what a player types in an email), event sentences
-and the plain-text board."""
+"""Cartoona in words, in the reader's language: the notation help, event
+sentences, the plain-text board and the result. The notation itself (the
+words a move is typed with, both languages) is ``notation.py``; tiles and
+cards by what they are, ``names.py``."""
 from __future__ import annotations
 
-import re
+import unicodedata
 
-from ..base import OMNISCIENT, ParseError, name_seat, seat_from_text
-from . import creatures as cr
-from .data import C_KIND, C_VALUE, CARD_LABEL, COLOUR_NAMES, T_COLOURS, T_PART, T_VALUE, T_VARIANT
-from .rules import ORDERS
+from ..base import OMNISCIENT, name_seat
+from ..i18n import CHINESE, N_, _, join_words, language, ngettext, pgettext
+from .data import C_KIND
+from .names import (
+    card_name, card_names, colour_name, kind_name, needed_parts, part_name, points, tile_name, tile_names,
+)
+from .notation import colour_word, describe_move, order_word, word
 
-#: What a tile's code says: its part, then after the dash the parts it
-#: plugs into (its sockets), one letter each.
-TILE_CODES = (
-    "Tile codes: the part, then the parts it plugs into. HD head: E ears, N nose, K neck\n"
-    "(to the body front); BF body front: H head, F front feet, R rear (the body back);\n"
-    "BB body back: F front (the body front), B back feet, T tail; EARS, NOSE, FFEET\n"
-    "(front feet), BFEET (back feet), TAIL plug into one; SINGLE is a creature alone.\n"
-    "HD-ENK is a head with ears, nose and neck sockets.")
-
-_HEAD = ("Cartoona notation: tiles are tN, creatures cN, cards kN. A seat is its player's\n"
-         "name or its number from 0.")
-_FULL = """\
-  place t17 new            start a creature with tile 17
-  place t17 on c3          plug tile 17 into creature 3 (on c3+c5 merges two creatures)
-  score c3                 score a completed creature (score c4+c6 scores single-tile creatures together)
-  play k12 on t17          a point card or a Special on a tile; play k44 on t17: a Steal
-  play k36 on t4 with t17  a Swap: your t4 for their t17;  play k60: an Instant
-  block with k52 | pass    answer a card played (pass also declines to play out of turn)
-  keep                     keep the tile an Instant drew instead of placing it
-  end turn
-  order always_pass on|off   standing orders: always_pass, block_steal, block_swap, block_minus"""
-_CHEAT = """\
-  cheat t17 with k66 | cheat t17 bluff      a secret theft (Cheat cards)
-  call cheat on Ann forfeit k5              (or: call cheat on seat 2 forfeit k5): the card
-                                            you give up if you are wrong"""
-_BASIC = """\
-  place t17 new            start a creature with tile 17
-  place t17 on c3          plug tile 17 into creature 3 (on c3+c5 merges two creatures)
-  discard t17              after placing, discard a tile face down
-  score c3                 score a completed creature
-  end turn"""
-_SOLO = """\
-  place t17 new as blue    start a creature with the drawn tile, in the colour chosen
-  place t17 on c2 as blue  plug it into the creature of that colour
-  discard t17 as blue      set the drawn tile aside"""
-_KIDS = """\
-  draw | take t17          draw a tile, or take one from the centre
-  place t17 new | place t17 on c1
-  pool                     put the held tile in the centre
-  remove t17               move a tile of your creature to the centre"""
-
+#: Each way to play as a short title (the board, the picture, the log).
+MODE_TITLES = {
+    "full": N_("Cartoona"),
+    "basic": N_("Cartoona, basic game"),
+    "basic_team": N_("Cartoona, basic team game"),
+    "solo": N_("Cartoona, solo game"),
+    "kids": N_("Cartoona, kids' game"),
+}
 
 #: a result's reason in words
 END_WORDS = {
-    "target": "the target score was reached", "tiles_ran_out": "the tiles ran out",
-    "last_tile_drawn": "the last tile was drawn", "won": "a creature of every colour is complete",
-    "lost": "the stack ran out before a creature of every colour was complete",
-    "solo_won": "a creature of every colour is complete",
-    "solo_stack_empty": "the stack ran out before a creature of every colour was complete",
-    "kids_target": "a creature reached the goal", "kids_time_up": "time is up",
-    "forfeit": "a seat forfeited",
+    "target": N_("the target score was reached"),
+    "tiles_ran_out": N_("the tiles ran out, in the stack and in the discard"),
+    "last_tile_drawn": N_("the last tile was drawn"),
+    "won": N_("a creature of every colour is complete"),
+    "lost": N_("the stack ran out before a creature of every colour was complete"),
+    "solo_won": N_("a creature of every colour is complete"),
+    "solo_stack_empty": N_("the stack ran out before a creature of every colour was complete"),
+    "kids_target": N_("a creature met the goal"),
+    "kids_time_up": N_("time is up"),
+    "forfeit": N_("a player forfeited"),
+}
+
+#: What each standing order does, for the texts saying one was set.
+ORDER_WHAT = {
+    "always_pass": N_("always pass (never asked to answer a card or to play out of turn)"),
+    "block_steal": N_("block every Steal aimed at their side's creatures, while holding a Block"),
+    "block_swap": N_("block every Swap aimed at their side's creatures, while holding a Block"),
+    "block_minus": N_("block every minus card aimed at their side's creatures, while holding a Block"),
 }
 
 
-def help_for(options: dict) -> str:
-    """The notation with only the moves of this mode and options."""
+def mode_title(mode) -> str:
+    return _(MODE_TITLES[mode]) if mode in MODE_TITLES else _(MODE_TITLES["full"])
+
+
+def end_words(reason) -> str:
+    return _(END_WORDS[reason]) if reason in END_WORDS else str(reason or "")
+
+
+def sentences(*parts) -> str:
+    """Whole sentences one after another (Chinese sets none of the spaces)."""
+    return ("" if language() == CHINESE else " ").join(p for p in parts if p)
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+# ---------------------------------------------------------------- help
+
+
+def _lines(options: dict) -> list:
+    """(example, what it does) for every move of this mode and options."""
+    w = word
     mode = options.get("mode", "full")
-    parts = [_HEAD]
+    place_new = (f"{w('place')} t17 {w('new')}", _("start a new creature with tile 17"))
+    place_on = (f"{w('place')} t17 {w('on')} c3",
+                _("plug tile 17 into creature 3 (on c3+c5: a tile that fits both joins them into one)")
+                if options.get("allow_creature_merge", True) else _("plug tile 17 into creature 3"))
+    end = (w("end_turn"), _("end your turn"))
     if mode == "full":
-        parts.append(_FULL)
+        together = f"{w('score')} c4+c6"
+        out = [place_new, place_on,
+               (f"{w('score')} c3", _("score a complete creature of yours (“{more}”: single-tile creatures "
+                                      "together, for a bonus)", more=together)),
+               (f"{w('play')} k12 {w('on')} t17", _("play a point card or a Special on a tile; a Steal the same "
+                                                    "way, on an opponent's tile")),
+               (f"{w('play')} k36 {w('on')} t4 {w('for')} t17",
+                _("play a Swap: your tile 4 for an opponent's tile 17 of the same kind")),
+               (f"{w('play')} k60", _("play an Instant: draw a tile you may place at once")),
+               (f"{w('block')} k52", _("answer a card with a Block")),
+               (w("pass"), _("let the card be; out of turn: play nothing more this turn")),
+               (w("keep"), _("keep the tile an Instant drew instead of placing it")),
+               end,
+               (f"{w('order')} {order_word('always_pass')} {w('order_on')}",
+                _("a standing order, “{on}” or “{off}”: “{always}” (never asked to answer or to play out of "
+                  "turn); “{steal}”, “{swap}”, “{minus}” (block such cards aimed at your side, while you hold "
+                  "a Block)", on=w("order_on"), off=w("order_off"), always=order_word("always_pass"),
+                  steal=order_word("block_steal"), swap=order_word("block_swap"),
+                  minus=order_word("block_minus")))]
         if options.get("cheat_cards"):
-            parts.append(_CHEAT)
-        parts.append("Out of turn you may play only Instant and Special cards"
-                     + (", and answer another player's card with a Block." if options.get("block_out_of_turn", True)
-                        else "; a Block answers only a card played during your own turn."))
-    elif mode in ("basic", "basic_team"):
-        parts.append(_BASIC if mode == "basic" else _BASIC.replace(
-            "  discard t17              after placing, discard a tile face down\n", ""))
+            out += [(f"{w('cheat')} t17 {w('using')} k66", _("steal tile 17 in secret with a Cheat card")),
+                    (f"{w('cheat')} t17 {w('bluff')}",
+                     _("steal it without one: a bluff (25 points off, and every card, if caught)")),
+                    (f"{w('call')} {w('seat')} 2 {w('forfeit')} k5",
+                     _("call cheat on a player, by name or seat number; the card named last is the one you give "
+                       "up if you are wrong"))]
+        return out
+    if mode in ("basic", "basic_team"):
+        out = [place_new, place_on]
+        if mode == "basic":
+            out.append((f"{w('discard')} t17", _("after placing, discard a tile from your hand, face down")))
+        out += [(f"{w('score')} c3", _("score a complete creature")), end]
         if not options.get("basic_must_place", True):
-            parts.append("  pass                     place nothing this turn")
-    elif mode == "solo":
-        parts.append(_SOLO)
-    else:
-        parts.append(_KIDS)
-    parts.append(TILE_CODES)
-    return "\n".join(parts)
+            out.append((w("pass"), _("place nothing this turn")))
+        return out
+    if mode == "solo":
+        blue = colour_word("B")
+        return [(f"{w('place')} t17 {w('new')} {w('as')} {blue}",
+                 _("start a creature with the drawn tile, in the colour chosen (a two-colour tile has two)")),
+                (f"{w('place')} t17 {w('on')} c2 {w('as')} {blue}", _("plug it into the creature of that colour")),
+                (f"{w('discard')} t17 {w('as')} {blue}", _("set the drawn tile aside"))]
+    return [(w("draw"), _("draw the top tile of the stack, for everyone to see")),
+            (f"{w('take')} t17", _("take a tile from the centre")),
+            (f"{w('place')} t17 {w('new')}", _("start your creature with the tile you hold")),
+            (f"{w('place')} t17 {w('on')} c1", _("plug the tile you hold into your creature")),
+            (w("pool"), _("put the tile you hold in the centre")),
+            (f"{w('remove')} t17", _("move a tile at an end of your creature to the centre"))]
+
+
+def help_for(options: dict) -> str:
+    """The notation with only the moves of this mode and options, in the
+    reader's language, the examples in the notation language."""
+    mode = options.get("mode", "full")
+    lines = _lines(options)
+    column = max(_width(example) for example, _what in lines) + 2
+    out = [_("How to write a move: a tile is tN, a creature cN, a card kN, by the numbers the board shows.")
+           if mode == "full" else
+           _("How to write a move: a tile is tN, a creature cN, by the numbers the board shows.")]
+    out += [f"  {example}{' ' * (column - _width(example))}{what}" for example, what in lines]
+    if mode == "full":
+        out.append(_("Out of turn you may play only Instant and Special cards, and answer another player's card "
+                     "with a Block.") if options.get("block_out_of_turn", True) else
+                   _("Out of turn you may play only Instant and Special cards; a Block answers only a card played "
+                     "during your own turn."))
+    out.append(key_text(mode))
+    return "\n".join(out)
 
 
 def examples_for(options: dict) -> list:
-    mode = options.get("mode", "full")
+    return [example for example, _what in _lines(options)]
+
+
+def key_text(mode) -> str:
     if mode == "full":
-        out = ["place t17 new", "place t17 on c3", "score c3", "play k12 on t17", "play k36 on t4 with t17",
-               "play k60", "block with k52", "pass", "keep", "end turn", "order always_pass on"]
-        if options.get("cheat_cards"):
-            out += ["cheat t17 with k66", "cheat t17 bluff", "call cheat on seat 2 forfeit k5"]
-        return out
-    if mode in ("basic", "basic_team"):
-        return ["place t17 new", "place t17 on c3", "score c3", "end turn"] + (
-            ["discard t17"] if mode == "basic" else [])
-    if mode == "solo":
-        return ["place t17 new as blue", "place t17 on c2 as blue", "discard t17 as blue"]
-    return ["draw", "take t17", "place t17 new", "place t17 on c1", "pool", "remove t17"]
+        return _("Tiles read tN (colour, part, the parts it joins; points), cards kN (kind); a move names them "
+                 "by tN and kN.")
+    return _("Tiles read tN (colour, part, the parts it joins; points); a move names them by tN.")
 
 
 HELP = help_for({"mode": "full", "cheat_cards": True}) + "\nOther modes: see docs/rules/cartoona.md."
-
-COLOUR_WORDS = {"y": "Y", "yellow": "Y", "b": "B", "blue": "B", "m": "M", "magenta": "M",
-                "p": "P", "purple": "P"}
-EXPECTED = ["place tN new", "place tN on cN", "discard tN", "score cN", "play kN [on tN] [with tN]",
-            "block with kN", "pass", "keep", "end turn", "cheat tN with kN", "call cheat on NAME (or seat N)",
-            "order NAME on|off", "draw", "take tN", "pool", "remove tN"]
-
-
-def tile_name(t) -> str:
-    if t is None:
-        return "a hidden tile"
-    colours = "/".join(COLOUR_NAMES[c] for c in T_COLOURS[t]) or "any colour"
-    return f"t{t} ({colours} {T_VARIANT[t]}, {T_VALUE[t]})"
-
-
-def card_name(c) -> str:
-    if c is None:
-        return "a hidden card"
-    return f"k{c} ({CARD_LABEL[C_KIND[c]]})"
-
-
-def _creatures(ids) -> str:
-    return "+".join(f"c{x}" for x in ids)
-
-
-# ---------------------------------------------------------------- moves
-
-
-def describe_move(m, names=None) -> str:
-    t = m["type"]
-    if t == "place_tile":
-        where = f"on {_creatures(m['creatures'])}" if m["creatures"] else "new"
-        tail = f" as {COLOUR_NAMES[m['colour']]}" if "colour" in m else ""
-        return f"place t{m['tile']} {where}{tail}"
-    if t == "discard_tile":
-        tail = f" as {COLOUR_NAMES[m['colour']]}" if "colour" in m else ""
-        return f"discard t{m['tile']}{tail}"
-    if t == "score":
-        return f"score {_creatures(m['creatures'])}"
-    if t == "end_turn":
-        return "end turn"
-    if t == "pass":
-        return "pass"
-    if t == "keep":
-        return "keep"
-    if t == "play_card":
-        out = f"play {CARD_LABEL[C_KIND[m['card']]]} k{m['card']}"
-        if "tile" in m:
-            out += f" on t{m['tile']}"
-        if "with" in m:
-            out += f" with t{m['with']}"
-        return out
-    if t == "block":
-        return f"block with k{m['card']}"
-    if t == "cheat":
-        return f"cheat t{m['tile']} " + (f"with k{m['card']}" if m["card"] is not None else "bluff")
-    if t == "call_cheat":
-        out = f"call cheat on {name_seat(m['target'], names)}"
-        return out + (f" forfeit k{m['forfeit']}" if m["forfeit"] is not None else "")
-    if t == "set_order":
-        return f"order {m['order']} {'on' if m['on'] else 'off'}"
-    if t == "draw":
-        return "draw"
-    if t == "take":
-        return f"take t{m['tile']}"
-    if t == "pool_tile":
-        return "pool"
-    if t == "remove_tile":
-        return f"remove t{m['tile']}"
-    return str(m)
-
-
-def _fail(game, state, player, code, message, names=None):
-    legal = game.legal_moves(state, player)
-    raise ParseError(code, message, expected=EXPECTED,
-                     examples=[describe_move(m, names) for m in legal[:6]])
-
-
-def parse(game, text, state, player, names=None):
-    def _parse_fail(code, message):
-        _fail(game, state, player, code, message, names)
-
-    if not isinstance(text, str):
-        _parse_fail("not_text", "a move is a line of text")
-    norm = re.sub(r"[,;()\[\]]", " ", text.strip().lower())
-    words = norm.split()
-    if not words:
-        _parse_fail("empty", "no move given")
-    cmd = words[0]
-    tiles = [int(x) for x in re.findall(r"\bt(\d+)\b", norm)]
-    cres = [int(x) for x in re.findall(r"\bc(\d+)\b", norm)]
-    cards = [int(x) for x in re.findall(r"\bk(\d+)\b", norm)]
-    colour = None
-    if " as " in f" {norm} ":
-        after = words[words.index("as") + 1:] if "as" in words else []
-        if not after or after[0] not in COLOUR_WORDS:
-            _parse_fail("bad_colour", "after 'as' name a colour: yellow, blue, magenta or purple")
-        colour = COLOUR_WORDS[after[0]]
-
-    def one_tile():
-        if len(tiles) != 1:
-            _parse_fail("tile_expected", f"'{cmd}' needs exactly one tile, like t17")
-        return tiles[0]
-
-    if cmd in ("place", "put", "start", "add"):
-        tile = one_tile()
-        if "new" in words or cmd == "start":
-            cs = []
-        elif cres:
-            cs = sorted(cres)
-        else:
-            _parse_fail("creature_expected", "say 'new' or 'on cN' (on c3+c5 to merge)")
-        move = {"type": "place_tile", "tile": tile, "creatures": cs}
-        if state["mode"] == "solo":
-            move["colour"] = colour if colour else _only_colour(game, state, player, tile)
-        return move
-    if cmd == "discard":
-        move = {"type": "discard_tile", "tile": one_tile()}
-        if state["mode"] == "solo":
-            move["colour"] = colour if colour else _only_colour(game, state, player, move["tile"])
-        return move
-    if cmd == "score":
-        if not cres:
-            _parse_fail("creature_expected", "score which creature? like: score c3")
-        return {"type": "score", "creatures": sorted(cres)}
-    if cmd in ("end", "done", "finish"):
-        return {"type": "end_turn"}
-    if cmd in ("pass", "no"):
-        return {"type": "pass"}
-    if cmd == "keep":
-        return {"type": "keep"}
-    if cmd in ("block",):
-        card = cards[0] if cards else _card_of_kind(game, state, player, ("block",))
-        return {"type": "block", "card": card}
-    if cmd in ("play", "use"):
-        if cards:
-            card = cards[0]
-        else:
-            card = _card_of_kind(game, state, player, _kinds_named(words[1:]))
-        move = {"type": "play_card", "card": card}
-        kind = C_KIND[card] if isinstance(card, int) and 0 <= card < len(C_KIND) else None
-        if kind == "swap" and len(tiles) == 2:
-            move["tile"], move["with"] = tiles[0], tiles[1]
-        elif kind != "instant" and tiles:
-            move["tile"] = tiles[0]
-            if len(tiles) > 1:
-                move["with"] = tiles[1]
-        return move
-    if cmd == "cheat":
-        tile = one_tile()
-        if "bluff" in words:
-            card = None
-        elif cards:
-            card = cards[0]
-        else:
-            card = _card_of_kind(game, state, player, ("cheat",))
-        return {"type": "cheat", "tile": tile, "card": card}
-    if cmd == "call":
-        rest = words[1:]
-        rest = rest[1:] if rest[:1] == ["cheat"] else rest
-        rest = rest[1:] if rest[:1] in (["on"], ["against"]) else rest
-        named = rest[:rest.index("forfeit")] if "forfeit" in rest else rest
-        target = seat_from_text(" ".join(named), state["n"], names) if named else None
-        if target is None:  # a number out of range, or "seat2": read as written, refused by the rules
-            m = re.search(r"(?:seat|player|p|on)\s*(\d+)", norm)
-            target = int(m.group(1)) if m else None
-        if target is None:
-            _parse_fail("seat_expected",
-                  "call cheat on whom? a player's name or seat number, like: call cheat on seat 2")
-        forfeit = None
-        f = re.search(r"forfeit\s+k(\d+)", norm)
-        if f:
-            forfeit = int(f.group(1))
-        elif state["opts"]["false_call_penalty"] == "discard_one" and 0 <= player < state["n"] \
-                and any(m["type"] == "call_cheat" and m["forfeit"] is not None
-                        for m in game.legal_moves(state, player)):
-            _parse_fail("forfeit_expected",
-                  "name the card you give up if the call is wrong: call cheat on seat 2 forfeit k5")
-        return {"type": "call_cheat", "target": target, "forfeit": forfeit}
-    if cmd in ("order", "always"):
-        rest = "_".join(w for w in words[1:] if w not in ("on", "off"))
-        if cmd == "always":
-            rest = "always_" + rest
-        name = rest.replace("steals", "steal").replace("swaps", "swap")
-        if name not in ORDERS:
-            _parse_fail("bad_order", f"standing orders are {', '.join(ORDERS)}")
-        on = "off" not in words
-        return {"type": "set_order", "order": name, "on": on}
-    if cmd == "draw":
-        return {"type": "draw"}
-    if cmd == "take":
-        return {"type": "take", "tile": one_tile()}
-    if cmd == "pool":
-        return {"type": "pool_tile"}
-    if cmd == "remove":
-        return {"type": "remove_tile", "tile": one_tile()}
-    _parse_fail("unknown_command", f"I do not know the command {cmd!r}")
-
-
-def _only_colour(game, state, player, tile):
-    if isinstance(tile, int) and 0 <= tile < len(T_COLOURS) and len(T_COLOURS[tile]) == 1:
-        return T_COLOURS[tile][0]
-    _fail(game, state, player, "colour_expected", "a two-colour tile needs a colour: ... as yellow")
-
-
-KIND_WORDS = {label: kind for kind, label in CARD_LABEL.items()}
-
-
-def _kinds_named(words):
-    for w in words:
-        if w in KIND_WORDS:
-            return (KIND_WORDS[w],)
-    return ()
-
-
-def _card_of_kind(game, state, player, kinds):
-    if kinds and 0 <= player < state["n"]:
-        for c in state["chands"][player]:
-            if C_KIND[c] in kinds:
-                return c
-    _fail(game, state, player, "card_expected", "which card? name it like k12"
-          + (f" (you hold no {kinds[0]} card)" if kinds else ""))
 
 
 # ---------------------------------------------------------------- events
 
 
+def order_what(order) -> str:
+    return _(ORDER_WHAT[order]) if order in ORDER_WHAT else str(order)
+
+
+def card_play(who: str, card, kind, tile=None, other=None) -> str:
+    """What a card played does, as a sentence (a window waits on it)."""
+    c = card_name(card)
+    if kind == "steal" and tile is not None:
+        return _("{name} played {card} to take {tile}.", name=who, card=c, tile=tile_name(tile))
+    if kind == "swap" and tile is not None and other is not None:
+        return _("{name} played {card} to swap {tile} for {other}.", name=who, card=c, tile=tile_name(tile),
+                 other=tile_name(other))
+    if kind == "instant":
+        return _("{name} played {card} to draw a tile.", name=who, card=c)
+    if tile is not None:
+        return _("{name} played {card} on {tile}.", name=who, card=c, tile=tile_name(tile))
+    return _("{name} played {card}.", name=who, card=c)
+
+
+def _creatures_words(ids) -> str:
+    return join_words([f"c{x}" for x in ids])
+
+
 def describe_event(e, viewer, names=None) -> str:
     """An event in words, seats by their players' names (``name_seat``)."""
     t = e["type"]
-
-    def W(q):  # a seat at the start of a sentence
-        return name_seat(q, names, capital=True)
 
     def w(q):
         return name_seat(q, names)
@@ -344,93 +194,171 @@ def describe_event(e, viewer, names=None) -> str:
     secret = e.get("secret", {})
     p = e.get("player")
     if t == "GameStarted":
-        return f"A {e['mode']} game of Cartoona for {e['players']} began; {w(e['start'])} starts."
-    if t in ("TilesShuffled", "CardsShuffled", "TilesReshuffled", "CardsReshuffled"):
-        what = "tiles" if "Tiles" in t else "cards"
-        return f"{e['count']} {what} were shuffled face down."
+        return ngettext("{game} for {n} player began; {name} starts.", "{game} for {n} players began; {name} starts.",
+                        e["players"], game=mode_title(e.get("mode")), name=w(e["start"]))
+    if t == "TilesShuffled":
+        return ngettext("{n} tile was shuffled face down into the stack.",
+                        "{n} tiles were shuffled face down into the stack.", e["count"])
+    if t == "CardsShuffled":
+        return ngettext("{n} card was shuffled face down into the deck.",
+                        "{n} cards were shuffled face down into the deck.", e["count"])
+    if t == "TilesReshuffled":
+        return ngettext("The {n} tile of the discard was shuffled into the stack.",
+                        "The {n} tiles of the discard were shuffled into the stack.", e["count"])
+    if t == "CardsReshuffled":
+        return ngettext("The {n} discarded card was shuffled into the deck.",
+                        "The {n} discarded cards were shuffled into the deck.", e["count"])
     if t in ("TilesDealt", "TileDrawn"):
         got = secret.get("tiles")
-        shown = ", ".join(tile_name(x) for x in got) if got else f"{e['count']} tile(s)"
-        return f"{W(p)} drew {shown}."
+        if got:
+            return _("{name} drew {tiles}.", name=w(p), tiles=tile_names(got))
+        return ngettext("{name} drew {n} tile.", "{name} drew {n} tiles.", e["count"], name=w(p))
     if t == "CardsDealt":
         got = secret.get("cards")
-        shown = ", ".join(card_name(x) for x in got) if got else f"{e['count']} card(s)"
-        return f"{W(p)} drew {shown}."
+        if got:
+            return _("{name} drew {cards}.", name=w(p), cards=card_names(got))
+        return ngettext("{name} drew {n} card.", "{name} drew {n} cards.", e["count"], name=w(p))
     if t == "CardDrawn":
-        return f"{W(p)} drew {card_name(secret['card']) if 'card' in secret else 'a card'}."
+        if "card" in secret:
+            return _("{name} drew {card}.", name=w(p), card=card_name(secret["card"]))
+        return _("{name} drew a card.", name=w(p))
     if t == "TilesRanOut":
-        return "No tile left to draw: the game ends after this turn."
+        return _("No tile is left to draw, in the stack or the discard: this is the last turn.")
     if t == "TurnStarted":
-        return f"Turn {e['turn']}: {w(p)} to play."
+        return _("Turn {turn}: {name} to play.", turn=e["turn"], name=w(p))
     if t == "PhaseChanged":
-        return f"Now: {e['phase']}."
+        if e.get("phase") == "discard":
+            return _("Next: discard a tile from the hand, face down.")
+        return _("Next: score a complete creature, or end the turn.")
     if t == "TilePlaced":
-        where = f"on {_creatures(e['creatures'])}" if e["creatures"] else f"as new creature c{e['creature']}"
-        col = f" as {COLOUR_NAMES[e['colour']]}" if "colour" in e else ""
-        return f"{W(p)} placed {tile_name(e['tile'])} {where}{col}."
+        return _placed(e, w(p))
     if t == "TileDiscarded":
         tile = e.get("tile", secret.get("tile"))
-        return f"{W(p)} discarded " + (tile_name(tile) if tile is not None else "a tile face down") + "."
+        if e.get("from") == "drawn":
+            return _("{name} set {tile} aside.", name=w(p), tile=tile_name(tile))
+        if tile is None:
+            return _("{name} discarded a tile face down.", name=w(p))
+        return _("{name} discarded {tile} face down.", name=w(p), tile=tile_name(tile))
     if t == "CreatureScored":
-        bonus = f" (+{e['bonus']} bonus)" if e.get("bonus") else ""
-        return f"{W(p)} scored {_creatures(e['creatures'])} for {e['points']} points{bonus}."
+        return _scored(e, w)
     if t == "TurnEnded":
-        return f"{W(p)} ended the turn."
+        return _("{name} ended the turn.", name=w(p))
     if t == "GameEnded":
-        return f"The game is over ({e['reason']})."
+        return _("The game is over: {reason}.", reason=end_words(e.get("reason")))
     if t == "CardPlayed":
-        out = f"{W(p)} played {card_name(e['card'])}"
-        if "tile" in e:
-            out += f" on t{e['tile']}"
-        if "with" in e:
-            out += f" with t{e['with']}"
-        waiting = ", ".join(w(q) for q in e["responders"])
-        return out + (f"; waiting for block or pass from {waiting}." if waiting else ".")
+        out = card_play(w(p), e["card"], e.get("kind"), e.get("tile"), e.get("with"))
+        waiting = [w(q) for q in e["responders"]]
+        return sentences(out, _("Waiting for {names} to block it or pass.", names=join_words(waiting))
+                         if waiting else "")
     if t == "ReactionAnswered":
         if "block" in secret:
-            return f"{W(p)} answered: " + (f"block with k{secret['block']}" if secret["block"] is not None
-                                                else "pass") + "."
-        return f"{W(p)} answered."
+            if secret["block"] is None:
+                return _("{name} answered: no block.", name=w(p))
+            return _("{name} answered with a Block, {card}.", name=w(p), card=card_name(secret["block"]))
+        return _("{name} answered.", name=w(p))
     if t == "CardBlocked":
-        return f"{W(e['by'])} blocked {card_name(e['card'])} with k{e['block']}."
+        return _("{name} blocked {owner}'s {card} with {block}; both cards are discarded.", name=w(e["by"]),
+                 card=card_name(e["card"]), owner=w(p), block=card_name(e["block"]))
     if t == "CardAttached":
-        return f"{card_name(e['card'])} is now on t{e['tile']}."
+        return _("{card} now lies on {tile}.", card=card_name(e["card"]), tile=tile_name(e["tile"]))
     if t == "TilesSwapped":
-        return f"{W(p)} swapped t{e['tile']} and t{e['with']}."
+        return _("{name} swapped {tile} and {other}.", name=w(p), tile=tile_name(e["tile"]),
+                 other=tile_name(e["with"]))
     if t == "TileStolen":
-        return f"{W(p)} stole t{e['tile']} from c{e['creature']} ({w(e['victim'])})."
+        return sentences(_("{name} stole {tile} from {victim}'s creature c{creature}.", name=w(p),
+                           tile=tile_name(e["tile"]), creature=e["creature"], victim=w(e["victim"])),
+                         _dropped(e.get("dropped")))
     if t == "InstantDrawn":
-        return f"{W(p)} drew " + (tile_name(secret["tile"]) if "tile" in secret else "a tile") + " with an Instant."
+        if "tile" in secret:
+            return _("{name} drew {tile} with an Instant.", name=w(p), tile=tile_name(secret["tile"]))
+        return _("{name} drew a tile with an Instant.", name=w(p))
     if t == "InstantFizzled":
-        return "The Instant found no tile to draw."
+        return _("The Instant found no tile to draw.")
     if t == "InstantKept":
-        return f"{W(p)} kept the drawn tile."
+        return _("{name} kept the tile the Instant drew.", name=w(p))
     if t == "OutOfTurnPassed":
-        return f"{W(p)} plays nothing out of turn this turn."
+        return _("{name} will play nothing more out of turn this turn.", name=w(p))
     if t == "OrderSet":
-        return f"{W(p)} turned standing order {e['order']} {'on' if e['on'] else 'off'}."
+        if e["on"]:
+            return _("{name} set a standing order: {what}.", name=w(p), what=order_what(e["order"]))
+        return _("{name} dropped the standing order: {what}.", name=w(p), what=order_what(e["order"]))
     if t == "TileVanished":
-        who = f" (you took it with {('k' + str(secret['card'])) if secret.get('card') is not None else 'a bluff'})" \
-            if "thief" in secret else ""
-        return f"t{e['tile']} vanished from c{e['creature']} ({w(e['victim'])})!{who}"
+        gone = _("{tile} vanished from {victim}'s creature c{creature}!", tile=tile_name(e["tile"]),
+                 creature=e["creature"], victim=w(e["victim"]))
+        mine = ""
+        if "thief" in secret:
+            mine = (_("(You took it with {card}.)", card=card_name(secret["card"]))
+                    if secret.get("card") is not None else _("(You took it with a bluff, no Cheat card.)"))
+        return sentences(gone, _dropped(e.get("dropped")), mine)
     if t == "CheatSafe":
-        return f"{W(e['thief'])} got away with t{e['tile']}."
+        return _("{name} got away with {tile}: it joins their hand.", name=w(e["thief"]), tile=tile_name(e["tile"]))
     if t == "CheatCaught":
-        extra = f", loses {e['penalty']} points and discards all cards" if e["penalty"] else ""
-        where = f"back to c{e['back']}" if e["back"] is not None else f"to {w(e['to_hand'])}'s hand"
-        return f"{W(e['caller'])} caught {w(e['thief'])} cheating: t{e['tile']} goes {where}{extra}."
+        if e["back"] is not None:
+            caught = _("{caller} caught {thief} cheating: {tile} goes back to creature c{creature}.",
+                       caller=w(e["caller"]), thief=w(e["thief"]), tile=tile_name(e["tile"]), creature=e["back"])
+        else:
+            caught = _("{caller} caught {thief} cheating: {tile} goes to {victim}'s hand.",
+                       caller=w(e["caller"]), thief=w(e["thief"]), tile=tile_name(e["tile"]),
+                       victim=w(e["to_hand"]))
+        penalty = _("It was a bluff: {name} loses {points} and discards every card.", name=w(e["thief"]),
+                    points=points(e["penalty"])) if e["penalty"] else ""
+        return sentences(caught, penalty)
     if t == "CheatCallFailed":
-        lost = f" and discards k{e['forfeit']}" if e["forfeit"] is not None else ""
-        return f"{W(e['caller'])} wrongly called cheat on {w(e['target'])}{lost}."
+        if e["forfeit"] is not None:
+            return _("{caller} wrongly called cheat on {target} and discards {card}.", caller=w(e["caller"]),
+                     target=w(e["target"]), card=card_name(e["forfeit"]))
+        return _("{caller} wrongly called cheat on {target}.", caller=w(e["caller"]), target=w(e["target"]))
     if t == "SoloTileDrawn":
-        return f"You drew {tile_name(e['tile'])}."
+        return _("{name} drew {tile}.", name=w(p), tile=tile_name(e["tile"]))
     if t == "TileTaken":
-        return f"{W(p)} took {tile_name(e['tile'])} from the {e['source']}."
+        if e.get("source") == "pool":
+            return _("{name} took {tile} from the centre.", name=w(p), tile=tile_name(e["tile"]))
+        return _("{name} drew {tile} from the stack.", name=w(p), tile=tile_name(e["tile"]))
     if t == "TilePooled":
-        return f"{W(p)} put t{e['tile']} in the centre."
+        return _("{name} put {tile} in the centre.", name=w(p), tile=tile_name(e["tile"]))
     if t == "TileRemoved":
-        return f"{W(p)} moved t{e['tile']} to the centre."
+        return _("{name} moved {tile} from their creature to the centre.", name=w(p), tile=tile_name(e["tile"]))
     return t
+
+
+def _placed(e, who) -> str:
+    tile, ids = tile_name(e["tile"]), e["creatures"]
+    if "colour" in e:
+        colour = colour_name(e["colour"])
+        if not ids:
+            return _("{name} started the {colour} creature c{creature} with {tile}.", name=who, colour=colour,
+                     creature=e["creature"], tile=tile)
+        return _("{name} placed {tile} on the {colour} creature c{creature}.", name=who, tile=tile,
+                 colour=colour, creature=ids[0])
+    if not ids:
+        return _("{name} started creature c{creature} with {tile}.", name=who, creature=e["creature"], tile=tile)
+    if len(ids) == 1:
+        return _("{name} placed {tile} on creature c{creature}.", name=who, tile=tile, creature=ids[0])
+    return _("{name} placed {tile}, joining creatures {creatures} into c{creature}.", name=who, tile=tile,
+             creatures=_creatures_words(ids), creature=ids[0])
+
+
+def _scored(e, w) -> str:
+    ids, total = e["creatures"], e["points"]
+    if len(ids) == 1:
+        if "by" in e:
+            return ngettext("{name} completed creature c{creature} of {owner}: it scores {n} point.",
+                            "{name} completed creature c{creature} of {owner}: it scores {n} points.", total,
+                            name=w(e["by"]), creature=ids[0], owner=w(e["player"]))
+        return ngettext("{name} scored creature c{creature}: {n} point.", "{name} scored creature c{creature}: "
+                        "{n} points.", total, name=w(e["player"]), creature=ids[0])
+    if e.get("bonus"):
+        return ngettext("{name} scored creatures {creatures} together: {n} point, {bonus} of them a bonus.",
+                        "{name} scored creatures {creatures} together: {n} points, {bonus} of them a bonus.",
+                        total, name=w(e["player"]), creatures=_creatures_words(ids), bonus=e["bonus"])
+    return ngettext("{name} scored creatures {creatures}: {n} point.", "{name} scored creatures {creatures}: "
+                    "{n} points.", total, name=w(e["player"]), creatures=_creatures_words(ids))
+
+
+def _dropped(cards) -> str:
+    if not cards:
+        return ""
+    return ngettext("The card on it is discarded.", "The {n} cards on it are discarded.", len(cards))
 
 
 def describe(item, viewer, names=None) -> str:
@@ -445,88 +373,146 @@ def describe(item, viewer, names=None) -> str:
 # ---------------------------------------------------------------- board
 
 
+def kids_goal(target) -> str:
+    """The kids' goal in words ("a complete creature of at least 4 tiles")."""
+    kind, _sep, arg = str(target or "").partition(":")
+    if kind == "min_tiles" and arg.isdigit():
+        return ngettext("a complete creature of at least {n} tile", "a complete creature of at least {n} tiles",
+                        int(arg))
+    if kind == "single_colour":
+        return _("a complete creature all of one colour")
+    if kind == "parts":
+        return _("a complete creature with {parts}",
+                 parts=join_words([part_name(x) for x in arg.split(",") if x]))
+    return str(target)
+
+
+def creature_line(c, who, solo=False) -> str:
+    """One creature of the view: whose, its tiles by what they are, and
+    whether it is complete (its points) or what it still needs."""
+    if solo and "colour" in c:
+        head = _("c{id}, the {colour} creature", id=c["id"], colour=colour_name(c["colour"]))
+    else:
+        head = _("c{id}, {name}'s creature", id=c["id"], name=who[c["owner"]])
+    tiles = [t for _part, t in c["tiles"].items()]  # the view's order: the parts'
+    out = [_("{creature}: {tiles}.", creature=head, tiles=tile_names(tiles))]
+    if c["complete"]:
+        out.append(ngettext("Complete: {n} point.", "Complete: {n} points.", c.get("points", 0)))
+    else:
+        out.append(_("Not complete, so it scores nothing yet: it still needs {parts}.",
+                     parts=join_words(needed_parts(c["tiles"], c["open"])) or pgettext("cartoona", "none")))
+    if c.get("cards"):
+        on = [_("{card} on t{tile}", card=kind_name(C_KIND[k]), tile=tile) for tile, ks in c["cards"].items()
+              for k in ks]
+        out.append(_("Cards on it: {cards}.", cards=_(", ").join(on)))
+    return sentences(*out)
+
+
 def render(game, state, viewer, names=None) -> str:
     v = game.view(state, viewer)
     n = v["players"]
     who = [name_seat(q, names) for q in range(n)]
     me = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < n else None
     full = v["mode"] == "full"
-    head = f"Cartoona ({v['mode']}), turn {v['turn']}"
+    title = mode_title(v["mode"])
     if v["end"] is not None:
-        lines = [head + ", game over"]
+        lines = [_("{game}, turn {turn}: the game is over.", game=title, turn=v["turn"])]
     else:
-        lines = [head + f", {who[v['active']]}'s turn; to act: {', '.join(who[q] for q in v['to_act']) or 'nobody'}"]
-    lines.append("Scores: " + ", ".join(f"{who[q]} {x}" for q, x in enumerate(v["scores"]))
-                 + (f"; teams: " + ", ".join(f"team {t + 1} ({', '.join(who[q] for q in range(n) if v['teams'][q] == t)})"
-                                              f" {x}" for t, x in enumerate(v["team_scores"]))
-                    if "team_scores" in v else ""))
+        lines = [_("{game}, turn {turn}: {name}'s turn; to act now: {names}.", game=title, turn=v["turn"],
+                   name=who[v["active"]], names=join_words([who[q] for q in v["to_act"]]))]
+    lines.append(_("Scores: {scores}.", scores=_(", ").join(f"{who[q]} {x}" for q, x in enumerate(v["scores"]))))
+    if "team_scores" in v:
+        teams = [_("team {n} ({names}) {score}", n=t + 1, score=x,
+                   names=join_words([who[q] for q in range(n) if v["teams"][q] == t]))
+                 for t, x in enumerate(v["team_scores"])]
+        lines.append(_("Teams: {teams}.", teams=_(", ").join(teams)))
     if v["mode"] in ("full", "basic", "basic_team"):
-        counts = "Tiles in hand: " + ", ".join(f"{who[q]} {c}" for q, c in enumerate(v["hand_sizes"]))
+        lines.append(_("Tiles in hand: {counts}.", counts=_(", ").join(f"{who[q]} {c}"
+                                                                       for q, c in enumerate(v["hand_sizes"]))))
         if full:
-            counts += "; cards in hand: " + ", ".join(f"{who[q]} {c}" for q, c in enumerate(v["card_counts"]))
-        lines.append(counts)
-    stock = f"Stack: {v['stack']} tiles"
+            lines.append(_("Cards in hand: {counts}.", counts=_(", ").join(f"{who[q]} {c}"
+                                                                           for q, c in enumerate(v["card_counts"]))))
+    stock = [ngettext("Stack: {n} tile", "Stack: {n} tiles", v["stack"])]
     if "tile_discard" in v:
-        stock += f"; tile discard: {v['tile_discard']} face down" + (
-            f"; set aside: {v['set_aside']}" if v.get("set_aside") else "")
+        stock.append(_("tile discard: {n} face down", n=v["tile_discard"]))
+        if v.get("set_aside"):
+            stock.append(ngettext("set aside: {n} tile", "set aside: {n} tiles", v["set_aside"]))
     if full:
-        stock += f"; deck: {v['deck']} cards"
-    lines.append(stock)
+        stock.append(ngettext("deck: {n} card", "deck: {n} cards", v["deck"]))
+    lines.append(_("; ").join(stock))
     if full:
-        shown = ", ".join(card_name(c) for c in v["card_discard"]) or "none"
-        lines.append(f"Card discard: {shown}" + (f"; {v['face_down_cards']} face down" if v["face_down_cards"] else ""))
+        lines.append(_("Card discard: {cards}.", cards=card_names(v["card_discard"])))
+        if v["face_down_cards"]:
+            lines.append(ngettext("Face down in the card discard: {n} card.",
+                                  "Face down in the card discard: {n} cards.", v["face_down_cards"]))
         if v["end"] is None:
-            did = [f"{'has' if v['placed'] else 'has not'} placed a tile",
-                   f"{'has' if v['played'] else 'has not'} played a card"]
-            lines.append(f"This turn {who[v['active']]} " + " and ".join(did)
-                         + (" (you)" if me == v["active"] else "") + ".")
+            lines.append(_this_turn(v, who, me))
             out = [who[q] for q in v["out_of_turn_used"]]
             passed = [who[q] for q in v["out_of_turn_passed"]]
-            if out or passed:
-                lines.append("Out of turn this turn: " + "; ".join(
-                    x for x in (("played: " + ", ".join(out)) if out else "",
-                                ("passed: " + ", ".join(passed)) if passed else "") if x))
+            if out:
+                lines.append(_("Played out of turn this turn: {names}.", names=join_words(out)))
+            if passed:
+                lines.append(_("Will play nothing more out of turn this turn: {names}.", names=join_words(passed)))
         if v["target_score"]:
-            lines.append(f"First to {v['target_score']} points wins at once.")
+            lines.append(_("The first team to reach {n} points wins at once.", n=v["target_score"])
+                         if "team_scores" in v else
+                         _("The first to reach {n} points wins at once.", n=v["target_score"]))
     if v["creatures"]:
-        lines.append("Creatures:")
+        lines.append(_("Creatures:"))
     for c in v["creatures"]:
-        parts = ", ".join(f"{part}={tile_name(t)}" for part, t in c["tiles"].items())  # the view's order
-        state_txt = f"complete, {c['points']} pts" if c["complete"] else f"open: {' '.join(c['open']) or '-'}"
-        cards = ""
-        if c.get("cards"):
-            cards = "; cards " + ", ".join(f"t{t}: {' '.join(CARD_LABEL[C_KIND[k]] for k in ks)}"
-                                           for t, ks in c["cards"].items())
-        lines.append(f"  c{c['id']} ({who[c['owner']]}{', ' + c['colour'] if 'colour' in c else ''}): "
-                     f"{parts} [{state_txt}]{cards}")
-    if "hand" in v:
-        lines.append("Your tiles: " + (", ".join(tile_name(t) for t in v["hand"]) or "none"))
+        lines.append("  " + creature_line(c, who, solo=v["mode"] == "solo"))
+    if "hand" in v and v["mode"] != "solo" and v["mode"] != "kids":
+        lines.append(_("Your tiles: {tiles}.", tiles=tile_names(v["hand"])))
     if "cards" in v:
-        lines.append("Your cards: " + (", ".join(card_name(c) for c in v["cards"]) or "none"))
+        lines.append(_("Your cards: {cards}.", cards=card_names(v["cards"])))
     if v.get("window"):
-        w = v["window"]
-        lines.append(f"Reaction window: {who[w['player']]} played {card_name(w['card'])}; waiting for "
-                     f"{', '.join(who[q] for q in w['pending']) or 'nobody'} (block with kN, or pass)")
+        win = v["window"]
+        block = f"{word('block')} kN"
+        lines.append(sentences(
+            card_play(who[win["player"]], win["card"], win.get("kind"), win.get("tile"), win.get("with")),
+            _("Waiting for {names} to answer: “{block}” or “{pass_word}”.",
+              names=join_words([who[q] for q in win["pending"]]), block=block, pass_word=word("pass"))))
     if v.get("instant"):
-        lines.append(f"{who[v['instant']['player']]} is placing the tile an Instant drew"
-                     + (f": {tile_name(v['instant']['tile'])} (place it, or keep it)" if "tile" in v["instant"] else ""))
+        inst = v["instant"]
+        lines.append(_("{name} drew {tile} with an Instant: place it, or keep it.", name=who[inst["player"]],
+                       tile=tile_name(inst["tile"])) if "tile" in inst else
+                     _("{name} is placing the tile an Instant drew, or keeping it.", name=who[inst["player"]]))
     if v.get("thefts"):
-        lines.append("Unsolved thefts: " + ", ".join(f"t{th['tile']} from {who[th['victim']]}" for th in v["thefts"]))
+        thefts = [_("{tile} from {victim}'s creature c{creature}", tile=tile_name(th["tile"]),
+                    creature=th["creature"], victim=who[th["victim"]]) for th in v["thefts"]]
+        thefts = pgettext("cartoona", "; ").join(thefts)
+        if v["end"] is None:
+            lines.append(_("Secret thefts not yet safe: {thefts}. Call cheat on the thief before the thief's next "
+                           "turn.", thefts=thefts))
+        else:
+            lines.append(_("Secret thefts never caught: {thefts}.", thefts=thefts))
     if v.get("drawn") is not None:
-        lines.append(f"Drawn: {tile_name(v['drawn'])}")
+        lines.append(_("Drawn tile: {tile}.", tile=tile_name(v["drawn"])))
     if v["mode"] == "solo" and v.get("discarded"):
-        lines.append("Set aside: " + ", ".join(f"t{t}" for t in v["discarded"]))
+        lines.append(_("Set aside: {tiles}.", tiles=tile_names(v["discarded"])))
     if v["mode"] == "kids":
-        lines.append(f"Target: {v['target']}; centre: " + (", ".join(tile_name(t) for t in v["pool"]) or "empty")
-                     + (f"; holding {tile_name(v['held'])}" if v["held"] is not None else ""))
+        lines.append(_("Goal: {goal}.", goal=kids_goal(v["target"])))
+        lines.append(_("In the centre: {tiles}.", tiles=tile_names(v["pool"])))
+        if v["held"] is not None:
+            lines.append(_("{name} holds {tile}.", name=who[v["active"]], tile=tile_name(v["held"])))
     if viewer == OMNISCIENT and "hands" in v:
         for q, h in enumerate(v["hands"]):
-            lines.append(f"{name_seat(q, names, capital=True)}'s tiles: " + (", ".join(f"t{t}" for t in h) or "none"))
+            lines.append(_("{name}'s tiles: {tiles}.", name=who[q], tiles=tile_names(h)))
     if v["end"] is not None:
         lines.append(game.describe_result(game.result(state), names))
-    lines.append("Key: a tile is tN (its colours, its code, its value), a card kN (what it is).")
-    lines += TILE_CODES.splitlines()
+    lines.append(key_text(v["mode"]))
     return "\n".join(lines)
 
 
-_ = (C_VALUE, T_PART, cr)
+def _this_turn(v, who, me) -> str:
+    name = who[v["active"]]
+    if me == v["active"]:
+        name = _("{name} (you)", name=name)
+    if v["placed"] and v["played"]:
+        return _("This turn {name} has placed a tile and played a card.", name=name)
+    if v["placed"]:
+        return _("This turn {name} has placed a tile and not played a card yet.", name=name)
+    if v["played"]:
+        return _("This turn {name} has played a card and not placed a tile yet.", name=name)
+    return _("This turn {name} has neither placed a tile nor played a card yet.", name=name)
+
