@@ -28,7 +28,8 @@ SURNAMES = "王小明陳美玲林志豪張雅婷李家豪黃淑芬吳宗翰劉�
 
 def long_names(script: str, players: int) -> list:
     if script == "latin":
-        return ["W" * LONGEST for _ in range(players)]
+        # distinct (texts show two seats of one name as "seat N"), all as wide as can be
+        return [chr(ord("A") + i) + "W" * (LONGEST - 1) for i in range(players)]
     return [((SURNAMES[3 * i:] + SURNAMES) * 3)[:LONGEST] for i in range(players)]
 
 
