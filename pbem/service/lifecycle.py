@@ -201,7 +201,7 @@ class Lifecycle(Part):
         if abs(now - issued_at) > window_s:
             raise Unauthorized("request_expired", _("the request was signed at {issued_at}, more than {window} s "
                                                     "from the server's clock ({now}): sign it again",
-                                                    issued_at=issued_at, window=f"{window_s:g}", now=int(now)),
+                                                    issued_at=issued_at, window=format(window_s, "g"), now=int(now)),
                                issued_at=issued_at, now=int(now), window_s=window_s)
 
     def seat_token(self, game_id: str, seat: int, request: dict, window_s: float = signing.REQUEST_WINDOW_S) -> dict:

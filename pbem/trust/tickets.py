@@ -50,5 +50,5 @@ def check_ticket(secret: bytes, ticket: str, game_id: str, now: float | None = N
         raise Unauthorized("bad_ticket", _("this ticket is not a ticket for this game"))
     if expires <= (time.time() if now is None else now):
         raise Unauthorized("ticket_expired", _("this ticket has expired: ask for a new one (POST "
-                                             "/games/{{id}}/seats/{{seat}}/ticket)"), expired=expires)
+                                             "/games/{id}/seats/{seat}/ticket)"), expired=expires)
     return seat
