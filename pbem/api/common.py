@@ -11,7 +11,7 @@ import secrets
 import time
 from urllib.parse import urlencode
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from ..settings.config import Settings
 from ..errors import TooManyRequests, Unauthorized, Unprocessable
@@ -54,6 +54,13 @@ def bearer() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("bad_token", _("send the header as 'Authorization: Bearer <token>'"))
     return token.strip()
+
+
+def without_texts() -> None:
+    """Said by a view whose answer holds no text built for its reader (an
+    accepted move): it says no language, and none is looked for
+    (pbem/api/reader.py)."""
+    g.pbem_no_texts = True
 
 
 def is_operator(token: str | None) -> bool:

@@ -16,7 +16,7 @@ from . import limits, record_schemas
 from . import schemas as s
 from . import security as sec
 from .common import (bearer, check_deadline, check_webhook_url, count_invitations, links, register_webhook,
-                     save_deadline_settings, secret, service, settings, take_invitation_slots)
+                     save_deadline_settings, secret, service, settings, take_invitation_slots, without_texts)
 from .parsing import Blueprint
 from ..games.i18n import _
 
@@ -327,6 +327,7 @@ class MovesView(MethodView):
                 metrics.count_refused(err.code, "submit")
             raise
         g.move_id = record["id"]
+        without_texts()  # the record holds no text of this request's: its reader's language is not looked for
         if metrics.on():
             metrics.SUBMITTED.inc()
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}

@@ -10,16 +10,17 @@ language of the seat whose bearer token is sent (where it chose one),
 Traditional Chinese), the game's (a path with a game id), English.
 
 The seat's and the game's are read from the store only when a text first
-needs them (most answers to a move need none: the one round trip of a
-move stays one). ``Content-Language`` says which language an answer's
-texts were built in; an answer that built none has no such header.
+needs them, or when the answer says its language: ``Content-Language``
+on every answer but an accepted move's (``without_texts``: its record
+holds no text of this request, so the one round trip of a move stays one:
+``common.without_texts``).
 """
 from __future__ import annotations
 
 from flask import Flask, g, request
 
 from ..errors import ServiceError
-from ..games.i18n import ENGLISH, best_language, language_if_known, language_of, reading
+from ..games.i18n import ENGLISH, best_language, language, language_if_known, language_of, reading
 from ..service.common import seat_of_token
 from ..service.common import game_language
 from .common import service
@@ -78,10 +79,12 @@ def start_reading() -> None:
 
 
 def say_language(response):
-    """``after_request``: ``Content-Language`` for an answer whose texts were
-    built in a language (a page may have said it already)."""
-    lang = language_if_known()
-    if lang and getattr(g, "pbem_reading", None) is not None:
+    """``after_request``: ``Content-Language``, the language the answer's
+    texts are in (a page may have said it already)."""
+    if getattr(g, "pbem_reading", None) is None:
+        return response
+    lang = language_if_known() if g.get("pbem_no_texts") else language()
+    if lang:
         response.headers.setdefault("Content-Language", lang)
     return response
 

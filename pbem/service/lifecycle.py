@@ -213,23 +213,28 @@ class Lifecycle(Part):
             raise unknown_seat(game_id, meta)
         if meta.get("archived"):
             raise Conflict("game_over", _("the game is over and archived: everything in it is public"))
-        raw = self.store.seat_raw(game_id, seat)
-        if raw is None:
-            raise Conflict("seat_free", _("nobody holds seat {seat}: join it", seat=seat))
-        held = json.loads(raw)
-        if not held.get("public_key"):
-            raise Forbidden("mail_only_seat", _("the seat joined by mail and has no signing key: it needs no "
-                                                "token"))
-        now = time.time()
-        self._check_signed(signing.SEAT_TOKEN, {"game": game_id, "seat": seat, "nonce": request["nonce"]}, request,
-                           held["public_key"], window_s, now)
-        token = secrets.token_urlsafe(32)
-        again = {**held, "token_sha256": token_hash(token), "token_issued": now}
-        done = self.store.reissue(game_id, seat, raw, again, nonce=request["nonce"], nonce_ttl_s=2 * window_s + 60)
-        if done == "reused":
-            raise Conflict("nonce_reused", _("this token request was answered already: sign a new one, with a "
-                                             "new nonce"))
-        if done != "ok":
+        for _attempt in range(8):  # read again when the seat changed meanwhile (its language, say)
+            raw = self.store.seat_raw(game_id, seat)
+            if raw is None:
+                raise Conflict("seat_free", _("nobody holds seat {seat}: join it", seat=seat))
+            held = json.loads(raw)
+            if not held.get("public_key"):
+                raise Forbidden("mail_only_seat", _("the seat joined by mail and has no signing key: it needs no "
+                                                    "token"))
+            now = time.time()
+            self._check_signed(signing.SEAT_TOKEN, {"game": game_id, "seat": seat, "nonce": request["nonce"]},
+                               request, held["public_key"], window_s, now)
+            token = secrets.token_urlsafe(32)
+            again = {**held, "token_sha256": token_hash(token), "token_issued": now}
+            # The nonce is taken only with the write: a seat that moved leaves it unused.
+            done = self.store.reissue(game_id, seat, raw, again, nonce=request["nonce"],
+                                      nonce_ttl_s=2 * window_s + 60)
+            if done == "reused":
+                raise Conflict("nonce_reused", _("this token request was answered already: sign a new one, with a "
+                                                 "new nonce"))
+            if done == "ok":
+                break
+        else:
             raise Conflict("busy", _("the seat changed while its token was made; try again"))
         return {"game": game_id, "seat": seat, "token": token}
 
