@@ -8,8 +8,6 @@ refusal made in the worker in the mover's language; nothing stored for an
 unknown language or zone."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from pbem import cli
@@ -19,6 +17,7 @@ from pbem.games.i18n import PSEUDO, reading
 from pbem.trust.signing import generate_key, make_envelope, token_request
 
 from .conftest import wait_until
+from .stream_support import stream_world  # noqa: F401
 from .test_notify_support import notify_env, smtp  # noqa: F401
 from .pseudo_support import leftover_english
 from .redis_contents import every_key
@@ -348,12 +347,34 @@ def test_the_apis_refusals_leave_no_english_in_the_pseudo_locale(api_server, htt
 
 
 def test_a_stream_reads_its_readers_language(api_server, http):
-    """The event stream's refusals (and its texts) read the reader's language too."""
+    """The API's 307 to the stream keeps ``?lang=``; its refusals read the reader's language."""
     url = api_server.url
     r = http.get(f"{url}/games/nosuchgame/events/stream", headers={"Accept-Language": "zh-TW"},
                  allow_redirects=False)
     assert r.status_code == 404 and error(r)["message"].startswith(CHINESE_NO_GAME)
     game_id = create(http, url, lang="zh-Hant")["id"]
     r = http.get(f"{url}/games/{game_id}/events/stream", params={"lang": "en", "after": "0"}, allow_redirects=False)
-    assert r.status_code == 307 and "lang=en" in r.headers["Location"]  # the stream process reads it too
-    time.sleep(0)
+    assert r.status_code == 307 and "lang=en" in r.headers["Location"]
+
+
+def test_the_stream_process_reads_the_seats_language_then_the_requests(stream_world):
+    from .stream_support import seated
+
+    c, game_id, _ = seated(stream_world.api, "wakanda")
+    c.set_language(game_id, 1, lang="zh-Hant")
+    url, http = stream_world.stream_url(game_id), stream_world.http
+
+    def language_of_stream(params=None, headers=None) -> str:
+        with http.get(url, params={"after": "0", **(params or {})}, headers=headers, stream=True, timeout=5) as resp:
+            assert resp.status_code == 200, resp.text
+            return resp.headers["Content-Language"]
+
+    token0, token1 = (f"Bearer {c.tokens[(game_id, s)]}" for s in (0, 1))
+    assert language_of_stream(headers={"Authorization": token0}) == "en"
+    assert language_of_stream(headers={"Authorization": token1, "Accept-Language": "en"}) == "zh-Hant"
+    assert language_of_stream({"lang": "en"}, {"Authorization": token1}) == "en"
+    assert language_of_stream(headers={"Accept-Language": "zh-HK"}) == "zh-Hant"
+    r = http.get(stream_world.stream_url("nosuchgame"), headers={"Accept-Language": "zh-TW"}, timeout=5)
+    assert r.status_code == 404 and error(r)["message"].startswith(CHINESE_NO_GAME)
+    r = http.get(url, params={"after": "x", "lang": "zh"}, timeout=5)
+    assert error(r)["code"] == "invalid_request" and error(r)["message"] == "請求不符合格式"
