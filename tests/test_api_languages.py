@@ -378,3 +378,28 @@ def test_the_stream_process_reads_the_seats_language_then_the_requests(stream_wo
     assert r.status_code == 404 and error(r)["message"].startswith(CHINESE_NO_GAME)
     r = http.get(url, params={"after": "x", "lang": "zh"}, timeout=5)
     assert error(r)["code"] == "invalid_request" and error(r)["message"] == "請求不符合格式"
+
+
+def test_an_accepted_move_looks_for_no_language(api_server, http, monkeypatch):
+    """The reader's language is read from the store only when a text needs
+    it: a move accepted keeps its one round trip; a refused one reads the
+    game's language for its message."""
+    from pbem.api import reader
+
+    looked = []
+    find = reader.find_language
+    monkeypatch.setattr(reader, "find_language", lambda *a, **k: looked.append(a) or find(*a, **k))
+    url = api_server.url
+    game_id = create(http, url, lang="zh-Hant")["id"]
+    a, ka = join(http, url, game_id, 0, "Ann")
+    b, kb = join(http, url, game_id, 1, "Bob")
+    summary = http.get(f"{url}/games/{game_id}").json()
+    seat = summary["to_act"][0]
+    token, key = ((a, ka), (b, kb))[seat]
+    move = http.get(f"{url}/games/{game_id}/legal-moves", headers=bearer(token)).json()["moves"][0]["move"]
+    looked.clear()
+    r = http.post(f"{url}/games/{game_id}/moves", json=make_envelope(game_id, seat, summary["version"], move, key))
+    assert r.status_code == 202 and "Content-Language" not in r.headers and looked == []
+    r = http.post(f"{url}/games/{game_id}/moves", json=make_envelope(game_id, seat, summary["version"] + 9, move, key))
+    assert r.status_code == 409 and error(r)["code"] == "stale_version" and len(looked) == 1
+    assert error(r)["message"].startswith("遊戲目前是版本") and r.headers["Content-Language"] == "zh-Hant"

@@ -64,10 +64,17 @@ def find_language(asked: str | None = None, token: str | None = None, game_id: s
     return ENGLISH
 
 
+#: The pages' blueprints: a page decides its reader itself (its ``?lang=``
+#: remembered, a play link's seat: pbem/web), the API's hooks leave it be.
+PAGES = frozenset({"web", "icons"})
+
+
 def start_reading() -> None:
     """``before_request``: the request's reading context, decided now when
     the request says it (``?lang=``, or ``Accept-Language`` with no seat to
     ask), else when a text first needs it."""
+    if request.blueprint in PAGES:
+        return
     asked, token, game_id = request.args.get("lang"), _token(), _game_id()
     accept = request.headers.get("Accept-Language")
     if language_of(asked) or (best_language(accept) and not (token and game_id)) or not game_id:

@@ -166,23 +166,13 @@ PROTOCOL_ERROR_CODES = {
     "unknown_game": N_("no game type with this name (and version)"),
 }
 
-#: The message of an error raised without one, by code (a game adds its own
-#: codes' meanings in ``Game.error_codes``; the server's are pbem/errors.py's).
-_DEFAULT_MESSAGES: dict[str, str] = dict(PROTOCOL_ERROR_CODES)
-
 
 def default_message(code: str) -> str:
-    """The message of an error raised with a code only: the code's meaning
-    in the reader's language, else the code in words."""
-    meaning = _DEFAULT_MESSAGES.get(code)
+    """The message of an error raised with a code only: the protocol code's
+    meaning in the reader's language, else the code in words (the server's
+    codes read pbem/errors.py's registry the same way)."""
+    meaning = PROTOCOL_ERROR_CODES.get(code)
     return _(meaning) if meaning else code.replace("_", " ")
-
-
-def register_messages(meanings: dict[str, str]) -> None:
-    """Codes whose meaning is also the message of an error raised without
-    one (the server's registry, a game's ``error_codes``)."""
-    for code, meaning in meanings.items():
-        _DEFAULT_MESSAGES.setdefault(code, meaning)
 
 
 def require(condition: Any, code: str, message: str, **details: Any) -> None:
