@@ -103,7 +103,7 @@ def test_an_anonymous_reader_reads_accept_language_then_the_games(api_server, ht
     game_id = create(http, url, lang="zh-Hant")["id"]
     r = http.get(f"{url}/games/{game_id}/states/999")
     assert r.status_code == 404 and error(r)["code"] == "unknown_version"
-    assert error(r)["message"] == f"遊戲 {game_id} 的版本是 0 到 0" and r.headers["Content-Language"] == "zh-Hant"
+    assert error(r)["message"] == f"遊戲 {game_id} 的版本是0到0" and r.headers["Content-Language"] == "zh-Hant"
     # the game types' words too
     types = http.get(f"{url}/game-types", headers={"Accept-Language": "zh-TW"})
     assert types.headers["Content-Language"] == "zh-Hant"
@@ -254,7 +254,7 @@ def test_a_refusal_made_in_the_worker_reads_in_the_movers_language(api_server, h
         if lang == "en":
             assert message.startswith("the game has moved on to version "), message
         else:
-            assert message.startswith("遊戲已經進行到版本 "), message
+            assert message.startswith("遊戲已經進行到版本"), message
         assert http.get(f"{url}/games/{game_id}/moves/{first}").json()["status"] == "applied"
 
 

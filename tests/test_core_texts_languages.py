@@ -71,13 +71,13 @@ def test_who_won_in_both_languages():
 def test_the_setup_and_option_refusals_in_both_languages():
     toy = Toy()
     with reading(CHINESE):
-        assert toy.describe_setup({"fast": True, "size": 3, "colours": []}, 2).startswith("Toy；2 位玩家；")
+        assert toy.describe_setup({"fast": True, "size": 3, "colours": []}, 2).startswith("Toy；2位玩家；")
         with pytest.raises(BadOptions) as err:
             toy.check_options(2, {"size": 12})
-        assert err.value.message == "選項 size 的值最多是 9" and err.value.code == "bad_option_value"
+        assert err.value.message == "選項 size 的值最多是9" and err.value.code == "bad_option_value"
         with pytest.raises(BadOptions) as err:
             toy.check_options(7, {})
-        assert err.value.message == "Toy需要 1 到 4 位玩家，不是 7 位"
+        assert err.value.message == "Toy需要1到4位玩家，不是7位"
     with reading(ENGLISH):
         with pytest.raises(BadOptions) as err:
             toy.check_options(2, {"speed": 1, "colour": 2})
