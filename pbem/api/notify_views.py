@@ -19,7 +19,7 @@ from . import security as sec
 from .common import (bearer, check_deadline, check_webhook_url, is_operator, notifier, public_channels,
                      register_webhook, save_deadline_settings, service)
 from .parsing import Blueprint
-from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
+from .schemas import DeadlineSettings, Int, Line, QueryInt, ReaderQuery, Strict, one_line
 from ..games.i18n import _
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
@@ -61,7 +61,7 @@ class WebhookRegistered(WebhookInfo):
     secret = fields.String(metadata={"description": "the whsec_ signing secret: shown once, keep it"})
 
 
-class DeliveriesQuery(Strict):
+class DeliveriesQuery(ReaderQuery):
     limit = QueryInt(load_default=100, validate=validate.Range(1, 500))
 
 
