@@ -252,9 +252,9 @@ def test_a_refusal_made_in_the_worker_reads_in_the_movers_language(api_server, h
         assert settled["status"] == "rejected" and settled["error"]["code"] == "stale_version", settled
         message = settled["error"]["message"]
         if lang == "en":
-            assert message.startswith("the game has moved on to version "), message
+            assert message.startswith("the game is at version "), message
         else:
-            assert message.startswith("遊戲已經進行到版本"), message
+            assert message.startswith("遊戲目前是版本"), message
         assert http.get(f"{url}/games/{game_id}/moves/{first}").json()["status"] == "applied"
 
 

@@ -171,8 +171,8 @@ class Applying(Part):
                 rejected("game_not_started", _("the game waits for players to join"))
         expected = envelope["expected_version"]
         if self._stale(loaded, expected, player):
-            return rejected("stale_version", _("the game has moved on to version {version}; your move was signed "
-                                               "at {expected}", version=loaded.version, expected=expected),
+            return rejected("stale_version", _("the game is at version {version}; the move was signed at {expected}",
+                                               version=loaded.version, expected=expected),
                             version=loaded.version)
         try:
             game.check_turn(loaded.state, player)
