@@ -29,7 +29,9 @@
     pbem admin sweep                         (operator) expire, compact and deal now
 
 The server is ``--server`` or $PBEM_SERVER (default http://127.0.0.1:8000);
-the operator's commands take ``--token`` or $PBEM_ADMIN_TOKEN.
+the operator's commands take ``--token`` or $PBEM_ADMIN_TOKEN. ``--lang``
+(or $PBEM_LANG: en, zh-Hant) is the language you read: this command's
+words, the server's texts, and a game you create or a seat you join.
 Your key, seat tokens and the creator tokens of your games live in $PBEM_HOME
 (default ~/.pbem), readable only by you.
 """
@@ -47,6 +49,7 @@ import requests
 from . import games
 from .trust import record as game_record
 from .client import ApiError, Client
+from .games.i18n import N_, _, language, language_of, reading
 from .settings.registry import env
 from .trust.signing import generate_key, public_key_of
 
@@ -72,7 +75,7 @@ def _write_private(name: str, data) -> None:
 def load_key() -> str:
     data = _read("key.json", None)
     if not data:
-        raise SystemExit("no key yet: run 'pbem keygen' first")
+        raise SystemExit(_("no key yet: run 'pbem keygen' first"))
     return data["private_key"]
 
 
@@ -100,7 +103,7 @@ class Profile:
         _write_private("created.json", self.created)
 
     def client(self, game_id: str | None = None) -> Client:
-        client = Client(self.server)
+        client = Client(self.server, lang=language())
         if game_id:
             for seat, token in self.seats(game_id).items():
                 client.tokens[(game_id, int(seat))] = token
@@ -112,10 +115,10 @@ class Profile:
         mine = sorted(int(s) for s in self.seats(game_id))
         if seat is not None:
             if seat not in mine:
-                raise SystemExit(f"you hold no token for seat {seat} of game {game_id}")
+                raise SystemExit(_("you hold no token for seat {seat} of game {game}", seat=seat, game=game_id))
             return seat
         if not mine:
-            raise SystemExit(f"you have no seat in game {game_id}: 'pbem join {game_id} SEAT --name NAME'")
+            raise SystemExit(_("you have no seat in game {game}: 'pbem join {game} SEAT --name NAME'", game=game_id))
         return mine[0]
 
 
@@ -152,26 +155,28 @@ def unreachable(server: str, err: Exception) -> str:
                       r"Connection reset by peer|Remote end closed connection)", text)
     why = found.group(1).lower() if found else type(err).__name__
     if isinstance(err, requests.exceptions.Timeout):
-        why = "no answer in time"
-    return (f"pbem: cannot reach the server at {server} ({why}): check the server URL "
-            f"(--server, or PBEM_SERVER) and that the server is running")
+        why = _("no answer in time")
+    return _("pbem: cannot reach the server at {server} ({why}): check the server URL (--server, or PBEM_SERVER) "
+             "and that the server is running", server=server, why=why)
 
 
 def cmd_keygen(args, out) -> int:
     if _read("key.json", None) and not args.force:
-        print(f"you already have a key (public: {_read('key.json', {})['public_key']}); --force replaces it", file=out)
+        print(_("you already have a key (public: {key}); --force replaces it", key=_read("key.json", {})["public_key"]),
+              file=out)
         return 1
     private, public = generate_key()
     _write_private("key.json", {"private_key": private, "public_key": public})
-    print(f"public key: {public}", file=out)
+    print(_("public key: {key}", key=public), file=out)
     return 0
 
 
 def cmd_types(args, out) -> int:
     for t in Profile(args.server).client().game_types():
-        print(f"{t['name']}@{t['version']}  {t['title']}  ({t['min_players']}-{t['max_players']} players)", file=out)
+        print(_("{name}@{version}  {title}  ({low}-{high} players)", name=t["name"], version=t["version"],
+                title=t["title"], low=t["min_players"], high=t["max_players"]), file=out)
         if t.get("concurrency_doc"):  # an older server does not say
-            print(f"    moves: {t['concurrency']}: {t['concurrency_doc']}", file=out)
+            print(_("    moves: {concurrency}: {doc}", concurrency=t["concurrency"], doc=t["concurrency_doc"]), file=out)
         for o in t["options"]:
             print(f"    {o['name']} = {json.dumps(o['default'])}  {o['doc']}", file=out)
     return 0
@@ -180,8 +185,13 @@ def cmd_types(args, out) -> int:
 def cmd_games(args, out) -> int:
     player = public_key_of(load_key()) if args.mine else None
     for g in Profile(args.server).client().list_games(args.status, player):
-        print(f"{g['id']}  {g['game']}  {g['status']:8}  v{g['version']}  {g['title']}", file=out)
+        print(f"{g['id']}  {g['game']}  {_(STATUSES.get(g['status'], g['status']))}  v{g['version']}  {g['title']}",
+              file=out)
     return 0
+
+
+#: A game's status in words.
+STATUSES = {"open": N_("waiting for players"), "active": N_("in play"), "finished": N_("over")}
 
 
 def invitation_arg(text: str) -> dict:
@@ -194,12 +204,12 @@ def invitation_arg(text: str) -> dict:
 
 def _print_invited(done: dict, out) -> None:
     for item in done["invitations"]:
-        print(f"invited {item['email']} to seat {item['seat']}", file=out)
+        print(_("invited {email} to seat {seat}", email=item["email"], seat=item["seat"]), file=out)
 
 
 def cmd_create(args, out) -> int:
     if args.seat is not None and not args.name:
-        raise SystemExit("--seat needs --name (your name at that seat)")
+        raise SystemExit(_("--seat needs --name (your name at that seat)"))
     profile = Profile(args.server)
     client = profile.client()
     options = dict(args.option or [])
@@ -210,11 +220,12 @@ def cmd_create(args, out) -> int:
     private = load_key() if args.seat is not None else None  # before anything is made: no key, nothing made
     game = client.create_game(args.game, args.players, options, args.title or "")
     profile.remember_creator(game["id"], game["creator_token"])  # invitations and the clock, later too
-    print(f"created {game['id']} ({game['title']}); seed sha256 {game['seed_sha256']}", file=out)
+    print(_("created {game} ({title}); seed sha256 {seed}", game=game["id"], title=game["title"],
+            seed=game["seed_sha256"]), file=out)
     if args.seat is not None:  # the creator's own seat first: the invitations then fill the others
         joined = client.join(game["id"], args.seat, None, args.name, private_key=private)
         profile.remember(game["id"], args.seat, joined["token"])
-        print(f"you sit at seat {args.seat} of {game['id']}", file=out)
+        print(_("you sit at seat {seat} of {game}", seat=args.seat, game=game["id"]), file=out)
     if args.invite:  # play by email: each invited address gets a mail; its reply "join" takes the seat
         _print_invited(client.invite(game["id"], args.invite), out)
     return 0
@@ -230,7 +241,7 @@ def cmd_invite(args, out) -> int:
 
 def cmd_uninvite(args, out) -> int:
     Profile(args.server).client(args.game_id).withdraw_invitation(args.game_id, args.seat)
-    print(f"withdrew the invitation to seat {args.seat} of {args.game_id}", file=out)
+    print(_("withdrew the invitation to seat {seat} of {game}", seat=args.seat, game=args.game_id), file=out)
     return 0
 
 
@@ -238,9 +249,9 @@ def cmd_join(args, out) -> int:
     profile = Profile(args.server)
     # Signed: should the answer be lost, the same command run again answers again.
     joined = profile.client().join(args.game_id, args.seat, None, args.name, args.email, private_key=load_key(),
-                                   invitation=args.invitation)
+                                   invitation=args.invitation, tz=args.tz)
     profile.remember(args.game_id, args.seat, joined["token"])
-    print(f"you sit at seat {args.seat} of {args.game_id}", file=out)
+    print(_("you sit at seat {seat} of {game}", seat=args.seat, game=args.game_id), file=out)
     return 0
 
 
@@ -248,26 +259,32 @@ def cmd_token(args, out) -> int:
     profile = Profile(args.server)
     fresh = profile.client().seat_token(args.game_id, args.seat, load_key())
     profile.remember(args.game_id, args.seat, fresh["token"])
-    print(f"a new token for seat {args.seat} of {args.game_id} (the old one no longer works)", file=out)
+    print(_("a new token for seat {seat} of {game} (the old one no longer works)", seat=args.seat, game=args.game_id),
+          file=out)
     return 0
 
 
 def _board(summary: dict, out) -> None:
-    print(f"{summary['title']}  [{summary['game']}, {summary['status']}, version {summary['version']}]", file=out)
+    print(_("{title}  [{game}, {status}, version {version}]", title=summary["title"], game=summary["game"],
+            status=_(STATUSES.get(summary["status"], summary["status"])), version=summary["version"]), file=out)
     if summary.get("board"):
         print(summary["board"], file=out)
     if summary["status"] == "active":
         names = {s["seat"]: s["name"] for s in summary["seats"]}
-        line = "to act: " + ", ".join(f"{names[s]} (seat {s})" for s in summary["to_act"])
+        acting = _(", ").join(_("{name} (seat {seat})", name=names[s], seat=s) for s in summary["to_act"])
         active = summary.get("active")
-        if active is not None and any(s != active for s in summary["to_act"]):
-            line += f" in {names.get(active) or f'seat {active}'}'s turn"   # a dragon step, a bid...
+        if active is not None and any(s != active for s in summary["to_act"]):   # a dragon step, a bid...
+            line = _("to act: {seats}, in {name}'s turn", seats=acting,
+                     name=names.get(active) or _("seat {n}", n=active))
+        else:
+            line = _("to act: {seats}", seats=acting)
         print(line, file=out)
     if summary.get("result"):
         r = summary["result"]
         names = [s["name"] for s in summary["seats"]]
-        print("result: " + ", ".join(f"seat {i}: {score} (place {p})"
-                                     for i, (score, p) in enumerate(zip(r["scores"], r["placings"]))), file=out)
+        print(_("result: {scores}", scores=_(", ").join(
+            _("seat {seat}: {score} (place {place})", seat=i, score=score, place=p)
+            for i, (score, p) in enumerate(zip(r["scores"], r["placings"])))), file=out)
         try:  # the result in words, by the game's own rules module
             game = games.get(summary["game"], summary.get("rules_version"))
             print(game.describe_result(r, names), file=out)
@@ -293,10 +310,10 @@ def _picture(client, summary: dict, seat, args, out) -> int:
     from . import pictures
 
     if not summary.get("view"):
-        print("no picture: the game has not started", file=out)
+        print(_("no picture: the game has not started"), file=out)
         return 1
     if not pictures.has_picture(summary["game"]):
-        print(f"no picture for {summary['game']}", file=out)
+        print(_("no picture for {game}", game=summary["game"]), file=out)
         return 1
     legal = None
     if seat is not None and summary["status"] == "active" and seat in summary["to_act"]:
@@ -305,10 +322,10 @@ def _picture(client, summary: dict, seat, args, out) -> int:
     text = pictures.svg(summary["game"], summary["view"], names=names, viewer=summary.get("viewer"), legal=legal)
     if args.svg:
         Path(args.svg).write_text(text, encoding="utf-8")
-        print(f"wrote {args.svg}", file=out)
+        print(_("wrote {file}", file=args.svg), file=out)
     if args.png:
         Path(args.png).write_bytes(pictures.png(text, scale=args.scale))
-        print(f"wrote {args.png}", file=out)
+        print(_("wrote {file}", file=args.png), file=out)
     return 0
 
 
@@ -317,7 +334,7 @@ def cmd_moves(args, out) -> int:
     seat = profile.my_seat(args.game_id, args.seat)
     legal = profile.client(args.game_id).legal_moves(args.game_id, seat)
     if not legal["to_act"]:
-        print("it is not your turn", file=out)
+        print(_("it is not your turn"), file=out)
         return 0
     for m in legal["moves"]:
         print(m["text"], file=out)
@@ -331,12 +348,13 @@ def cmd_move(args, out) -> int:
     parsed = client.parse(args.game_id, seat, args.text)
     result = client.move(args.game_id, parsed["move"], load_key(), seat, expected_version=parsed["version"], wait=args.wait)
     if result["status"] == "applied":
-        print(f"applied: {parsed['text']} (now version {result['version']})", file=out)
+        print(_("applied: {move} (now version {version})", move=parsed["text"], version=result["version"]), file=out)
         return 0
     if result["status"] == "rejected":
-        print(f"rejected: {result['error']['message']} [{result['error']['code']}]", file=out)
+        print(_("rejected: {message} [{code}]", message=result["error"]["message"], code=result["error"]["code"]),
+              file=out)
         return 1
-    print(f"queued as {result['id']}; check with 'pbem show {args.game_id}'", file=out)
+    print(_("queued as {id}; check with 'pbem show {game}'", id=result["id"], game=args.game_id), file=out)
     return 0
 
 
@@ -466,6 +484,9 @@ def cmd_admin(args, out) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", default=env("PBEM_SERVER"))
+    parser.add_argument("--lang", default=env("PBEM_LANG"),
+                        help="the language you read (en, zh-Hant): this command's words, the server's texts, and a "
+                             "game you create or a seat you join (default $PBEM_LANG, else en)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("keygen", help="make your Ed25519 key")
@@ -495,6 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--email")
     p.add_argument("--invitation", metavar="TOKEN", help="the invitation's token (its link's last part): a seat "
                                                         "kept for you")
+    p.add_argument("--tz", metavar="ZONE", help="your time zone (IANA, such as Asia/Taipei), for the times you read")
     p.set_defaults(fn=cmd_join)
     p = sub.add_parser("invite", help="invite by email (the game's creator, or a seated player)")
     p.add_argument("game_id")
@@ -565,17 +587,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
-    try:
-        return args.fn(args, out)
-    except ApiError as err:
-        print(f"error {err.status} {err.code}: {err.message}", file=sys.stderr)
-        examples = err.details.get("examples") if isinstance(err.details, dict) else None
-        if examples:
-            print("for example: " + "; ".join(examples[:5]), file=sys.stderr)
+    if args.lang and not language_of(args.lang):
+        print(f"pbem: no language {args.lang!r}: en (English) or zh-Hant (Traditional Chinese)", file=sys.stderr)
         return 2
-    except requests.exceptions.RequestException as err:
-        print(unreachable(args.server, err), file=sys.stderr)
-        return 3
+    with reading(args.lang):
+        try:
+            return args.fn(args, out)
+        except ApiError as err:
+            print(_("error {status} {code}: {message}", status=err.status, code=err.code, message=err.message),
+                  file=sys.stderr)
+            examples = err.details.get("examples") if isinstance(err.details, dict) else None
+            if examples:
+                print(_("for example: {moves}", moves="; ".join(examples[:5])), file=sys.stderr)
+            return 2
+        except requests.exceptions.RequestException as err:
+            print(unreachable(args.server, err), file=sys.stderr)
+            return 3
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ and the tests use.
 
     from pbem.client import Client, generate_key
     private, public = generate_key()
-    c = Client("http://127.0.0.1:8000")
+    c = Client("http://127.0.0.1:8000")                  # lang="zh-Hant": texts in Chinese
     game = c.create_game("wakanda", players=2)
     seat = c.join(game["id"], 0, public, "Ann")          # keeps the seat's token
     c.move(game["id"], {"type": "claim", "village": 1}, private, seat=0, wait=5)
@@ -35,9 +35,16 @@ class Client:
     creator_tokens: dict = field(default_factory=dict)  # game -> the creator's token
     timeout: float = 30.0
     session: requests.Session = field(default_factory=requests.Session)
+    #: The language to read the server's texts in (``en``, ``zh-Hant``):
+    #: sent as ``Accept-Language`` on every request, and as the ``lang`` of
+    #: a game created and a seat joined (unless they are given another).
+    #: A seat's own language still wins for what its token reads.
+    lang: str | None = None
 
     def _call(self, method: str, path: str, token: str | None = None, raw: bool = False, **kw) -> Any:
         headers = kw.pop("headers", {})
+        if self.lang:
+            headers.setdefault("Accept-Language", self.lang)
         if token:
             headers["Authorization"] = f"Bearer {token}"
         resp = self.session.request(method, self.base_url.rstrip("/") + path, headers=headers,
@@ -59,11 +66,15 @@ class Client:
         return self._call("GET", "/game-types")["games"]
 
     def create_game(self, game: str, players: int, options: dict | None = None, title: str = "",
-                    invitations: list[dict] | None = None, *, invite: list[dict] | None = None) -> dict:
+                    invitations: list[dict] | None = None, *, invite: list[dict] | None = None,
+                    lang: str | None = None) -> dict:
         """Create a game (keeps its creator token), optionally inviting
-        ``[{"email", "seat"?, "name"?}]`` in the same call (``invite``: the
-        old name of ``invitations``)."""
+        ``[{"email", "seat"?, "name"?, "lang"?, "tz"?}]`` in the same call
+        (``invite``: the old name of ``invitations``). ``lang``: the game's
+        language (default: the client's)."""
         body = {"game": game, "players": players, "options": options or {}, "title": title}
+        if lang or self.lang:
+            body["lang"] = lang or self.lang
         if invitations or invite:
             body["invitations"] = invitations or invite
         out = self._call("POST", "/games", json=body)
@@ -92,11 +103,12 @@ class Client:
 
     def join(self, game_id: str, seat: int, public_key: str | None, name: str, email: str | None = None,
              webhook_url: str | None = None, *, private_key: str | None = None,
-             invitation: str | None = None) -> dict:
+             invitation: str | None = None, lang: str | None = None, tz: str | None = None) -> dict:
         """Take a seat. With ``private_key`` the join is signed (its public
         key is ``public_key``'s, which may then be None): sent again after a
         lost answer it answers again, with a new token. ``invitation``: the
-        token of the seat's invitation (a seat kept for it)."""
+        token of the seat's invitation (a seat kept for it). ``lang`` and
+        ``tz``: the seat's language (default: the client's) and time zone."""
         if private_key is not None:
             public_key = public_key_of(private_key)
         body = {"public_key": public_key, "name": name}
@@ -106,11 +118,20 @@ class Client:
             body["webhook_url"] = webhook_url
         if invitation:
             body["invitation"] = invitation
+        if lang or self.lang:
+            body["lang"] = lang or self.lang
+        if tz:
+            body["tz"] = tz
         if private_key is not None:
             body["proof"] = join_proof(game_id, seat, private_key)
         out = self._call("POST", f"/games/{game_id}/seats/{seat}", json=body)
         self.tokens[(game_id, seat)] = out["token"]
         return out
+
+    def set_language(self, game_id: str, seat: int, lang: str | None = None, tz: str | None = None) -> dict:
+        """Change a seat's language and/or time zone (with that seat's token)."""
+        body = {k: v for k, v in (("lang", lang), ("tz", tz)) if v is not None}
+        return self._call("PATCH", f"/games/{game_id}/seats/{seat}", token=self.token(game_id, seat), json=body)
 
     def seat_token(self, game_id: str, seat: int, private_key: str) -> dict:
         """A new bearer token for a seat this key holds (the old one stops
@@ -162,7 +183,8 @@ class Client:
         then ``end``. ``timeout``: the longest silence tolerated (a stream
         sends a keep-alive every 15 s)."""
         return open_stream(self.session, f"{self.base_url.rstrip('/')}/games/{game_id}/events/stream",
-                           self.token(game_id, seat), after, last_event_id, timeout=timeout, comments=comments)
+                           self.token(game_id, seat), after, last_event_id, timeout=timeout, comments=comments,
+                           lang=self.lang)
 
     def move_status(self, game_id: str, move_id: str, seat: int | None = None, wait: int = 0) -> dict:
         """A move's status; its envelope only if this seat (or anyone) may see it."""
@@ -252,7 +274,7 @@ class EventStream:
 
 def open_stream(session: requests.Session, url: str, token: str | None = None, after: int | None = None,
                 last_event_id: str | int | None = None, ticket: str | None = None, timeout: float = 60,
-                comments: bool = False) -> EventStream:
+                comments: bool = False, lang: str | None = None) -> EventStream:
     """Open an event stream at ``url`` (the API's path, which answers 307 to
     the stream process and turns a bearer token into a ticket, or the
     stream process's own URL)."""
@@ -261,6 +283,8 @@ def open_stream(session: requests.Session, url: str, token: str | None = None, a
         headers["Authorization"] = f"Bearer {token}"
     if last_event_id is not None:
         headers["Last-Event-ID"] = str(last_event_id)
+    if lang:
+        headers["Accept-Language"] = lang
     params = {k: v for k, v in (("after", after), ("ticket", ticket)) if v is not None}
     resp = session.get(url, headers=headers, params=params, stream=True, timeout=(5, timeout))
     if resp.status_code >= 400:

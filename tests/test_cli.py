@@ -41,7 +41,7 @@ def test_two_people_play_from_the_terminal(api_server, start_worker, tmp_path):
     rng = random.Random(4)
     for _ in range(200):
         code, shown = run(ann, url, "show", game_id)
-        if "finished" in shown.splitlines()[0]:
+        if ", over, " in shown.splitlines()[0]:
             break
         for home in (ann, bob):
             code, moves = run(home, url, "moves", game_id)

@@ -12,14 +12,14 @@ ORDER = Option("order", [], "a draw order (repeats allowed)", list)
 
 
 @pytest.mark.parametrize("value,says", [
-    ([[]], "element 0 must be of type str, got []"),
-    (["red", {}], "element 1 must be of type str, got {}"),
-    ([1], "element 0 must be of type str, got 1"),
-    ([True], "element 0 must be of type str, got True"),
-    ([None], "element 0 must be of type str, got None"),
-    (["green"], "element 0 must be one of ['red', 'blue'], got 'green'"),
+    ([[]], "item 0 must be a text, not []"),
+    (["red", {}], "item 1 must be a text, not {}"),
+    ([1], "item 0 must be a text, not 1"),
+    ([True], "item 0 must be a text, not True"),
+    ([None], "item 0 must be a text, not None"),
+    (["green"], "item 0 must be one of red, blue, not 'green'"),
     (["red", "red"], "lists 'red' more than once"),
-    (["red", "blue", "red", "blue"], "takes at most 3 elements"),
+    (["red", "blue", "red", "blue"], "takes at most 3 items"),
 ])
 def test_list_elements_are_checked(value, says):
     with pytest.raises(BadOptions) as err:

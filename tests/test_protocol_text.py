@@ -62,7 +62,7 @@ class Toy(Game):
 def test_default_setup_line_names_only_options_off_their_default():
     assert Toy().describe_setup({"fast": False, "size": 3}, 2) == "Toy; 2 players."
     assert Toy().describe_setup({"fast": True, "size": 5}, 1) == (
-        "Toy; 1 player; fast on: Everything twice as fast; size 5: Board size.")
+        "Toy; 1 player; Everything twice as fast: on; Board size: 5.")
 
 
 def test_default_result_line():

@@ -4,6 +4,7 @@ Layers of pbem/, lowest first; a module imports only from its own package
 or from a lower layer (every import counts, a function's deferred one too):
 
     games, errors, invisible     the rules (standard library only) and the edge's vocabulary
+                                 (errors read their messages through pbem.games.i18n)
     when                         dates and times in the reader's language and zone (Babel)
     settings                     every environment variable, read through one registry
     store, failpoint             the event store and what it stands on (shards, connections,
@@ -243,6 +244,8 @@ LAYERS = [
 ACROSS = {
     ("web", "api"): lambda source, target: target.rpartition(".")[2] in SHARED,
     ("api", "web"): lambda source, target: source == "pbem.api.app" and target == "pbem.web",
+    # an error's message is looked up in the reader's language like every text
+    ("errors", "games"): lambda source, target: target == "pbem.games.i18n",
 }
 
 

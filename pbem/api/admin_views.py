@@ -20,6 +20,7 @@ from . import security as sec
 from .common import bearer, is_operator, service, settings
 from .parsing import Blueprint
 from .schemas import GameSummary, Int, Line, QueryInt, Strict
+from ..games.i18n import _
 
 admin_bp = Blueprint("admin", __name__, url_prefix="/admin", description="The operator's operations")
 
@@ -108,9 +109,9 @@ class Swept(Strict):
 def check_operator() -> None:
     """The operator's token, or 403 admin_disabled / 401 bad_token."""
     if not settings().admin_token:
-        raise Forbidden("admin_disabled", "there is no operator: PBEM_ADMIN_TOKEN is not set")
+        raise Forbidden("admin_disabled", _("there is no operator: PBEM_ADMIN_TOKEN is not set"))
     if not is_operator(bearer()):
-        raise Unauthorized("bad_token", "this operation needs the operator's token (PBEM_ADMIN_TOKEN)")
+        raise Unauthorized("bad_token", _("this operation needs the operator's token (PBEM_ADMIN_TOKEN)"))
 
 
 def _failures() -> Failures:
@@ -123,7 +124,7 @@ def _public(entry: dict) -> dict:
 
 def _waiting(stream: str, game_id: str, game_of) -> int:
     entries = service().store.redis.xrange(stream, "-", "+", count=SCAN_ENTRIES)
-    return sum(1 for _, fields_ in entries if game_of(fields_) == game_id)
+    return sum(1 for _entry, fields_ in entries if game_of(fields_) == game_id)
 
 
 def _notice_game(fields_: dict) -> str | None:
@@ -217,7 +218,7 @@ class RetryView(MethodView):
         check_operator()
         done = _failures().retry(failure_id)
         if done is None:
-            raise NotFound("unknown_delivery", f"no failed delivery {failure_id!r}")
+            raise NotFound("unknown_delivery", _("no failed delivery {id}", id=repr(failure_id)))
         return {"retried": _public(done), "job": done["retried_job"]}
 
 

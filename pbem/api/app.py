@@ -18,7 +18,8 @@ from werkzeug.exceptions import HTTPException
 from ..docgen import error_docs
 from ..telemetry import logs
 from ..settings.config import Settings, settings as load_settings
-from ..errors import ServiceError
+from ..errors import CODES, ServiceError, meaning_of
+from ..games.i18n import _
 from ..games.base import GameError
 from ..store.connections import STORE_DOWN, connect
 from .ratelimit import RateLimits
@@ -26,7 +27,7 @@ from ..service import Service, StateCache
 from ..pipeline.shard_queues import move_queue
 from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
-from . import stream_views
+from . import reader, stream_views
 from .error_format import error_response
 from . import schemas as s
 from . import security as sec
@@ -53,7 +54,7 @@ class PbemApi(Api):
     @staticmethod
     def _store_down(error):
         log.warning("redis unavailable: %s", error)
-        return error_response(503, "store_unavailable", "the game store is unreachable; try again shortly",
+        return error_response(503, "store_unavailable", _("the game store is unreachable; try again shortly"),
                               headers={"Retry-After": "2"})
 
     def handle_http_exception(self, error: HTTPException):
@@ -62,20 +63,21 @@ class PbemApi(Api):
         headers = {k: v for k, v in error.get_headers() if k.lower() not in ("content-type", "content-length")}
         data = getattr(error, "data", None) or {}
         code = HTTP_CODES.get(status, "http_error")
-        message = data.get("message") or error.description or error.name
+        # werkzeug's own descriptions are English: the code's meaning is read instead
+        message = data.get("message") or (meaning_of(code) if code in CODES else error.description or error.name)
         details = None
         errors = data.get("errors") or data.get("messages")
         if errors:
             details = {"fields": errors}
-            message = "the request does not match the schema"
+            message = _("the request does not match the schema")
             if status == 400 or _is_json_error(errors):
                 code, status = "malformed_json", 400
-                message = "the body is not valid JSON"
+                message = _("the body is not valid JSON")
         if status == 413:
-            message = f"the body is larger than {current_app.config['MAX_CONTENT_LENGTH']} bytes"
+            message = _("the body is larger than {n} bytes", n=current_app.config["MAX_CONTENT_LENGTH"])
         if status == 500:
             log.error("internal error: %s", error)
-            message = "internal error"
+            message = _("internal error")
         headers.update(data.get("headers") or {})
         return error_response(status, code, message, details, headers)
 
@@ -145,6 +147,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     app.extensions["pbem_api"] = api
     app.extensions["pbem_limits"] = RateLimits(client, conf.rate_limits, conf.limit_rates)
     app.before_request(before_view)
+    reader.register(app)  # the reader's language, before anything else reads a request
     record_schemas.register(api)  # before the views: their fields point at these components
     for bp in (game_views.ops, game_views.games_bp, game_views.moves_bp):
         api.register_blueprint(bp)
@@ -179,4 +182,11 @@ docs/record.md says how to verify it offline. Events share the Event frame; each
 
 Every error has one shape: `{"error": {"code", "message", "status", "details"}}`; the
 codes are stable.
+
+Languages: a game has one (`lang` on POST /games: `en` or `zh-Hant`), a seat may have its
+own (`lang` and `tz` at its join or on its invitation; PATCH /games/{id}/seats/{seat}).
+Every text an answer holds (`board`, `text`, the legal moves' lines, an error's `message`)
+is in the reader's language: `?lang=` if given, else the language of the seat whose token
+is sent, else `Accept-Language` (`zh-TW`, `zh-HK`, `zh-Hant`: Traditional Chinese), else the
+game's, else English. `Content-Language` says which; codes and move JSON never change.
 """

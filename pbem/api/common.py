@@ -11,7 +11,7 @@ import secrets
 import time
 from urllib.parse import urlencode
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from ..settings.config import Settings
 from ..errors import TooManyRequests, Unauthorized, Unprocessable
@@ -21,6 +21,7 @@ from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
 from ..notify.webhooks import UrlRefused, check_url, new_secret
 from ..service import Service
+from ..games.i18n import _
 
 # -- the service, the settings, the caller --------------------------------
 
@@ -49,10 +50,17 @@ def bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     if not header:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _space, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("bad_token", "use 'Authorization: Bearer <token>'")
+        raise Unauthorized("bad_token", _("send the header as 'Authorization: Bearer <token>'"))
     return token.strip()
+
+
+def without_texts() -> None:
+    """Said by a view whose answer holds no text built for its reader (an
+    accepted move): it says no language, and none is looked for
+    (pbem/api/reader.py)."""
+    g.pbem_no_texts = True
 
 
 def is_operator(token: str | None) -> bool:
@@ -118,7 +126,7 @@ def register_webhook(game_id: str, seat: int, url: str, n: Notifier | None = Non
 
 def check_deadline(body: dict) -> None:
     if body["turn_seconds"] and body["reminder_seconds"] >= body["turn_seconds"]:
-        raise Unprocessable("bad_reminder", "the reminder must come before the deadline")
+        raise Unprocessable("bad_reminder", _("the reminder must come before the deadline"))
 
 
 def save_deadline_settings(game_id: str, body: dict, by: str, n: Notifier | None = None) -> None:
@@ -135,8 +143,8 @@ def take_invitation_slots(game_id: str | None, count: int) -> None:
     wait = MailStore(service().store.redis).take_invitations(game_id, request.remote_addr or "unknown", count,
                                                              per_hour)
     if wait is not None:
-        raise TooManyRequests(f"at most {per_hour} invitations an hour for a game and from an "
-                              f"address; try again in {wait} s", retry_after=wait)
+        raise TooManyRequests(_("at most {n} invitations an hour for a game and from an address; try again in "
+                                "{wait} s", n=per_hour, wait=wait), retry_after=wait)
 
 
 def count_invitations(game_id: str, count: int) -> None:

@@ -11,23 +11,28 @@ from ..telemetry import metrics
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
 from ..mail_in import invites
+from ..service.common import chosen_language, preferences
 from . import limits, record_schemas
 from . import schemas as s
 from . import security as sec
 from .common import (bearer, check_deadline, check_webhook_url, count_invitations, links, register_webhook,
-                     save_deadline_settings, secret, service, settings, take_invitation_slots)
+                     save_deadline_settings, secret, service, settings, take_invitation_slots, without_texts)
 from .parsing import Blueprint
+from ..games.i18n import _
 
 
 def create_game(body: dict) -> dict:
     """A new game with, optionally, its deadline settings and email
     invitations; everything is checked before anything is stored."""
     invitations = body["invitations"]
+    chosen_language(body["lang"])  # every choice checked before anything is counted or stored
+    for item in invitations:
+        preferences(item.get("lang"), item.get("tz"))
     invited = [i["seat"] for i in invitations if i.get("seat") is not None]
     if any(not 0 <= seat < body["players"] for seat in invited) or len(set(invited)) != len(invited):
-        raise Unprocessable("bad_invite", "invited seats must be distinct seats of the game")
+        raise Unprocessable("bad_invite", _("invited seats must be distinct seats of the game"))
     if len(invitations) > body["players"]:
-        raise Unprocessable("bad_invite", "more invitations than seats")
+        raise Unprocessable("bad_invite", _("more invitations than seats"))
     for item in invitations:
         invites.check_email(item["email"])
     if body["deadline"]:
@@ -37,20 +42,20 @@ def create_game(body: dict) -> dict:
         # hourly allowance (counted last, when nothing else can refuse).
         service().check_new_game(body["game"], body["players"], body["options"])
         take_invitation_slots(None, len(invitations))
-    game = service().create_game(body["game"], body["players"], body["options"], body["title"])
+    game = service().create_game(body["game"], body["players"], body["options"], body["title"], lang=body["lang"])
     if body["deadline"]:
         save_deadline_settings(game["id"], body["deadline"], "creator")
     if invitations:
         count_invitations(game["id"], len(invitations))
         invites.invite(service(), game["id"], invitations)
-        game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {})}
+        game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {}, game)}
     return game
 
 
 def prefer_wait() -> float:
     """Seconds asked for by ``Prefer: wait=N`` (RFC 7240), capped."""
     for part in request.headers.get("Prefer", "").split(","):
-        name, _, value = part.strip().partition("=")
+        name, _eq, value = part.strip().partition("=")
         if name.strip().lower() == "wait":
             try:
                 return max(0.0, min(float(value), float(current_app.config["PBEM_MAX_WAIT"])))
@@ -86,11 +91,13 @@ class GameTypesView(MethodView):
     @sec.declare(ops, sec.NONE)
     @ops.response(200, s.GameTypes)
     def get(self):
-        """Every registered game, with its options and text notation help."""
-        return {"games": [{"name": g.name, "version": g.version, "title": g.title or g.name,
+        """Every registered game, with its options and text notation help
+        (titles, docs and help in the reader's language)."""
+        return {"games": [{"name": g.name, "version": g.version, "title": _(g.title) if g.title else g.name,
                            "min_players": g.min_players, "max_players": g.max_players,
-                           "options": g.describe_options(), "notation_help": g.notation_help,
-                           "concurrency": g.concurrency, "concurrency_doc": g.concurrency_doc}
+                           "options": g.describe_options(),
+                           "notation_help": _(g.notation_help) if g.notation_help else "",
+                           "concurrency": g.concurrency, "concurrency_doc": _(g.concurrency_doc)}
                           for g in games.all_games()]}
 
 
@@ -161,10 +168,24 @@ class SeatView(MethodView):
             invitation = invites.read_token(secret(), body["invitation"], game_id, seat)[2]
         joined = service().join(game_id, seat, body["public_key"], body["name"], body["email"], url,
                                 invitation=invitation, proof=body["proof"],
-                                window_s=settings().signed_request_window_s)
+                                window_s=settings().signed_request_window_s, lang=body["lang"], tz=body["tz"])
         if url:
             joined["webhook"] = register_webhook(game_id, seat, url)
         return joined
+
+    @sec.declare(games_bp, sec.SEAT)
+    @games_bp.arguments(s.SeatLanguage())
+    @games_bp.response(200, s.SeatLanguageSet)
+    def patch(self, body, game_id, seat):
+        """Change the seat's language and/or time zone (only that seat's
+        bearer token: `403 not_your_seat` for another's). What the seat
+        reads from then on is in that language: its mails, its pages, and
+        the texts of every answer to its token. A join or a new token at
+        the same moment is not lost, nor is this change. `422
+        unknown_language` / `unknown_time_zone` store nothing. (By mail: a
+        reply with the line `lang zh` or `lang en`.)"""
+        service().seat_viewer(game_id, seat, bearer())
+        return service().set_seat_language(game_id, seat, lang=body.get("lang"), tz=body.get("tz"))
 
 
 @games_bp.route("/<game_id>/seats/<int:seat>/token")
@@ -306,6 +327,7 @@ class MovesView(MethodView):
                 metrics.count_refused(err.code, "submit")
             raise
         g.move_id = record["id"]
+        without_texts()  # the record holds no text of this request's: its reader's language is not looked for
         if metrics.on():
             metrics.SUBMITTED.inc()
         headers = {"Location": f"/games/{game_id}/moves/{record['id']}"}

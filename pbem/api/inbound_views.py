@@ -28,6 +28,7 @@ from . import limits, security as sec
 from .common import bearer, mail_conf, service, take_invitation_slots
 from .parsing import Blueprint
 from .schemas import Line, Strict, invitation_list, merge_invitations
+from ..games.i18n import _
 
 class MailTooLarge(ServiceError):
     status, code = 413, "mail_too_large"
@@ -82,10 +83,10 @@ class Invitations(Strict):
 
 def _check_secret(conf) -> None:
     if not conf.inbound_secret:
-        raise Forbidden("inbound_disabled", "inbound mail over HTTP is off: set PBEM_INBOUND_SECRET")
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+        raise Forbidden("inbound_disabled", _("inbound mail over HTTP is off: set PBEM_INBOUND_SECRET"))
+    scheme, _space, given = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), conf.inbound_secret.encode()):
-        raise Unauthorized("bad_inbound_secret", "send 'Authorization: Bearer <PBEM_INBOUND_SECRET>'")
+        raise Unauthorized("bad_inbound_secret", _("send 'Authorization: Bearer <PBEM_INBOUND_SECRET>'"))
 
 
 class TooManyMails(ServiceError):
@@ -109,7 +110,7 @@ def _recipients(raw: bytes, given: list[str], secret: bytes, domain: str) -> lis
                 values = [str(v) for v in msg.get_all(name) or []]
             except Exception:  # an unreadable header
                 continue
-            candidates += [addr for _, addr in getaddresses(values) if addr]
+            candidates += [addr for _name, addr in getaddresses(values) if addr]
     out: list = []
     for addr in candidates:
         found = read_recipient(secret, domain, addr)
@@ -136,22 +137,22 @@ class InboundEmailView(MethodView):
         try:
             raw = request.get_data(cache=False)
         except RequestEntityTooLarge:
-            raise MailTooLarge("mail_too_large", f"the mail is larger than {conf.max_bytes} bytes") from None
+            raise MailTooLarge("mail_too_large", _("the mail is larger than {n} bytes", n=conf.max_bytes)) from None
         if len(raw) > conf.max_bytes:
-            raise MailTooLarge("mail_too_large", f"the mail is larger than {conf.max_bytes} bytes")
+            raise MailTooLarge("mail_too_large", _("the mail is larger than {n} bytes", n=conf.max_bytes))
         if not raw.strip():
-            raise Unprocessable("empty_mail", "the body must be one raw RFC 5322 message")
+            raise Unprocessable("empty_mail", _("the body must be one raw RFC 5322 message"))
         found = _recipients(raw, query["to"], nconf.secret(), nconf.mail_domain)
         if not found:
             raise Unprocessable("no_token_recipient",
-                                f"no recipient is a genuine move+TOKEN@{nconf.mail_domain} address")
+                                _("no recipient is a genuine move+TOKEN@{domain} address", domain=nconf.mail_domain))
         client = service().store.redis
         mail = MailStore(client)
         accepted = [r.address for r in found if mail.take_slot(r.game_id, r.seat, conf.per_hour)]
         if not accepted:
             wait = max(mail.slot_wait(r.game_id, r.seat) for r in found)
-            raise TooManyMails("too_many_mails", f"more than {conf.per_hour} mails this hour for this address; "
-                               f"try again in {wait} s", retry_after=wait)
+            raise TooManyMails("too_many_mails", _("more than {n} mails this hour for this address; try again in "
+                                                   "{wait} s", n=conf.per_hour, wait=wait), retry_after=wait)
         raw_id = accept(client, raw, accepted, conf)
         return {"accepted": accepted, "id": raw_id}
 
@@ -201,7 +202,7 @@ class InvitationView(MethodView):
         invitation). `404 not_invited` when the seat has none, `409
         seat_taken` once its invitee took it."""
         if service().actor(game_id, bearer()) != CREATOR:
-            raise Forbidden("creator_only", "only the game's creator may withdraw an invitation")
+            raise Forbidden("creator_only", _("only the game's creator may withdraw an invitation"))
         return invites.withdraw(service(), game_id, seat)
 
 

@@ -15,6 +15,7 @@ from flask import current_app, request
 
 from ..errors import TooManyRequests
 from .ratelimit import RateLimits, token_key
+from ..games.i18n import N_, _
 
 RESPONSE_429 = {
     "description": "too many requests from this client address (or with this token): "
@@ -41,6 +42,10 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+#: Who a limit counts, in words (``details.scope`` says it as a code).
+SCOPES = {"address": N_("client address"), "token": N_("token")}
+
+
 def check(method) -> None:
     """A ``before_request`` check: count the request against its operation's
     limits (``method``: the view method that will answer it)."""
@@ -51,11 +56,12 @@ def check(method) -> None:
     limits: RateLimits = current_app.extensions["pbem_limits"]
     callers = [("address", client_address())]
     if per_token:
-        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() == "bearer" and token.strip():
             callers.append(("token", token_key(token.strip())))
     refused = limits.hit(operation, callers)
     if refused is not None:
-        raise TooManyRequests(f"at most {refused.limit} for this operation ({operation}) from one client "
-                              f"{refused.scope}; try again in {refused.retry_after} s",
+        raise TooManyRequests(_("too many requests for this operation ({operation}) from one {scope}; try again "
+                                "in {wait} s", operation=operation, scope=_(SCOPES.get(refused.scope, refused.scope)),
+                                wait=refused.retry_after),
                               retry_after=refused.retry_after, limit=refused.limit, scope=refused.scope)

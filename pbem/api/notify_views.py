@@ -19,7 +19,8 @@ from . import security as sec
 from .common import (bearer, check_deadline, check_webhook_url, is_operator, notifier, public_channels,
                      register_webhook, save_deadline_settings, service)
 from .parsing import Blueprint
-from .schemas import DeadlineSettings, Int, Line, QueryInt, Strict, one_line
+from .schemas import DeadlineSettings, Int, Line, QueryInt, ReaderQuery, Strict, one_line
+from ..games.i18n import _
 
 notify_bp = Blueprint("notifications", __name__, url_prefix="/games",
                       description="Turn notifications: email, webhooks, deadlines")
@@ -60,7 +61,7 @@ class WebhookRegistered(WebhookInfo):
     secret = fields.String(metadata={"description": "the whsec_ signing secret: shown once, keep it"})
 
 
-class DeliveriesQuery(Strict):
+class DeliveriesQuery(ReaderQuery):
     limit = QueryInt(load_default=100, validate=validate.Range(1, 500))
 
 
@@ -154,8 +155,8 @@ def _caller(game_id: str) -> tuple[str, int | None]:
     if is_operator(token):
         return "operator", None
     if token is None:
-        raise Unauthorized("missing_token", "send a seat's bearer token, the game's creator token "
-                                            "(or the operator's)")
+        raise Unauthorized("missing_token", _("send a seat's bearer token, the game's creator token (or the "
+                                              "operator's)"))
     who = service().actor(game_id, token)
     return (CREATOR, None) if who == CREATOR else (f"seat {who}", who)
 
@@ -204,7 +205,7 @@ class WebhookView(MethodView):
         ch = n.channels(game_id, seat)
         url = body.get("url") or ch.get("pending_webhook_url")
         if not url:
-            raise Unprocessable("missing_url", "give a url (none was given at join)")
+            raise Unprocessable("missing_url", _("give a url (none was given at join)"))
         check_webhook_url(url)
         return register_webhook(game_id, seat, url, n, ch)
 
@@ -257,7 +258,7 @@ class DeadlineView(MethodView):
         meta = service().meta(game_id)
         actor = _actor(game_id)
         if meta.get("status") != "open" and actor != "operator":
-            raise Conflict("game_started", "deadline settings are fixed once the game has started")
+            raise Conflict("game_started", _("deadline settings are fixed once the game has started"))
         check_deadline(body)
         n = notifier()
         save_deadline_settings(game_id, body, actor, n)
@@ -283,7 +284,7 @@ class PauseView(MethodView):
         its opponent's clock alone."""
         meta = service().meta(game_id)
         if meta.get("status") == "finished":
-            raise Conflict("game_over", "the game is over")
+            raise Conflict("game_over", _("the game is over"))
         who, seat = _caller(game_id)
         n = notifier()
         if seat is None:
@@ -302,12 +303,12 @@ class ResumeView(MethodView):
         the operator. While the clock runs, a seat's resume withdraws its
         own request for a pause (409 not_paused if it had none)."""
         service().meta(game_id)
-        _, seat = _caller(game_id)
+        _who, seat = _caller(game_id)
         n = notifier()
         if not n.store.paused(game_id):
             if seat is not None and n.store.remove_pause_vote(game_id, seat):
                 return _deadlines_out(n, game_id)
-            raise Conflict("not_paused", "the game is not paused")
+            raise Conflict("not_paused", _("the game is not paused"))
         n.resume(game_id)
         return _deadlines_out(n, game_id)
 

@@ -22,6 +22,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from ..errors import BadRequest, Unprocessable
+from ..games.i18n import _
 
 #: The deepest nesting of arrays and objects a request body may have. The
 #: API's own bodies need 4 (a move is an object in the envelope, a game's
@@ -84,14 +85,15 @@ def load_json(data: bytes) -> Any:
     """A request body: refused (400 malformed_json) when nested too deep,
     (422 invalid_request) when a string is not valid Unicode."""
     if too_deep(data):
-        raise BadRequest("malformed_json", f"the JSON is nested deeper than {MAX_JSON_DEPTH} levels",
+        raise BadRequest("malformed_json", _("the JSON is nested deeper than {n} levels", n=MAX_JSON_DEPTH),
                          max_depth=MAX_JSON_DEPTH)
     value = core.parse_json(data)
     if _SURROGATE_ESCAPE.search(data):
         path = surrogate_at(value)
         if path is not None:
             message = "a lone surrogate (\\ud800-\\udfff) is not valid Unicode"
-            raise Unprocessable("invalid_request", f"{'.'.join(map(str, path)) or 'the body'}: {message}",
+            raise Unprocessable("invalid_request", _("{where}: a lone surrogate (\\ud800-\\udfff) is not valid "
+                                                     "Unicode", where=".".join(map(str, path)) or _("the body")),
                                 fields={"json": _nested(path, message)})
     return value
 

@@ -78,6 +78,30 @@ def _listed(validators) -> list:
     return list(validators) if isinstance(validators, (list, tuple)) else [validators]
 
 
+# -- languages ---------------------------------------------------------------
+
+_LANG_DOC = ("`en` (English) or `zh-Hant` (Traditional Chinese); other tags for them are read too "
+             "(`zh`, `zh-TW`, `zh-HK`, `en-GB`, `中文`...) and stored as one of the two; another is `422 "
+             "unknown_language`")
+_TZ_DOC = ("an IANA time zone (`Asia/Taipei`, `Europe/London`) times are shown in; else the language's usual "
+           "one (`zh-Hant`: Asia/Taipei, `en`: UTC); another is `422 unknown_time_zone`")
+
+
+def Lang(description: str, **kw):
+    return Line(validate=validate.Length(1, 35), metadata={"description": f"{description}: {_LANG_DOC}"}, **kw)
+
+
+def Zone(description: str, **kw):
+    return Line(validate=validate.Length(1, 64), metadata={"description": f"{description}: {_TZ_DOC}"}, **kw)
+
+
+class ReaderQuery(Strict):
+    """What every query of a read takes besides its own: the reader's language."""
+    lang = fields.String(validate=validate.Length(1, 35), metadata={
+        "description": "the language of the answer's texts (`en`, `zh-Hant`, or any tag for them); it wins over "
+                       "the seat's own language and `Accept-Language`. An unknown one is ignored"})
+
+
 # -- errors ----------------------------------------------------------------
 
 
@@ -113,6 +137,9 @@ class Invite(Strict):
     name = Line(load_default=None, allow_none=True, validate=validate.Length(1, 64), metadata={
         "description": "the invitee's name: the seats list shows the seat as invited with this name (never the "
                        "address)"})
+    lang = Lang("the language the invitation is written in and the seat reads once taken (default: the "
+                "game's)", load_default=None, allow_none=True)
+    tz = Zone("the invitee's time zone, kept with the seat", load_default=None, allow_none=True)
 
 
 def invitation_list(deprecated: bool = False):
@@ -150,6 +177,8 @@ class CreateGame(Strict):
                  metadata={"description": "one line, no control or invisible format characters"})
     deadline = fields.Nested(DeadlineSettings, load_default=None, allow_none=True,
                              metadata={"description": "turn deadline, reminder and default action"})
+    lang = Lang("the game's language, which its seats read unless they choose their own (default `en`)",
+                load_default=None, allow_none=True)
     invitations = invitation_list()
     invite = invitation_list(deprecated=True)
 
@@ -158,7 +187,7 @@ class CreateGame(Strict):
         return merge_invitations(data, "invite")
 
 
-class ListGamesQuery(Strict):
+class ListGamesQuery(ReaderQuery):
     status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
     player = fields.String(validate=validate.Length(1, 100), metadata={
         "description": "only the games where this Ed25519 public key (unpadded base64url, as joined with) "
@@ -176,6 +205,10 @@ class SeatSummary(Strict):
     seat = Int()
     name = fields.String(allow_none=True)
     joined = fields.Boolean()
+    lang = fields.String(metadata={"description": "the language the seat reads: its own, else the game's "
+                                                 "(`en` or `zh-Hant`)"})
+    tz = fields.String(allow_none=True, metadata={"description": "the seat's time zone (IANA), null when it chose "
+                                                                 "none (its language's usual one)"})
     invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
         "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
                        "else null"})
@@ -189,6 +222,8 @@ class GameMeta(Strict):
     players = Int()
     options = fields.Dict()
     status = fields.String(metadata={"description": "open (seats free), active or finished"})
+    lang = fields.String(metadata={"description": "the game's language (`en` or `zh-Hant`): a seat that chose "
+                                                 "none reads it"})
     version = Int(metadata={"description": "number of events in the log; what a move names as expected_version"})
     created = fields.Float()
     seed_sha256 = fields.String(metadata={
@@ -260,6 +295,30 @@ class JoinSeat(Strict):
     invitation = Line(load_default=None, allow_none=True, validate=validate.Length(20, 140), metadata={
         "description": "the invitation's token (its link's last part, `/join/TOKEN`): takes a seat kept for it"})
     proof = fields.Nested(JoinProof, load_default=None, allow_none=True)
+    lang = Lang("the seat's language: its mails, pages and texts through its token (default: its invitation's, "
+                "else the game's)", load_default=None, allow_none=True)
+    tz = Zone("the seat's time zone (default: its invitation's)", load_default=None, allow_none=True)
+
+
+class SeatLanguage(Strict):
+    class Meta(Strict.Meta):
+        description = "A seat's language and/or time zone; what is not sent stays as it is."
+
+    lang = Lang("the seat's language")
+    tz = Zone("the seat's time zone")
+
+    @ma.validates_schema
+    def _something(self, data, **kwargs):
+        if not data:
+            raise ma.ValidationError("send lang, tz or both", "_schema")
+
+
+class SeatLanguageSet(Strict):
+    game = fields.String()
+    seat = Int()
+    lang = fields.String(metadata={"description": "the language the seat reads now"})
+    tz = fields.String(allow_none=True, metadata={"description": "the seat's time zone, null: its language's usual "
+                                                                 "one"})
 
 
 class TokenRequest(SignedRequest):
@@ -374,13 +433,13 @@ class MoveRecord(Strict):
                        "the reason could tell what a withheld move was"})
 
 
-class BoardQuery(Strict):
+class BoardQuery(ReaderQuery):
     board = fields.String(load_default="part", validate=validate.OneOf(["part", "whole"]), metadata={
         "description": "`part` (default): `board` shows what matters now in at most 80 columns (Carcassonne: the "
                        "window around the last tile); `whole`: all of the board"})
 
 
-class MoveStatusQuery(Strict):
+class MoveStatusQuery(ReaderQuery):
     wait = QueryInt(load_default=0, validate=validate.Range(0, 60),
                metadata={"description": "seconds to wait for the move to settle"})
 
@@ -407,7 +466,7 @@ class Parsed(Strict):
     version = Int()
 
 
-class EventsQuery(Strict):
+class EventsQuery(ReaderQuery):
     after = QueryInt(load_default=0, validate=validate.Range(0, 10**9))
     limit = QueryInt(load_default=100, validate=validate.Range(1, 1000))
 
@@ -426,7 +485,7 @@ class EventPage(Strict):
     next_after = Int(allow_none=True)
 
 
-class StreamQuery(Strict):
+class StreamQuery(ReaderQuery):
     after = QueryInt(validate=validate.Range(0, 10**9),
                      metadata={"description": "start after this version (default 0); a Last-Event-ID header wins"})
     ticket = fields.String(validate=validate.Length(1, 200),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from flask import current_app, request
 
 from ..errors import Unauthorized
+from ..games.i18n import N_, _
 
 SCHEMES = {
     "seatToken": {"type": "http", "scheme": "bearer",
@@ -67,11 +68,12 @@ def check_first(method=None) -> None:
     method = method if method is not None else view_method()
     security = getattr(method, "_pbem_security", None)
     if security in NEEDS_TOKEN and not request.headers.get("Authorization"):
-        raise Unauthorized("missing_token", "this operation needs " + _needed(security))
+        raise Unauthorized("missing_token", _("this operation needs {what}", what=_needed(security)))
 
 
 def _needed(security: list) -> str:
-    names = {"seatToken": "a seat's bearer token", "creatorToken": "the game's creator token",
-             "operatorToken": "the operator's (PBEM_ADMIN_TOKEN)"}
-    wanted = [names[next(iter(alternative))] for alternative in security]
-    return wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]
+    names = {"seatToken": N_("a seat's bearer token"), "creatorToken": N_("the game's creator token"),
+             "operatorToken": N_("the operator's token (PBEM_ADMIN_TOKEN)")}
+    wanted = [_(names[next(iter(alternative))]) for alternative in security]
+    return wanted[0] if len(wanted) == 1 else _("{items} or {last}", items=_(", ").join(wanted[:-1]),
+                                                 last=wanted[-1])

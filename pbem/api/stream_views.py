@@ -15,6 +15,7 @@ from . import schemas as s
 from . import security as sec
 from .common import bearer, secret, service, stream_url
 from .parsing import Blueprint
+from ..games.i18n import _
 
 stream_bp = Blueprint("streams", __name__, url_prefix="/games", description="The live event stream")
 
@@ -73,7 +74,7 @@ class EventStreamView(MethodView):
         if viewer is not SPECTATOR:
             # Checked as the stream process checks the pair: both may come, for one seat.
             if "ticket" in query and check_ticket(secret(), query["ticket"], game_id) != viewer:
-                raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
+                raise Unauthorized("bad_ticket", _("the ticket and the bearer token are for different seats"))
             query.setdefault("ticket", make_ticket(secret(), game_id, viewer, REDIRECT_TICKET_S)[0])
         return Response(status=307, headers={"Location": stream_url(game_id, query), "Cache-Control": "no-store"})
 

@@ -23,6 +23,7 @@ from .base import (  # noqa: F401  (re-exported: the protocol's public names)
     rng_for,
     seed_commitment,
 )
+from .i18n import _
 
 _REGISTRY: dict[tuple[str, int], Game] = {}
 _LOADED = False
@@ -73,6 +74,8 @@ def get(name: str, version: int | None = None) -> Game:
         versions = [v for (n, v) in _REGISTRY if n == name]
         game = _REGISTRY.get((name, max(versions))) if versions else None
     if game is None:
-        raise BadOptions("unknown_game", f"no game {name!r}" + (f" version {version}" if version else "")
-                         + f"; known: {sorted({n for n, _ in _REGISTRY})}")
+        known = ", ".join(sorted({n for n, _v in _REGISTRY}))
+        raise BadOptions("unknown_game", _("no game {name} version {version}; the games: {known}", name=repr(name),
+                                           version=version, known=known) if version else
+                         _("no game {name}; the games: {known}", name=repr(name), known=known))
     return game

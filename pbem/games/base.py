@@ -92,6 +92,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Sequence
 
+from .i18n import CHINESE, N_, _, join_words, ngettext, notation_language
+
 Event = dict
 Move = dict
 State = Any
@@ -111,7 +113,8 @@ class GameError(Exception):
 
     def __init__(self, code: str | None = None, message: str = "", **details: Any):
         self.code = code or self.code
-        self.message = message or self.code.replace("_", " ")
+        # Built where it is raised, in the reader's language (``pbem.games.i18n``).
+        self.message = message or default_message(self.code)
         self.details = details
         super().__init__(f"{self.code}: {self.message}")
 
@@ -148,20 +151,28 @@ class SnapshotOutdated(Exception):
 #: a rejected move's ``error.code``; the registry of the server's codes is
 #: pbem/errors.py, and tests/test_error_codes.py checks both against the source.
 PROTOCOL_ERROR_CODES = {
-    "game_error": "a rules error without a more precise code",
-    "illegal_move": "the move is not legal here (`details.move` is what was sent)",
-    "malformed_move": "the move is not an object with a string `type` and the fields of that type",
-    "not_your_turn": "the seat is not to act now",
-    "game_over": "the game is over",
-    "parse_error": "the text could not be read as a move (`details.expected`, `details.examples`)",
-    "bad_options": "the options are not valid for this game",
-    "bad_player_count": "the game does not take this number of players",
-    "unknown_option": "the game has no option with this name",
-    "bad_option_type": "the option's value has the wrong type (`details.option` names it)",
-    "bad_option_value": "the option's value is not one it allows (`details.option` names it, where one does; "
-                        "for a list, each element's type and choices, duplicates and count too, `details.index`)",
-    "unknown_game": "no game type with this name (and version)",
+    "game_error": N_("a rules error without a more precise code"),
+    "illegal_move": N_("the move is not legal here (`details.move` is what was sent)"),
+    "malformed_move": N_("the move is not an object with a string `type` and the fields of that type"),
+    "not_your_turn": N_("the seat is not to act now"),
+    "game_over": N_("the game is over"),
+    "parse_error": N_("the text could not be read as a move (`details.expected`, `details.examples`)"),
+    "bad_options": N_("the options are not valid for this game"),
+    "bad_player_count": N_("the game does not take this number of players"),
+    "unknown_option": N_("the game has no option with this name"),
+    "bad_option_type": N_("the option's value has the wrong type (`details.option` names it)"),
+    "bad_option_value": N_("the option's value is not one it allows (`details.option` names it, where one does; "
+                           "for a list, each element's type and choices, duplicates and count too, `details.index`)"),
+    "unknown_game": N_("no game type with this name (and version)"),
 }
+
+
+def default_message(code: str) -> str:
+    """The message of an error raised with a code only: the protocol code's
+    meaning in the reader's language, else the code in words (the server's
+    codes read pbem/errors.py's registry the same way)."""
+    meaning = PROTOCOL_ERROR_CODES.get(code)
+    return _(meaning) if meaning else code.replace("_", " ")
 
 
 def require(condition: Any, code: str, message: str, **details: Any) -> None:
@@ -194,46 +205,51 @@ class Option:
     max_items: int = 1000
 
     def check(self, value: Any) -> Any:
+        # The option's name is what the client sent, so it stays as written.
         if not _is_a(value, self.kind):
-            raise BadOptions(
-                "bad_option_type",
-                f"option {self.name!r} must be of type {self.kind.__name__}, got {_short(value)}",
-                option=self.name,
-            )
+            raise BadOptions("bad_option_type", _("option {option} takes {kind}, not {value}", option=self.name,
+                                                  kind=_kind_words(self.kind), value=_short(value)),
+                             option=self.name)
         if self.kind is list:
             self._check_items(value)
         elif self.choices and value not in self.choices:
-            raise BadOptions(
-                "bad_option_value",
-                f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}",
-                option=self.name,
-            )
+            raise BadOptions("bad_option_value", _("option {option} takes one of {choices}, not {value}",
+                                                   option=self.name, choices=_choices(self.choices),
+                                                   value=_short(value)), option=self.name)
         if self.minimum is not None and value < self.minimum:
-            raise BadOptions("bad_option_value", f"option {self.name!r} must be >= {self.minimum}", option=self.name)
+            raise BadOptions("bad_option_value", _("option {option} takes {minimum} or more", option=self.name,
+                                                   minimum=self.minimum), option=self.name)
         if self.maximum is not None and value > self.maximum:
-            raise BadOptions("bad_option_value", f"option {self.name!r} must be <= {self.maximum}", option=self.name)
+            raise BadOptions("bad_option_value", _("option {option} takes {maximum} or less", option=self.name,
+                                                   maximum=self.maximum), option=self.name)
         return value
 
     def _check_items(self, value: list) -> None:
         """Each element checked before any rules module sees the list: one
         that is not even hashable (``[[]]``) must not reach a set or a dict."""
         if len(value) > self.max_items:
-            raise BadOptions("bad_option_value", f"option {self.name!r} takes at most {self.max_items} elements",
-                             option=self.name)
+            raise BadOptions("bad_option_value", ngettext("option {option} takes at most {n} item",
+                                                          "option {option} takes at most {n} items",
+                                                          self.max_items, option=self.name), option=self.name)
         for index, item in enumerate(value):
             if not _is_a(item, self.items):
-                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be of type "
-                                 f"{self.items.__name__}, got {_short(item)}", option=self.name, index=index)
+                raise BadOptions("bad_option_value", _("option {option}: item {index} must be {kind}, not {value}",
+                                                       option=self.name, index=index, kind=_kind_words(self.items),
+                                                       value=_short(item)), option=self.name, index=index)
             if self.item_choices and item not in self.item_choices:
-                raise BadOptions("bad_option_value", f"option {self.name!r}: element {index} must be one of "
-                                 f"{list(self.item_choices)}, got {_short(item)}", option=self.name, index=index)
+                raise BadOptions("bad_option_value", _("option {option}: item {index} must be one of {choices}, "
+                                                       "not {value}", option=self.name, index=index,
+                                                       choices=_choices(self.item_choices), value=_short(item)),
+                                 option=self.name, index=index)
         if self.unique and len(set(value)) != len(value):
             twice = next(item for index, item in enumerate(value) if item in value[:index])
-            raise BadOptions("bad_option_value", f"option {self.name!r} lists {_short(twice)} more than once",
-                             option=self.name)
+            raise BadOptions("bad_option_value", _("option {option} lists {value} more than once",
+                                                   option=self.name, value=_short(twice)), option=self.name)
 
     def describe(self) -> dict:
-        out = {"name": self.name, "type": self.kind.__name__, "default": self.default, "doc": self.doc}
+        """The option for ``GET /game-types``: its doc in the reader's language."""
+        out = {"name": self.name, "type": self.kind.__name__, "default": self.default,
+               "doc": _(self.doc) if self.doc else self.doc}
         if self.choices:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
@@ -249,15 +265,21 @@ class Option:
 
 def _option_value(value: Any) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     if isinstance(value, list):
-        return ", ".join(map(str, value)) or "none"
+        return _(", ").join(map(str, value)) or _("none")
     return str(value)
 
 
-def _join(words: list) -> str:
-    """"a", "a and b", "a, b and c"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else "nobody"
+def _kind_words(kind: type) -> str:
+    """What a value of ``kind`` is, in words ("a whole number")."""
+    words = {bool: N_("true or false"), int: N_("a whole number"), str: N_("a text"), list: N_("a list")}
+    return _(words[kind]) if kind in words else kind.__name__
+
+
+def _choices(choices: Collection) -> str:
+    """An option's allowed values, as a client writes them ("a, b, c")."""
+    return _(", ").join(str(c) for c in list(choices)[:40]) + (", ..." if len(choices) > 40 else "")
 
 
 def _is_a(value: Any, kind: type) -> bool:
@@ -328,7 +350,7 @@ def forfeit_result(players: int, seat: int, reason: str = "") -> Result:
     """The forfeiting seat placed last, every other seat sharing first; a
     solo player who forfeits has lost (no seat placed first)."""
     placings = tuple(2 if players == 1 else (players if s == seat else 1) for s in range(players))
-    return Result(scores=tuple(0 for _ in range(players)), placings=placings, reason="forfeit",
+    return Result(scores=tuple(0 for _seat in range(players)), placings=placings, reason="forfeit",
                   detail={"forfeited": seat, "why": reason}, outcome="lost" if players == 1 else "won")
 
 
@@ -340,7 +362,7 @@ GAME_ABANDONED = "GameAbandoned"
 
 def abandoned_result(players: int, why: str = "") -> Result:
     """Every seat placed alike, no winner, ``reason`` "abandoned"."""
-    return Result(scores=tuple(0 for _ in range(players)), placings=tuple(1 for _ in range(players)),
+    return Result(scores=tuple(0 for _seat in range(players)), placings=tuple(1 for _seat in range(players)),
                   reason="abandoned", detail={"why": why}, outcome="no_winner")
 
 
@@ -353,52 +375,81 @@ def placings_from_keys(keys: list) -> tuple:
 # Naming seats: the one place every game's texts get a seat's name from
 
 
-_SEAT_LIKE = re.compile(r"^\s*(?:seat|player|p)?\s*#?\s*\d+\s*$", re.IGNORECASE)
+# A name that reads like a seat number, in either language: "2", "seat 1",
+# "p3", "#2", "座位 1", "座位2", "2號", "玩家 3" (a text's own label for a
+# seat with no name is one of these, so it parses back).
+_SEAT_LIKE = re.compile(r"^\s*(?:seat|player|p|座位|玩家|第)?\s*[#＃]?\s*\d+\s*(?:號位|號座位|號|位)?\s*$",
+                        re.IGNORECASE)
+#: How a move line names a seat with no name, by the notation's language
+#: (a notation's word, like its verbs, not a message: it must paste back).
+SEAT_IN_NOTATION = {"en": "seat {n}", CHINESE: "座位{n}"}
 
 
 def _name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def seat_label(seat: int, capital: bool = False) -> str:
+    """A seat with no usable name, as a sentence names it ("seat 2",
+    "座位2"); ``capital`` at the start of a sentence ("Seat 2 drew")."""
+    return _("Seat {n}", n=seat) if capital else _("seat {n}", n=seat)
+
+
 def seat_names(players: int, names: Sequence | None = None) -> list:
     """How texts name each seat: the player's name (spaces tidied), or
-    "seat N" where the name is missing or blank, reads like a seat number
-    ("2", "seat 1") or is the name of another seat too (compared without
-    case): a text must never leave two seats looking alike, nor one seat
-    looking like another's number."""
+    "seat N" (``seat_label``, in the reader's language) where the name is
+    missing or blank, reads like a seat number ("2", "seat 1") or is the
+    name of another seat too (compared without case): a text must never
+    leave two seats looking alike, nor one seat looking like another's
+    number. ``numbered`` tells which seats are named so."""
+    return [seat_label(s) if n is None else n for s, n in enumerate(_names_or_none(players, names))]
+
+
+def numbered(players: int, names: Sequence | None = None) -> list[bool]:
+    """For each seat, whether texts name it by its number (``seat_names``)."""
+    return [n is None for n in _names_or_none(players, names)]
+
+
+def _names_or_none(players: int, names: Sequence | None) -> tuple:
     try:
-        return list(_seat_names(players, None if names is None else tuple(names)))
+        return _seat_names(players, None if names is None else tuple(names))
     except TypeError:  # a name that cannot be a key: worked out afresh
         return _seat_names.__wrapped__(players, names)
 
 
 @functools.lru_cache(maxsize=256)
-def _seat_names(players: int, names: Sequence | None) -> list:
-    """``seat_names``, kept for the next text (a board names its seats many times over)."""
+def _seat_names(players: int, names: Sequence | None) -> tuple:
+    """Each seat's usable name, or None (named by number), kept for the next
+    text (a board names its seats many times over)."""
     given = [names[s] if names is not None and s < len(names) else None for s in range(players)]
     tidy = [" ".join(n.split()) if isinstance(n, str) else "" for n in given]
     counts: dict = {}
     for n in tidy:
         if n:
             counts[_name_key(n)] = counts.get(_name_key(n), 0) + 1
-    return [n if n and counts[_name_key(n)] == 1 and not _SEAT_LIKE.match(n) else f"seat {s}"
-            for s, n in enumerate(tidy)]
+    return tuple(n if n and counts[_name_key(n)] == 1 and not _SEAT_LIKE.match(n) else None for n in tidy)
 
 
-def name_seat(seat: Any, names: Sequence | None = None, capital: bool = False) -> str:
+def name_seat(seat: Any, names: Sequence | None = None, capital: bool = False, in_move: bool = False) -> str:
     """One seat as a text names it (see ``seat_names``); ``capital`` for
     the start of a sentence ("Seat 2 drew", where "Ann drew" stays as
     written). A seat that is not a seat number reads "nobody" (None) or as
-    it is."""
+    it is. ``in_move``: as a move line names it, in the notation's words
+    ("seat 2", "座位2"; a name as it is), so that it parses back."""
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-        text = "nobody" if seat is None else str(seat)
-    else:
-        players = max(seat + 1, len(names) if names is not None else 0)
-        text = seat_names(players, names)[seat]
-    return text[:1].upper() + text[1:] if capital and text.startswith(("seat ", "nobody")) else text
+        if seat is not None:
+            return str(seat)
+        return _("Nobody") if capital else _("nobody")
+    players = max(seat + 1, len(names) if names is not None else 0)
+    name = _names_or_none(players, names)[seat]
+    if name is not None:
+        return name
+    if in_move:
+        return SEAT_IN_NOTATION[notation_language()].format(n=seat)
+    return seat_label(seat, capital)
 
 
-_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
+_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b|座位 ?(\d+)")
 
 
 def name_seats(text: str, names, in_move: bool = False) -> str:
@@ -408,25 +459,31 @@ def name_seats(text: str, names, in_move: bool = False) -> str:
     finds the name where the number was (Carcassonne's ``seats_by_name``)."""
     if not names:
         return text
-    if in_move:
-        return _SEAT_WORD.sub(lambda m: m.group(0) if name_seat(int(m.group(2)), names).startswith("seat ")
-                              else f"{m.group(1)}eat {name_seat(int(m.group(2)), names)}", text)
-    return _SEAT_WORD.sub(lambda m: name_seat(int(m.group(2)), names, capital=m.group(1) == "S"), text)
+
+    def named(m) -> str:
+        seat = int(m.group(2) or m.group(3))
+        players = max(seat + 1, len(names))
+        name = _names_or_none(players, names)[seat]
+        if in_move:
+            return m.group(0) if name is None or m.group(1) is None else f"{m.group(1)}eat {name}"
+        return seat_label(seat, capital=m.group(1) == "S") if name is None else name
+
+    return _SEAT_WORD.sub(named, text)
 
 
 def seat_from_text(text: str, players: int, names: Sequence | None = None) -> int | None:
     """The seat a word or phrase of a move names: a number ("2", "seat 2",
-    "p2", "#2") or a seat's name as texts show it (``seat_names``, without
-    case). None when it names no seat of the game."""
+    "p2", "#2", "座位2", "2號") or a seat's name as texts show it
+    (``seat_names``, in either language, without case). None when it names
+    no seat of the game."""
     if not isinstance(text, str):
         return None
-    m = _SEAT_LIKE.match(text)
-    if m:
+    if _SEAT_LIKE.match(text):
         seat = int(re.sub(r"\D", "", text))
         return seat if 0 <= seat < players else None
     key = _name_key(text)
-    for seat, name in enumerate(seat_names(players, names)):
-        if _name_key(name) == key:
+    for seat, name in enumerate(_names_or_none(players, names)):
+        if name is not None and _name_key(name) == key:
             return seat
     return None
 
@@ -523,7 +580,7 @@ class Game:
     #: "strict" (a move stands only at the version it was signed at) or
     #: "window" (see ``window`` and ``concurrent_ok``), and the rule in words.
     concurrency: str = "strict"
-    concurrency_doc: str = "One seat acts at a time: a move must be signed at the game's current version."
+    concurrency_doc: str = N_("One seat acts at a time: a move must be signed at the game's current version.")
 
     # -- identity and options ------------------------------------------------
 
@@ -534,17 +591,21 @@ class Game:
     def check_options(self, players: int, options: dict | None) -> dict:
         """Validate options for a number of players; return them with defaults."""
         if not isinstance(players, int) or isinstance(players, bool):
-            raise BadOptions("bad_player_count", "the number of players must be an integer")
+            raise BadOptions("bad_player_count", _("the number of players is a whole number"))
         if not self.min_players <= players <= self.max_players:
-            raise BadOptions(
-                "bad_player_count",
-                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}",
-            )
+            title = _(self.title) if self.title else self.name
+            raise BadOptions("bad_player_count", _("{game} takes {low} to {high} players, not {n}", game=title,
+                                                   low=self.min_players, high=self.max_players, n=players)
+                             if self.min_players != self.max_players else
+                             _("{game} takes {high} players, not {n}", game=title, high=self.max_players, n=players))
         options = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise BadOptions("unknown_option", f"unknown option(s) {unknown}; known: {sorted(known)}")
+            raise BadOptions("unknown_option", ngettext("this game has no option {names}; its options: {known}",
+                                                        "this game has no options {names}; its options: {known}",
+                                                        len(unknown), names=_(", ").join(unknown),
+                                                        known=_(", ").join(sorted(known)) or _("none")))
         out = {}
         for name, opt in known.items():
             out[name] = opt.check(options[name]) if name in options else copy.deepcopy(opt.default)
@@ -609,13 +670,14 @@ class Game:
         """The setup in a line or two a person reads: the game, the number
         of players and every option not at its default, in words (default:
         each option's doc)."""
-        parts = [self.title or self.name]
+        parts = [_(self.title) if self.title else self.name]
         if players is not None:
-            parts.append(f"{players} player{'s' if players != 1 else ''}")
+            parts.append(ngettext("{n} player", "{n} players", players))
         for opt in self.options:
             if opt.name in options and options[opt.name] != opt.default:
-                parts.append(f"{opt.name} {_option_value(options[opt.name])}: {opt.doc.rstrip('.')}")
-        return "; ".join(parts) + "."
+                parts.append(_("{rule}: {value}", rule=(_(opt.doc) if opt.doc else opt.name).rstrip(".。"),
+                               value=_option_value(options[opt.name])))
+        return _("{parts}.", parts=_("; ").join(parts))
 
     def notation_help_for(self, options: dict) -> str:
         """The notation help with only the rules these options put in play
@@ -635,21 +697,32 @@ class Game:
         scores = data.get("scores") or []
         outcome = data.get("outcome", "won")
         players = len(scores) or len(data.get("placings") or [])
-        score_text = "-".join(str(x) for x in scores)
+        reason = data.get("reason") or ""
         if outcome == "won":
             winners = data.get("winners") or []
             if players > 1 and len(winners) == players:
-                head = "Draw"
+                head = _("Draw")
             else:
-                head = _join([name_seat(w, names) for w in winners]) + " won"
+                head = _("{names} won", names=join_words([name_seat(w, names) for w in winners]))
                 head = head[:1].upper() + head[1:]
         elif outcome == "lost":
-            head = (name_seat(0, names, capital=True) + " lost") if players == 1 else "Everybody lost"
+            head = _("{name} lost", name=name_seat(0, names, capital=True)) if players == 1 else _("Everybody lost")
         else:
-            head = "No winner"
-        text = head + (f" ({score_text})" if scores else "")
-        reason = data.get("reason")
-        return text + (f": {reason}" if reason else "") + "."
+            head = _("No winner")
+        if scores and reason not in ("forfeit", "abandoned"):  # their zeros are no score
+            head = _("{result} ({scores})", result=head, scores="-".join(str(x) for x in scores))
+        why = self.describe_reason(reason, data.get("detail") or {}, names)
+        return _("{result}: {reason}.", result=head, reason=why) if why else _("{result}.", result=head)
+
+    def describe_reason(self, reason: str, detail: dict, names: Sequence | None = None) -> str:
+        """Why a game ended, in words (a result's ``reason``): the server's
+        own reasons (a forfeit, the operator's end), else the game's, looked
+        up as a message (a game marks its reasons with ``N_``)."""
+        if reason == "forfeit":
+            return _("{name} forfeited", name=name_seat(detail.get("forfeited"), names))
+        if reason == "abandoned":
+            return _("the game was abandoned")
+        return _(reason) if reason else ""
 
     # -- defaults ------------------------------------------------------------
 
@@ -747,18 +820,18 @@ class Game:
 
     def check_turn(self, state: State, player: int) -> None:
         if self.result(state) is not None:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove("game_over", _("the game is over"))
         if player not in self.to_act(state):
-            raise IllegalMove("not_your_turn", f"seat {player} is not to act now")
+            raise IllegalMove("not_your_turn", _("it is not your turn now"))
 
 
 def check_in_legal(move: Any, legal: list[Move]) -> Move:
     """The simplest complete validation: a move is legal if it is one of the
     enumerated legal moves (compared canonically)."""
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise IllegalMove("malformed_move", "a move is an object with a 'type'")
+        raise IllegalMove("malformed_move", _("a move is an object with a type and the fields of that type"))
     wanted = canonical(move)
     for candidate in legal:
         if canonical(candidate) == wanted:
             return candidate
-    raise IllegalMove("illegal_move", f"{move.get('type')} is not legal here", move=move)
+    raise IllegalMove("illegal_move", _("this move is not legal now"), move=move)

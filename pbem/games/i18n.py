@@ -52,7 +52,7 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: The gettext locale directory name of each language with a catalog.
 CATALOG_LOCALES = {CHINESE: "zh_Hant"}
 
-_reading: contextvars.ContextVar[str] = contextvars.ContextVar("pbem_reading", default=ENGLISH)
+_reading: contextvars.ContextVar = contextvars.ContextVar("pbem_reading", default=ENGLISH)
 
 # What a reader or a browser may call each language (compared without case,
 # "_" read as "-"): Taiwan's and Hong Kong's Chinese are written in
@@ -104,26 +104,67 @@ def best_language(accept: str | None) -> str | None:
     return min(ranked)[2] if ranked else None
 
 
+class _Later:
+    """A reader's language looked for when a text first needs it: a request
+    names its reader by a seat's token, and finding that seat's language
+    costs a read of the store that most answers (a move queued) never need."""
+
+    __slots__ = ("find", "lang")
+
+    def __init__(self, find):
+        self.find, self.lang = find, None
+
+    def get(self) -> str:
+        if self.lang is None:
+            self.lang = ENGLISH  # whatever happens while looking (a text of an error) reads English
+            try:
+                self.lang = language_of(self.find()) or ENGLISH
+            except Exception:  # the store away: the reader reads English, the error is the caller's to meet
+                pass
+        return self.lang
+
+
+def _now() -> str:
+    lang = _reading.get()
+    return lang if isinstance(lang, str) else lang.get()
+
+
 def language() -> str:
     """The language of whoever reads the text being built now."""
-    return _reading.get()
+    return _now()
+
+
+def language_if_known() -> str | None:
+    """``language()`` if it is known without looking (a ``reading`` given a
+    function that was not called yet: None)."""
+    lang = _reading.get()
+    return lang if isinstance(lang, str) else lang.lang
 
 
 def notation_language() -> str:
     """The language the move lines being built now are written in (the
     pseudo-locale writes English ones: they must paste back)."""
-    return CHINESE if _reading.get() == CHINESE else ENGLISH
+    return CHINESE if _now() == CHINESE else ENGLISH
 
 
 @contextmanager
 def reading(lang):
     """Build texts inside for a reader of ``lang`` (any tag ``language_of``
-    knows; an unknown one or None reads English)."""
-    token = _reading.set(language_of(lang) or ENGLISH)
+    knows; an unknown one or None reads English). ``lang`` may be a
+    function that finds the tag: it is called once, when a text inside
+    first asks for the language (``language_if_known`` tells whether it was)."""
+    token = _reading.set(_Later(lang) if callable(lang) else (language_of(lang) or ENGLISH))
     try:
         yield
     finally:
         _reading.reset(token)
+
+
+def read_on_in(lang) -> None:
+    """From here to the end of the enclosing ``reading`` block, texts read
+    ``lang`` (a reader who changed language while being answered: a mail's
+    ``lang zh`` line, whose answer goes on in the new language)."""
+    _reading.set(language_of(lang) or ENGLISH)
 
 
 class _Pseudo(gettext.NullTranslations):
@@ -184,21 +225,21 @@ def _fill(text: str, args: dict) -> str:
 
 def _(message: str, /, **args) -> str:
     """``message`` in the reader's language, its ``{placeholders}`` filled."""
-    return _fill(translations(_reading.get()).gettext(message), args)
+    return _fill(translations(_now()).gettext(message), args)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
     """The plural form for ``n`` in the reader's language (``{n}`` filled)."""
-    return _fill(translations(_reading.get()).ngettext(singular, plural, n), {"n": n, **args})
+    return _fill(translations(_now()).ngettext(singular, plural, n), {"n": n, **args})
 
 
 def pgettext(context: str, message: str, /, **args) -> str:
     """``message`` as it reads in ``context`` (a game's own word)."""
-    return _fill(translations(_reading.get()).pgettext(context, message), args)
+    return _fill(translations(_now()).pgettext(context, message), args)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, /, **args) -> str:
-    return _fill(translations(_reading.get()).npgettext(context, singular, plural, n), {"n": n, **args})
+    return _fill(translations(_now()).npgettext(context, singular, plural, n), {"n": n, **args})
 
 
 def N_(message: str) -> str:

@@ -33,6 +33,7 @@ from ..games.i18n import _, ngettext, reading
 from ..notify.mail import header_text, paragraph
 from ..notify.readers import Reader, invitation_reader, quoted
 from ..store import invitation_live
+from ..service.common import preferences
 from . import JOB_OPTS, QUEUE, compose, try_later
 from .addresses import Recipient, invite_address, invite_token, new_invitation_nonce, read_invite_token
 from .config import MailInSettings
@@ -51,15 +52,15 @@ def check_email(address: str) -> str:
 
 
 def invite(service, game_id: str, invites: list[dict], queue: Queue | None = None, by: str = "creator") -> list[dict]:
-    """Invite seats by address: ``[{"email", "seat"?, "name"?}]`` (seats in
+    """Invite seats by address: ``[{"email", "seat"?, "name"?, "lang"?, "tz"?}]`` (seats in
     order of the free ones when not given). Only while the game is open; one
     invitation per seat. ``by`` is who asked ("creator", "seat N")."""
     return record(service, game_id, plan(service, game_id, invites), queue, by)
 
 
-def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str, str | None]]:
+def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str, str | None, dict]]:
     """Check invitations without storing anything: (seat, address, name,
-    the name given) each. A seat taken, or reserved by a live invitation,
+    the name given, the language and zone chosen for the invitee) each. A seat taken, or reserved by a live invitation,
     is not free; an expired invitation's seat is."""
     meta = service.store.meta(game_id)
     if meta is None:
@@ -70,9 +71,10 @@ def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str
     taken = set(service.store.seats(game_id)) | {s for s, i in service.store.invitations(game_id).items()
                                                  if invitation_live(i, now)}
     free = [s for s in range(int(meta["players"])) if s not in taken]
-    planned: list[tuple[int, str, str, str | None]] = []
+    planned: list[tuple[int, str, str, str | None, dict]] = []
     for item in invites:
         email = check_email(item.get("email"))
+        chosen = preferences(item.get("lang"), item.get("tz"))
         seat = item.get("seat")
         if seat is None:
             if not free:
@@ -88,7 +90,7 @@ def plan(service, game_id: str, invites: list[dict]) -> list[tuple[int, str, str
                 free.remove(seat)
         given = header_text(item.get("name") or "", 64) or None
         name = given or header_text(email.split("@")[0], 64) or f"seat {seat}"
-        planned.append((seat, email, name, given))
+        planned.append((seat, email, name, given, chosen))
     return planned
 
 
@@ -97,14 +99,15 @@ def record(service, game_id: str, planned: list, queue: Queue | None = None, by:
     """Store planned invitations, each with its own nonce and expiry, and
     enqueue their mails. ``name`` is the seat's name should the invitee
     join by mail without one; ``public_name`` (the name the inviter gave,
-    or None) is all the public lists show of an invitation."""
+    or None) is all the public lists show of an invitation; ``lang`` and
+    ``tz`` (where chosen) go to the seat its invitee takes."""
     queue = queue or Queue(QUEUE, connection=rq_connection(service.store.redis))
     ttl_s = MailInSettings().invitation_ttl_s if ttl_s is None else ttl_s
     out = []
-    for seat, email, name, given in planned:
+    for seat, email, name, given, *chosen in planned:
         now = time.time()
         invitation = {"email": email, "name": name, "public_name": given, "invited": now, "by": by,
-                      "nonce": new_invitation_nonce()}
+                      "nonce": new_invitation_nonce(), **(chosen[0] if chosen else {})}
         if ttl_s > 0:
             invitation["expires"] = now + ttl_s
         saved = service.store.save_invitation(game_id, seat, invitation, now)

@@ -33,7 +33,8 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from . import QUEUE, RETRIES, compose, decisions, pasting, reading, try_later, wrapped
+from ..games import i18n
+from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, try_later, wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -70,7 +71,8 @@ def _keyword(line: str) -> bool:
     """A command that is not a move (help, board, moves, join)."""
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
-            or word.split(" ")[0] in JOIN_WORDS)
+            or word.split(" ")[0] in JOIN_WORDS
+            or language_command.is_language_line(line))
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -200,7 +202,8 @@ class MailProcessor:
         if recipient.kind == "invite":
             self._invited(recipient, incoming, to_addr, out)
         else:
-            self._commands(recipient, incoming, to_addr, out)
+            with i18n.reading(i18n.language()):  # a language line changes it for the rest of the answer
+                self._commands(recipient, incoming, to_addr, out)
         self._log(out)
         return out
 
@@ -613,6 +616,8 @@ class MailProcessor:
             return Step(command, True, moves or [_("You have no move to make now.")]), version
         if word.split(" ")[0] in JOIN_WORDS:
             return Step(command, True, [_("You have joined this game already.")]), version
+        if language_command.is_language_line(command):
+            return Step(command, *language_command.change(self.service, game_id, seat, command)), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version

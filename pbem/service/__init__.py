@@ -14,6 +14,7 @@ reasons and live apart, as mixins of that one object (they share its caches):
     submit      the move pipeline's edge: check and queue (one round trip when hot)
     apply       the move pipeline's worker side: decide and append in batches, hooks
     records     the game record (JSON lines)
+    languages   who reads in which language: the game's, each seat's, and its time zone
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..store import Store
 from .apply import Applying
 from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, StateCache,  # noqa: F401  (re-exported)
                      game_of, names_of, new_game_id, seat_of_token, shown_events, token_hash)
+from .languages import Languages
 from .lifecycle import Lifecycle
 from .loading import Loading
 from .queries import Queries
@@ -32,7 +34,7 @@ from .records import Records
 from .submit import Submitting
 
 
-class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading):
+class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Languages):
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
                  enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):

@@ -7,6 +7,7 @@ import time
 from ..games.base import GameError, rng_for
 from ..store import Read, Tail
 from .common import Loaded, Part, log
+from ..games.i18n import _, reader_language, reading
 
 
 class Applying(Part):
@@ -90,9 +91,11 @@ class Applying(Part):
             self._run_batch_hooks(applied)
             pending = sorted(retry, key=pending.index)  # in the order they came
         for game_id, move_id in pending:
+            stored = self.store.move(game_id, move_id) or {"id": move_id}
+            message = self._for_mover(game_id, stored, lambda: _("the game kept changing; try again"))
             results[(game_id, move_id)] = self.store.settle(game_id, move_id, {
-                **(self.store.move(game_id, move_id) or {"id": move_id}), "status": "rejected",
-                "settled": time.time(), "error": {"code": "busy", "message": "the game kept changing; try again"}})
+                **stored, "status": "rejected", "settled": time.time(),
+                "error": {"code": "busy", "message": message}})
         return [results[pair] for pair in pairs]
 
     def _reads(self, pending: list[tuple[str, str]], records: dict | None) -> list[tuple]:
@@ -106,7 +109,7 @@ class Applying(Part):
             record = records.get(pair)
             hot = self.cache.current(pair[0]) if record is not None and pair[0] in self._seeds else None
             if hot is not None:
-                version, _, meta = hot
+                version, _state, meta = hot
                 memory[pair] = Read(meta, None, record, None, Tail(version, []))
         rest = [pair for pair in pending if pair not in memory]
         read = dict(zip(rest, self.store.reads(self._asks(rest)))) if rest else {}
@@ -133,7 +136,26 @@ class Applying(Part):
         for hook in self.after_apply:
             self._run_hook(hook, before, after, events, outcome)
 
+    def _for_mover(self, game_id: str, record: dict | None, build):
+        """``build()`` in the language of the seat that sent ``record``'s move."""
+        player = ((record or {}).get("envelope") or {}).get("player")
+        with reading(lambda: self._seat_language(game_id, player)):
+            return build()
+
+    def _seat_language(self, game_id: str, seat, meta: dict | None = None) -> str:
+        """A seat's reader language (its own, else its game's)."""
+        meta = meta if meta is not None else (self.store.meta(game_id) or {})
+        held = self.store.seats(game_id).get(seat) if isinstance(seat, int) else None
+        return reader_language((held or {}).get("lang"), meta.get("lang"))
+
     def _decide(self, loaded: Loaded, record: dict) -> dict:
+        """Decide a queued move. A refusal's message is for the mover, so it
+        is built in the mover's language: looked up (a read of the seats)
+        only when a refusal asks for it."""
+        with reading(lambda: self._seat_language(loaded.id, record["envelope"]["player"], loaded.meta)):
+            return self._decide_move(loaded, record)
+
+    def _decide_move(self, loaded: Loaded, record: dict) -> dict:
         envelope = record["envelope"]
         player, game = envelope["player"], loaded.game
         base = {**record, "settled": time.time(), "version_before": loaded.version}
@@ -145,10 +167,12 @@ class Applying(Part):
             return {**base, "status": "rejected", "error": error}
 
         if loaded.meta["status"] != "active":
-            return rejected("game_over" if loaded.finished else "game_not_started", "the game is not in play")
+            return rejected("game_over", _("the game is over")) if loaded.finished else \
+                rejected("game_not_started", _("the game waits for players to join"))
         expected = envelope["expected_version"]
         if self._stale(loaded, expected, player):
-            return rejected("stale_version", f"the game is at version {loaded.version}; the move was signed at {expected}",
+            return rejected("stale_version", _("the game is at version {version}; the move was signed at {expected}",
+                                               version=loaded.version, expected=expected),
                             version=loaded.version)
         try:
             game.check_turn(loaded.state, player)
@@ -158,7 +182,7 @@ class Applying(Part):
             return rejected(err.code, err.message, **err.details)
         except Exception:  # a bug in a rules module must not wedge the queue
             log.exception("rules error in game %s", loaded.id)
-            return rejected("rules_error", "the rules engine failed on this move; it was not applied")
+            return rejected("rules_error", _("the rules engine failed on this move; it was not applied"))
         return {**base, "status": "applied", "version": loaded.version + len(events),
                 "_events": events, "_state": state}
 

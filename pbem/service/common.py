@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .. import games
-from ..errors import Unauthorized
+from ..errors import NotFound, Unauthorized, Unprocessable
 from ..games.base import OMNISCIENT, SPECTATOR
 from ..store import Store
+from ..games.i18n import ENGLISH, LANGUAGES, _, language_of, reader_language
+from ..when import valid_zone
 
 log = logging.getLogger("pbem.service")
 
@@ -89,7 +91,7 @@ class StateCache:
                 del states[min(states)]
             self._items.move_to_end(game_id)
             while len(self._items) > self.size:
-                gone, _ = self._items.popitem(last=False)
+                gone, _states = self._items.popitem(last=False)
                 self._metas.pop(gone, None)
 
 
@@ -120,7 +122,57 @@ def seat_of_token(seats: dict[int, dict], token: str | None):
     for seat, data in seats.items():
         if secrets.compare_digest(data["token_sha256"], wanted):
             return seat
-    raise Unauthorized("bad_token", "this token belongs to no seat of this game")
+    raise Unauthorized("bad_token", _("this token belongs to no seat of this game"))
+
+
+def unknown_seat(game_id: str, meta: dict) -> NotFound:
+    """404 for a seat number the game does not have."""
+    return NotFound("unknown_seat", _("game {game} has seats 0 to {last}", game=game_id,
+                                      last=int(meta["players"]) - 1))
+
+
+# -- languages (the Languages part, pbem/service/languages.py, changes a seat's)
+
+
+def chosen_language(tag, default: str | None = None) -> str | None:
+    """The language pbem stores for ``tag`` ("zh-TW" -> "zh-Hant"), or
+    ``default`` when none is given; 422 ``unknown_language`` for a tag pbem
+    has no language for."""
+    if tag is None:
+        return default
+    lang = language_of(tag)
+    if lang not in LANGUAGES:  # the pseudo-locale is for testing, never stored
+        raise Unprocessable("unknown_language", _("pbem has no language {tag}: choose en (English) or zh-Hant "
+                                                  "(Traditional Chinese)", tag=repr(tag)),
+                            lang=tag, languages=list(LANGUAGES))
+    return lang
+
+
+def chosen_zone(name) -> str | None:
+    """An IANA time zone name as given ("Asia/Taipei"), None when none is;
+    422 ``unknown_time_zone`` for one that is not a zone."""
+    if name is None:
+        return None
+    if not valid_zone(name):
+        raise Unprocessable("unknown_time_zone", _("{zone} is not a time zone: give an IANA name such as "
+                                                   "Asia/Taipei or Europe/London", zone=repr(name)), tz=name)
+    return name
+
+
+def preferences(lang=None, tz=None) -> dict:
+    """The ``lang`` and ``tz`` to store with a seat or an invitation: only
+    those chosen, each checked (nothing is stored when one is refused)."""
+    out = {"lang": chosen_language(lang), "tz": chosen_zone(tz)}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def seat_language(seat: dict | None, meta: dict | None) -> str:
+    """The language a seat reads: its own, else its game's."""
+    return reader_language((seat or {}).get("lang"), (meta or {}).get("lang"))
+
+
+def game_language(meta: dict | None) -> str:
+    return language_of((meta or {}).get("lang")) or ENGLISH
 
 
 def names_of(seats: dict, players: int) -> list:
@@ -146,7 +198,7 @@ def shown_events(game: games.Game, viewer, finished: bool, rows, names=None) -> 
 
 def new_game_id() -> str:
     alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(10))
+    return "".join(secrets.choice(alphabet) for _i in range(10))
 
 
 class Part:

@@ -14,7 +14,9 @@ from ..store.failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
 from ..trust.signing import move_id_for
 from ..store import FINISHED_INDEX, OPEN_INDEX, STARTING_INDEX
-from .common import SETUP_MOVE, Loaded, Part, token_hash
+from .common import SETUP_MOVE, Loaded, Part, token_hash, unknown_seat
+from .common import chosen_language, preferences
+from ..games.i18n import ENGLISH, _
 
 
 #: How long after the claim of a game's last seat the sweep may deal it: its
@@ -25,10 +27,13 @@ DEAL_GRACE_S = 5.0
 
 class Lifecycle(Part):
     def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
-                    *, seed: bytes | None = None) -> dict:
+                    *, seed: bytes | None = None, lang: str | None = None) -> dict:
         """Open a game. ``seed`` is for tests and scripted scenarios that need
         the same deal every time; the API never passes one, so a player can't
-        choose (or learn) the seed before the game ends."""
+        choose (or learn) the seed before the game ends. ``lang``: the
+        game's language (any tag ``language_of`` knows; English by default),
+        which its seats read unless they choose their own."""
+        lang = chosen_language(lang, ENGLISH)
         game, options = self.check_new_game(name, players, options)
         game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
         seed = secrets.token_bytes(32) if seed is None else seed
@@ -42,6 +47,7 @@ class Lifecycle(Part):
             "players": players,
             "options": options,
             "title": title or f"{game.title or game.name} {game_id}",
+            "lang": lang,
             "status": "open",
             "version": 0,
             "created": time.time(),
@@ -80,7 +86,8 @@ class Lifecycle(Part):
 
     def join(self, game_id: str, seat: int, public_key: str | None, name: str,
              email: str | None = None, webhook_url: str | None = None, *, invitation: str | None = None,
-             proof: dict | None = None, window_s: float = signing.REQUEST_WINDOW_S) -> dict:
+             proof: dict | None = None, window_s: float = signing.REQUEST_WINDOW_S, lang: str | None = None,
+             tz: str | None = None) -> dict:
         """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
         an invitation mail): no Ed25519 key, so it moves only by mail reply
         token and signed moves for it are refused.
@@ -93,10 +100,15 @@ class Lifecycle(Part):
         ``proof`` (``{"issued_at", "signature"}``, pbem/trust/signing.py ``JOIN``)
         signs the join with the key: a signed join repeated by the key that
         holds the seat answers again, with a new token (the seat's old one
-        stops working), so a join whose answer was lost is not lost."""
+        stops working), so a join whose answer was lost is not lost.
+
+        ``lang`` and ``tz``: the seat's language and time zone, else its
+        invitation's (chosen by the inviter), else none: the seat reads its
+        game's language (pbem/service/languages.py)."""
+        chosen = preferences(lang, tz)  # 422 before anything is stored
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:
-            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+            raise unknown_seat(game_id, meta)
         try:
             public_key = signing.check_public_key(public_key) if public_key is not None else None
         except signing.SignatureError as err:
@@ -104,7 +116,7 @@ class Lifecycle(Part):
         now = time.time()
         if proof is not None:
             if public_key is None:
-                raise Unprocessable("invalid_request", "a signed join needs the public key it is signed with")
+                raise Unprocessable("invalid_request", _("a signed join needs the public key it is signed with"))
             self._check_signed(signing.JOIN, {"game": game_id, "seat": seat, "public_key": public_key}, proof,
                                public_key, window_s, now)
         token = secrets.token_urlsafe(32)
@@ -112,6 +124,7 @@ class Lifecycle(Part):
                 "email": email, "webhook_url": webhook_url, "joined": now}
         if public_key is None:
             data["mail_only"] = True
+        data.update(self._invited_preferences(game_id, seat, invitation), **chosen)
         claimed = self.store.claim(game_id, seat, data, invitation, now)
         if claimed.kind == "taken":
             return self._join_again(meta, seat, public_key, proof, claimed, token, now)
@@ -132,16 +145,27 @@ class Lifecycle(Part):
         game_id, held = meta["id"], claimed.held
         if proof is None or public_key is None or held.get("public_key") != public_key:
             if meta["status"] != "open":
-                raise Conflict("game_started", "the game has started: its seats are taken")
+                raise Conflict("game_started", _("the game has started: its seats are taken"))
             if public_key is not None and held.get("public_key") == public_key:
-                raise Conflict("seat_taken", f"seat {seat} is held by this public key already: to get a token "
-                               f"again, send the join signed (`proof`), or POST /games/{game_id}/seats/{seat}/token")
-            raise Conflict("seat_taken", f"seat {seat} is taken")
+                raise Conflict("seat_taken", _("seat {seat} is held by this public key already: to get a token "
+                                               "again, send the join signed (`proof`), or POST "
+                                               "/games/{game}/seats/{seat}/token", seat=seat, game=game_id))
+            raise Conflict("seat_taken", _("seat {seat} is taken", seat=seat))
         again = {**held, "token_sha256": token_hash(token), "token_issued": now}
         if self.store.reissue(game_id, seat, claimed.held_raw, again) != "ok":
-            raise Conflict("busy", "the seat changed while its token was made; try again")
+            raise Conflict("busy", _("the seat changed while its token was made; try again"))
         self.deal(game_id)
         return {"game": game_id, "seat": seat, "token": token}
+
+    def _invited_preferences(self, game_id: str, seat: int, nonce: str | None) -> dict:
+        """The language and zone the seat's invitation chose, carried to the
+        seat that takes it (the claim checks the invitation is still that one)."""
+        if nonce is None:
+            return {}
+        invitation = self.store.invitation(game_id, seat) or {}
+        if invitation.get("nonce", "") != nonce:
+            return {}
+        return {k: invitation[k] for k in ("lang", "tz") if invitation.get(k)}
 
     @staticmethod
     def _refused(meta: dict, seat: int, claimed) -> Exception:
@@ -149,19 +173,21 @@ class Lifecycle(Part):
         invitation = claimed.invitation or {}
         if claimed.kind == "invited":
             name = invitation.get("public_name")
-            return Conflict("seat_invited", f"seat {seat} is reserved for the player invited to it"
-                            + (f" ({name})" if name else "") + ": only the invitation's link, reply or token "
-                            "takes it, until the game's creator withdraws it or it expires",
+            return Conflict("seat_invited", _("seat {seat} is kept for {name}, who was invited to it: only the "
+                                              "invitation's link, reply or token takes it, until the game's creator "
+                                              "withdraws it or it expires", seat=seat, name=name) if name else
+                            _("seat {seat} is kept for the player invited to it: only the invitation's link, reply "
+                              "or token takes it, until the game's creator withdraws it or it expires", seat=seat),
                             invited=name, expires=invitation.get("expires"))
         if claimed.kind == "withdrawn":
-            return Unauthorized("bad_invitation", f"this invitation is no longer seat {seat}'s: it was withdrawn "
-                                "or replaced by another")
+            return Unauthorized("bad_invitation", _("this invitation is no longer seat {seat}'s: it was withdrawn "
+                                                    "or replaced by another", seat=seat))
         if claimed.kind == "expired":
-            return Unauthorized("invitation_expired", f"the invitation to seat {seat} has expired: ask the game's "
-                                "creator for another")
+            return Unauthorized("invitation_expired", _("the invitation to seat {seat} has expired: ask the game's "
+                                                        "creator for another", seat=seat))
         if claimed.kind == "started":
-            return Conflict("game_started", "the game has started: its seats are taken")
-        return NotFound("unknown_game", f"no game {meta['id']!r}")
+            return Conflict("game_started", _("the game has started: its seats are taken"))
+        return NotFound("unknown_game", _("no game {game}", game=repr(meta["id"])))
 
     @staticmethod
     def _check_signed(purpose: str, fields: dict, signed: dict, public_key: str, window_s: float,
@@ -173,8 +199,9 @@ class Lifecycle(Part):
         except signing.SignatureError as err:
             raise Unauthorized(err.code, err.message) from None
         if abs(now - issued_at) > window_s:
-            raise Unauthorized("request_expired", f"the request was signed at {issued_at}, more than "
-                               f"{window_s:g} s from the server's clock ({int(now)}): sign it again",
+            raise Unauthorized("request_expired", _("the request was signed at {issued_at}, more than {window} s "
+                                                    "from the server's clock ({now}): sign it again",
+                                                    issued_at=issued_at, window=format(window_s, "g"), now=int(now)),
                                issued_at=issued_at, now=int(now), window_s=window_s)
 
     def seat_token(self, game_id: str, seat: int, request: dict, window_s: float = signing.REQUEST_WINDOW_S) -> dict:
@@ -183,26 +210,32 @@ class Lifecycle(Part):
         seat's old token stops working."""
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:
-            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+            raise unknown_seat(game_id, meta)
         if meta.get("archived"):
-            raise Conflict("game_over", "the game is over and archived: everything in it is public")
-        raw = self.store.seat_raw(game_id, seat)
-        if raw is None:
-            raise Conflict("seat_free", f"nobody holds seat {seat}: join it")
-        held = json.loads(raw)
-        if not held.get("public_key"):
-            raise Forbidden("mail_only_seat", "the seat joined by mail and has no signing key: it needs no token")
-        now = time.time()
-        self._check_signed(signing.SEAT_TOKEN, {"game": game_id, "seat": seat, "nonce": request["nonce"]}, request,
-                           held["public_key"], window_s, now)
-        token = secrets.token_urlsafe(32)
-        again = {**held, "token_sha256": token_hash(token), "token_issued": now}
-        done = self.store.reissue(game_id, seat, raw, again, nonce=request["nonce"], nonce_ttl_s=2 * window_s + 60)
-        if done == "reused":
-            raise Conflict("nonce_reused", "this token request was answered already: sign a new one, with a "
-                           "new nonce")
-        if done != "ok":
-            raise Conflict("busy", "the seat changed while its token was made; try again")
+            raise Conflict("game_over", _("the game is over and archived: everything in it is public"))
+        for _attempt in range(8):  # read again when the seat changed meanwhile (its language, say)
+            raw = self.store.seat_raw(game_id, seat)
+            if raw is None:
+                raise Conflict("seat_free", _("nobody holds seat {seat}: join it", seat=seat))
+            held = json.loads(raw)
+            if not held.get("public_key"):
+                raise Forbidden("mail_only_seat", _("the seat joined by mail and has no signing key: it needs no "
+                                                    "token"))
+            now = time.time()
+            self._check_signed(signing.SEAT_TOKEN, {"game": game_id, "seat": seat, "nonce": request["nonce"]},
+                               request, held["public_key"], window_s, now)
+            token = secrets.token_urlsafe(32)
+            again = {**held, "token_sha256": token_hash(token), "token_issued": now}
+            # The nonce is taken only with the write: a seat that moved leaves it unused.
+            done = self.store.reissue(game_id, seat, raw, again, nonce=request["nonce"],
+                                      nonce_ttl_s=2 * window_s + 60)
+            if done == "reused":
+                raise Conflict("nonce_reused", _("this token request was answered already: sign a new one, with a "
+                                                 "new nonce"))
+            if done == "ok":
+                break
+        else:
+            raise Conflict("busy", _("the seat changed while its token was made; try again"))
         return {"game": game_id, "seat": seat, "token": token}
 
     def deal(self, game_id: str, meta: dict | None = None, seats: dict | None = None) -> bool:
@@ -248,7 +281,7 @@ class Lifecycle(Part):
         or gone leave the index."""
         now = time.time() if now is None else now
         dealt = []
-        for game_id, _ in self.store.due(STARTING_INDEX, now - grace_s, limit):
+        for game_id, _due in self.store.due(STARTING_INDEX, now - grace_s, limit):
             if self.deal(game_id):
                 dealt.append(game_id)
             self.store.reindex(STARTING_INDEX, game_id, None)
@@ -259,15 +292,15 @@ class Lifecycle(Part):
         event in the log (like a forfeit's ``SeatForfeited``), the game
         finished with ``abandoned_result`` (nobody won). Idempotent for a
         game already abandoned; 409 for one not in play."""
-        for _ in range(5):
+        for _attempt in range(5):
             loaded = self.load(game_id)
             status = loaded.meta.get("status")
             if status == "finished":
                 if (loaded.meta.get("result") or {}).get("reason") == "abandoned":
                     return self.summary(loaded, SPECTATOR)
-                raise Conflict("game_over", "the game is over")
+                raise Conflict("game_over", _("the game is over"))
             if status != "active":
-                raise Conflict("game_not_started", "the game waits for players: delete it instead")
+                raise Conflict("game_not_started", _("the game waits for players: delete it instead"))
             event = {"type": GAME_ABANDONED, "by": by, "why": why}
             try:
                 state = loaded.game.evolve(loaded.state, event)
@@ -288,7 +321,7 @@ class Lifecycle(Part):
                 self.announce(loaded, after, [event], record)
                 return self.summary(self.load(game_id), SPECTATOR)
             # stale: a move got in first; try again on the new state
-        raise Conflict("busy", "the game kept changing; try again")
+        raise Conflict("busy", _("the game kept changing; try again"))
 
     def delete_game(self, game_id: str) -> dict:
         """Remove every key of a game and its index entries (the operator's),
@@ -325,7 +358,7 @@ class Lifecycle(Part):
         or that somebody joined, leave the index (they never expire)."""
         now = time.time() if now is None else now
         expired = []
-        for game_id, _ in self.store.due(OPEN_INDEX, now - ttl_s, limit):
+        for game_id, _due in self.store.due(OPEN_INDEX, now - ttl_s, limit):
             failures = Failures(self.store.redis).failures_of(game_id)  # before its keys go
             outcome = self.store.expire_open(game_id)
             if outcome == "expired":
@@ -341,7 +374,7 @@ class Lifecycle(Part):
         an entry for a game not (yet) finished is looked at again later."""
         now = time.time() if now is None else now
         compacted = []
-        for game_id, _ in self.store.due(FINISHED_INDEX, now - grace_s, limit):
+        for game_id, _due in self.store.due(FINISHED_INDEX, now - grace_s, limit):
             meta = self.store.meta(game_id)
             if meta is None or meta.get("archived"):
                 self.store.reindex(FINISHED_INDEX, game_id, None)

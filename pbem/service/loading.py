@@ -10,6 +10,7 @@ from ..errors import NotFound
 from ..games.base import SnapshotOutdated
 from ..store import Tail
 from .common import Loaded, Part
+from ..games.i18n import _
 
 
 class Loading(Part):
@@ -20,7 +21,7 @@ class Loading(Part):
     def _meta(self, game_id: str) -> dict:
         meta = self.store.meta(game_id) if isinstance(game_id, str) else None
         if meta is None:
-            raise NotFound("unknown_game", f"no game {game_id!r}")
+            raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
         return meta
 
     #: Seeds remembered (32 bytes each; the oldest go first).
@@ -46,7 +47,7 @@ class Loading(Part):
         current = int(meta["version"])
         target = current if version is None else version
         if not 0 <= target <= current:
-            raise NotFound("unknown_version", f"game {game_id} has versions 0 to {current}")
+            raise NotFound("unknown_version", _("game {game} has versions 0 to {last}", game=game_id, last=current))
         base_version, state = 0, None
         cached = self.cache.get(game_id, at_most=target)
         if cached:
@@ -69,7 +70,7 @@ class Loading(Part):
                 rows = [row for row in tail.rows if row[0] <= target]
             else:
                 rows = self.store.events(game_id, base_version, target)
-            for _, event, _ in rows:
+            for _version, event, _move in rows:
                 state = game.evolve(state, event)
         if target == current:
             self.cache.put(game_id, target, state, meta)

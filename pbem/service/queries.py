@@ -10,7 +10,10 @@ from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..store import invitation_live
-from .common import CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash
+from .common import (CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash,
+                     unknown_seat)
+from ..games.i18n import _
+from .common import game_language, seat_language
 
 
 class Queries(Part):
@@ -25,7 +28,7 @@ class Queries(Part):
     def _proved(self, game_id: str, seat: int) -> int:
         """A proved seat still names a taken seat of the game (a link outlives nothing)."""
         if seat not in self.store.seats(game_id):  # one read: a taken seat is a seat of the game
-            raise Unauthorized("bad_link", f"game {game_id} has no seat {seat} taken")
+            raise Unauthorized("bad_link", _("game {game} has no seat {seat} taken", game=game_id, seat=seat))
         return seat
 
     def actor(self, game_id: str, token: str | None) -> str | int:
@@ -33,7 +36,7 @@ class Queries(Part):
         ``create_game`` gave) or a seat; 401 without a token or with another."""
         meta = self._meta(game_id)
         if token is None:
-            raise Unauthorized("missing_token", "send the game's creator token or a seat's bearer token")
+            raise Unauthorized("missing_token", _("send the game's creator token or a seat's bearer token"))
         creator = meta.get("creator_token_sha256")
         if creator and secrets.compare_digest(creator, token_hash(token)):
             return CREATOR
@@ -43,12 +46,12 @@ class Queries(Part):
         """The viewer for a seat's private view: only that seat's token opens it."""
         meta = self._meta(game_id)
         if not 0 <= seat < meta["players"]:
-            raise NotFound("unknown_seat", f"game {game_id} has seats 0 to {meta['players'] - 1}")
+            raise unknown_seat(game_id, meta)
         if token is None:
-            raise Unauthorized("missing_token", "a seat's private view needs that seat's bearer token")
+            raise Unauthorized("missing_token", _("a seat's private view needs that seat's bearer token"))
         viewer = self.viewer(game_id, token)
         if viewer != seat:
-            raise Forbidden("not_your_seat", f"this token does not belong to seat {seat}")
+            raise Forbidden("not_your_seat", _("this token does not belong to seat {seat}", seat=seat))
         return viewer
 
     @staticmethod
@@ -59,6 +62,7 @@ class Queries(Part):
     def _public_meta(self, meta: dict) -> dict:
         out = {k: meta.get(k) for k in ("id", "game", "title", "players", "options", "status",
                                          "version", "created", "seed_sha256")}
+        out["lang"] = game_language(meta)
         out["rules_version"] = int(meta["rules_version"])
         if meta.get("status") == "finished":
             out["result"] = meta.get("result")
@@ -69,12 +73,16 @@ class Queries(Part):
         games' texts: they name a seat by its player's name."""
         return names_of(self.store.seats(game_id) if seats is None else seats, players)
 
-    def seat_rows(self, game_id: str, players: int, status: str, seats: dict) -> list[dict]:
+    def seat_rows(self, game_id: str, players: int, status: str, seats: dict, meta: dict | None = None) -> list[dict]:
         """The public list of seats: each one's player's name and whether it
-        is taken; while the game is open, ``invited`` too: a seat reserved
-        for a live invitation, with the name its inviter gave (never the
-        address; null when none was given), else null."""
-        rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats}
+        is taken, the language it reads (its own, else the game's: ``meta``)
+        and its time zone (null: none chosen); while the game is open,
+        ``invited`` too: a seat reserved for a live invitation, with the
+        name its inviter gave (never the address; null when none was
+        given), else null."""
+        meta = meta if meta is not None else self._meta(game_id)
+        rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats,
+                 "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz")}
                 for s in range(players)]
         if status == "open":
             invitations = self.store.invitations(game_id)
@@ -94,7 +102,7 @@ class Queries(Part):
         game, state = loaded.game, loaded.state
         out = self._public_meta(loaded.meta)
         names = self.seat_names(loaded.id, loaded.meta["players"], seats)
-        out["seats"] = self.seat_rows(loaded.id, loaded.meta["players"], loaded.meta["status"], seats)
+        out["seats"] = self.seat_rows(loaded.id, loaded.meta["players"], loaded.meta["status"], seats, loaded.meta)
         # Who the caller is (a seat, or None for a spectator), always; once the
         # game is over everything is public, which ``sees_all`` says.
         out["viewer"] = viewer
@@ -123,7 +131,7 @@ class Queries(Part):
             seats = self.store.seats(item["id"])
             if item["status"] == "open" and len(seats) >= item["players"] and self.deal(item["id"]):
                 item.update(self._public_meta(self._meta(item["id"])))  # its last joiner died before the deal
-            item["seats"] = self.seat_rows(item["id"], item["players"], item["status"], seats)
+            item["seats"] = self.seat_rows(item["id"], item["players"], item["status"], seats, item)
             item["to_act"] = []
             if item["status"] == "active":
                 loaded = self.load(item["id"])
@@ -154,7 +162,7 @@ class Queries(Part):
         return {"game": game_id, "kind": meta["game"], "title": meta["title"], "players": meta["players"],
                 "seat": seat, "state": state, "name": invitation.get("name") if current else None,
                 "expires": invitation.get("expires") if current else None,
-                "seats": self.seat_rows(game_id, meta["players"], meta["status"], seats)}
+                "seats": self.seat_rows(game_id, meta["players"], meta["status"], seats, meta)}
 
     def roster(self, game_id: str) -> dict:
         """The game's type and its seats' names by seat (None: free): public,
@@ -175,7 +183,7 @@ class Queries(Part):
     def legal_moves(self, game_id: str, token: str | None) -> dict:
         viewer = self.viewer(game_id, token)
         if viewer is SPECTATOR:
-            raise Unauthorized("missing_token", "legal moves are listed for a seat: send its bearer token")
+            raise Unauthorized("missing_token", _("legal moves are listed for a seat: send its bearer token"))
         loaded = self.load(game_id)
         game = loaded.game
         acting = loaded.meta["status"] == "active" and viewer in game.to_act(loaded.state)
@@ -187,7 +195,7 @@ class Queries(Part):
     def parse(self, game_id: str, token: str | None, text: str) -> dict:
         viewer = self.viewer(game_id, token)
         if viewer is SPECTATOR:
-            raise Unauthorized("missing_token", "moves are parsed for a seat: send its bearer token")
+            raise Unauthorized("missing_token", _("moves are parsed for a seat: send its bearer token"))
         loaded = self.load(game_id)
         names = self.seat_names(game_id, loaded.meta["players"])
         try:
@@ -223,7 +231,7 @@ class Queries(Part):
         record = (self.store.wait_settled(game_id, move_id, wait) if wait > 0
                   else self.store.move(game_id, move_id, durable=True))
         if record is None:
-            raise NotFound("unknown_move_id", f"no move {move_id!r} in game {game_id}")
+            raise NotFound("unknown_move_id", _("no move {move} in game {game}", move=repr(move_id), game=game_id))
         return self._shown_record(meta, record, viewer)
 
     def wait_submitted(self, game_id: str, record: dict, wait: float) -> dict:
@@ -246,7 +254,7 @@ class Queries(Part):
         game = games.get(meta["game"], int(meta["rules_version"]))
         if events is None and record.get("status") == "applied" and game.filters_moves:
             rows = self.store.events(meta["id"], record["version_before"], record["version"])
-            events = [event for _, event, move_id in rows if move_id == record["id"]]
+            events = [event for _version, event, move_id in rows if move_id == record["id"]]
         if game.redact_move(envelope["move"], envelope["player"], viewer, events) is not None:
             return record
         return {k: record[k] for k in self.WITHHELD_KEEPS if k in record} | {"envelope_withheld": True}

@@ -13,6 +13,7 @@ from ..games.base import GameError, rng_for
 from ..trust.signing import move_id_for
 from ..store import Tail, key
 from .common import FIRST_WAIT_S, Loaded, Part
+from ..games.i18n import _
 
 
 class Submitting(Part):
@@ -99,7 +100,7 @@ class Submitting(Part):
         """``submit`` reading the game first (two round trips)."""
         meta, seat, move_id, tail = self._submittable(game_id, envelope)
         if seat.get("mail_only") or not seat.get("public_key"):
-            raise Forbidden("mail_only_seat", "this seat has no signing key: it plays by mail only")
+            raise Forbidden("mail_only_seat", _("this seat has no signing key: it plays by mail only"))
         try:
             signing.verify(envelope, seat["public_key"])
         except signing.SignatureError as err:
@@ -113,41 +114,42 @@ class Submitting(Part):
         as a signed move; the record says how it was authenticated."""
         envelope = {"game": game_id, "player": player, "expected_version": expected_version,
                     "move": move, "nonce": nonce}
-        meta, _, move_id, tail = self._submittable(game_id, envelope)
+        meta, _seat, move_id, tail = self._submittable(game_id, envelope)
         return self._queue(meta, envelope, move_id, tail, auth, **extra)
 
     def _submittable(self, game_id: str, envelope: dict) -> tuple[dict, dict, str, Tail | None]:
         """Meta, the seat, the move id, and the log since the cached state
         (read in the same round trip), or a 4xx for what can be told now."""
         if not isinstance(game_id, str):
-            raise NotFound("unknown_game", f"no game {game_id!r}")
+            raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
         player = envelope["player"]
         move_id = move_id_for(game_id, player, envelope["nonce"])
         cached = self.cache.get(game_id)
         read = self.store.read(game_id, move_id, cached[0] if cached else None, seats=True)
         meta, seats, existing, tail = read.meta, read.seats, read.move, read.tail
         if meta is None:
-            raise NotFound("unknown_game", f"no game {game_id!r}")
+            raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
         if seats:
             self._remember(self._seats, {(game_id, seat): data for seat, data in seats.items()}, self.SEATS_KEPT)
         if envelope["game"] != game_id:
-            raise Unprocessable("game_mismatch", f"the envelope is signed for game {envelope['game']!r}")
+            raise Unprocessable("game_mismatch", _("the envelope is signed for game {game}",
+                                                   game=repr(envelope["game"])))
         if existing is not None:
             # Before the status checks: a client resending an envelope (after
             # a 503, a timeout) learns that the first try was recorded, even
             # when that move ended the game.
             raise self._nonce_reused(move_id)
         if meta["status"] == "open":
-            raise Conflict("game_not_started", "the game waits for players to join")
+            raise Conflict("game_not_started", _("the game waits for players to join"))
         if meta["status"] == "finished":
-            raise Conflict("game_over", "the game is over")
+            raise Conflict("game_over", _("the game is over"))
         if player not in seats:
-            raise NotFound("unknown_seat", f"game {game_id} has no seat {player}")
+            raise NotFound("unknown_seat", _("game {game} has no seat {seat} taken", game=game_id, seat=player))
         return meta, seats[player], move_id, tail
 
     @staticmethod
     def _nonce_reused(move_id: str) -> Conflict:
-        return Conflict("nonce_reused", "this nonce was used already: sign the move again with a new nonce",
+        return Conflict("nonce_reused", _("this nonce was used already: sign the move again with a new nonce"),
                         move_id=move_id)
 
     def _queue(self, meta: dict, envelope: dict, move_id: str, tail: Tail | None, auth: str,
@@ -180,11 +182,13 @@ class Submitting(Part):
     def _precheck(self, loaded: Loaded, envelope: dict) -> None:
         expected, player, game = envelope["expected_version"], envelope["player"], loaded.game
         if expected > loaded.version:
-            raise Conflict("stale_version", f"the game is at version {loaded.version}, not {expected}",
+            raise Conflict("stale_version", _("the game is at version {version}, not {expected}",
+                                              version=loaded.version, expected=expected),
                            version=loaded.version)
         if expected < loaded.version and self._stale(loaded, expected, player):
-            raise Conflict("stale_version", f"the game has moved on to version {loaded.version}; "
-                           f"your move was signed at {expected}", version=loaded.version)
+            raise Conflict("stale_version", _("the game has moved on to version {version}; your move was signed "
+                                              "at {expected}", version=loaded.version, expected=expected),
+                           version=loaded.version)
         try:
             game.check_turn(loaded.state, player)
             # A trial decision on the current state: the events are thrown away.

@@ -265,6 +265,9 @@ SETTINGS: tuple[Setting, ...] = (
             "(`--server`)", "cli", schemes=_HTTP),
     Setting("PBEM_HOME", None, "path", "where the `pbem` command keeps your key, tokens and created games",
             "cli", shown="`~/.pbem`"),
+    Setting("PBEM_LANG", None, "text", "the language the `pbem` command writes in and asks the server's texts "
+            "in (`--lang`): `en` or `zh-Hant` (`zh`, `zh-TW` too); a game it creates and a seat it joins get it",
+            "cli", shown="`en`"),
     # -- the test suite
     Setting("PBEM_CONTRACT_SEEDS", "12", "int", "seeded random games the contract suite plays per game and "
             "setup", "tests", minimum=1),

@@ -150,6 +150,11 @@ class SeatsMixin:
                              args=[str(seat), held_raw, dumps(data), str(max(1, int(nonce_ttl_s))) if nonce
                                    is not None else ""]).decode()
 
+    def update_seat(self, game_id: str, seat: int, held_raw: str, data: dict) -> str:
+        """Store a held seat's new data (its language, say) if the seat is
+        still ``held_raw``: 'ok', or 'moved' (read it again)."""
+        return self.reissue(game_id, seat, held_raw, data)
+
     # -- invitations ---------------------------------------------------------
 
     def save_invitation(self, game_id: str, seat: int, invitation: dict, now: float | None = None) -> str:

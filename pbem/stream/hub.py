@@ -39,6 +39,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 
 from ..store.connections import STORE_DOWN, async_store_client, cluster_nodes, is_cluster_url, shard_count
 from ..games.base import OMNISCIENT
+from ..games.i18n import language
 from ..service import game_of, shown_events
 from ..store.shards import Shards
 from ..store import decode_log, key, log_id
@@ -66,11 +67,12 @@ class Batch:
 
     def frames(self, viewer) -> list[tuple[int, bytes]]:
         """(version, SSE frame) per row as ``viewer`` may see it, through the
-        one filter (``shown_events``); computed once per distinct viewer."""
+        one filter (``shown_events``), its texts in the language being read
+        (``pbem.games.i18n``); computed once per distinct viewer and language."""
         seen = OMNISCIENT if self.finished else viewer
-        frames = self._frames.get(seen)
+        frames = self._frames.get((seen, language()))
         if frames is None:
-            frames = self._frames[seen] = [(item["version"], sse.event_frame(item))
+            frames = self._frames[(seen, language())] = [(item["version"], sse.event_frame(item))
                                            for item in shown_events(self.game, viewer, self.finished, self.rows,
                                                                              self.names)]
         return frames

@@ -24,6 +24,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 from ..telemetry import logs
 from ..settings.config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
+from ..games.i18n import _, best_language, language_of, reading
+from ..service.common import game_language
 from ..notify.config import NotifySettings
 from ..service import game_of, names_of, seat_of_token, shown_events
 from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
@@ -41,7 +43,7 @@ ORIGINS = web.AppKey("origins", frozenset)
 
 _VERSION = re.compile(r"^\d{1,10}$")
 MAX_VERSION = 10**9  # as GET /games/{id}/events?after= allows
-QUERY = {"after", "ticket"}
+QUERY = {"after", "ticket", "lang"}
 #: Rows per catch-up read.
 PAGE = 500
 
@@ -84,7 +86,7 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     unknown = sorted(set(request.query) - QUERY)
     repeated = sorted(k for k in QUERY if len(request.query.getall(k, [])) > 1)
     if unknown or repeated:
-        raise Unprocessable("invalid_request", "the request does not match the schema",
+        raise Unprocessable("invalid_request", _("the request does not match the schema"),
                             fields={"query": {k: ["Unknown field."] for k in unknown}
                                     | {k: ["Given more than once."] for k in repeated}})
     # A browser's EventSource reconnects to the URL it opened (``?after=`` and
@@ -92,23 +94,30 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     last = request.headers.get("Last-Event-ID", "").strip()
     given, name = (last, "Last-Event-ID") if last else (request.query.get("after", "0"), "after")
     if not _VERSION.match(given) or int(given) > MAX_VERSION:
-        raise Unprocessable("invalid_request", "the request does not match the schema",
+        raise Unprocessable("invalid_request", _("the request does not match the schema"),
                             fields={name: ["Must be a game version: a whole number, 0 or more."]})
     header = request.headers.get("Authorization", "")
     token = None
     if header:
-        scheme, _, token = header.partition(" ")
+        scheme, _space, token = header.partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
-            raise Unauthorized("bad_token", "use 'Authorization: Bearer <token>'")
+            raise Unauthorized("bad_token", _("send the header as 'Authorization: Bearer <token>'"))
     ticket = request.query.get("ticket")
     return int(given), token, ticket
 
 
-async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None, list]:
+def asked_language(request: web.Request) -> str | None:
+    """The language the request asks for itself: ``?lang=``, else ``Accept-Language``."""
+    return language_of(request.query.get("lang")) or best_language(request.headers.get("Accept-Language"))
+
+
+async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None, list, str]:
     """The game's meta, who the caller is, where to start, the game's
-    archive if it was compacted (``Store.compact``) and the players' names
-    by seat; else a 4xx."""
+    archive if it was compacted (``Store.compact``), the players' names
+    by seat and the language the texts are read in (as the API decides
+    it, pbem/api/reader.py: the request's ``?lang=``, the seat's, the
+    request's ``Accept-Language``, the game's); else a 4xx."""
     after, token, ticket = where_from(request)
     ticket_seat = check_ticket(request.app[SECRET], ticket, game_id) if ticket is not None else None
     pipe = request.app[REDIS].pipeline(transaction=True)  # one step: the keys, or the archive that replaced them
@@ -118,18 +127,20 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
     pipe.get(key(game_id, "extra"))
     raw_meta, raw_seats, raw_archive, raw_extra = await pipe.execute()
     if not raw_meta:
-        raise NotFound("unknown_game", f"no game {game_id!r}")
+        raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
     archive = decode_archive(raw_archive) if raw_archive else None
     seats = archive.decoded_seats() if archive is not None else decode_seats(raw_seats)
     viewer = seat_of_token(seats, token) if token is not None else ticket_seat
     if token is not None and ticket is not None and viewer != ticket_seat:
         # Clients that keep Authorization on the API's 307 send both: fine
         # when they name one seat.
-        raise Unauthorized("bad_ticket", "the ticket and the bearer token are for different seats")
+        raise Unauthorized("bad_ticket", _("the ticket and the bearer token are for different seats"))
     if raw_extra:  # a compacted game's long meta fields
         raw_meta = {**raw_meta, **decode_extra(raw_extra)}
     meta = decode_meta(raw_meta)
-    return meta, viewer, after, archive, names_of(seats, int(meta["players"]))
+    lang = (language_of(request.query.get("lang")) or language_of((seats.get(viewer) or {}).get("lang"))
+            or best_language(request.headers.get("Accept-Language")) or game_language(meta))
+    return meta, viewer, after, archive, names_of(seats, int(meta["players"])), lang
 
 
 async def options(request: web.Request) -> web.Response:
@@ -145,16 +156,24 @@ async def options(request: web.Request) -> web.Response:
 async def stream(request: web.Request) -> web.StreamResponse:
     game_id = request.match_info["game_id"]
     headers = cors(request)
-    try:
-        meta, viewer, after, archive, names = await identify(request, game_id)
-    except ServiceError as err:
-        return error(err, headers)
-    except (RedisConnectionError, RedisTimeoutError, OSError) as err:
-        log.warning("redis unavailable: %s", err)
-        return error(Unavailable("store_unavailable", "the game store is unreachable; try again shortly"),
-                     {**headers, "Retry-After": "2"})
+    with reading(asked_language(request)):  # its errors read the language the request asks for
+        try:
+            meta, viewer, after, archive, names, lang = await identify(request, game_id)
+        except ServiceError as err:
+            return error(err, headers)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as err:
+            log.warning("redis unavailable: %s", err)
+            return error(Unavailable("store_unavailable", _("the game store is unreachable; try again shortly")),
+                         {**headers, "Retry-After": "2"})
+    with reading(lang):  # every event's text, caught up or live, for this reader
+        return await _send(request, game_id, headers, meta, viewer, after, archive, names, lang)
+
+
+async def _send(request: web.Request, game_id: str, headers: dict, meta: dict, viewer, after: int,
+                archive: Archive | None, names: list, lang: str) -> web.StreamResponse:
     resp = web.StreamResponse(headers={**headers, "Content-Type": "text/event-stream; charset=utf-8",
-                                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
+                                       "Content-Language": lang})
     await resp.prepare(request)
     await resp.write(sse.RETRY)
     game = game_of(meta)

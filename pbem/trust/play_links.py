@@ -26,6 +26,7 @@ import re
 import time
 
 from ..errors import Unauthorized
+from ..games.i18n import _
 
 #: How long a link lives when the caller names no expiry.
 DEFAULT_TTL_S = 7 * 86400
@@ -48,16 +49,17 @@ def read_token(secret: bytes, token: str, now: float | None = None) -> tuple[str
     ``bad_link`` (not a link this server made) or ``link_expired``."""
     match = _LINK.match(token or "")
     if not match:
-        raise Unauthorized("bad_link", "this link is not a play link of this server: it may have been cut "
-                           "short or changed; use the link in your latest turn mail")
+        raise Unauthorized("bad_link", _("this link is not a play link of this server: it may have been cut "
+                                         "short or changed; use the link in your latest turn mail"))
     game_id, seat, expires = match.group(1), int(match.group(2)), int(match.group(3))
     # The MAC first: a forged link is told it is bad, never that it expired.
     if not hmac.compare_digest(match.group(4), _mac(secret, game_id, seat, expires)):
-        raise Unauthorized("bad_link", "this link is not a play link of this server: it may have been cut "
-                           "short or changed; use the link in your latest turn mail")
+        raise Unauthorized("bad_link", _("this link is not a play link of this server: it may have been cut "
+                                         "short or changed; use the link in your latest turn mail"))
     if expires <= (time.time() if now is None else now):
-        raise Unauthorized("link_expired", "this play link has expired: use the link in your latest turn "
-                           "mail, or reply to that mail with your move", expired=expires, game=game_id)
+        raise Unauthorized("link_expired", _("this play link has expired: use the link in your latest turn "
+                                             "mail, or reply to that mail with your move"), expired=expires,
+                           game=game_id)
     return game_id, seat, expires
 
 

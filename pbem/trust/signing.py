@@ -32,6 +32,7 @@ import time
 import rfc8785
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
+from ..games.i18n import _
 
 SIGNED_FIELDS = ("game", "player", "expected_version", "move", "nonce")
 
@@ -79,9 +80,9 @@ def check_public_key(text: str) -> str:
         raw = b64d(text)
         VerifyKey(raw)
     except Exception:
-        raise SignatureError("bad_public_key", "public_key must be a 32-byte Ed25519 key in base64url") from None
+        raise SignatureError("bad_public_key", _("public_key must be a 32-byte Ed25519 key in base64url")) from None
     if len(raw) != 32:
-        raise SignatureError("bad_public_key", "public_key must be a 32-byte Ed25519 key in base64url")
+        raise SignatureError("bad_public_key", _("public_key must be a 32-byte Ed25519 key in base64url"))
     return b64e(raw)
 
 
@@ -119,13 +120,13 @@ def verify(envelope: dict, public_key: str) -> None:
     try:
         signature = b64d(envelope.get("signature", ""))
     except Exception:
-        raise SignatureError("bad_signature", "signature is not base64url") from None
+        raise SignatureError("bad_signature", _("the signature is not base64url")) from None
     if len(signature) != 64:
-        raise SignatureError("bad_signature", "signature must be 64 bytes of Ed25519 in base64url")
+        raise SignatureError("bad_signature", _("the signature must be 64 bytes of Ed25519 in base64url"))
     try:
         key = VerifyKey(b64d(public_key))
     except ValueError:
-        raise SignatureError("bad_public_key", "this seat's public key is not a valid Ed25519 key") from None
+        raise SignatureError("bad_public_key", _("this seat's public key is not a valid Ed25519 key")) from None
     quick = _quick_bytes(envelope)
     if quick is not None:
         try:
@@ -136,7 +137,7 @@ def verify(envelope: dict, public_key: str) -> None:
     try:
         key.verify(signed_bytes(envelope), signature)
     except (BadSignatureError, ValueError, rfc8785.CanonicalizationError):
-        raise SignatureError("bad_signature", "the signature does not match this seat's key") from None
+        raise SignatureError("bad_signature", _("the signature does not match this seat's key")) from None
 
 
 #: Purposes of signed requests other than moves (see the module's text).
@@ -163,18 +164,18 @@ def verify_request(purpose: str, fields: dict, signature: str, public_key: str) 
     try:
         raw = b64d(signature)
     except Exception:
-        raise SignatureError("bad_signature", "signature is not base64url") from None
+        raise SignatureError("bad_signature", _("the signature is not base64url")) from None
     if len(raw) != 64:
-        raise SignatureError("bad_signature", "signature must be 64 bytes of Ed25519 in base64url")
+        raise SignatureError("bad_signature", _("the signature must be 64 bytes of Ed25519 in base64url"))
     try:
         key = VerifyKey(b64d(public_key))
     except ValueError:
-        raise SignatureError("bad_public_key", "this seat's public key is not a valid Ed25519 key") from None
+        raise SignatureError("bad_public_key", _("this seat's public key is not a valid Ed25519 key")) from None
     try:
         key.verify(request_bytes(purpose, fields), raw)
     except (BadSignatureError, ValueError, rfc8785.CanonicalizationError):
-        raise SignatureError("bad_signature", f"the signature does not match this key over this request "
-                             f"(purpose {purpose!r})") from None
+        raise SignatureError("bad_signature", _("the signature does not match this key over this request "
+                                                "(purpose {purpose})", purpose=repr(purpose))) from None
 
 
 def join_proof(game: str, seat: int, private_key: str, issued_at: int | None = None) -> dict:

@@ -21,6 +21,7 @@ import re
 import time
 
 from ..errors import Unauthorized
+from ..games.i18n import _
 
 _TICKET = re.compile(r"^([a-z0-9]{1,64})\.(\d{1,2})\.(\d{1,12})\.([A-Za-z0-9_-]{22})$")
 
@@ -42,12 +43,12 @@ def check_ticket(secret: bytes, ticket: str, game_id: str, now: float | None = N
     (``bad_ticket``, or ``ticket_expired`` for a genuine one out of date)."""
     match = _TICKET.match(ticket)
     if not match or match.group(1) != game_id:
-        raise Unauthorized("bad_ticket", "this ticket is not a ticket for this game")
+        raise Unauthorized("bad_ticket", _("this ticket is not a ticket for this game"))
     seat, expires = int(match.group(2)), int(match.group(3))
     # The MAC first: a forged ticket is told it is bad, never that it expired.
     if not hmac.compare_digest(match.group(4), _mac(secret, game_id, seat, expires)):
-        raise Unauthorized("bad_ticket", "this ticket is not a ticket for this game")
+        raise Unauthorized("bad_ticket", _("this ticket is not a ticket for this game"))
     if expires <= (time.time() if now is None else now):
-        raise Unauthorized("ticket_expired", "this ticket has expired: ask for a new one "
-                           "(POST /games/{id}/seats/{seat}/ticket)", expired=expires)
+        raise Unauthorized("ticket_expired", _("this ticket has expired: ask for a new one (POST "
+                                             "/games/{id}/seats/{seat}/ticket)"), expired=expires)
     return seat
