@@ -120,10 +120,10 @@ i18n: $(STAMP)
 	$(BIN)/python -m pbem.docgen.catalogs
 
 # The pictures' fonts: DejaVu cut to Latin, Noto Sans CJK TC cut to Taiwan's common characters and
-# every character of the zh-Hant catalogs, from Debian's packages (pbem/pictures/fonts/make_subset.py).
+# every character of the zh-Hant catalogs, from Debian's packages (pbem/docgen/font_subset.py).
 # Run it after adding Chinese messages (tests/pictures/test_fonts.py names missing characters).
 fonts: $(STAMP)
-	$(BIN)/python pbem/pictures/fonts/make_subset.py
+	$(BIN)/python -m pbem.docgen.font_subset
 
 # The README's two pictures (a game's page, a turn mail) from a real game in chromium (docs/img/make_pictures.py).
 readme-pictures: $(TEST_STAMP)

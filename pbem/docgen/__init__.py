@@ -3,7 +3,9 @@
 list, docs/errors.md, the OpenAPI document's ``x-error-codes``; ``make
 errors``), the games' views (``view_docs``: docs/views/; ``make docs``) and
 the settings table (``settings_docs``: docs/operations.md; ``make
-settings``)."""
+settings``); and two generated assets: the message catalogs (``catalogs``:
+pbem/locale; ``make i18n``) and the pictures' font subsets
+(``font_subset``: pbem/pictures/fonts; ``make fonts``)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -13,9 +13,7 @@ from pbem.pictures import outlines
 from pbem.pictures.metrics import text_width
 from pbem.pictures.outlines import PLACEHOLDER, glyph
 
-_SPEC = importlib.util.spec_from_file_location("make_subset", outlines.FONT_DIR / "make_subset.py")
-make_subset = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(make_subset)
+from pbem.docgen import font_subset as make_subset
 
 
 def undrawn(chars) -> list:

@@ -5,7 +5,7 @@ pbem's own sources use that DejaVu (drawn first) lacks. Re-run it after
 adding Chinese messages: ``tests/pictures/test_fonts.py`` names any catalog
 character the shipped fonts cannot draw.
 
-    python pbem/pictures/fonts/make_subset.py [--cjk-source NotoSansCJK-Regular.ttc]
+    python -m pbem.docgen.font_subset [--cjk-source NotoSansCJK-Regular.ttc]
 
 The sources are Debian's ``fonts-dejavu-core`` and ``fonts-noto-cjk``
 (``SOURCES``): the installed files if there are, else the packages fetched
@@ -30,7 +30,7 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
-FONT_DIR = Path(__file__).resolve().parent
+FONT_DIR = Path(__file__).resolve().parents[1] / "pictures" / "fonts"
 ROOT = FONT_DIR.parents[2]
 CJK_OUTPUT = FONT_DIR / "NotoSansCJKtc-Regular-subset.otf"
 CJK_FAMILY = "Noto Sans CJK TC"
