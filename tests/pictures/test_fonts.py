@@ -4,7 +4,6 @@ Chinese words; a character no font has is a visible placeholder, measured as
 it is drawn."""
 from __future__ import annotations
 
-import importlib.util
 import unicodedata
 
 import pytest
