@@ -7,6 +7,8 @@ The order keeps the most different colours for the first seats.
 """
 from __future__ import annotations
 
+from pbem.games.base import seat_label
+
 #: (fill, ink for text on that fill, name) by seat
 SEATS = (
     ("#0072B2", "#ffffff", "blue"),
@@ -35,4 +37,4 @@ def seat_name(seat, names=None) -> str:
     """A seat's player name, or "seat N"."""
     if names and isinstance(seat, int) and seat < len(names) and names[seat]:
         return str(names[seat])
-    return f"seat {seat}"
+    return seat_label(seat) if isinstance(seat, int) else str(seat)

@@ -10,6 +10,8 @@ picture is one self-contained document.
 from __future__ import annotations
 
 from typing import Iterable
+from pbem.games.base import seat_label
+from pbem.games.i18n import _, join_words
 
 from . import markup, palette
 from .markup import FONT, esc, num  # noqa: F401  (re-exported for the three pictures)
@@ -43,7 +45,7 @@ def seat_name(names, seat: int) -> str:
         name = names[seat]
         if isinstance(name, str) and name.strip():
             return " ".join(name.split())
-    return f"Seat {seat}"
+    return seat_label(seat, capital=True)
 
 
 def is_seat(viewer, players: int) -> bool:
@@ -159,14 +161,14 @@ def player_row(svg: Svg, x, y, width, seat: int, name: str, *, score=None, actin
         svg.rect(x, y - 20, width, 28, fill=HIGHLIGHT, rx=6)
         turn_marker(svg, x + 6, y - 1, size=12)
     svg.circle(x + 30, y - 6, 7, fill=seat_colour(seat), stroke=palette.OUTLINE, sw=1)
-    label = name + (" (you)" if you else "")
+    you_txt = _(" (you)") if you else ""
+    label = name + you_txt
     score_txt = "" if score is None else str(score)
     score_w = text_width(score_txt, 17, True) + (34 if place == 1 else 10)
     room = width - 44 - score_w - 8
     column = name_w is not None   # the caller draws beside the name column: keep the name inside it
     if name_w is None:
         name_w = name_column([label], room)
-    you_txt = " (you)" if you else ""
     shown = fit(name, 16, ((name_w - 12) if note or column else room) - text_width(you_txt, 16, True),
                 bold=True) + you_txt
     svg.text(x + 44, y, shown, size=16, bold=True)
@@ -186,13 +188,13 @@ def winners_text(names, placings) -> str:
     """ "Ann wins", "Ann and Bob share the win" from the placings."""
     firsts = [seat_name(names, p) for p, place in enumerate(placings or ()) if place == 1]
     if not firsts:
-        return "nobody wins"
+        return _("nobody wins")
     if len(firsts) == 1:
-        return f"{firsts[0]} wins"
-    return ", ".join(firsts[:-1]) + f" and {firsts[-1]} share the win"
+        return _("{player} wins", player=firsts[0])
+    return _("{players} share the win", players=join_words(firsts))
 
 
 def and_list(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return join_words(items)
