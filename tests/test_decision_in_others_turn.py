@@ -113,7 +113,7 @@ def test_the_cli_board_says_whose_turn_a_decision_is_in():
     from pbem.cli import _board
     summary = {"title": "T", "game": "carcassonne", "status": "active", "version": 3, "board": "",
                "to_act": [1], "active": 0, "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]}
-    for active, line in ((0, "to act: Bob (seat 1) in Ann's turn"), (1, "to act: Bob (seat 1)\n"),
+    for active, line in ((0, "to act: Bob (seat 1), in Ann's turn"), (1, "to act: Bob (seat 1)\n"),
                          (None, "to act: Bob (seat 1)\n")):
         out = StringIO()
         _board({**summary, "active": active}, out)

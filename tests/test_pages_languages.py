@@ -6,8 +6,7 @@ page's language; times are the reader's, their zone named.
 The seat's and the game's languages are read as the API stores them (the
 seat's JSON in the seats hash has ``lang`` and ``tz``; the game's meta has
 ``lang``) and as the summary hands them on (``lang`` on the summary and on
-each seat's row): ``contract`` passes them on where the service does not
-yet, so these tests hold before and after it does."""
+each seat's row)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +15,6 @@ import time
 
 import pytest
 
-from pbem.service.queries import Queries
 from pbem.store.keys import key
 from pbem.trust import play_links as links
 from pbem.when import when
@@ -25,31 +23,6 @@ from .pages_support import SECRET, pages_app, pages_server, stream_port, seated 
 
 pytestmark = pytest.mark.timeout(120)
 CHINESE_HEADINGS = ("開放中：加入座位", "進行中", "已結束")
-
-
-@pytest.fixture
-def contract(monkeypatch):
-    """The summary carries the game's ``lang``, each seat's row its ``lang``
-    and ``tz`` (the contract the API's side of issue 27 implements)."""
-    public_meta, seat_rows = Queries._public_meta, Queries.seat_rows
-
-    def with_lang(self, meta):
-        out = public_meta(self, meta)
-        if out.get("lang") is None and meta.get("lang"):
-            out["lang"] = meta["lang"]
-        return out
-
-    def with_seat_langs(self, game_id, players, status, seats):
-        rows = seat_rows(self, game_id, players, status, seats)
-        for row in rows:
-            held = seats.get(row["seat"]) or {}
-            for field in ("lang", "tz"):
-                if row.get(field) is None and held.get(field):
-                    row[field] = held[field]
-        return rows
-
-    monkeypatch.setattr(Queries, "_public_meta", with_lang)
-    monkeypatch.setattr(Queries, "seat_rows", with_seat_langs)
 
 
 def set_seat(redis_client, game_id: str, seat: int, **fields) -> None:
@@ -106,7 +79,7 @@ def test_the_browsers_language_picks_the_page_language(service, pages_server, ht
         assert "Accept-Language" in resp.headers.get("Vary", "")
 
 
-def test_a_play_link_reads_its_seats_language_and_zone(service, pages_server, http, redis_client, contract):
+def test_a_play_link_reads_its_seats_language_and_zone(service, pages_server, http, redis_client):
     game_id, keys, tokens = seated(service, "wakanda", title="茶會")
     set_seat(redis_client, game_id, 1, lang="zh-Hant", tz="Europe/Paris")
     redis_client.hset(key(game_id, "meta"), "lang", "en")
@@ -131,7 +104,7 @@ def test_a_play_link_reads_its_seats_language_and_zone(service, pages_server, ht
     assert html_lang(http.get(chinese + "?lang=en").text) == "en"
 
 
-def test_the_games_language_comes_after_the_browsers(service, pages_server, http, redis_client, contract):
+def test_the_games_language_comes_after_the_browsers(service, pages_server, http, redis_client):
     game_id, keys, tokens = seated(service, "wakanda")
     redis_client.hset(key(game_id, "meta"), "lang", "zh-Hant")
     assert html_lang(http.get(f"{pages_server.url}/g/{game_id}").text) == "zh-Hant"

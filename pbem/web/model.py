@@ -140,7 +140,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
     seat_row = summary["seats"][viewer] if isinstance(viewer, int) and 0 <= viewer < len(summary["seats"]) else {}
     if settle is not None:
-        settle(seat_row.get("lang"), summary.get("lang"))
+        # the seat's own choice (a row reads the game's for a seat that made
+        # none, and then the browser's language comes first)
+        own = (service.store.seats(game_id).get(viewer) or {}).get("lang") if seat_row else None
+        settle(own, summary.get("lang"))
         if language() != read_in and summary["board"] is not None and not pictures.has_picture(summary["game"]):
             summary = service.get_game(game_id, caller.token)  # its text board, in the page's language
     now = summary["version"]
