@@ -10,6 +10,7 @@ from . import hooks
 from .figures import ROLES, figure_svg
 from .terrain import tile_group
 from .tile_art import art_of
+from .touch import board_keys, district_cells
 
 TILE = 40                 # board pixels per tile on a big board...
 BIG_TILE = 64             # ... and on a small one (up to 620 px of board)
@@ -64,6 +65,8 @@ class Board:
             fn = hooks.LEGAL.get(mv.get("type"))
             if fn is not None:
                 fn(self, mv)
+        #: what the seat may touch to make a move (``touch.py``): drawn with ``data-pick``
+        self.picks = board_keys(view, self.legal)
 
     # -- geometry -------------------------------------------------------------------
 
@@ -139,6 +142,8 @@ class Board:
                                   stroke_width=2.2, cls="last", data_x=cell[0], data_y=cell[1]))
         out.append(self._legal_cells())
         out.append(self._figures())
+        out.append(self._pick_cells())
+        out.append(self._districts())
         out.append(self._rings())
         out.append(self._coordinates())
         return "".join(out)
@@ -186,11 +191,76 @@ class Board:
 
     def _rings(self) -> str:
         out = []
-        for x, y, label in self.rings:
-            cx, cy = self.segment_point(x, y, label)
-            out.append(m.circle(cx, cy, self.tile * 0.22, fill="none", stroke="#ffffff", stroke_width=4))
-            out.append(m.circle(cx, cy, self.tile * 0.22, fill="none", stroke=LEGAL_LINE, stroke_width=2,
-                                stroke_dasharray="4 2", cls="legal-segment", data_x=x, data_y=y, data_on=label))
+        rings = list(dict.fromkeys(self.rings))
+        for k in sorted(self.picks):    # a segment to touch that no LEGAL hook ringed
+            if k.startswith("seg:"):
+                xy, _sep, label = k[4:].partition(":")
+                x, y = map(int, xy.split(","))
+                if (x, y, label) not in rings:
+                    rings.append((x, y, label))
+        for x, y, label in rings:
+            where = self._ring_point(x, y, label)
+            if where is None:
+                continue
+            cx, cy = where
+            ring = (m.circle(cx, cy, self.tile * 0.22, fill="none", stroke="#ffffff", stroke_width=4)
+                    + m.circle(cx, cy, self.tile * 0.22, fill="none", stroke=LEGAL_LINE, stroke_width=2,
+                               stroke_dasharray="4 2", cls="legal-segment", data_x=x, data_y=y, data_on=label))
+            key = f"seg:{x},{y}:{label}"
+            if key in self.picks:       # the whole disc answers a touch, not the thin ring alone
+                ring = (f'<g class="pick" data-pick="{m.esc(key)}">'
+                        + m.circle(cx, cy, self.tile * 0.26, fill="#ffffff", fill_opacity="0.01") + ring + "</g>")
+            out.append(ring)
+        return "".join(out)
+
+    def _ring_point(self, x: int, y: int, label: str):
+        if label == "tower":           # the follower on top of a tower (``expansion_pieces.placed``)
+            if (x, y) not in self.cells:
+                return None
+            px, py = self.origin(x, y)
+            return (px + 0.5 * self.tile, py + 0.32 * self.tile)
+        return self.segment_point(x, y, label)
+
+    def _pick_cells(self) -> str:
+        """A frame on each placed tile the seat may touch (the empty ones are framed by
+        ``_legal_cells``), over the figures so a touch on a figure is a touch on its tile."""
+        out = []
+        for k in sorted(self.picks):
+            if not k.startswith("cell:"):
+                continue
+            x, y = map(int, k[5:].split(","))
+            if (x, y) in self.legal_cells and (x, y) not in self.cells:
+                continue                # a hole: its legal frame takes the touch
+            px, py = self.origin(x, y)
+            out.append(m.rect(px + 2, py + 2, self.tile - 4, self.tile - 4, rx=4, fill="#ffffff", fill_opacity="0.01",
+                              stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="pick",
+                              data_x=x, data_y=y, data_pick=k))
+        return "".join(out)
+
+    def _districts(self) -> str:
+        """The Count's City: its four districts on its two district tiles, to touch."""
+        keys = [k for k in sorted(self.picks) if k.startswith("district:")]
+        cells = district_cells(self.view) if keys else []
+        if not cells:
+            return ""
+        from ...games.carcassonne.expansions.count.text import district
+        from ...games.carcassonne.expansions.count.tiles import QUARTERS
+        px, py = self.origin(*cells[0])
+        w, h = self.tile, self.tile / 2
+        out = []
+        for i, q in enumerate(QUARTERS):       # castle, blacksmith / cathedral, market
+            key = f"district:{q}"
+            if key not in self.picks:
+                continue
+            x, y = px + (i % 2) * w, py + (i // 2) * h
+            name = district(q)
+            size = max(5.0, min(9.0, 8.5 * (w - 4) / max(1.0, m.text_width(name, 8.5, True))))
+            out.append(f'<g class="pick" data-pick="{m.esc(key)}">'
+                       + m.rect(x + 1.5, y + 1.5, w - 3, h - 3, rx=3, fill="#ffffff", fill_opacity="0.6",
+                                stroke=LEGAL_LINE, stroke_width=1.4, stroke_dasharray="4 2")
+                       + m.text(x + w / 2, y + h / 2 + size * 0.35, name, size=round(size, 1), anchor="middle",
+                                weight="bold", fill=LEGAL_LINE)
+                       + "</g>")
         return "".join(out)
 
     def _is_shrine(self, x: int, y: int) -> bool:
@@ -206,9 +276,11 @@ class Board:
         for (x, y), rots in sorted(self.legal_cells.items(), key=lambda c: (c[0][1], c[0][0])):
             px, py = self.origin(x, y)
             lines = [] if rots is None else [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
+            key = f"cell:{x},{y}"
+            pick = {"data_pick": key} if key in self.picks and (x, y) not in self.cells else {}
             out.append(m.rect(px + 3, py + 3, self.tile - 6, self.tile - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
                               stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="legal",
-                              data_x=x, data_y=y, data_rotations=" ".join(lines)))
+                              data_x=x, data_y=y, data_rotations=" ".join(lines), **pick))
             step = 10.5 if len(lines) > 3 else 12
             for i, text in enumerate(lines):
                 ty = py + self.tile / 2 + 4 + (i - (len(lines) - 1) / 2) * step
