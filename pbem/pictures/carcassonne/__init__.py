@@ -9,6 +9,10 @@ the drawn tile fits, the abbey's holes, a wagon's targets or an escape.
 ``last`` (the last step's events, as the viewer saw them) frames the tiles
 they placed; without it the last tile of the board is framed.
 
+``touch(view, legal, viewer, names)`` (``touch.py``) says which touches of
+this picture make each of the seat's moves (None for a placement, which the
+game page's chooser makes); ``draw`` marks those places with ``data-pick``.
+
 Expansions draw through ``hooks`` (segment kinds, marks, tags, figures,
 supplies, panel lines, legal moves), so a new one adds entries there.
 """
@@ -22,6 +26,7 @@ from .. import markup as m
 from . import expansion_marks, expansion_panel, expansion_pieces, figures, terrain  # noqa: F401  (register their hooks)
 from .board import Board
 from .panel import WIDTH, Panel
+from .touch import touch  # noqa: F401  (the touch contract: every decision but the placement)
 
 #: what bench/pictures.py measures: the base game first (the headline), then every expansion
 BENCH_SETUPS = (

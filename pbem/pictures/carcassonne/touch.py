@@ -32,9 +32,10 @@ given, or listed in ``offboard`` for the page to show as buttons):
 * ``move:I``: a move of a kind this module does not know (an expansion added later).
 
 Each move first gets a *full* path naming everything that tells it apart (no full
-path is a prefix of another); the path given is its shortest prefix that only
-this move has (at least one key): where one tile offers one move, touching the
-tile is enough, the page asking to confirm before sending.
+path is a prefix of another); a touch that would offer one choice only is skipped
+(after the first), and the path given is the shortest prefix that only this move
+has (at least one key): where one tile offers one move, touching the tile is
+enough, the page asking to confirm before sending.
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def touch(view: dict, legal: list, viewer, names) -> dict | None:
     keys = [tuple(k for k, _label in path) for path in full]
     if len(set(keys)) != len(keys) or _some_prefix(keys):
         return None           # cannot happen with the moves the rules list; the list still works
-    paths = shortest(keys)
+    paths = shortest(skip_forced(keys))
     labels: dict = {}
     for path in full:
         for k, label in path:
@@ -102,6 +103,18 @@ def district_cells(view: dict) -> list:
     """The cells of the City's two district tiles (CO6, CO7), west first, or []."""
     cells = sorted((t["x"], t["y"]) for t in view.get("board") or () if t.get("tile") in ("CO6", "CO7"))
     return cells if len(cells) == 2 and cells[0][1] == cells[1][1] and cells[1][0] == cells[0][0] + 1 else []
+
+
+def skip_forced(keys: list) -> list:
+    """The full paths without the touches that offer one choice only (after the first
+    touch: a district whose followers are all of one kind goes straight on to the Count);
+    unique and prefix-free paths stay so (every path through that step loses it)."""
+    children: dict = {}
+    for p in keys:
+        for n in range(len(p)):
+            children.setdefault(p[:n], set()).add(p[n])
+    return [tuple(k for n, k in enumerate(p) if n == 0 or n == len(p) - 1 or len(children[p[:n]]) > 1)
+            for p in keys]
 
 
 def shortest(keys: list) -> list:

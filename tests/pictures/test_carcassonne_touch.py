@@ -1,0 +1,133 @@
+"""Carcassonne's touch contract (``pbem/pictures/carcassonne/touch.py``): over
+seeded random games of every sample setup with expansions, every decision that
+places no tile is a set of touch paths, one per legal move, unique and none a
+prefix of another; every key is labelled, and either drawn with ``data-pick`` in
+the picture the seat sees (drawn once, and only with legal moves) or listed as
+off-board; a placement is left to the page's chooser (None)."""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from pbem import games, pictures
+from pbem.games.base import canonical, rng_for
+from pbem.games.carcassonne.catalog import SAMPLE_SETUPS
+from pbem.games.i18n import reading
+from pbem.pictures.carcassonne import touch
+from tests.pseudo_support import leftover_english
+
+GAME = games.get("carcassonne")
+NAMES = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
+SEEDS = 2
+EXPANSION_SETUPS = [pytest.param(players, options, id=f"{players}p-{canonical(options)}"[:90])
+                    for players, options in SAMPLE_SETUPS if options.get("expansions")]
+#: a segment's edge, a direction: notation, the same in every language
+EDGES = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"]
+PICK = re.compile(r'data-pick="([^"]*)"')
+
+
+def decisions(players, options, seed):
+    """(state, seat, legal moves) at every decision of a seeded random game."""
+    options = GAME.check_options(players, options)
+    chooser = random.Random(seed)
+    state = GAME.start(players, options)
+    state = GAME.apply(state, GAME.setup(state, rng_for(b"touch", 0)))
+    n = 0
+    while GAME.result(state) is None:
+        seat = chooser.choice(sorted(GAME.to_act(state)))
+        legal = GAME.legal_moves(state, seat)
+        yield state, seat, legal
+        events = GAME.decide(state, seat, chooser.choice(legal), rng_for(b"touch", n))
+        state = GAME.apply(state, events)
+        n += 1
+
+
+def check(state, seat, legal, names, seen: Counter) -> None:
+    view = GAME.view(state, seat)
+    listed = [{"move": m, "text": GAME.describe(m, seat, names)} for m in legal]
+    answer = touch(view, listed, seat, names)
+    if any(m["type"] == "place_tile" for m in legal):
+        assert answer is None            # carcassonne.js places the tile
+        seen["place_tile"] += 1
+        return
+    assert answer is not None, legal
+    paths = answer["paths"]
+    assert len(paths) == len(legal)
+    assert all(1 <= len(p) <= 5 for p in paths), paths
+    whole = [tuple(p) for p in paths]
+    assert len(set(whole)) == len(whole), "two moves with one path"
+    every = set(whole)
+    for p in whole:
+        for n in range(1, len(p)):
+            assert p[:n] not in every, f"{p[:n]} is a prefix of {p}"
+    svg = pictures.svg("carcassonne", view, names=names, viewer=seat, legal=legal)
+    drawn = PICK.findall(svg)
+    assert len(drawn) == len(set(drawn)), "a key drawn twice"
+    offboard = set(answer["offboard"])
+    for p in whole:
+        for key in p:
+            assert answer["labels"].get(key), f"{key} has no label"
+            if key in offboard:
+                assert key not in drawn
+            else:
+                assert key in drawn, f"{key} is neither drawn nor off-board ({legal[:2]}...)"
+    assert set(drawn) >= {k for p in whole for k in p} - offboard
+    for m in legal:
+        kind = m["type"] + (":" + m["do"] if "do" in m else "")
+        seen[kind] += 1
+    for p in whole:
+        seen["touches:" + p[0].split(":")[0]] += 1
+    assert "data-pick" not in pictures.svg("carcassonne", view, names=names, viewer=seat, legal=None)
+
+
+@pytest.mark.parametrize("players,options", EXPANSION_SETUPS)
+def test_every_decision_but_the_placement_is_touches(players, options):
+    seen: Counter = Counter()
+    for seed in range(SEEDS):
+        for state, seat, legal in decisions(players, options, seed):
+            check(state, seat, legal, NAMES[:players], seen)
+    assert seen["place_tile"] > 0
+
+
+def test_the_expansions_decisions_all_come_up():
+    """The walks above meet every kind of decision the expansions have (so the test
+    is not vacuous), and each is reached by touching the board first where it names
+    a place."""
+    seen: Counter = Counter()
+    for players, options in SAMPLE_SETUPS:
+        if options.get("expansions"):
+            for seed in range(SEEDS):
+                for state, seat, legal in decisions(players, options, seed):
+                    if not any(m["type"] == "place_tile" for m in legal):
+                        check(state, seat, legal, NAMES[:players], seen)
+    for kind in ("abbey", "action", "action:fairy", "action:tower", "action:portal", "action:princess", "bazaar",
+                 "capture", "castle", "count", "count_move", "dragon", "escape", "wagon", "ransom"):
+        assert seen[kind] > 0, f"no {kind} decision met"
+    assert seen["touches:cell"] > 0 and seen["touches:district"] > 0
+
+
+def test_labels_come_in_the_readers_language():
+    """The keys' labels are the catalog's: Chinese for a Chinese reader, no English
+    left in the pseudo-locale."""
+    for state, seat, legal in decisions(2, {"expansions": ["tower", "princess_dragon", "count",
+                                                           "bridges_castles_bazaars", "abbey_mayor"]}, 3):
+        if any(m["type"] == "place_tile" for m in legal) or len(legal) < 3:
+            continue
+        view = GAME.view(state, seat)
+        with reading("x-pseudo"):
+            answer = touch(view, [{"move": m, "text": ""} for m in legal], seat, NAMES[:2])
+        for key, label in answer["labels"].items():
+            assert not leftover_english(label, NAMES[:2], EDGES), (key, label)
+        with reading("zh-Hant"):
+            answer = touch(view, [{"move": m, "text": ""} for m in legal], seat, NAMES[:2])
+        assert any(re.search(r"[\u4e00-\u9fff]", label) for label in answer["labels"].values())
+
+
+def test_a_placement_is_the_choosers():
+    state = next(s for s, seat, legal in decisions(2, {"expansions": ["bridges_castles_bazaars"]}, 0))
+    seat = next(iter(GAME.to_act(state)))
+    legal = [{"move": m, "text": ""} for m in GAME.legal_moves(state, seat)]
+    assert touch(GAME.view(state, seat), legal, seat, NAMES[:2]) is None
