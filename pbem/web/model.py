@@ -211,12 +211,12 @@ def play(service: Service, game_id: str, caller: Caller, move: dict, expected_ve
 
 def play_extras(game: str, view, legal: list) -> dict:
     """What a game's own way of choosing a move needs beside the picture:
-    Carcassonne's drawn tile enlarged, in each rotation that fits somewhere."""
+    Carcassonne's drawn tile enlarged, in each rotation that fits somewhere (and
+    bridged, where a bridge may go on it: ``chooser.choosers``)."""
     if game != "carcassonne" or not legal or not isinstance(view, dict) or not view.get("tile"):
         return {}
-    from ..pictures.carcassonne.chooser import tile_chooser
-    rotations = sorted({m["move"]["rotation"] for m in legal if m["move"].get("type") == "place_tile"})
-    return {"choosers": [tile_chooser(view["tile"], r) for r in rotations]}
+    from ..pictures.carcassonne.chooser import choosers
+    return {"choosers": choosers(view, [m["move"] for m in legal])}
 
 
 def picture_of(game: str, view, names: list, viewer, legal, text: str | None) -> dict:

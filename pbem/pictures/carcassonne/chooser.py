@@ -6,6 +6,11 @@ segment where a figure would stand, named as the notation names it
 enables the spots the seat's legal moves allow and lays the chosen
 rotation on the board's cell as a preview. No ids: several of these may sit
 in one HTML page beside the board's own SVG without clashing.
+
+``choosers(view, moves)`` makes the ones a placement decision needs: the drawn
+tile in each rotation that fits, and, where a move builds a bridge on the new
+tile (Bridges, Castles & Bazaars), the bridged tile in that rotation
+(``data-bridge="NS"``, the board's axis), whose bridge is one more road spot.
 """
 from __future__ import annotations
 
@@ -26,7 +31,25 @@ ROLE = {"city": N_("knight"), "road": N_("thief"), "field": N_("farmer"), "clois
 CORNERS = {"NE": (0.9, 0.1), "SE": (0.9, 0.9), "SW": (0.1, 0.9), "NW": (0.1, 0.1)}
 
 
-def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
+def choosers(view: dict, moves: list) -> list:
+    """The enlarged tiles the page's chooser shows for these place_tile moves."""
+    letter = view.get("tile")
+    places = [mv for mv in moves if isinstance(mv, dict) and mv.get("type") == "place_tile"]
+    if not letter or not places:
+        return []
+    out = [tile_chooser(letter, r) for r in sorted({mv["rotation"] for mv in places})]
+    bridges = sorted({(mv["rotation"], mv["bridge"][2]) for mv in places
+                      if isinstance(mv.get("bridge"), list) and mv["bridge"][:2] == [mv["x"], mv["y"]]})
+    if bridges:
+        from ...games.carcassonne.expansions.bridges_castles_bazaars.bridges import bridged
+        for rotation, axis in bridges:
+            name = bridged(letter, axis, rotation // 90)
+            if name:
+                out.append(tile_chooser(name, rotation, bridge=axis))
+    return out
+
+
+def tile_chooser(letter: str, rotation: int, size: int = SIZE, bridge: str | None = None) -> str:
     """The tile ``letter`` turned by ``rotation`` degrees, ``size`` px square, with its segments' spots."""
     if letter not in TILES:
         return ""
@@ -52,8 +75,9 @@ def tile_chooser(letter: str, rotation: int, size: int = SIZE) -> str:
                                 stroke_width=2, stroke_dasharray="3 2")
                      + m.text(cx, cy + 3.5, corner, size=9, anchor="middle", weight="bold", fill="#1f4fbf")
                      + "</g>")
+    bridged = f' data-bridge="{m.esc(bridge)}"' if bridge else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tile-choice" data-tile="{m.esc(letter)}" '
-            f'data-rotation="{r * 90}" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+            f'data-rotation="{r * 90}"{bridged} width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
             f'font-family="{m.FONT}">'
             f'<g class="art">{tile_body(art, size, r)}</g>'
             + m.rect(0.5, 0.5, size - 1, size - 1, fill="none", stroke="#333", stroke_width=1)

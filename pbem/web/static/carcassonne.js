@@ -1,7 +1,10 @@
 /* Carcassonne's move by pointing: tap a blue frame on the board (the picture
    frames each cell where the drawn tile fits: rect.legal with data-x,
    data-y), turn the tile through the rotations that fit there, then tap the
-   segment of the enlarged tile a figure goes on (or none), and play. Only
+   segment of the enlarged tile a figure goes on (or none), and play. Where a
+   bridge may go with the tile (Bridges, Castles & Bazaars), a row of buttons
+   chooses it (none, on this tile, on a tile next to it); a bridge on the new
+   tile shows the bridged tile, its bridge one more spot. Only
    moves of the seat's legal moves can be made: each step offers what they
    allow, and the move sent is one of them, as the server listed it. */
 (function (root) {
@@ -62,7 +65,9 @@
       var rotations = [];
       places.forEach(function (m) { if (rotations.indexOf(m.move.rotation) < 0) rotations.push(m.move.rotation); });
       rotations.sort(function (a, b) { return a - b; });
-      pick = { x: x, y: y, rect: rect, here: here, places: places, rotations: rotations, r: 0, figure: null };
+      pick = { x: x, y: y, rect: rect, here: here, places: places, rotations: rotations, r: 0, figure: null,
+               bridge: null };
+      if (places.length) turned();
       cells.forEach(function (c) { c.classList.toggle("picked", c === rect); });
       render();
       // On a phone the chooser sits below the board: bring its buttons into sight.
@@ -73,16 +78,45 @@
 
     function rotation() { return pick.rotations[pick.r]; }
 
+    function sameBridge(m) { return same(m.move.bridge || null, pick.bridge); }
+
+    // The bridges a placement at this rotation may carry (null: none), in the listed order.
+    function bridgesHere() {
+      var out = [];
+      pick.places.forEach(function (m) {
+        if (m.move.rotation !== rotation()) return;
+        var b = m.move.bridge || null;
+        if (!out.some(function (o) { return same(o, b); })) out.push(b);
+      });
+      return out;
+    }
+
+    function turned() {      // a new rotation: no figure, and no bridge when one may go without
+      pick.figure = null;
+      var options = bridgesHere();
+      pick.bridge = options.some(function (b) { return b === null; }) ? null : (options[0] || null);
+    }
+
+    // The enlarged tile of this rotation, bridged when the chosen bridge is on the new tile.
+    function tileChoice() {
+      var b = pick.bridge, sel = 'svg.tile-choice[data-rotation="' + rotation() + '"]';
+      if (b && b[0] === pick.x && b[1] === pick.y) {
+        var t = tiles.querySelector(sel + '[data-bridge="' + b[2] + '"]');
+        if (t) return t;
+      }
+      return tiles.querySelector(sel + ":not([data-bridge])");
+    }
+
     function figuresOn(label) {
       return pick.places.filter(function (m) {
-        return m.move.rotation === rotation() && m.move.on === label && m.move.figure;
+        return m.move.rotation === rotation() && m.move.on === label && m.move.figure && sameBridge(m);
       });
     }
 
     function chosen() {
       if (!pick || !pick.places.length) return null;
       return pick.places.filter(function (m) {
-        if (m.move.rotation !== rotation()) return false;
+        if (m.move.rotation !== rotation() || !sameBridge(m)) return false;
         if (!pick.figure) return !m.move.figure && !m.move.on;
         return m.move.figure === pick.figure.figure && m.move.on === pick.figure.on;
       })[0] || null;
@@ -92,7 +126,7 @@
       var old = svg.querySelector("g.ghost");
       if (old) old.remove();
       if (!pick || !pick.places.length) return;
-      var art = tiles.querySelector('svg.tile-choice[data-rotation="' + rotation() + '"] g.art');
+      var choice = tileChoice(), art = choice && choice.querySelector("g.art");
       if (!art) return;
       var r = pick.rect, x = +r.getAttribute("x") - 3, y = +r.getAttribute("y") - 3,
           size = +r.getAttribute("width") + 6, big = +art.ownerSVGElement.getAttribute("width");
@@ -126,7 +160,7 @@
         var turn = el("button", { type: "button", "class": "turn" },
                       "\u21bb " + _("Turn ({i} of {n})", { i: pick.r + 1, n: pick.rotations.length }));
         turn.addEventListener("click", function () {
-          pick.r = (pick.r + 1) % pick.rotations.length; pick.figure = null; render();
+          pick.r = (pick.r + 1) % pick.rotations.length; turned(); render();
         });
         row.appendChild(turn);
       }
@@ -138,7 +172,7 @@
       });
       row.appendChild(cancel);
       controls.appendChild(row);
-      if (pick.places.length) figures();
+      if (pick.places.length) { bridges(); figures(); }
       // Other moves at this cell (an abbey, say): a button each.
       pick.here.filter(function (m) { return m.move.type !== "place_tile"; }).forEach(function (m) {
         var b = el("button", { type: "button", "class": "other" }, m.text);
@@ -147,8 +181,24 @@
       });
     }
 
+    function bridges() {
+      var options = bridgesHere();
+      if (options.length < 2 && !options[0]) return;
+      var row = el("div", { "class": "row bridges" });
+      options.forEach(function (b) {
+        var text = !b ? _("No bridge")
+          : (b[0] === pick.x && b[1] === pick.y) ? _("Bridge on this tile ({axis})", { axis: b[2] })
+          : _("Bridge at {x},{y} ({axis})", { x: b[0], y: b[1], axis: b[2] });
+        var button = el("button", { type: "button", "class": "bridge" }, text);
+        button.setAttribute("aria-pressed", String(same(b, pick.bridge)));
+        button.addEventListener("click", function () { pick.bridge = b; pick.figure = null; render(); });
+        row.appendChild(button);
+      });
+      controls.appendChild(row);
+    }
+
     function figures() {
-      var tile = tiles.querySelector('svg.tile-choice[data-rotation="' + rotation() + '"]');
+      var tile = tileChoice();
       if (tile) {
         tile.classList.add("on");
         tile.querySelectorAll(".spot").forEach(function (spot) {
