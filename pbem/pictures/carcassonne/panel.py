@@ -86,6 +86,7 @@ class Panel:
                 for line in _wrap(text, 11.5):
                     self.y += 15
                     self.label(x + PAD, self.y, line, size=11.5, fill="#333")
+        self.bazaar_tiles()
         for kind in dict.fromkeys(mv.get("type") for mv in self.legal):
             if kind in hooks.DECISIONS:
                 text = hooks.DECISIONS[kind]
@@ -240,6 +241,34 @@ class Panel:
                 self.label(x + PAD, self.y, line, size=10.5, fill="#1f4fbf")
                 self.y += 13
             self.y -= 13
+
+    def bazaar_tiles(self) -> None:
+        """The bazaar's tiles, to touch (``touch.py``: ``bazaar:I``), when the seat
+        picks one of them now."""
+        tiles = (self.view.get("bazaar") or {}).get("tiles") or []
+        owners = (self.view.get("bazaar") or {}).get("owners") or []
+        picks = {mv["tile"] for mv in self.legal if mv.get("type") == "bazaar" and isinstance(mv.get("tile"), int)}
+        if not picks or not tiles:
+            return
+        size, gap = 44, 12
+        self.y += 10
+        for i, letter in enumerate(tiles):
+            px = self.x + PAD + i % 4 * (size + gap)
+            py = self.y + i // 4 * (size + 20)
+            body = ""
+            if letter in TILES:
+                body = (f'<g transform="translate({px:.1f},{py:.1f}) scale({size / 60:.3f})">'
+                        f'{tile_body(art_of(letter), 60, 0)}</g>')
+            taken = i < len(owners) and owners[i] is not None
+            frame = m.rect(px, py, size, size, fill="#ffffff", fill_opacity="0.01" if not taken else "0.6",
+                           stroke="#1f4fbf" if i in picks else "#888", stroke_width=2 if i in picks else 1,
+                           stroke_dasharray="5 3" if i in picks else None)
+            if i in picks:
+                self.add(f'<g class="pick" data-pick="bazaar:{i}">{body}{frame}</g>')
+            else:
+                self.add(body + frame)
+            self.label(px + size / 2, py + size + 13, f"{i}: {letter}", size=10.5, anchor="middle", fill="#222")
+        self.y += ((len(tiles) + 3) // 4) * (size + 20)
 
     def legend(self) -> None:
         """What the figures and marks mean (the ones these expansions use)."""

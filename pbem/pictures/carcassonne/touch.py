@@ -10,8 +10,8 @@ placement, with a bridge, or the ransom offered beside it) returns **None**: the
 page's own chooser (``pbem/web/static/carcassonne.js`` with ``chooser.py``) makes
 those, so the generic ``touch.js`` stays away.
 
-Keys (drawn on the board with ``data-pick`` by ``board.Board`` when ``legal`` is
-given, or listed in ``offboard`` for the page to show as buttons):
+Keys (drawn with ``data-pick`` by ``board.Board`` or ``panel.Panel`` when ``legal``
+is given, or listed in ``offboard`` for the page to show as buttons):
 
 * ``cell:X,Y`` (drawn): a tile of the board, or a hole (the abbey), or where the
   dragon may step; the first touch of every move that names a place.
@@ -27,7 +27,7 @@ given, or listed in ``offboard`` for the page to show as buttons):
 * ``fig:P:F`` (capture: whose figure), ``figure:F`` (the abbey's figure or
   ``figure:none``; the figure entering or leaving the City; the exchange),
   ``count:Q`` (where the Count goes).
-* ``bazaar:I`` (the bazaar's tile I), ``bids:D`` (bids D to D+9, when there are
+* ``bazaar:I`` (drawn in the panel: the bazaar's tile I), ``bids:D`` (bids D to D+9, when there are
   many), ``bid:B``, ``deal:buy`` / ``deal:sell``.
 * ``move:I``: a move of a kind this module does not know (an expansion added later).
 
@@ -46,8 +46,6 @@ from ...games.carcassonne.notation import at, figure_name, seat_name, segment
 from ...games.i18n import N_, _
 
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-#: keys drawn on the board (the others are buttons beside it)
-DRAWN = ("cell:", "seg:", "district:")
 #: how many bids are shown at once before they are grouped by tens
 BIDS_AT_ONCE = 12
 #: what "pass" does, by decision
@@ -94,7 +92,7 @@ def board_keys(view: dict, moves: list) -> set:
     out = set()
     for path in full_paths(view, moves, None):
         for k, _label in path:
-            if k.startswith(("cell:", "seg:")) or (has_city and k.startswith("district:")):
+            if k.startswith(("cell:", "seg:", "bazaar:")) or (has_city and k.startswith("district:")):
                 out.add(k)
     return out
 

@@ -4,7 +4,8 @@
    segment of the enlarged tile a figure goes on (or none), and play. Where a
    bridge may go with the tile (Bridges, Castles & Bazaars), a row of buttons
    chooses it (none, on this tile, on a tile next to it); a bridge on the new
-   tile shows the bridged tile, its bridge one more spot. Only
+   tile shows the bridged tile, its bridge one more spot. A move beside the
+   placement that names no cell (The Tower's ransom) is a button. Only
    moves of the seat's legal moves can be made: each step offers what they
    allow, and the move sent is one of them, as the server listed it. */
 (function (root) {
@@ -151,7 +152,7 @@
       tiles.querySelectorAll("svg.tile-choice").forEach(function (t) { t.classList.remove("on"); });
       chooser.querySelector(".how").hidden = !!pick;
       ghost();
-      if (!pick) return;
+      if (!pick) { away(); return; }
       controls.appendChild(el("p", { "class": "choice" }, pick.places.length
         ? _("Tile at {x},{y}, turned r{r}", { x: pick.x, y: pick.y, r: rotation() })
         : _("Tile at {x},{y}", { x: pick.x, y: pick.y })));
@@ -179,6 +180,16 @@
         b.addEventListener("click", function () { o.send(m.move, m.text); });
         controls.appendChild(b);
       });
+    }
+
+    // Moves beside the placement that name no cell (The Tower's ransom): a button each.
+    function away() {
+      o.legal.filter(function (m) { return m.move.type !== "place_tile" && m.move.x === undefined; })
+        .forEach(function (m) {
+          var b = el("button", { type: "button", "class": "other away" }, m.text);
+          b.addEventListener("click", function () { o.send(m.move, m.text); });
+          controls.appendChild(b);
+        });
     }
 
     function bridges() {
