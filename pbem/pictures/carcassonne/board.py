@@ -208,8 +208,8 @@ class Board:
                                stroke_dasharray="4 2", cls="legal-segment", data_x=x, data_y=y, data_on=label))
             key = f"seg:{x},{y}:{label}"
             if key in self.picks:       # the whole disc answers a touch, not the thin ring alone
-                ring = (f'<g class="pick" data-pick="{m.esc(key)}">'
-                        + m.circle(cx, cy, self.tile * 0.26, fill="#ffffff", fill_opacity="0.01") + ring + "</g>")
+                ring = (f'<g class="pick" data-pick="{m.esc(key)}">' + ring
+                        + m.circle(cx, cy, self.tile * 0.26, cls="hit", fill="#ffffff", fill_opacity="0") + "</g>")
             out.append(ring)
         return "".join(out)
 
@@ -222,19 +222,23 @@ class Board:
         return self.segment_point(x, y, label)
 
     def _pick_cells(self) -> str:
-        """A frame on each placed tile the seat may touch (the empty ones are framed by
-        ``_legal_cells``), over the figures so a touch on a figure is a touch on its tile."""
+        """The cells the seat may touch, over the figures so a touch on a figure is a
+        touch on its tile: a frame on a placed tile (an empty one is framed by
+        ``_legal_cells``), and over each an invisible area that takes the touch
+        (``class="hit"``: the page's style frames it while it may be touched)."""
         out = []
         for k in sorted(self.picks):
             if not k.startswith("cell:"):
                 continue
             x, y = map(int, k[5:].split(","))
-            if (x, y) in self.legal_cells and (x, y) not in self.cells:
-                continue                # a hole: its legal frame takes the touch
             px, py = self.origin(x, y)
-            out.append(m.rect(px + 2, py + 2, self.tile - 4, self.tile - 4, rx=4, fill="#ffffff", fill_opacity="0.01",
-                              stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="pick",
-                              data_x=x, data_y=y, data_pick=k))
+            frame = ""
+            if (x, y) in self.cells:
+                frame = m.rect(px + 2, py + 2, self.tile - 4, self.tile - 4, rx=4, fill="none", stroke=LEGAL_LINE,
+                               stroke_width=1.6, stroke_dasharray="5 3")
+            out.append(f'<g class="pick" data-pick="{m.esc(k)}" data-x="{x}" data-y="{y}">' + frame
+                       + m.rect(px + 2, py + 2, self.tile - 4, self.tile - 4, rx=4, cls="hit", fill="#ffffff",
+                                fill_opacity="0") + "</g>")
         return "".join(out)
 
     def _districts(self) -> str:
@@ -260,6 +264,7 @@ class Board:
                                 stroke=LEGAL_LINE, stroke_width=1.4, stroke_dasharray="4 2")
                        + m.text(x + w / 2, y + h / 2 + size * 0.35, name, size=round(size, 1), anchor="middle",
                                 weight="bold", fill=LEGAL_LINE)
+                       + m.rect(x + 1.5, y + 1.5, w - 3, h - 3, rx=3, cls="hit", fill="#ffffff", fill_opacity="0")
                        + "</g>")
         return "".join(out)
 
@@ -276,11 +281,9 @@ class Board:
         for (x, y), rots in sorted(self.legal_cells.items(), key=lambda c: (c[0][1], c[0][0])):
             px, py = self.origin(x, y)
             lines = [] if rots is None else [f"r{r * 90}" for r in sorted({same[r] for r in rots})]
-            key = f"cell:{x},{y}"
-            pick = {"data_pick": key} if key in self.picks and (x, y) not in self.cells else {}
             out.append(m.rect(px + 3, py + 3, self.tile - 6, self.tile - 6, rx=5, fill="#ffffff", fill_opacity="0.55",
                               stroke=LEGAL_LINE, stroke_width=1.6, stroke_dasharray="5 3", cls="legal",
-                              data_x=x, data_y=y, data_rotations=" ".join(lines), **pick))
+                              data_x=x, data_y=y, data_rotations=" ".join(lines)))
             step = 10.5 if len(lines) > 3 else 12
             for i, text in enumerate(lines):
                 ty = py + self.tile / 2 + 4 + (i - (len(lines) - 1) / 2) * step

@@ -260,11 +260,12 @@ class Panel:
                 body = (f'<g transform="translate({px:.1f},{py:.1f}) scale({size / 60:.3f})">'
                         f'{tile_body(art_of(letter), 60, 0)}</g>')
             taken = i < len(owners) and owners[i] is not None
-            frame = m.rect(px, py, size, size, fill="#ffffff", fill_opacity="0.01" if not taken else "0.6",
+            frame = m.rect(px, py, size, size, fill="#ffffff" if taken else "none", fill_opacity="0.6",
                            stroke="#1f4fbf" if i in picks else "#888", stroke_width=2 if i in picks else 1,
                            stroke_dasharray="5 3" if i in picks else None)
             if i in picks:
-                self.add(f'<g class="pick" data-pick="bazaar:{i}">{body}{frame}</g>')
+                hit = m.rect(px, py, size, size, cls="hit", fill="#ffffff", fill_opacity="0")
+                self.add(f'<g class="pick" data-pick="bazaar:{i}">{body}{frame}{hit}</g>')
             else:
                 self.add(body + frame)
             self.label(px + size / 2, py + size + 13, f"{i}: {letter}", size=10.5, anchor="middle", fill="#222")
