@@ -7,8 +7,10 @@ import json
 
 import pytest
 
-from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
-from .test_pages_browser import PHONE, join_from_page, shot, watch
+from pbem.trust import play_links as links
+
+from .pages_support import pages_app, pages_server, seated, stream_port  # noqa: F401
+from .test_pages_browser import PHONE, LinkConf, shot, watch
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -17,16 +19,10 @@ def test_a_bridge_and_a_follower_on_it_by_pointing(browser, service, pages_serve
     start_worker()
     # E (a city cap) first: at 0,-1 turned r180 a bridge W-E may go on it, a follower on the bridge
     options = {"expansions": ["bridges_castles_bazaars"], "draw_order": ["E", "V", "U"], "start_player": 0}
-    game_id = service.create_game("carcassonne", 2, options, "Bridge")["id"]
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    game_id, _keys, tokens = seated(service, "carcassonne", options=options)
+    page = browser.new_context(viewport=PHONE).new_page()
     errors = watch(page)
-    page.goto(f"{pages_server.url}/g/{game_id}")
-    join_from_page(page, 0, "Ann")
-    other = browser.new_context(viewport=PHONE).new_page()
-    other.goto(f"{pages_server.url}/g/{game_id}")
-    join_from_page(other, 1, "Bob")
-    page.reload()
+    page.goto(links.play_link(LinkConf(pages_server.url), game_id, 0))      # seat 0's play link
     page.wait_for_selector("#chooser:not([hidden])", timeout=15000)
     page.locator('#picture svg rect.legal[data-x="0"][data-y="-1"]').click()
     page.wait_for_selector("#chooser .choice")
@@ -52,7 +48,7 @@ def test_a_bridge_and_a_follower_on_it_by_pointing(browser, service, pages_serve
     assert go.is_enabled()
     go.click()
     page.wait_for_selector("#sent.good", timeout=15000)
-    last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
+    last = [r for r in map(json.loads, service.record_lines(game_id, tokens[0])) if r.get("envelope")][-1]
     move = last["envelope"]["move"]
     assert move == {"type": "place_tile", "x": 0, "y": -1, "rotation": 180, "bridge": [0, -1, "WE"],
                     "figure": "follower", "on": "road E"}
