@@ -3,7 +3,8 @@ seeded random games of every sample setup with expansions, every decision that
 places no tile is a set of touch paths, one per legal move, unique and none a
 prefix of another; every key is labelled, and either drawn with ``data-pick`` in
 the picture the seat sees (drawn once, and only with legal moves) or listed as
-off-board; a placement is left to the page's chooser (None)."""
+off-board; a placement is left to the page's chooser (None), whose enlarged
+tiles have a spot for every figure a placement may put."""
 from __future__ import annotations
 
 import random
@@ -17,6 +18,7 @@ from pbem.games.base import canonical, rng_for
 from pbem.games.carcassonne.catalog import SAMPLE_SETUPS
 from pbem.games.i18n import reading
 from pbem.pictures.carcassonne import touch
+from pbem.pictures.carcassonne.chooser import choosers
 from tests.pseudo_support import leftover_english
 
 GAME = games.get("carcassonne")
@@ -131,3 +133,32 @@ def test_a_placement_is_the_choosers():
     seat = next(iter(GAME.to_act(state)))
     legal = [{"move": m, "text": ""} for m in GAME.legal_moves(state, seat)]
     assert touch(GAME.view(state, seat), legal, seat, NAMES[:2]) is None
+
+
+@pytest.mark.parametrize("players,options", EXPANSION_SETUPS)
+def test_the_chooser_has_a_spot_for_every_figure_a_placement_may_put(players, options):
+    """The placement's own chooser (``chooser.choosers``: the enlarged tile in each
+    rotation, and bridged where a bridge may go on it) has a spot named as each
+    legal move's ``on``, for every figure (follower, big, builder, pig, mayor,
+    wagon, barn on a corner, a follower on a new bridge)."""
+    figures: Counter = Counter()
+    for seed in range(SEEDS):
+        for state, seat, legal in decisions(players, options, seed):
+            places = [m for m in legal if m["type"] == "place_tile" and m.get("figure")]
+            if not places:
+                continue
+            spots = {}
+            for svg in choosers(GAME.view(state, seat), legal):
+                rotation = int(re.search(r'data-rotation="(\d+)"', svg).group(1))
+                bridge = re.search(r'data-bridge="(\w+)"', svg)
+                spots[(rotation, bridge and bridge.group(1))] = set(re.findall(r'data-on="([^"]*)"', svg))
+            for m in places:
+                b = m.get("bridge")
+                axis = b[2] if b and b[:2] == [m["x"], m["y"]] else None
+                assert m["on"] in spots.get((m["rotation"], axis), ()), m
+                figures[m["figure"] + (" on a bridged tile" if axis else "")] += 1
+    assert figures["follower"] > 0
+    if "abbey_mayor" in options["expansions"]:
+        assert figures["mayor"] and figures["wagon"] and figures["barn"], figures
+    if "bridges_castles_bazaars" in options["expansions"]:
+        assert figures["follower on a bridged tile"], figures
