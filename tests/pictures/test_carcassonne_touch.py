@@ -162,3 +162,36 @@ def test_the_chooser_has_a_spot_for_every_figure_a_placement_may_put(players, op
         assert figures["mayor"] and figures["wagon"] and figures["barn"], figures
     if "bridges_castles_bazaars" in options["expansions"]:
         assert figures["follower on a bridged tile"], figures
+
+
+def test_a_move_of_an_unknown_kind_is_a_button_of_its_own():
+    """A move no path is known for (an expansion added later) is still made by
+    touching: its own off-board button, labelled with its text."""
+    state = next(s for s, seat, legal in decisions(2, {"expansions": ["tower"]}, 0)
+                 if not any(m["type"] == "place_tile" for m in legal))
+    seat = next(iter(GAME.to_act(state)))
+    legal = [{"move": m, "text": "t"} for m in GAME.legal_moves(state, seat)]
+    legal.append({"move": {"type": "juggle", "balls": 3}, "text": "juggle 3"})
+    answer = touch(GAME.view(state, seat), legal, seat, NAMES[:2])
+    assert answer["paths"][-1] == [f"move:{len(legal) - 1}"]
+    assert answer["labels"][f"move:{len(legal) - 1}"].endswith("juggle 3")
+    assert f"move:{len(legal) - 1}" in answer["offboard"]
+
+
+def test_the_castles_choice_and_the_exchange():
+    """Two decisions random games seldom reach: the castle owner's choice of feature
+    (its segments ringed, their points said) and the Tower's exchange (a button per
+    kind of figure)."""
+    from tests.games.test_carcassonne_bridges_castles_bazaars import _castle_with_road_and_city
+    state, _events = _castle_with_road_and_city("owner_choice")
+    legal = GAME.legal_moves(state, 0)
+    assert [m["type"] for m in legal] == ["choose_castle_feature"] * 2
+    seen: Counter = Counter()
+    check(state, 0, legal, NAMES[:2], seen)
+    answer = touch(GAME.view(state, 0), [{"move": m, "text": ""} for m in legal], 0, NAMES[:2])
+    assert answer["paths"] == [["cell:1,0", "seg:1,0:city N"], ["cell:1,0", "seg:1,0:road W"]]
+    assert answer["labels"]["seg:1,0:city N"] == "city N at 1,0: 8 points"
+    exchange = [{"move": {"type": "exchange", "figure": f}, "text": f"exchange {f}"} for f in ("follower", "big")]
+    answer = touch(GAME.view(state, 0), exchange, 0, NAMES[:2])
+    assert answer["paths"] == [["figure:follower"], ["figure:big"]]
+    assert answer["offboard"] == ["figure:big", "figure:follower"]

@@ -43,6 +43,7 @@ from collections import Counter
 
 from ...games.carcassonne.expansions.count.text import district as district_name
 from ...games.carcassonne.notation import at, figure_name, seat_name, segment
+from ...games.carcassonne.notation import points as points_text
 from ...games.i18n import N_, _
 
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -193,6 +194,16 @@ def _segment_move(view, mv, names, many):
     return _place(mv)
 
 
+def _castle_feature(view, mv, names, many):
+    """What the castle may score: the feature's segment, its points said."""
+    cell, seg = _place(mv)
+    options = (view.get("castle_feature_decision") or {}).get("options") or ()
+    points = next((o["points"] for o in options if (o["x"], o["y"], o["on"]) == (mv["x"], mv["y"], mv["on"])), None)
+    if points is not None:
+        seg = (seg[0], _("{place}: {points}", place=seg[1], points=points_text(points)))
+    return [cell, seg]
+
+
 def _capture(view, mv, names, many):
     return _place(mv) + [(f"fig:{mv['player']}:{mv['figure']}", _("Capture {figure}", figure=_figure_of(
         mv["player"], mv["figure"], names)))]
@@ -267,6 +278,6 @@ def _bazaar(view, mv, names, many):
 
 
 _BUILDERS = {"ransom": _ransom, "abbey": _abbey, "wagon": _wagon, "escape": _segment_move,
-             "castle": _segment_move, "choose_castle_feature": _segment_move, "capture": _capture,
+             "castle": _segment_move, "choose_castle_feature": _castle_feature, "capture": _capture,
              "dragon": _dragon, "action": _action, "count": _count, "count_move": _count_move,
              "exchange": _exchange, "bazaar": _bazaar}
