@@ -123,11 +123,22 @@ class Queries(Part):
         return out
 
     def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
-        """``list_games`` with what a lobby shows of each: the seats' names
-        and, for a game in play, who is to act (its state is loaded for that,
-        from the cache as a rule). Nothing private: no view."""
+        """``list_games`` with what a lobby shows of each: the seats' names,
+        for a game in play who is to act (its state is loaded for that,
+        from the cache as a rule), and ``moved``, when its last event was
+        settled (None before the deal). Nothing private: no view."""
+        return self._listed(self.list_games(status, offset, limit))
+
+    def listing_of(self, game_ids: list[str]) -> list[dict]:
+        """``listing``'s rows for these games, in the order given (a
+        browser's own games: the lobby's "my games"); an id of no game is
+        left out."""
+        metas = self.store.metas(list(game_ids))
+        return self._listed([self._public_meta(m) for m in metas if m is not None])
+
+    def _listed(self, items: list[dict]) -> list[dict]:
         out = []
-        for item in self.list_games(status, offset, limit):
+        for item in items:
             seats = self.store.seats(item["id"])
             if item["status"] == "open" and len(seats) >= item["players"] and self.deal(item["id"]):
                 item.update(self._public_meta(self._meta(item["id"])))  # its last joiner died before the deal
@@ -137,6 +148,9 @@ class Queries(Part):
                 loaded = self.load(item["id"])
                 item["to_act"] = sorted(loaded.game.to_act(loaded.state))
             out.append(item)
+        moved = self.store.last_moves([item["id"] for item in out])
+        for item in out:
+            item["moved"] = moved.get(item["id"])
         return out
 
     def invitation_state(self, game_id: str, seat: int, nonce: str) -> dict:

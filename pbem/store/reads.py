@@ -126,6 +126,32 @@ class ReadsMixin:
             return archive.rows(after, until, limit)
         return decode_log(rows)
 
+    def last_moves(self, game_ids: list[str]) -> dict[str, float]:
+        """When each game's last event was settled (the move that made it,
+        or the deal), by game id, for the lobby's dates: the last log
+        entry's move record, in two pipelined round trips. A game with no
+        event yet has none; a compacted one (its log archived) has the
+        moment it finished."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrevrange(key(game_id, "log"), "+", "-", count=1)
+            pipe.hget(key(game_id, "meta"), "finished")
+        replies = pipe.execute() if game_ids else []
+        out: dict[str, float] = {}
+        pipe = self.redis.pipeline(transaction=False)
+        asked = []
+        for game_id, tail, finished in zip(game_ids, replies[::2], replies[1::2]):
+            if tail:
+                asked.append(game_id)
+                pipe.hget(key(game_id, "moves"), tail[0][1][b"m"].decode())
+            elif finished:
+                out[game_id] = float(finished)
+        for game_id, raw in zip(asked, pipe.execute() if asked else []):
+            settled = json.loads(raw).get("settled") if raw else None
+            if isinstance(settled, (int, float)):
+                out[game_id] = float(settled)
+        return out
+
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(key(game_id, "meta"), "version")
         return int(raw) if raw is not None else 0

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from .. import pictures
+from .. import games, pictures
 from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import _, join_words, language, ngettext
 from ..service import SeatProof, Service
+from .languages import game_title
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
 LINK_AUTH = "mail-link"
@@ -84,20 +85,56 @@ def name_or_seat(names: list, seat: int) -> str:
 
 
 def lobby(service: Service, limit: int = 50) -> dict:
-    """Open games to join, games in play, finished games, newest first."""
-    out = {}
-    for status in ("open", "active", "finished"):
-        rows = []
-        for g in service.listing(status, 0, limit):
-            names = [s["name"] for s in g["seats"]]
-            invited = [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")]
-            rows.append({"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"],
-                         "names": [n for n in names if n], "invited": invited,
-                         "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
-                         "turn": [name_or_seat(names, s) for s in g["to_act"]],
-                         "outcome": outcome_words(g.get("result"), names) if status == "finished" else ""})
-        out[status] = rows
+    """Open games to join, games in play, finished games, newest first;
+    and what the form that creates a game offers (``game_types``)."""
+    out = {status: [lobby_row(g) for g in service.listing(status, 0, limit)]
+           for status in ("open", "active", "finished")}
+    out["game_types"] = game_types()
     return out
+
+
+def lobby_row(g: dict) -> dict:
+    """A game as the lobby's tables and "my games" show it (public only)."""
+    names = [s["name"] for s in g["seats"]]
+    status = g["status"]
+    return {"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"], "status": status,
+            "names": [n for n in names if n],
+            "invited": [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")],
+            "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
+            "to_act": g["to_act"], "turn": [name_or_seat(names, s) for s in g["to_act"]],
+            "outcome": outcome_words(g.get("result"), names) if status == "finished" else "",
+            "created": g.get("created"), "moved": g.get("moved")}
+
+
+#: How many games one "my games" request may name (a browser holds a few).
+MY_GAMES_MAX = 200
+
+
+def my_games(service: Service, held: dict[str, set[int]]) -> dict:
+    """The games a browser holds seats of (``held``: game id -> its seats),
+    as the lobby's rows, in three groups: those waiting for one of those
+    seats, then the others in play or open, then the finished ones; each
+    group by its last move, latest first."""
+    rows = [lobby_row(g) for g in service.listing_of(list(held)[:MY_GAMES_MAX])]
+    for row in rows:
+        row["mine"] = sorted(held.get(row["id"], ()))
+        row["waiting"] = row["status"] == "active" and bool(set(row["to_act"]) & held.get(row["id"], set()))
+
+    def latest(row):
+        return -(row["moved"] or row["created"] or 0)
+    return {"waiting": sorted((r for r in rows if r["waiting"]), key=latest),
+            "others": sorted((r for r in rows if not r["waiting"] and r["status"] != "finished"), key=latest),
+            "finished": sorted((r for r in rows if r["status"] == "finished"), key=latest)}
+
+
+def game_types() -> list[dict]:
+    """Every game a new game can be made of (its newest rules), with its
+    options as ``GET /game-types`` describes them (docs in the reader's
+    language): the create form is built from these, so a new option
+    appears on it without a change to the page."""
+    return [{"name": g.name, "title": game_title(g.name), "min_players": g.min_players,
+             "max_players": g.max_players, "options": g.describe_options()}
+            for g in games.latest_games()]
 
 
 def invited_name(seat: dict) -> str:
