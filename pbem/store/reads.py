@@ -129,25 +129,28 @@ class ReadsMixin:
     def last_moves(self, game_ids: list[str]) -> dict[str, float]:
         """When each game's last event was settled (the move that made it,
         or the deal), by game id, for the lobby's dates: the last log
-        entry's move record, in two pipelined round trips. A game with no
-        event yet has none; a compacted one (its log archived) has the
-        moment it finished."""
+        entry's move record, in two pipelined round trips (a compacted
+        game's, from its archive). A game with no event yet has none."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.xrevrange(key(game_id, "log"), "+", "-", count=1)
-            pipe.hget(key(game_id, "meta"), "finished")
+            pipe.hget(key(game_id, "meta"), "version")
         replies = pipe.execute() if game_ids else []
-        out: dict[str, float] = {}
-        pipe = self.redis.pipeline(transaction=False)
-        asked = []
-        for game_id, tail, finished in zip(game_ids, replies[::2], replies[1::2]):
+        last: dict[str, str] = {}
+        for game_id, tail, version in zip(game_ids, replies[::2], replies[1::2]):
             if tail:
-                asked.append(game_id)
-                pipe.hget(key(game_id, "moves"), tail[0][1][b"m"].decode())
-            elif finished:
-                out[game_id] = float(finished)
-        for game_id, raw in zip(asked, pipe.execute() if asked else []):
-            settled = json.loads(raw).get("settled") if raw else None
+                last[game_id] = tail[0][1][b"m"].decode()
+            elif version and int(version) > 0:  # compacted: its log is in the archive
+                rows = self.events(game_id, int(version) - 1, int(version), 1)
+                if rows:
+                    last[game_id] = rows[0][2]
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, move_id in last.items():
+            pipe.hget(key(game_id, "moves"), move_id)
+        out: dict[str, float] = {}
+        for (game_id, move_id), raw in zip(last.items(), pipe.execute() if last else []):
+            record = json.loads(raw) if raw else self.move(game_id, move_id)
+            settled = (record or {}).get("settled")
             if isinstance(settled, (int, float)):
                 out[game_id] = float(settled)
         return out
