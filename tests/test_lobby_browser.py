@@ -13,6 +13,7 @@ from email.utils import parseaddr
 
 import pytest
 
+from pbem import games
 from pbem.trust.signing import generate_key
 
 from .conftest import api_server  # noqa: F401
@@ -159,5 +160,43 @@ def test_games_made_from_the_lobby_with_options_and_invitations_then_my_games(
     assert page.locator("#mine time").count() >= 2 * len(made) - 1
     assert sideways(page) <= 0, "the lobby scrolls sideways"
     page.screenshot(path=str(screenshots / f"my-games-{width}-{lang}.png"), full_page=True)
+    assert errors == []
+    context.close()
+
+
+def test_the_lobby_in_the_pseudo_locale_leaves_no_english(notify_env, api_server, http, browser, screenshots):
+    """Every text of the lobby's new parts (the form with its options and
+    invitations, my games, the dates) comes from the catalogs: in the
+    pseudo-locale only the options' and their values' names (what the API
+    takes) stay as they are."""
+    from .test_pages_languages_browser import english_left
+    url = api_server.url
+    context = browser.new_context(viewport={"width": 390, "height": 900}, locale="en-US")
+    page = context.new_page()
+    errors: list = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{url}/?lang=x-pseudo")
+    spec = {"game": "wakanda", "players": 2, "seat": 0, "invite": 1, "check": ["hidden_held_pieces"]}
+    game_id = create_from_the_form(page, url, spec, "Ann", "bea@example.test", "Garden")
+    page.goto(f"{url}/")
+    page.wait_for_selector("#mine:not([hidden]) tr[data-game]")
+    page.click("details#create > summary")
+    page.click("details.options > summary")
+    identifiers = []
+    for game in games.latest_games():
+        for option in game.describe_options():
+            identifiers += [option["name"], *map(str, option.get("choices", [])),
+                            *map(str, option.get("items", {}).get("choices", []))]
+    # (the check can fail: the parts are in the pseudo-locale, not left out)
+    assert page.inner_text("#mine h2").startswith("⟦") and page.inner_text("#mine time")
+    assert page.inner_text("#create-invites legend").startswith("⟦")
+    found = {}
+    for name in [g.name for g in games.latest_games()]:
+        page.select_option("#create-game", name)
+        left = english_left(page, "Garden", "Ann", "Bea", game_id, *identifiers)
+        if left:
+            found[name] = left
+    page.screenshot(path=str(screenshots / "lobby-pseudo.png"), full_page=True)
+    assert found == {}
     assert errors == []
     context.close()
