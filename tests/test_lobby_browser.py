@@ -81,7 +81,7 @@ def create_from_the_form(page, url: str, spec: dict, name: str, email: str, titl
     return page.url.rsplit("/g/", 1)[1].split("?")[0]
 
 
-@pytest.mark.parametrize("width,lang", [(390, "en"), (1280, "zh-Hant")])
+@pytest.mark.parametrize("width,lang", [(390, "en"), (390, "zh-Hant"), (1280, "en"), (1280, "zh-Hant")])
 def test_games_made_from_the_lobby_with_options_and_invitations_then_my_games(
         notify_env, api_server, http, redis_client, smtp, browser, screenshots, width, lang):
     url = api_server.url
@@ -95,6 +95,7 @@ def test_games_made_from_the_lobby_with_options_and_invitations_then_my_games(
     assert page.locator("html").get_attribute("lang") == lang
     if page.locator("details#create[open]").count() == 0:
         page.click("details#create > summary")
+    page.screenshot(path=str(screenshots / f"form-top-{width}-{lang}.png"), full_page=False)
     page.click("details.options > summary")
     assert sideways(page) <= 0, "the lobby's form scrolls sideways"
     page.screenshot(path=str(screenshots / f"form-{width}-{lang}.png"), full_page=True)
