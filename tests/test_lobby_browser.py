@@ -48,7 +48,7 @@ def sideways(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
-def create_from_the_form(page, url: str, spec: dict, name: str, email: str, title: str) -> str:
+def create_from_the_form(page, url: str, spec: dict, name: str, email: str, title: str, shot=None) -> str:
     page.goto(f"{url}/")
     if page.locator("details#create[open]").count() == 0:
         page.click("details#create > summary")
@@ -75,6 +75,8 @@ def create_from_the_form(page, url: str, spec: dict, name: str, email: str, titl
     if page.locator("#backup-done").count():
         # The first game: the browser made its key; its one copy is offered first.
         page.click("#backup-show")
+        if shot:
+            page.screenshot(path=shot, full_page=False)
         assert len(page.inner_text("#backup-text")) >= 43
         page.click("#backup-done")
     page.wait_for_url("**/g/*", timeout=20_000)
@@ -108,6 +110,7 @@ def test_games_made_from_the_lobby_with_options_and_invitations_then_my_games(
     page.wait_for_selector("#backup-done, #create-said.bad")
     if page.locator("#backup-done").count():  # the browser's key, made now: its one copy first
         page.click("#backup-show")
+        page.screenshot(path=str(screenshots / f"backup-{width}-{lang}.png"), full_page=False)
         page.click("#backup-done")
     page.wait_for_selector("#create-said.bad")
     said = page.inner_text("#create-said")
