@@ -60,3 +60,16 @@ def test_docs_open_with_the_operations_and_the_error_table_after_them(api_server
         assert page.locator('link[rel="icon"][href="/favicon.svg"]').count() == 1
     finally:
         page.close()
+
+
+def test_docs_do_not_scroll_sideways_on_a_phone(api_server, browser, screenshots):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{api_server.url}/docs", wait_until="load")
+        page.wait_for_selector("#description .info table", timeout=20_000)
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        page.screenshot(path=str(screenshots / "docs-390.png"), full_page=False)
+        page.locator("#description table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / "docs-390-errors.png"), full_page=False)
+    finally:
+        page.close()
