@@ -117,6 +117,17 @@ def test_games_made_from_the_lobby_with_options_and_invitations_then_my_games(
     assert "bad_email" in said and "not an address" in said and words["bad_email"] in said, said
     assert http.get(f"{url}/games").json()["games"] == []
     page.screenshot(path=str(screenshots / f"refused-{width}-{lang}.png"), full_page=False)
+    # An option's value the game refuses: said beside that option, which gets the focus.
+    page.fill("#invite-email-1", "")
+    page.fill("#opt-wakanda-start_player", "7")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector('.option.bad[data-option="start_player"] .why')
+    why = page.inner_text('.option.bad[data-option="start_player"] .why')
+    assert "bad_option_value" in why and "start_player" in why, why
+    assert page.evaluate("document.activeElement.id") == "opt-wakanda-start_player"
+    assert http.get(f"{url}/games").json()["games"] == []
+    page.screenshot(path=str(screenshots / f"refused-option-{width}-{lang}.png"), full_page=False)
+    page.fill("#opt-wakanda-start_player", "-1")
 
     made = {}
     for i, spec in enumerate(GAMES):

@@ -146,7 +146,40 @@
       })("", fields);
       if (parts.length) text += " " + parts.join("; ");
     }
-    return new Error(text);
+    var error = new Error(text);
+    error.details = err.details || {};
+    return error;
+  }
+
+  /* The option the API named in its refusal (`details.option`): marked,
+     shown (its list opened), told why beside it and focused, so the player
+     sees what to fix. */
+  function markOption(details, why) {
+    form.querySelectorAll(".option .why").forEach(function (p) { p.remove(); });
+    form.querySelectorAll(".option.bad").forEach(function (box) {
+      box.classList.remove("bad");
+      box.querySelectorAll("[aria-invalid]").forEach(function (c) { c.removeAttribute("aria-invalid"); });
+    });
+    var name = details && details.option;
+    if (typeof name !== "string") return false;
+    var set = form.querySelector('.game-options[data-game="' + gameSel.value + '"]');
+    var box = set && Array.prototype.filter.call(set.querySelectorAll(".option"), function (b) {
+      return b.dataset.option === name;
+    })[0];
+    if (!box) return false;
+    box.classList.add("bad");
+    var said_here = document.createElement("p");
+    said_here.className = "why refusal";
+    said_here.setAttribute("role", "alert");
+    said_here.textContent = why;
+    box.appendChild(said_here);
+    form.querySelector("details.options").open = true;
+    var control = box.querySelector(".value, input.item");
+    if (control) {
+      control.setAttribute("aria-invalid", "true");
+      control.focus();
+    }
+    return true;
   }
 
   function call(url, body) {
@@ -197,6 +230,7 @@
       lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations()
     };
     button.disabled = true;
+    markOption(null);
     tell(_("Creating the game\u2026"));
     var pair, created = null;
     PbemKeys.load().then(function (found) {
@@ -222,7 +256,7 @@
       // Made, but the seat was not taken: the game exists; its page lets the creator join.
       tell(created ? _("The game {id} was made, but your seat was not taken: {reason}", { id: created.id, reason: why })
                    : _("Not created: {reason}", { reason: why }), "bad");
-      said.scrollIntoView({ block: "nearest" });
+      if (!(created === null && markOption(err && err.details, why))) said.scrollIntoView({ block: "nearest" });
     });
   });
 })();
