@@ -214,14 +214,25 @@ class Queries(Part):
                 "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
 
     def state_at(self, game_id: str, token: str | None, version: int) -> dict:
+        """The game as it was at ``version``, as the caller may see it (the
+        game's filter for the caller's seat; everything once the game is
+        over): its view and text board, who was to act, and, for the pages,
+        the moment's ``status`` (``active`` until the last version of a
+        finished game), ``active`` seat and ``result``."""
         viewer = self.viewer(game_id, token)
         meta = self._meta(game_id)
         loaded = self.load(game_id, version, meta)
         seen = OMNISCIENT if meta.get("status") == "finished" else viewer
         game = loaded.game
         names = self.seat_names(game_id, meta["players"])
+        last = version == int(meta["version"])
+        result = game.result(loaded.state)
+        result = result.as_dict() if result else (meta.get("result") if last else None)  # a forfeit: the server's
+        status = meta["status"] if last else "finished" if result else "active"
         return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
-                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names)}
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names),
+                "status": status, "active": game.active_seat(loaded.state) if status == "active" else None,
+                "result": result}
 
     def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
         """A move's outcome (optionally waiting for it to settle), for anyone
