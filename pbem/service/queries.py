@@ -94,7 +94,10 @@ class Queries(Part):
                     if live else None
         return rows
 
-    def summary(self, loaded: Loaded, viewer, whole: bool = False) -> dict:
+    def summary(self, loaded: Loaded, viewer, whole: bool = False, board: bool = True) -> dict:
+        """The game now as ``viewer`` may see it; without ``board``, its
+        view and text board are left out (null: a page showing a past
+        version draws that one instead)."""
         seats = self.store.seats(loaded.id)
         if loaded.meta["status"] == "open" and len(seats) >= loaded.meta["players"] and \
                 self.deal(loaded.id, loaded.meta, seats):
@@ -111,8 +114,8 @@ class Queries(Part):
             out["to_act"] = sorted(game.to_act(state))
             out["active"] = game.active_seat(state) if loaded.meta["status"] == "active" else None
             seen = self._effective(loaded, viewer)
-            out["view"] = game.view(state, seen)
-            out["board"] = game.render(state, seen, names, whole=whole)
+            out["view"] = game.view(state, seen) if board else None
+            out["board"] = game.render(state, seen, names, whole=whole) if board else None
             result = game.result(state)
             out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
@@ -172,9 +175,9 @@ class Queries(Part):
         return {"game": meta["game"], "status": meta["status"],
                 "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
 
-    def get_game(self, game_id: str, token: str | None, whole: bool = False) -> dict:
+    def get_game(self, game_id: str, token: str | None, whole: bool = False, board: bool = True) -> dict:
         loaded = self.load(game_id)
-        return self.summary(loaded, self.viewer(game_id, token), whole)
+        return self.summary(loaded, self.viewer(game_id, token), whole, board)
 
     def seat_view(self, game_id: str, seat: int, token: str | None, whole: bool = False) -> dict:
         viewer = self.seat_viewer(game_id, seat, token)

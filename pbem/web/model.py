@@ -137,7 +137,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     seat and of the game as soon as they are known, and may change the
     reader's language (``reading``) for everything built after it."""
     read_in = language()
-    summary = service.get_game(game_id, caller.token)
+    # a past version's page draws that version, not the current one
+    summary = service.get_game(game_id, caller.token, board=version is None)
+    if version is not None and version == summary["version"]:
+        version, summary = None, service.get_game(game_id, caller.token)  # the current version: the page now
     viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
     seat_row = summary["seats"][viewer] if isinstance(viewer, int) and 0 <= viewer < len(summary["seats"]) else {}
     if settle is not None:
@@ -150,9 +153,9 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
-            and version in (None, now)):
+            and version is None):
         legal = service.legal_moves(game_id, caller.token)["moves"]
-    if version is None or version == now:
+    if version is None:
         shown_version, view, text, moment = now, summary["view"], summary["board"], summary
     else:
         # the page at a past version is all of that moment: the picture, who
