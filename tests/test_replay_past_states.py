@@ -101,3 +101,21 @@ def test_a_past_version_starts_from_a_kept_state(service):
     finally:
         del fresh.store.events
     assert read and sum(read) < fresh.past.every, read
+
+
+def test_the_kept_states_are_bounded():
+    from pbem.service.past import PastStates
+    kept = PastStates(every=4, states=10)
+    metas = [{"id": f"g{i}", "created": 1} for i in range(3)]
+    for version in range(0, 24, 4):   # 6 states of the first game
+        kept.put(metas[0], version, ("g0", version))
+    for version in range(0, 24, 4):   # 6 of the second: the first game goes
+        kept.put(metas[1], version, ("g1", version))
+    assert kept.get(metas[0], 100) is None
+    assert kept.get(metas[1], 13) == (12, ("g1", 12))
+    assert kept.get(metas[1], 3) == (0, ("g1", 0))
+    # another game under a reused id is another game
+    assert kept.get({"id": "g1", "created": 2}, 13) is None
+    for version in range(0, 80, 4):   # one game alone may pass the bound: it stays, whole
+        kept.put(metas[2], version, ("g2", version))
+    assert kept.get(metas[2], 79) == (76, ("g2", 76)) and kept.get(metas[1], 13) is None

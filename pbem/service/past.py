@@ -4,8 +4,9 @@ the one stored snapshot, which is the newest) costs the whole log every
 time. A replay leaves behind the states it passes every ``every`` versions
 (states are never mutated: the rules are pure, so they are shared as they
 are), and the next past version is evolved from the nearest one at or
-before it: at most ``every - 1`` events. Bounded: the last ``games`` games
-replayed are kept, the oldest go first."""
+before it: at most ``every - 1`` events. Bounded: at most ``states``
+states in all (the games replayed longest ago go first; a state of a long
+Carcassonne game with expansions is about 40 KB, so about 20 MB at most)."""
 from __future__ import annotations
 
 import threading
@@ -14,9 +15,10 @@ from typing import Any
 
 
 class PastStates:
-    def __init__(self, every: int = 16, games: int = 32):
-        self.every, self.games = every, games
+    def __init__(self, every: int = 16, states: int = 512):
+        self.every, self.states = every, states
         self._items: OrderedDict[tuple, dict[int, Any]] = OrderedDict()
+        self._count = 0
         self._lock = threading.Lock()
 
     @staticmethod
@@ -43,7 +45,10 @@ class PastStates:
     def put(self, meta: dict, version: int, state: Any) -> None:
         with self._lock:
             key = self._key(meta)
-            self._items.setdefault(key, {})[version] = state
+            states = self._items.setdefault(key, {})
+            self._count += version not in states
+            states[version] = state
             self._items.move_to_end(key)
-            while len(self._items) > self.games:
-                self._items.popitem(last=False)
+            while self._count > self.states and len(self._items) > 1:
+                _key, gone = self._items.popitem(last=False)
+                self._count -= len(gone)
