@@ -38,6 +38,10 @@ def a_past_version(service, game_id, final_scores) -> int:
         at = service.state_at(game_id, None, version)
         if at["view"]["scores"] != final_scores and at["to_act"] and any(at["view"]["scores"]):
             return version
+    for version in range(last - 1, 0, -1):   # a low-scoring game: scores of nought then
+        at = service.state_at(game_id, None, version)
+        if at["view"]["scores"] != final_scores and at["to_act"]:
+            return version
     raise AssertionError("no version to look at")
 
 
@@ -64,6 +68,10 @@ def test_a_past_versions_page_shows_that_versions_banner_players_and_scores(serv
         assert ("to-act" in row) == (seat in then["to_act"]), row
     assert f'<li data-v="{version}" class="shown">' in page
     assert page.count('class="shown"') == 1
+    # between two events of one move nobody is to act: the banner names whose move it was
+    between = next(v for v in range(1, 30) if not service.state_at(game_id, None, v)["to_act"])
+    mover = service.state_at(game_id, None, between)["active"]
+    assert banner(http.get(f"{pages_server.url}/g/{game_id}/v/{between}").text) == f"{NAMES[mover]} to play."
     # the picture is the same moment's: its panel says the turn the text board says
     picture = page.split('id="picture"')[1].split("</div>")[0]
     number = re.search(r"Carcassonne - turn (\d+)", then["text"]).group(1)
@@ -107,3 +115,21 @@ def test_a_bad_version_for_the_slider_is_refused(service, pages_server, http):
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
     far = http.get(f"{pages_server.url}/g/{game_id}/live?at=999")
     assert far.status_code == 404 and far.json()["error"]["code"] == "unknown_version"
+
+
+def test_the_sliders_answer_reads_in_the_pages_language(service, pages_server, http):
+    """Its banner and players are the catalogs' words: none left in English
+    in the pseudo-locale, and Chinese in zh-Hant."""
+    from html import unescape
+
+    from .pseudo_support import leftover_english
+    game_id, keys, tokens = seated(service, "carcassonne")
+    final = play(service, game_id, keys, tokens, random.Random(6))
+    version = a_past_version(service, game_id, final["result"]["scores"])
+    pseudo = http.get(f"{pages_server.url}/g/{game_id}/live?at={version}&lang=x-pseudo").json()
+    words = unescape(re.sub(r"<[^>]+>", " ", pseudo["parts"]["status"] + pseudo["parts"]["players"]))
+    assert leftover_english(words, allowed_texts=NAMES) == []
+    chinese = http.get(f"{pages_server.url}/g/{game_id}/live?at={version}&lang=zh-Hant").json()
+    turn = banner(chinese["parts"]["status"])
+    assert re.search(r"[\u4e00-\u9fff]", turn) and "to play" not in turn, turn
+    assert "玩家" in chinese["parts"]["players"]

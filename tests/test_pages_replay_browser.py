@@ -84,6 +84,13 @@ def test_moving_the_slider_shows_that_versions_banner_players_and_scores(browser
         page.wait_for_timeout(300)
         assert turn(page) == to_play(at["to_act"])
         assert scores(page) == at["view"]["scores"]
+        # an early version, in Chinese (the whole moment in the page's language)
+        early = service.state_at(game_id, None, 4)
+        with page.expect_response(lambda r: "/live" in r.url):
+            page.goto(f"{pages_server.url}/g/{game_id}/v/4?lang=zh-Hant")
+        page.wait_for_timeout(300)
+        assert "to play" not in turn(page) and scores(page) == early["view"]["scores"]
+        shot(page, screenshots, f"early-zh-{label}")
         assert errors == []
         context.close()
 

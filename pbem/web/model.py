@@ -291,6 +291,8 @@ def turn_words(summary: dict, names: list, viewer) -> str:
         others = [name_or_seat(names, s) for s in acting if s != viewer]
         return _("Your turn.") if not others else _("Your turn (and {others}'s).", others=join_words(others))
     who = [name_or_seat(names, s) for s in acting]
+    if not who and active is not None:  # a past version between two events of one move: whose move it was
+        who = [name_or_seat(names, active)]
     if not who:
         return _("In play.")
     return _("{names} to play.", names=join_words(who))
