@@ -94,7 +94,10 @@ class Queries(Part):
                     if live else None
         return rows
 
-    def summary(self, loaded: Loaded, viewer, whole: bool = False) -> dict:
+    def summary(self, loaded: Loaded, viewer, whole: bool = False, board: bool = True) -> dict:
+        """The game now as ``viewer`` may see it; without ``board``, its
+        view and text board are left out (null: a page showing a past
+        version draws that one instead)."""
         seats = self.store.seats(loaded.id)
         if loaded.meta["status"] == "open" and len(seats) >= loaded.meta["players"] and \
                 self.deal(loaded.id, loaded.meta, seats):
@@ -111,8 +114,8 @@ class Queries(Part):
             out["to_act"] = sorted(game.to_act(state))
             out["active"] = game.active_seat(state) if loaded.meta["status"] == "active" else None
             seen = self._effective(loaded, viewer)
-            out["view"] = game.view(state, seen)
-            out["board"] = game.render(state, seen, names, whole=whole)
+            out["view"] = game.view(state, seen) if board else None
+            out["board"] = game.render(state, seen, names, whole=whole) if board else None
             result = game.result(state)
             out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
@@ -186,9 +189,9 @@ class Queries(Part):
         return {"game": meta["game"], "status": meta["status"],
                 "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
 
-    def get_game(self, game_id: str, token: str | None, whole: bool = False) -> dict:
+    def get_game(self, game_id: str, token: str | None, whole: bool = False, board: bool = True) -> dict:
         loaded = self.load(game_id)
-        return self.summary(loaded, self.viewer(game_id, token), whole)
+        return self.summary(loaded, self.viewer(game_id, token), whole, board)
 
     def seat_view(self, game_id: str, seat: int, token: str | None, whole: bool = False) -> dict:
         viewer = self.seat_viewer(game_id, seat, token)
@@ -228,14 +231,25 @@ class Queries(Part):
                 "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
 
     def state_at(self, game_id: str, token: str | None, version: int) -> dict:
+        """The game as it was at ``version``, as the caller may see it (the
+        game's filter for the caller's seat; everything once the game is
+        over): its view and text board, who was to act, and, for the pages,
+        the moment's ``status`` (``active`` until the last version of a
+        finished game), ``active`` seat and ``result``."""
         viewer = self.viewer(game_id, token)
         meta = self._meta(game_id)
         loaded = self.load(game_id, version, meta)
         seen = OMNISCIENT if meta.get("status") == "finished" else viewer
         game = loaded.game
         names = self.seat_names(game_id, meta["players"])
+        last = version == int(meta["version"])
+        result = game.result(loaded.state)
+        result = result.as_dict() if result else (meta.get("result") if last else None)  # a forfeit: the server's
+        status = meta["status"] if last else "finished" if result else "active"
         return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
-                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names)}
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names),
+                "status": status, "active": game.active_seat(loaded.state) if status == "active" else None,
+                "result": result}
 
     def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
         """A move's outcome (optionally waiting for it to settle), for anyone

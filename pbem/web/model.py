@@ -167,13 +167,17 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
               log: bool = True, after: int | None = None, said: str | None = None, settle=None) -> dict:
     """Everything the game page shows the caller: the summary (status, seats,
     whose turn, scores), the picture of their view (at ``version``, or now
-    with their legal moves marked), their legal moves if they are to act,
+    with their legal moves marked; at a past version the banner, players
+    and scores are that version's too), their legal moves if they are to act,
     and the log in words (all of it, or the events after ``after``).
     ``settle(seat_lang, game_lang)`` is told the languages of the caller's
     seat and of the game as soon as they are known, and may change the
     reader's language (``reading``) for everything built after it."""
     read_in = language()
-    summary = service.get_game(game_id, caller.token)
+    # a past version's page draws that version, not the current one
+    summary = service.get_game(game_id, caller.token, board=version is None)
+    if version is not None and version == summary["version"]:
+        version, summary = None, service.get_game(game_id, caller.token)  # the current version: the page now
     viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
     seat_row = summary["seats"][viewer] if isinstance(viewer, int) and 0 <= viewer < len(summary["seats"]) else {}
     if settle is not None:
@@ -186,13 +190,17 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
-            and version in (None, now)):
+            and version is None):
         legal = service.legal_moves(game_id, caller.token)["moves"]
-    if version is None or version == now:
-        shown_version, view, to_act, text = now, summary["view"], summary["to_act"], summary["board"]
+    if version is None:
+        shown_version, view, text, moment = now, summary["view"], summary["board"], summary
     else:
+        # the page at a past version is all of that moment: the picture, who
+        # was to act, the scores, the result (none yet) as they were then
         at = service.state_at(game_id, caller.token, version)
-        shown_version, view, to_act, text = version, at["view"], at["to_act"], at["text"]
+        shown_version, view, text = version, at["view"], at["text"]
+        moment = {**summary, **{k: at[k] for k in ("status", "to_act", "active", "result")}}
+    to_act = moment["to_act"]
     entries = None
     if log or after is not None:
         page = service.events(game_id, caller.token, after or 0, LOG_LIMIT)
@@ -208,8 +216,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     return {
         "id": game_id, "title": summary["title"], "game": summary["game"], "status": summary["status"],
         "version": now, "shown_version": shown_version, "viewer": viewer, "sees_all": summary["sees_all"],
-        "names": names, "seats": seat_rows(summary, view, to_act, viewer), "to_act": to_act,
-        "turn": turn_words(summary, names, viewer), "picture": picture, "legal": legal,
+        "names": names, "seats": seat_rows(moment, view, to_act, viewer), "to_act": to_act,
+        # the shown version's status: "active" at a past version of a finished game
+        "shown_status": moment["status"],
+        "turn": turn_words(moment, names, viewer), "picture": picture, "legal": legal,
         "log": entries, "caller": caller, "result": summary.get("result"),
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
@@ -318,6 +328,8 @@ def turn_words(summary: dict, names: list, viewer) -> str:
         others = [name_or_seat(names, s) for s in acting if s != viewer]
         return _("Your turn.") if not others else _("Your turn (and {others}'s).", others=join_words(others))
     who = [name_or_seat(names, s) for s in acting]
+    if not who and active is not None:  # a past version between two events of one move: whose move it was
+        who = [name_or_seat(names, active)]
     if not who:
         return _("In play.")
     return _("{names} to play.", names=join_words(who))

@@ -338,18 +338,29 @@ def svg_response(text: str) -> Response:
     return resp
 
 
+def version_arg(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is not None and not (value.isascii() and value.isdigit() and len(value) < 10):
+        raise Unprocessable("invalid_request", _("{name} is a version: digits only", name=name),
+                            fields={name: [_("not a version")]})
+    return int(value) if value is not None else None
+
+
 def live_answer(game_id: str, caller: model.Caller) -> Response:
-    after = request.args.get("after")
-    if after is not None and not (after.isascii() and after.isdigit() and len(after) < 10):
-        raise Unprocessable("invalid_request", _("after is a version: digits only"),
-                            fields={"after": [_("not a version")]})
-    page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1",
-                           after=int(after) if after is not None else None, settle=settle_language)
-    parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
-    body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
-            "to_act": page["to_act"], "names": page["names"], "parts": parts, "lang": g.pbem_lang,
-            "picture": page["picture"]["svg"] or "", "legal": page["legal"],
-            "log": page["log"]}
+    """The page's parts now (``?after=N``: with the log's entries after N),
+    or, for the replay slider, at a version (``?at=N``): that version's
+    picture, banner and players, as the caller may see them then."""
+    after, at = version_arg("after"), version_arg("at")
+    page = model.game_page(service(), game_id, caller, version=at, log=request.args.get("log") == "1" and at is None,
+                           after=after if at is None else None, settle=settle_language)
+    names = ("status", "players") if at is not None else ("status", "players", "play")
+    parts = {name: render_template(f"parts/{name}.html", page=page) for name in names}
+    picture = page["picture"]["svg"] or ""
+    if at is not None and not picture:  # a game without a picture module: its text board, drawn
+        picture = model.text_svg(page["picture"]["text"] or "")
+    body = {"version": page["version"], "shown": page["shown_version"], "status": page["status"],
+            "viewer": page["viewer"], "to_act": page["to_act"], "names": page["names"], "parts": parts,
+            "lang": g.pbem_lang, "picture": picture, "legal": page["legal"], "log": page["log"]}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
     return resp
