@@ -35,7 +35,7 @@ def board_of(text: str) -> str:
         return ""
     rest = text[start:]
     ends = [rest.find(m) for m in (EXAMPLES_HEADING, "Reply to this mail", "\nDeadline:", "\nThere is no deadline",
-                                   "\nThe game's page: ")]
+                                   "\nThe game's page: ", "\nWhat happened:")]
     ends = [e for e in ends if e > 0]
     return rest[:min(ends)] if ends else rest
 

@@ -206,7 +206,7 @@ def test_a_chinese_turn_mail_reads_on_a_phone_and_a_desktop(service, redis_clien
             seen = tab.evaluate("""() => ({lang: document.documentElement.lang,
                 scroll: document.scrollingElement.scrollWidth, view: window.innerWidth,
                 image: document.images[0].getBoundingClientRect().width,
-                natural: document.images[0].naturalWidth, title: document.querySelector('h2').textContent,
+                natural: document.images[0].naturalWidth, title: document.querySelector('h1').textContent,
                 widest: Math.max(...[...document.body.querySelectorAll('*')].map(
                     e => e.getBoundingClientRect().right))})""")
             tab.screenshot(path=str(screenshots / f"turn-zh-{width}.png"), full_page=True)

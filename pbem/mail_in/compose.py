@@ -92,7 +92,7 @@ def _html(headline: str, text: str, cid: str | None, png: bytes | None, links: d
     if cid:
         parts.append(h.picture(cid, _("The board as you see it"), h.png_width(png)))
     if offered:
-        parts.append(h.box(h.heading((offered_heading or _(EXAMPLES_HEADING)).rstrip(":\uff1a")) +
+        parts.append(h.box(h.heading((offered_heading or _(EXAMPLES_HEADING)).rstrip(":\uff1a"), first=True) +
                            h.para(offered_how or _(REPLY_HOW)) + h.reply_lines(offered, reply_to, f"Re: {subject}")))
     if links:
         parts.append(h.buttons(links))

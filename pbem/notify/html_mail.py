@@ -51,8 +51,9 @@ def headline(text: str) -> str:
     return f"<h1 style=\"margin:4px 0 8px;font-size:22px;line-height:1.3;font-weight:700\">{e(text)}</h1>"
 
 
-def heading(text: str) -> str:
-    return f"<h2 style=\"margin:20px 0 6px;font-size:18px;line-height:1.3;font-weight:700\">{e(text)}</h2>"
+def heading(text: str, first: bool = False) -> str:
+    """A section's heading (``first``: at the top of a box, no space above)."""
+    return f"<h2 style=\"margin:{0 if first else 20}px 0 6px;font-size:18px;line-height:1.3;font-weight:700\">{e(text)}</h2>"
 
 
 def para(text: str, strong: bool = False) -> str:

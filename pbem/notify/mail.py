@@ -209,7 +209,7 @@ def _html_body(n: Notice, cid: str | None, reply_to: str | None, subject_line: s
     elif n.board:
         parts += [h.heading(_("The board as you see it")), h.text_board(n.board)]
     if n.examples:
-        parts.append(h.box(h.heading(_(EXAMPLES_HEADING).rstrip(":\uff1a")) + h.para(_(REPLY_HOW)) +
+        parts.append(h.box(h.heading(_(EXAMPLES_HEADING).rstrip(":\uff1a"), first=True) + h.para(_(REPLY_HOW)) +
                            h.reply_lines([m["text"] for m in n.examples], reply_to, f"Re: {subject_line}")))
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
         parts.append(h.para(_deadline_line(n)))
