@@ -33,7 +33,8 @@ from pbem.store.keys import key
 
 from .conftest import drain
 from .mail_reader import Maildir, html_of, html_with_images, text_of
-from .test_mail_in_support import mail_env, mail_in, notify_env, reply, reply_address, run_jobs, smtp  # noqa: F401
+from .test_mail_in_support import (invited_game, mail_env, mail_in, notify_env, reply,  # noqa: F401
+                                   reply_address, run_jobs, smtp)
 from .test_mail_languages import choose
 from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
 from .test_notify_support import new_game, submit
@@ -248,4 +249,27 @@ def test_the_rules_page_an_invitation_links_to_shows_the_rules_and_notation_on_a
         page.screenshot(path=str(screenshots / f"rules-{lang}-390.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
+        page.close()
+
+
+def test_an_answer_to_a_mail_reads_well_on_a_phone(service, redis_client, smtp, mail_in, browser, screenshots):
+    """The answer to ``board`` (which is also a turn mail: the seat is to
+    act): its words as they are, its board in a box of its own, the lines
+    to reply with near the top, a tap from selected, at 390 px."""
+    game_id = invited_game(service, redis_client, smtp, mail_in, options={"start_player": 0})
+    turn = smtp.to("ann@example.test", "your_turn")[-1]
+    mail_in.send(reply(turn, "board", "ann@example.test"), reply_address(turn), "ann@example.test")
+    run_jobs(redis_client)
+    answer = smtp.to("ann@example.test", "mail_reply")[-1]
+    lines = [line.strip() for line in text_of(answer).split(EXAMPLES_HEADING)[1].split("\n\n")[0].split("\n")[1:]
+             if line.startswith("  ")]
+    assert lines and answer["X-Pbem-Game"] == game_id
+    for width in WIDTHS:
+        page = look(browser, answer, screenshots, "answer", width)
+        read_as_a_person(page, width)
+        assert 0 <= top_of(page, REPLY_HOW) < 1.6 * WIDTHS[width]
+        assert page.evaluate("document.querySelectorAll('pre').length") >= 1  # the board, as drawn
+        tap_selects(page, lines[0])
+        to, fields = mailto_of(page, lines[0])
+        assert to == str(answer["Reply-To"]) and fields["subject"] == f"Re: {answer['Subject']}"
         page.close()
