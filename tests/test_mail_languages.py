@@ -97,7 +97,7 @@ def test_each_seat_reads_its_mails_in_its_own_language(service, redis_client, sm
     assert reread["To"].addresses[0].display_name == XIAOMING
     assert reread["To"].addresses[0].addr_spec == "p0@example.test"
     text = text_of(turn)
-    assert text.startswith(f"「{TITLE}」（Wakanda），第{loaded.version}版，給{XIAOMING}\n")
+    assert text.startswith(f"「{TITLE}」（神聖圖騰柱），第{loaded.version}版，給{XIAOMING}\n")
     assert "\n輪到你了。\n" in text and "\n你看到的盤面：\n" in text and ZH_HEADING in text
     assert "It is your turn" not in text and "The board as you see it" not in text and "Deadline" not in text
     deadline = NotifyStore(redis_client).deadline(game_id, 0)["at"]

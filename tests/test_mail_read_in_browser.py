@@ -126,7 +126,7 @@ def test_invitation_turn_and_game_over_mails_read_well_on_a_phone_and_a_desktop(
     with reading(lang):
         headline = ngettext("{name}, a player of the game, invites you to play {game} (game {id}) with {n} other "
                             "player.", "{name}, a player of the game, invites you to play {game} (game {id}) with "
-                            "{n} other players.", 1, name=ODD, game="Kachina", id=game_id)
+                            "{n} other players.", 1, name=ODD, game=_("Kachina"), id=game_id)  # its name in the reader's language
         join_heading = _("To take the seat, reply with:").rstrip(":：")
         notation_heading = _("How moves are written:")
     assert " ".join(headline.split()) in " ".join(text.split())  # the text part opens with it too

@@ -16,9 +16,10 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
-from ..games.i18n import _, language
+from ..games.i18n import CHINESE, _, language
 from ..notify import html_mail as h
-from ..notify.mail import EXAMPLES_HEADING, REPLY_HOW, add_html, header_text, link_lines, people_links, picture_cid
+from ..notify.mail import (EXAMPLES_HEADING, REPLY_HOW, WIDTH, add_html, header_text, link_lines, people_links,
+                           picture_cid)
 
 _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
 
@@ -99,7 +100,7 @@ def _html(headline: str, text: str, cid: str | None, png: bytes | None, links: d
     blocks = _blocks(text)
     if blocks and blocks[0].split() == headline.split():
         blocks = blocks[1:]  # shown as the headline
-    parts += [h.text_board(block) if _drawn(block) else h.prose(block) for block in blocks]
+    parts += [h.text_board(block) if _drawn(block) else h.prose(_unwrapped(block)) for block in blocks]
     return h.page("\n".join(parts))
 
 
@@ -113,6 +114,28 @@ def _blocks(text: str) -> list[str]:
         elif block.strip():
             out.append(block)
     return out
+
+
+_URL_LINE = re.compile(r"^\s+https?://\S+\s*$")
+
+
+def _unwrapped(block: str) -> str:
+    """A paragraph without the breaks the text part wrapped it at
+    (``paragraph``: at ``WIDTH`` columns, in every language but Chinese),
+    so it fills the screen's width; a line that starts indented (a move)
+    keeps its own line, and a link alone on its line its indent too."""
+    lines = [line.strip() if _URL_LINE.match(line) else line for line in block.split("\n")]
+    if language() == CHINESE:
+        return "\n".join(lines)
+    out = [lines[0]]
+    for line in lines[1:]:
+        prev = out[-1].rsplit("\n", 1)[-1]
+        if len(prev) >= WIDTH - 20 and line[:1] not in ("", " ") and not prev.startswith(" ") \
+                and not prev.endswith(":"):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 _DRAWN = re.compile(r"\S {2,}\S|[\u2500-\u259f]|[|+]-{2,}")

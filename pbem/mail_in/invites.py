@@ -175,14 +175,14 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
     options = game.check_options(players, options or {})
     taken = taken or {}
     names = [(_("your seat") if s == seat else taken.get(s)) for s in range(players)]
-    name = game.title or game.name
+    name = wording.game_name(game)
     subject = "[pbem] " + _("Invitation to play {game} (game {id}, seat {seat})", game=name, id=game_id, seat=seat)
     join, join_name = quoted(command_word("join")), quoted(_("{join} Your Name", join=command_word("join")))
     lines = [*paragraph(invitation_headline(game, game_id, players, by, taken)), "",
              *paragraph(_("The game's title, in its creator's words: {title}", title=quoted(title))), "",
              *paragraph(_("The rules in play: {rules}", rules=wording.setup_line(game, options, players, names)))]
     if rules_link:
-        lines += paragraph(_("How moves are written: {url}", url=rules_link))
+        lines += ["", *paragraph(_("How moves are written: {url}", url=rules_link))]
     lines += ["",
               *paragraph(_("To take the seat, reply to this mail with the word {join} on the first line (or "
                            "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
@@ -191,6 +191,7 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
         lines += [_("Or take it in your browser, which makes your signing key there:"), f"  {link}",
                   *paragraph(_("(with the pbem command: {command}, TOKEN being the link's last part).",
                                command="pbem join GAME SEAT --name NAME --invitation TOKEN"))]
+        lines.append("")
     if expires:
         lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn, and "
                              "until {when} at the latest.", when=(reader or Reader()).when(expires)))
@@ -206,7 +207,7 @@ def invitation_headline(game, game_id: str, players: int, by: str, taken: dict) 
     """Who invites the reader to what, in a sentence: "Ann invites you to
     play Wakanda (game ID) with 1 other player."
     """
-    name, others = game.title or game.name, players - 1
+    name, others = wording.game_name(game), players - 1
     if by == "creator":
         return ngettext("The game's creator invites you to play {game} (game {id}) with {n} other player.",
                         "The game's creator invites you to play {game} (game {id}) with {n} other players.",

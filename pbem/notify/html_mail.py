@@ -53,7 +53,8 @@ def headline(text: str) -> str:
 
 def heading(text: str, first: bool = False) -> str:
     """A section's heading (``first``: at the top of a box, no space above)."""
-    return f"<h2 style=\"margin:{0 if first else 20}px 0 6px;font-size:18px;line-height:1.3;font-weight:700\">{e(text)}</h2>"
+    return (f"<h2 style=\"margin:{0 if first else 20}px 0 6px;font-size:18px;line-height:1.3;font-weight:700\">"
+            f"{e(text)}</h2>")
 
 
 def para(text: str, strong: bool = False) -> str:
