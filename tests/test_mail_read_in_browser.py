@@ -27,12 +27,15 @@ import pytest
 
 from pbem.trust import signing
 from pbem.games.i18n import CHINESE, ENGLISH, _, ngettext, reading
+from pbem.games.base import SPECTATOR
 from pbem.mail_in import invites
+from pbem.notify import wording
+from pbem.notify.picture import board_png
 from pbem.notify.mail import EXAMPLES_HEADING, REPLY_HOW
 from pbem.store.keys import key
 
 from .conftest import drain
-from .mail_reader import Maildir, html_of, html_with_images, text_of
+from .mail_reader import Maildir, html_of, html_with_images, picture_of, text_of
 from .test_mail_in_support import (invited_game, mail_env, mail_in, notify_env, reply,  # noqa: F401
                                    reply_address, run_jobs, smtp)
 from .test_mail_languages import choose
@@ -134,6 +137,11 @@ def test_invitation_turn_and_game_over_mails_read_well_on_a_phone_and_a_desktop(
     assert f"/g/{game_id}/rules" in text and f"/g/{game_id}/rules" in page_html
     assert f"/g/{game_id}\"" in page_html  # the game's page, a button
     assert notation_heading + "\n" not in text and len(text) < 2500  # the notation is behind the link
+    _cid, image = picture_of(invitation)
+    loaded = service.load(game_id)
+    with reading(lang):  # the table as anyone sees it: the spectator's view, nobody's hand
+        names = wording.seat_names(service.store.seats(game_id), 2)
+        assert image == board_png(loaded.game, loaded.state, SPECTATOR, names, None)
     for width in WIDTHS:
         page = look(browser, invitation, folder, f"{lang}-invitation", width)
         read_as_a_person(page, width)

@@ -39,7 +39,10 @@ def page(body: str) -> str:
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>"
             f"<body style=\"margin:0;padding:0;background:#ffffff;color:{INK};font-family:{FONT};"
             "font-size:16px;line-height:1.5;-webkit-text-size-adjust:100%\">"
-            f"<div style=\"max-width:{COLUMN}px;margin:0 auto;padding:12px\">{body}</div></body></html>\n")
+            # Outlook on Windows (Word's engine) ignores max-width: a fixed table there only
+            f"<!--[if mso]><table role=\"presentation\" width=\"{COLUMN}\" align=\"center\"><tr><td><![endif]-->"
+            f"<div style=\"max-width:{COLUMN}px;margin:0 auto;padding:12px\">{body}</div>"
+            "<!--[if mso]></td></tr></table><![endif]--></body></html>\n")
 
 
 def small(text: str) -> str:
