@@ -45,6 +45,7 @@ from .test_notify_support import new_game, submit
 pytestmark = pytest.mark.timing  # a whole game and a browser: away from the suite's parallel load
 
 ODD = "Ann & <i>Co</i>"  # a name that must read as text, never as markup
+ODD_TITLE = "Evening & co? #1=2"  # a title a reply link must carry whole: & ? # = percent-encoded
 ORDER = ["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari"] * 2
 WIDTHS = {390: 844, 1280: 900}
 
@@ -155,7 +156,7 @@ def test_invitation_turn_and_game_over_mails_read_well_on_a_phone_and_a_desktop(
 
     # -- a turn mail, with something to tell, and the game-over mail
     game_id, keys, _tokens = new_game(service, "kachina", {"tile_order": ORDER, "opening_redraw": False,
-                                                           "start_player": 0}, title="Evening", names=(ODD, "Bob"))
+                                                           "start_player": 0}, title=ODD_TITLE, names=(ODD, "Bob"))
     for seat in (0, 1):
         choose(redis_client, game_id, seat, lang=lang)
     run_jobs(redis_client)
@@ -163,6 +164,7 @@ def test_invitation_turn_and_game_over_mails_read_well_on_a_phone_and_a_desktop(
         play_first_legal(service, redis_client, game_id, keys)
     turn = maildir.to("p0@example.test", "your_turn")[-1]
     text, page_html = text_of(turn), html_of(turn)
+    assert ODD_TITLE in str(turn["Subject"])  # what each reply link's subject must carry whole
     assert "&lt;i&gt;Co&lt;/i&gt;" in page_html and "<i>Co</i>" not in page_html
     with reading(lang):
         examples_heading, how, happened = _(EXAMPLES_HEADING).rstrip(":："), _(REPLY_HOW), _("What happened")
