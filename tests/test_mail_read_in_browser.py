@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 
 from pbem.trust import signing
-from pbem.games.i18n import CHINESE, ENGLISH, _, ngettext, reading
+from pbem.games.i18n import CHINESE, ENGLISH, PSEUDO, _, ngettext, reading
 from pbem.games.base import SPECTATOR
 from pbem.mail_in import invites
 from pbem.notify import wording
@@ -39,6 +39,7 @@ from .mail_reader import Maildir, html_of, html_with_images, picture_of, text_of
 from .test_mail_in_support import (invited_game, mail_env, mail_in, notify_env, reply,  # noqa: F401
                                    reply_address, run_jobs, smtp)
 from .test_mail_languages import choose
+from .pseudo_support import leftover_english, notation_words
 from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
 from .test_notify_support import new_game, submit
 
@@ -251,6 +252,15 @@ def test_the_rules_page_an_invitation_links_to_shows_the_rules_and_notation_on_a
     assert "All &lt;b&gt;in&lt;/b&gt;" in resp.text and "<b>in</b>" not in resp.text
     assert rules_heading in resp.text and html.escape(notation.split("\n")[0], quote=False) in resp.text
     assert http.get(f"{pages_server.url}/g/nosuchgame/rules").status_code == 404
+    if lang == ENGLISH:  # the page's own words are all messages (the pseudo-locale leaves no English)
+        pseudo = http.get(f"{pages_server.url}/g/{game_id}/rules?lang={PSEUDO}").text
+        with reading(PSEUDO):
+            game_texts = [loaded.game.notation_help_for(loaded.meta["options"]),
+                          wording.setup_line(loaded.game, loaded.game.check_options(3, loaded.meta["options"]), 3,
+                                             wording.seat_names({}, 3))]
+        shown = html.unescape(re.sub(r"<[^>]+>", " ", pseudo.split("<main", 1)[1].split(">", 1)[1].split("</main>", 1)[0]))
+        assert leftover_english(" ".join(shown.split()), [" ".join(t.split()) for t in game_texts] +
+                                ["All <b>in</b>", game_id], notation_words(game_texts)) == []
     page = browser.new_page(viewport={"width": 390, "height": 844}, locale="zh-TW" if lang == CHINESE else "en-US")
     try:
         page.goto(f"{pages_server.url}/g/{game_id}/rules")
