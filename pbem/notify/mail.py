@@ -222,21 +222,6 @@ def _html_body(n: Notice, cid: str | None, reply_to: str | None, subject_line: s
     return h.page("\n".join(parts))
 
 
-def page(body: str) -> str:
-    """An HTML part around ``body`` (``html_mail.page``)."""
-    return h.page(body)
-
-
-def links_html(links: dict) -> str:
-    """``links``: {what it is in words: its URL} (``people_links``), as buttons."""
-    return h.buttons(links)
-
-
-def picture_html(cid: str, png: bytes | None = None) -> str:
-    """The picture, referenced by its part's Content-ID (``cid`` without <>)."""
-    return h.picture(cid, _("The board as you see it"), h.png_width(png))
-
-
 def picture_cid(domain: str) -> str:
     """A fresh Content-ID for a mail's picture, without the angle brackets."""
     return make_msgid("board", domain=header_text(domain, 200))[1:-1]
