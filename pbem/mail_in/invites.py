@@ -175,7 +175,7 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
     options = game.check_options(players, options or {})
     taken = taken or {}
     names = [(_("your seat") if s == seat else taken.get(s)) for s in range(players)]
-    name = wording.game_name(game)
+    name = game.title_text()
     subject = "[pbem] " + _("Invitation to play {game} (game {id}, seat {seat})", game=name, id=game_id, seat=seat)
     join, join_name = quoted(command_word("join")), quoted(_("{join} Your Name", join=command_word("join")))
     lines = [*paragraph(invitation_headline(game, game_id, players, by, taken)), "",
@@ -188,9 +188,11 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
                            "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
                            "your turn, and you play by replying to it.", join=join, join_name=join_name)), ""]
     if link:
+        # The command as it is typed, with this seat's values: only the name is the reader's to fill in.
+        your_name = _("YOUR-NAME")
+        command = f"pbem join {game_id} {seat} --name {your_name} --invitation {link.rstrip('/').rsplit('/', 1)[-1]}"
         lines += [_("Or take it in your browser, which makes your signing key there:"), f"  {link}",
-                  *paragraph(_("(with the pbem command: {command}, TOKEN being the link's last part).",
-                               command="pbem join GAME SEAT --name NAME --invitation TOKEN"))]
+                  _("or with the pbem command:"), f"  {command}"]
         lines.append("")
     if expires:
         lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn, and "
@@ -207,7 +209,7 @@ def invitation_headline(game, game_id: str, players: int, by: str, taken: dict) 
     """Who invites the reader to what, in a sentence: "Ann invites you to
     play Wakanda (game ID) with 1 other player."
     """
-    name, others = wording.game_name(game), players - 1
+    name, others = game.title_text(), players - 1
     if by == "creator":
         return ngettext("The game's creator invites you to play {game} (game {id}) with {n} other player.",
                         "The game's creator invites you to play {game} (game {id}) with {n} other players.",

@@ -109,8 +109,3 @@ def result_line(game, result: dict, names: list[str]) -> str:
     """Who won, in words (``describe_result``)."""
     return game.describe_result(result, names)
 
-
-def game_name(game) -> str:
-    """The game's name in the reader's language ("Kachina", "卡齊納"): its
-    title is a message of the game's own catalog."""
-    return _(game.title) if game.title else game.name
