@@ -18,7 +18,9 @@ from ..games.cartoona.data import C_KIND, C_VALUE, SOCKETS, T_COLOURS, T_PART, T
 from ..games.cartoona.names import colour_name, kind_name
 from ..games.cartoona.text import end_words, kids_goal
 from ..games.i18n import _, join_words, ngettext, pgettext
-from .svgkit import INK, MUTED, PANEL, Svg, fit, header, is_seat, player_row, seat_name, text_width
+from . import cartoona_art as art
+from . import markup
+from .svgkit import INK, MUTED, PANEL, PAPER, Svg, fit, header, is_seat, player_row, seat_name, text_width
 
 WIDTH = 640
 
@@ -27,8 +29,8 @@ WIDTH = 640
 BENCH_SETUPS = ((3, {}), (2, {"mode": "basic"}), (8, {"mode": "basic_team", "teams": "2x4"}),
                 (8, {"teams": "2x4", "target_score": 30}), (1, {"mode": "solo"}), (4, {"mode": "kids"}))
 MARGIN = 16
-CELL = 44
-HAND = 50
+CELL = 50
+HAND = 54
 
 COLOURS = {"Y": ("#f2c230", INK), "B": ("#3b7dd8", "#ffffff"), "M": ("#d6338a", "#ffffff"),
            "P": ("#6f46a8", "#ffffff")}
@@ -63,49 +65,34 @@ def _card_known(k) -> bool:
     return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(C_KIND)
 
 
-def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
-    """One tile: fill by colour, the id, the value, its sockets as edge bars;
-    ``label`` adds the part's name (for tiles shown outside a creature)."""
-    colours = T_COLOURS[t]
-    if not colours:
-        fill, ink = SINGLE_FILL, INK
-        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
-    elif len(colours) == 1:
-        fill, ink = COLOURS[colours[0]]
-        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
-    else:
-        # a two-colour tile: the second colour below the diagonal; dark text
-        # with a light halo reads on both halves
-        a, b = COLOURS[colours[0]], COLOURS[colours[1]]
-        r = 5
-        svg.rect(x, y, s, s, fill=a[0], rx=r)
-        svg.path(f"M{x + s - r:.1f},{y:.1f} Q{x + s:.1f},{y:.1f} {x + s:.1f},{y + r:.1f} "
-                 f"L{x + s:.1f},{y + s - r:.1f} Q{x + s:.1f},{y + s:.1f} {x + s - r:.1f},{y + s:.1f} "
-                 f"L{x + r:.1f},{y + s:.1f} Q{x:.1f},{y + s:.1f} {x:.1f},{y + s - r:.1f} Z", fill=b[0])
-        svg.rect(x, y, s, s, stroke="#00000066", sw=1, rx=r)
-        ink = None if "Y" in colours else "#ffffff"
-    part = T_PART[t]
-    bar = max(2.5, s * 0.08)
-    for socket in T_SOCKETS[t]:
-        edge = EDGE.get((part, socket))
-        if edge == "top":
-            svg.rect(x + s * 0.3, y, s * 0.4, bar, fill=INK)
-        elif edge == "bottom":
-            svg.rect(x + s * 0.3, y + s - bar, s * 0.4, bar, fill=INK)
-        elif edge == "left":
-            svg.rect(x, y + s * 0.3, bar, s * 0.4, fill=INK)
-        elif edge == "right":
-            svg.rect(x + s - bar, y + s * 0.3, bar, s * 0.4, fill=INK)
-    # white text with a dark halo reads on yellow and on the darker half alike
-    halo = INK if ink is None else None
-    ink = ink or "#ffffff"
-    svg.text(x + 3, y + s * 0.28 + 1, f"t{t}", size=s * 0.27, fill=ink, halo=halo)
-    svg.text(x + s / 2, y + s * (0.66 if not label else 0.62), str(T_VALUE[t]), size=s * 0.36, fill=ink,
-             anchor="middle", bold=True, halo=halo)
-    if label:
-        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part](), size=s * 0.21, fill=ink, anchor="middle", halo=halo)
+#: where a tile's points sit: a corner its part leaves free (the top right,
+#: where the badge of its cards ends, but for a tail's tip)
+COIN_AT = {"tail": (0.84, 0.84)}
+TILE_PAPER = "#fffdf7"
+
+
+def _tile_marks(svg: Svg, x, y, s, t: int, *, cards=()) -> None:
+    """A tile's id (top left, the notation's tN) and its points on a coin."""
+    size = max(9.0, s * 0.2)
+    svg.text(x + 2.5, y + size * 0.95, f"t{t}", size=size, fill=INK, halo="#ffffff")
+    cu, cv = COIN_AT.get(T_PART[t], (0.84, 0.16))
+    r = s * 0.15
+    svg.circle(x + cu * s, y + cv * s, r, fill="#ffffff", stroke=INK, sw=1.2)
+    svg.text(x + cu * s, y + cv * s + r * 0.5, str(T_VALUE[t]), size=r * 1.4, anchor="middle", bold=True)
     if cards:
-        _badge(svg, x + s, y, cards)
+        # the badge's right end under the coin's left side
+        _badge(svg, x + (cu - 0.15) * s - 4 if cv < 0.5 else x + s, y, cards)
+
+
+def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
+    """One tile on its own (in a hand, drawn, in the centre): the part
+    drawn on a tile, its id and points; ``label`` adds the part's name below."""
+    h = s + (s * 0.26 if label else 0)
+    svg.rect(x, y, s, h, fill=TILE_PAPER, stroke="#00000055", sw=1, rx=5)
+    art.draw_parts(svg, [(t, x, y, s)])
+    _tile_marks(svg, x, y, s, t, cards=cards)
+    if label:
+        svg.text(x + s / 2, y + h - s * 0.07, PART_LABEL[T_PART[t]](), size=s * 0.19, fill=INK, anchor="middle")
 
 
 def _star(svg: Svg, cx, cy, r, fill="#ffd23f") -> None:
@@ -186,10 +173,13 @@ def _creature(svg: Svg, x, y, c: dict) -> None:
             px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
             svg.rect(px + 3, py + 3, CELL - 6, CELL - 6, fill="#ffffff", stroke="#8a8a8a", sw=1.2,
                      dash="4,3", rx=4)
-    for part, (kind, what) in cells.items():
-        if kind == "tile" and _known(what):
-            px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
-            _tile(svg, px + 1, py + 1, CELL - 2, what, cards=cards.get(str(what), ()))
+    placed = [(what, x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL, CELL)
+              for part, (kind, what) in cells.items() if kind == "tile" and _known(what)]
+    for _t, px, py, s in placed:
+        svg.rect(px + 1, py + 1, s - 2, s - 2, fill=TILE_PAPER, stroke="#0000001f", sw=1, rx=5)
+    art.draw_parts(svg, placed)
+    for t, px, py, s in placed:
+        _tile_marks(svg, px, py, s, t, cards=cards.get(str(t), ()))
 
 
 def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
@@ -212,7 +202,7 @@ def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
     if not known:
         svg.text(x0, y + 12, pgettext("cartoona", "none"), size=13, fill=MUTED)
         return y + 20
-    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND),
+    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND * 1.26),
                  lambda s, x, yy, t: _tile(s, x, yy, HAND, t, label=True), gap=6) + 8
 
 
@@ -360,7 +350,7 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
             y = _team_header(svg, view, t, group, y + 8, names, placings)
         y = _group(svg, view, group, y, names, viewer, None if teams else placings, by_owner)
     y = _centre(svg, view, y, names, viewer)
-    return svg.document(WIDTH, y + 8, title=_("Cartoona"))
+    return markup.document(WIDTH, y + 8, svg.parts, defs=art.defs(), background=PAPER, title=_("Cartoona"))
 
 
 def _team_header(svg: Svg, view: dict, t: int, group, y, names, placings) -> float:
