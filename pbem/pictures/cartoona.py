@@ -20,6 +20,8 @@ from ..games.cartoona.text import end_words, kids_goal
 from ..games.i18n import _, join_words, ngettext, pgettext
 from . import cartoona_art as art
 from . import markup
+from .cartoona_touch import pick_keys, touch  # noqa: F401  (touch: the pictures' contract)
+from .markup import esc, num
 from .svgkit import INK, MUTED, PANEL, PAPER, Svg, fit, header, is_seat, player_row, seat_name, text_width
 
 WIDTH = 640
@@ -95,6 +97,18 @@ def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
         svg.text(x + s / 2, y + h - s * 0.07, PART_LABEL[T_PART[t]](), size=s * 0.19, fill=INK, anchor="middle")
 
 
+def _picks(svg: Svg) -> frozenset:
+    """The keys the seat to act may touch (``cartoona_touch``), set by ``draw``."""
+    return getattr(svg, "picks", frozenset())
+
+
+def _hit(svg: Svg, key: str, x, y, w, h) -> None:
+    """A touchable area named ``key``: invisible in the picture (and the PNG),
+    framed by the page's style while it may be touched."""
+    svg.add(f'<g data-pick="{esc(key)}"><rect class="hit" x="{num(x)}" y="{num(y)}" width="{num(w)}" '
+            f'height="{num(h)}" rx="5" fill="#ffffff" fill-opacity="0"/></g>')
+
+
 def _star(svg: Svg, cx, cy, r, fill="#ffd23f") -> None:
     import math
     pts = []
@@ -158,6 +172,19 @@ def _creature_size(c: dict) -> tuple[float, float]:
     return w, rows * CELL + 28
 
 
+def _item_size(c: dict) -> tuple[float, float]:
+    if "new" in c:
+        return 2 * CELL, CELL + 28
+    return _creature_size(c)
+
+
+def _item(svg: Svg, x, y, c: dict) -> None:
+    if "new" in c:
+        _new_spot(svg, x, y, c["new"])
+    else:
+        _creature(svg, x, y, c)
+
+
 def _creature(svg: Svg, x, y, c: dict) -> None:
     cells, c0, r0, cols, rows = _creature_box(c)
     complete = c.get("complete")
@@ -180,6 +207,33 @@ def _creature(svg: Svg, x, y, c: dict) -> None:
     art.draw_parts(svg, placed)
     for t, px, py, s in placed:
         _tile_marks(svg, px, py, s, t, cards=cards.get(str(t), ()))
+    picks = _picks(svg)
+    if picks:
+        # the creature to score: its caption, and the whole of it unless its
+        # tiles are to be touched themselves (a card's target)
+        key = f"creature:{c['id']}"
+        tiles_touched = any(f"tile:{t}" in picks for t, *_rest in placed)
+        if key in picks:
+            _hit(svg, key, x - 4, y - 2, max(cols * CELL, text_width(_caption(c), 12.5, True) + 4) + 8,
+                 22 if tiles_touched else rows * CELL + 32)
+        for t, px, py, s in placed:
+            if f"tile:{t}" in picks:
+                _hit(svg, f"tile:{t}", px + 1, py + 1, s - 2, s - 2)
+        for part, (kind, what) in cells.items():
+            key = f"slot:{c['id']}:{part}"
+            if kind == "open" and key in picks:
+                _hit(svg, key, x + (POS[part][0] - c0) * CELL + 1, gy + (POS[part][1] - r0) * CELL + 1,
+                     CELL - 2, CELL - 2)
+
+
+def _new_spot(svg: Svg, x, y, key: str) -> None:
+    """Where a new creature starts (for the seat placing a tile)."""
+    colour = key.partition(":")[2]
+    text = _("new {colour} creature", colour=colour_name(colour)) if colour else _("new creature")
+    svg.rect(x + 3, y + 27, CELL - 6, CELL - 6, fill="#ffffff", stroke="#8a8a8a", sw=1.2, dash="4,3", rx=4)
+    svg.text(x + CELL / 2, y + 24 + CELL / 2 + 6, "+", size=20, fill=MUTED, anchor="middle", bold=True)
+    svg.text(x, y + 13, fit(text, 12.5, 2 * CELL + 30, bold=True), size=12.5, bold=True, fill=MUTED)
+    _hit(svg, key, x + 1, y + 25, CELL - 2, CELL - 2)
 
 
 def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
@@ -195,15 +249,21 @@ def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
     return y + row_h
 
 
-def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
+def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str, key: str = "hand") -> float:
     svg.text(x0, y + 14, fit(caption, 13.5, width, bold=True), size=13.5, bold=True)
     y += 22
     known = [t for t in tiles if _known(t)]
     if not known:
         svg.text(x0, y + 12, pgettext("cartoona", "none"), size=13, fill=MUTED)
         return y + 20
-    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND * 1.26),
-                 lambda s, x, yy, t: _tile(s, x, yy, HAND, t, label=True), gap=6) + 8
+    picks = _picks(svg)
+
+    def one(s, x, yy, t):
+        _tile(s, x, yy, HAND, t, label=True)
+        if f"{key}:{t}" in picks:
+            _hit(s, f"{key}:{t}", x - 2, yy - 2, HAND + 4, HAND * 1.26 + 4)
+
+    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND * 1.26), one, gap=6) + 8
 
 
 def _chip_label(k: int) -> str:
@@ -234,7 +294,14 @@ def _cards(svg: Svg, x0, y, width, cards) -> float:
     def size(k):
         return text_width(f"k{k} {_chip_label(k)}", 13, True) + 16, 24
 
-    return _flow(svg, known, x0, y, width, size, lambda s, x, yy, k: _card_chip(s, x, yy, k), gap=6) + 8
+    picks = _picks(svg)
+
+    def one(s, x, yy, k):
+        w = _card_chip(s, x, yy, k)
+        if f"card:{k}" in picks:
+            _hit(s, f"card:{k}", x - 2, yy - 3, w + 4, 30)
+
+    return _flow(svg, known, x0, y, width, size, one, gap=6) + 8
 
 
 # ---------------------------------------------------------------- status
@@ -324,6 +391,7 @@ def _status(view: dict, names) -> tuple[str, str]:
 
 def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
+    svg.picks = pick_keys(view, viewer, legal)
     n = view["players"]
     mode = view["mode"]
     status, detail = _status(view, names)
@@ -439,8 +507,10 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     y += 14
     x0 = x + 30
     inner = width - 30
-    if creatures:
-        y = _flow(svg, creatures, x0, y, inner, _creature_size, _creature) + 6
+    news = sorted(k for k in _picks(svg) if k == "new" or k.startswith("new:")) if p == viewer else []
+    items = list(creatures) + [{"new": k} for k in news]
+    if items:
+        y = _flow(svg, items, x0, y, inner, _item_size, _item) + 6
     elif mode != "solo":
         svg.text(x0, y + 10, _("no creature on the table"), size=12.5, fill=MUTED, italic=True)
         y += 18
@@ -472,7 +542,10 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
         if _known(view.get("held")):
             y = _hand_tiles(svg, MARGIN, y, width, [view["held"]],
                             _("{name} holds", name=seat_name(names, view.get("active", 0))))
-        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], _("In the centre"))
+        top = y
+        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], _("In the centre"), key="pool")
+        if "pool" in _picks(svg):
+            _hit(svg, "pool", MARGIN - 4, top, width + 8, y - top)
     lines = []
     for th in view.get("thefts") or ():
         if isinstance(th, dict) and "tile" in th:
