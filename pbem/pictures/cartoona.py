@@ -564,8 +564,8 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
                        stack=view["stack"], aside=len(view.get("discarded") or ())))
     elif mode == "kids":
         lines.append(_("Tile stack {stack}", stack=view["stack"]))
-    lines.append(_("Black bars: sockets · dashed: an open socket's missing part · badge: cards on a tile")
-                 if mode == "full" else _("Black bars: sockets · dashed: an open socket's missing part"))
+    lines.append(_("Dashed: an open socket's missing part · circle: a tile's points · badge: cards on a tile")
+                 if mode == "full" else _("Dashed: an open socket's missing part · circle: a tile's points"))
     for line in lines:
         svg.text(MARGIN, y + 14, fit(line, 12.5, width), size=12.5, fill=MUTED)
         y += 19
