@@ -76,7 +76,10 @@ TILE_PAPER = "#fffdf7"
 def _tile_marks(svg: Svg, x, y, s, t: int, *, cards=()) -> None:
     """A tile's id (top left, the notation's tN) and its points on a coin."""
     size = max(9.0, s * 0.2)
-    svg.text(x + 2.5, y + size * 0.95, f"t{t}", size=size, fill=INK, halo="#ffffff")
+    # a halo (costly in the PNG) only where the part's drawing reaches the id's corner
+    part = T_PART[t]
+    crowded = part in ("front_feet", "back_feet", "single") or (part == "head" and "EAR" in T_SOCKETS[t])
+    svg.text(x + 2.5, y + size * 0.95, f"t{t}", size=size, fill=INK, halo="#ffffff" if crowded else None)
     cu, cv = COIN_AT.get(T_PART[t], (0.84, 0.16))
     r = s * 0.15
     svg.circle(x + cu * s, y + cv * s, r, fill="#ffffff", stroke=INK, sw=1.2)
