@@ -4,13 +4,16 @@ Top to bottom: what happens now (a reaction window, an Instant, the last
 turn), then each player (grouped by team in team games) with their score,
 their hand as a count, and their creatures drawn part by part, facing left
 as on the table: ears above the head, the nose left of it, body front and
-back to the right, feet below, the tail at the right. Each tile shows its
-id (the notation's tN), its colour (two halves for a two-colour tile), its
-value and its sockets as black bars on its edges; an open socket shows the
-missing part's place dashed; attached cards are a badge with their total
-and a star for Special. The viewer's own tiles and cards follow their row;
-the centre pool (kids), the drawn tile (solo) and the piles close the
-picture.
+back to the right, feet below, the tail at the right. Each tile is drawn as
+the body part it is, in its set's colour (``cartoona_art``: the parts of a
+creature join into one animal), with its id (the notation's tN) and its
+points on a white circle; an open socket shows the missing part's place
+dashed; attached cards are a badge with their total and a star for
+Special. The viewer's own tiles and cards follow their row; the centre pool
+(kids), the drawn tile (solo) and the piles close the picture.
+
+For the seat to act (``legal`` given), what it may touch carries
+``data-pick`` (``cartoona_touch``: the keys, the paths, ``touch``).
 """
 from __future__ import annotations
 
