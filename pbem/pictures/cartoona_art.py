@@ -124,6 +124,14 @@ def _feet(pen: _Pen, sockets) -> tuple[list, list]:
     return shapes, claws
 
 
+def _back_feet(pen: _Pen, sockets) -> tuple[list, list]:
+    """Hind legs: as the front ones, with a heel behind each (so the two
+    pairs tell apart, as the rulebook's F and B marks do)."""
+    shapes, claws = _feet(pen, sockets)
+    shapes += [pen.ellipse(u1 - 0.01, 0.36, 0.06, 0.09) for _u0, u1 in LEGS]
+    return shapes, claws
+
+
 def _ears(pen: _Pen, sockets) -> tuple[list, list]:
     shapes, inner = [], []
     for (u0, u1), lean in zip(EARS, (-0.05, 0.04)):
@@ -201,7 +209,7 @@ def _single(pen: _Pen, sockets) -> tuple[list, list]:
 
 
 PARTS = {"head": _head, "ears": _ears, "nose": _nose, "body_front": _body_front, "body_back": _body_back,
-         "front_feet": _feet, "back_feet": _feet, "tail": _tail, "single": _single}
+         "front_feet": _feet, "back_feet": _back_feet, "tail": _tail, "single": _single}
 
 
 def shapes_of(t: int, x, y, s) -> tuple[list, list]:
