@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 def check_email(address: str) -> str:
     address = str(address or "").strip()
     if len(address) > 254 or not _EMAIL.match(address) or address != header_text(address, 254):
-        raise Unprocessable("bad_email", f"not a mail address: {address[:80]!r}")
+        raise Unprocessable("bad_email", _("not a mail address: {address}", address=repr(address[:80])))
     return address
 
 
