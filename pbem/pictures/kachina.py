@@ -115,6 +115,7 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
     n = len(view["scores"])
     status, detail = _status(view, names)
+    svg.part("panel")   # the header, the players and the hand: below the board on a phone
     y = header(svg, WIDTH, _("KACHINA"), status, detail)
 
     # -- players
@@ -156,8 +157,13 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
                      size=14, fill=MUTED)
         y += s + 14
 
+    svg.end_part()
+    svg.part("board")
     y = _grid(svg, view, y, viewer, legal)
+    svg.end_part()
+    svg.part("panel")
     y = _key(svg, view, y, legal_shown=bool(_legal_cells(view, viewer, legal)))
+    svg.end_part()
     return svg.document(WIDTH, y, title=_("Kachina"))
 
 
