@@ -142,6 +142,8 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     # -- the viewer's own tiles
     hand = view.get("hand")
     if is_seat(viewer, n) and hand is not None and not over:
+        svg.end_part()
+        svg.part("panel")   # its own part: on a phone it is scaled by its own width, the tiles big enough to tap
         s = 40
         label = _("Your tiles")
         svg.text(MARGIN, y + 26, label, size=15, bold=True)

@@ -14,6 +14,7 @@ from .tile_art import art_of
 TILE = 40                 # board pixels per tile on a big board...
 BIG_TILE = 96             # ... and on a young one: the board fills its picture, not an inset beside the panel
 BOARD_PIXELS = 620
+FILL_TILE = 128           # at most, to be as tall as the panel (Board.fill)
 MARGIN = 22               # room for the coordinates
 EMPTY = "#eee8d8"
 GRID = "#d9d0bb"
@@ -65,6 +66,17 @@ class Board:
             fn = hooks.LEGAL.get(mv.get("type"))
             if fn is not None:
                 fn(self, mv)
+
+    def fill(self, height: float) -> None:
+        """A young board beside a taller panel: tiles as big as make it as
+        tall as the panel (up to FILL_TILE), rather than a small board in the
+        middle of a frame. Call before drawing: everything drawn is in tiles."""
+        rows = self.y1 - self.y0 + 1
+        t = min(FILL_TILE, int((height - 2 * MARGIN) / rows) // 2 * 2)
+        if t > self.tile:
+            self.tile = t
+            self.width = (self.x1 - self.x0 + 1) * t + 2 * MARGIN
+            self.height = rows * t + 2 * MARGIN
 
     # -- geometry -------------------------------------------------------------------
 
