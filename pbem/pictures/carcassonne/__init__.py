@@ -44,12 +44,11 @@ def last_cells(view: dict, last) -> list:
 def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
     board = Board(view, legal)
     framed = last_cells(view, last)
-    panel = Panel(view, names, viewer, legal, board.shown(framed))
-    _svg, panel_height = panel.svg(board.width + 6)
+    shown = board.shown(framed)
+    panel_svg, panel_height = Panel(view, names, viewer, legal, shown).svg(board.width + 6)
     if board.height < panel_height:   # a young board: as tall as the panel, not an inset beside it
-        board.fill(panel_height)
-        panel = Panel(view, names, viewer, legal, board.shown(framed))
-    panel_svg, panel_height = panel.svg(board.width + 6)
+        board.fill(panel_height)      # (a Panel draws once: a new one, placed beside the bigger board)
+        panel_svg, panel_height = Panel(view, names, viewer, legal, shown).svg(board.width + 6)
     height = math.ceil(max(board.height, panel_height))
     board.oy = (height - board.height) / 2      # centred beside a taller panel
     # Two parts the page may lay out by itself (markup.part): on a phone the
