@@ -79,7 +79,8 @@
     var ratio = Math.min(1.3, Math.max(0.25, box.h / box.w));
     var ph = Math.round(Math.min(W * ratio, window.innerHeight * 0.75));
     var inner = document.createElementNS(NS, "svg");
-    setAttrs(inner, { "class": "port", x: 0, y: 0, width: W, height: ph, preserveAspectRatio: "xMidYMid meet" });
+    setAttrs(inner, { "class": "port", x: 0, y: 0, width: W, height: ph, preserveAspectRatio: "xMidYMid meet",
+                      role: "none" });   // one picture for a screen reader, as drawn
     root.insertBefore(inner, board);
     inner.appendChild(board);
     var y = ph + 10;
