@@ -17,6 +17,7 @@ from pbem.mail_in import invites
 from pbem.mail_in.addresses import invite_token
 from pbem.trust import play_links as links
 
+from .pseudo_support import leftover_english
 from .pages_support import SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 from .test_pages_browser import LinkConf, shot, watch
 
@@ -246,12 +247,19 @@ def test_zoom_buttons_keys_pinch_and_drag(browser, service, pages_server, screen
     assert errors == []
 
 
-def test_zoom_labels_read_in_chinese(browser, service, pages_server):
+def test_zoom_labels_read_in_chinese_and_come_from_the_catalog(browser, service, pages_server):
+    """The zoom buttons' names (what a screen reader says, the tooltips) in
+    Chinese, and in the pseudo-locale all inside its brackets (no English left)."""
     game_id, keys, tokens = seated(service, "wakanda", title="Zoom zh")
     page = browser.new_context(viewport=PHONE).new_page()
+    said = """() => [...document.querySelectorAll('#zoom, #zoom button')].flatMap(
+        b => [b.getAttribute('aria-label'), b.getAttribute('title'), b.textContent]).filter(Boolean)"""
     page.goto(f"{pages_server.url}/g/{game_id}?lang=zh-Hant")
     page.wait_for_selector("#picture svg.port")
-    labels = [page.get_attribute(f"#zoom [data-zoom={z}]", "aria-label") or page.inner_text(f"#zoom [data-zoom={z}]")
-              for z in ("in", "out", "fit")]
-    assert all(label and not any("a" <= c.lower() <= "z" for c in label) for label in labels), labels
-    assert page.get_attribute("#zoom", "aria-label") != "Zoom the board"
+    assert page.get_attribute("#zoom [data-zoom=in]", "aria-label") == "放大"
+    assert page.get_attribute("#zoom [data-zoom=out]", "aria-label") == "縮小"
+    labels = page.evaluate(said)
+    assert len(labels) >= 7 and not [t for t in labels if any("a" <= c.lower() <= "z" for c in t)], labels
+    page.goto(f"{pages_server.url}/g/{game_id}?lang=x-pseudo")
+    page.wait_for_selector("#picture svg.port")
+    assert not leftover_english(" ".join(page.evaluate(said)))
