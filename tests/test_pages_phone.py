@@ -263,3 +263,31 @@ def test_zoom_labels_read_in_chinese_and_come_from_the_catalog(browser, service,
     page.goto(f"{pages_server.url}/g/{game_id}?lang=x-pseudo")
     page.wait_for_selector("#picture svg.port")
     assert not leftover_english(" ".join(page.evaluate(said)))
+
+
+def test_a_pinch_by_touch_events_where_there_are_no_pointer_events(browser, service, pages_server):
+    """An older phone's browser (no PointerEvent): zoom.js reads its touches."""
+    game_id, keys, tokens = seated(service, "kachina", title="Old phone")
+    play(service, game_id, keys, tokens, random.Random(5), moves=4)
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.add_init_script("delete window.PointerEvent; window.PointerEvent = undefined;")
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(f"{pages_server.url}/g/{game_id}")
+    page.wait_for_selector("#picture svg.port")
+    assert page.evaluate("window.PointerEvent") is None
+    before = page.get_attribute("#picture svg.port", "viewBox")
+    page.evaluate("""() => {
+      const port = document.querySelector('#picture svg.port');
+      const r = document.querySelector('#picture > svg').getBoundingClientRect();
+      const cx = r.left + port.width.baseVal.value / 2, cy = r.top + port.height.baseVal.value / 2;
+      const touch = (id, x) => new Touch({identifier: id, target: port, clientX: x, clientY: cy});
+      const fire = (type, ts) => port.dispatchEvent(new TouchEvent(type, {touches: ts, changedTouches: ts,
+                                                                            bubbles: true, cancelable: true}));
+      fire('touchstart', [touch(1, cx - 20), touch(2, cx + 20)]);
+      for (let d = 20; d <= 40; d += 5) fire('touchmove', [touch(1, cx - d), touch(2, cx + d)]);
+      fire('touchend', [touch(1, cx - 40), touch(2, cx + 40)]);
+    }""")
+    assert float(page.get_attribute("#picture", "data-zoom")) == pytest.approx(2, rel=0.05)
+    assert page.get_attribute("#picture svg.port", "viewBox") != before
+    assert errors == []

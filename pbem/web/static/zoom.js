@@ -211,15 +211,15 @@
     return { d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y), x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2 };
   }
 
-  picture.addEventListener("pointerdown", function (e) {
+  function down(e) {
     if (!inPort(e.target) || (e.pointerType === "mouse" && e.button !== 0)) return;
     pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
     dragged = false;
     measure();
     start = ids().length === 2 ? spread() : { x: e.clientX, y: e.clientY };
-  });
+  }
 
-  picture.addEventListener("pointermove", function (e) {
+  function move(e) {
     var p = pointers[e.pointerId];
     if (!p) return;
     var last = { x: p.x, y: p.y };
@@ -239,7 +239,7 @@
     if (!dragged) { dragged = true; capture(); }
     pan(p.x - last.x, p.y - last.y);
     e.preventDefault();
-  });
+  }
 
   /* Once a drag is a drag, its pointers stay with the picture (not before:
      a plain tap's click must reach what was tapped). */
@@ -252,8 +252,26 @@
     var left = ids();
     start = left.length === 1 ? { x: pointers[left[0]].x, y: pointers[left[0]].y } : null;
   }
-  picture.addEventListener("pointerup", up);
-  picture.addEventListener("pointercancel", up);
+  if (window.PointerEvent) {
+    picture.addEventListener("pointerdown", down);
+    picture.addEventListener("pointermove", move);
+    picture.addEventListener("pointerup", up);
+    picture.addEventListener("pointercancel", up);
+  } else {
+    // A browser without pointer events (an old iPhone's): its touches, one by one, as pointers.
+    var each = function (fn) {
+      return function (e) {
+        Array.prototype.forEach.call(e.changedTouches, function (t) {
+          fn({ pointerId: t.identifier, pointerType: "touch", button: 0, clientX: t.clientX, clientY: t.clientY,
+               target: e.target, preventDefault: function () { e.preventDefault(); } });
+        });
+      };
+    };
+    picture.addEventListener("touchstart", each(down), { passive: true });
+    picture.addEventListener("touchmove", each(move), { passive: false });
+    picture.addEventListener("touchend", each(up));
+    picture.addEventListener("touchcancel", each(up));
+  }
 
   // A drag or a pinch is no tap: the click it ends in goes nowhere.
   picture.addEventListener("click", function (e) {
