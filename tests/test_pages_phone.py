@@ -1,9 +1,9 @@
 """The pages on a phone (390 px wide) in a real browser (Playwright driving
 Debian's chromium): nothing scrolls sideways on any page (the lobby, every
 game's page early, in the middle and finished, as a seat and as a spectator,
-a replayed version, an invitation, the error pages, the API docs); the board
-picture is as wide as the screen at most, the board first, fitted to the
-width; the zoom buttons, the keys, a pinch and a drag change the board's
+a replayed version, an invitation, the rules in play, the error pages,
+the API docs); the board picture is as wide as the screen at most, the
+board first, fitted to the width; the zoom buttons, the keys, a pinch and a drag change the board's
 view (pbem/web/static/zoom.js). Screenshots at 390 and 1280 px, in English
 and in Traditional Chinese, go to test-artifacts/screenshots/<test>/."""
 from __future__ import annotations
@@ -129,8 +129,9 @@ def test_no_page_scrolls_sideways_and_the_board_comes_first(browser, service, pa
                     # fitted: the board fills the port's width or its height
                     assert abs(w - bw) < 1 or abs(h - bh) < 1, got
         middle = games_at["carcassonne"]["middle"]
+        rules = [f"{url}/g/{stages['middle']}/rules" for stages in games_at.values()]
         for where in (f"{url}/g/{middle}/v/3", f"{url}/g/nope", f"{url}/play/x.0.1.zz",
-                      f"{url}/join/not-a-token"):
+                      f"{url}/join/not-a-token", *rules):
             page.goto(with_lang(where, lang))
             fits(page)
         page.goto(with_lang(f"{url}/g/{middle}/v/3", lang))
