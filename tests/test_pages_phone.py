@@ -101,6 +101,9 @@ def test_no_page_scrolls_sideways_and_the_board_comes_first(browser, service, pa
         page.goto(with_lang(url + "/", lang))
         fits(page)
         shot(page, screenshots, f"lobby-390-{lang}")
+        page.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")  # the new game's form
+        fits(page)
+        shot(page, screenshots, f"lobby-create-390-{lang}")
         for name, stages in games_at.items():
             for stage, game_id in stages.items():
                 for who, where in (("spectator", f"{url}/g/{game_id}"),
