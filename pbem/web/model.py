@@ -333,3 +333,21 @@ def turn_words(summary: dict, names: list, viewer) -> str:
     if not who:
         return _("In play.")
     return _("{names} to play.", names=join_words(who))
+
+
+def rules_page(service: Service, game_id: str, settle=None) -> dict:
+    """A game's rules in play, in words, and the notation of those rules
+    only (``/g/ID/rules``): what an invitation links to instead of carrying
+    the notation itself. Public: the same for everyone (the options and
+    the seats' names are on the game's page too)."""
+    meta = service.meta(game_id)
+    if settle is not None:
+        settle(None, meta.get("lang"))
+    from .. import games
+    from ..notify import wording
+    game = games.get(meta["game"], int(meta["rules_version"]))
+    players, options = int(meta["players"]), meta.get("options") or {}
+    names = wording.seat_names(service.store.seats(game_id), players)
+    return {"game": game_id, "kind": meta["game"], "title": meta.get("title") or "", "players": players,
+            "rules": wording.setup_line(game, game.check_options(players, options), players, names),
+            "notation": wording.notation(game, options)}

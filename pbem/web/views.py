@@ -210,6 +210,12 @@ def live(game_id):
     return live_answer(game_id, bearer_caller(game_id))
 
 
+@web.get("/g/<game_id>/rules")
+def rules(game_id):
+    """The rules in play and their notation: what an invitation links to."""
+    return html("rules.html", page=model.rules_page(service(), game_id, settle=settle_language))
+
+
 # -- an invitation's link -------------------------------------------------------------------
 
 

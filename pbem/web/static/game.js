@@ -512,15 +512,6 @@
 
   // -- start ------------------------------------------------------------------------------
 
-  var fit = $("#fit");
-  if (fit && $("#picture svg")) {
-    fit.hidden = false;
-    fit.addEventListener("click", function () {
-      var on = $("#picture").classList.toggle("fit");
-      fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
-    });
-  }
-
   attachReplay();
   identity();
   if (G.mode === "link" || !me) {
