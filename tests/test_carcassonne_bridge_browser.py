@@ -47,7 +47,7 @@ def test_a_bridge_and_a_follower_on_it_by_pointing(browser, service, pages_serve
     spot.click()
     page.locator("#chooser").scroll_into_view_if_needed()
     shot(page, screenshots, "bridge-chooser-phone", full=False)
-    page.locator("#picture svg").screenshot(path=str(screenshots / "bridge-board-phone.png"))
+    page.locator("#picture > svg").screenshot(path=str(screenshots / "bridge-board-phone.png"))
     go = page.locator("#chooser button.play-it")
     assert go.is_enabled()
     go.click()
