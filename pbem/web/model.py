@@ -176,7 +176,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "log": entries, "caller": caller, "result": summary.get("result"),
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
-        "extras": play_extras(summary["game"], view, legal),
+        "extras": play_extras(summary["game"], view, legal, viewer, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
     }
@@ -209,14 +209,23 @@ def play(service: Service, game_id: str, caller: Caller, move: dict, expected_ve
     return record
 
 
-def play_extras(game: str, view, legal: list) -> dict:
-    """What a game's own way of choosing a move needs beside the picture:
-    Carcassonne's drawn tile enlarged, in each rotation that fits somewhere."""
-    if game != "carcassonne" or not legal or not isinstance(view, dict) or not view.get("tile"):
+def play_extras(game: str, view, legal: list, viewer=None, names: list | None = None) -> dict:
+    """What choosing a move on the board needs beside the picture: how each
+    legal move is made by touching the picture (``touch``: the game's
+    pictures module's ``touch``, read by static/touch.js), and Carcassonne's
+    drawn tile enlarged, in each rotation that fits somewhere."""
+    if not legal or not isinstance(view, dict):
         return {}
-    from ..pictures.carcassonne.chooser import tile_chooser
-    rotations = sorted({m["move"]["rotation"] for m in legal if m["move"].get("type") == "place_tile"})
-    return {"choosers": [tile_chooser(view["tile"], r) for r in rotations]}
+    extras = {}
+    touch = pictures.touch(game, view, legal, viewer, names) if pictures.has_picture(game) else None
+    if touch:
+        extras["touch"] = touch
+    if game == "carcassonne" and view.get("tile"):
+        from ..pictures.carcassonne.chooser import tile_chooser
+        rotations = sorted({m["move"]["rotation"] for m in legal if m["move"].get("type") == "place_tile"})
+        if rotations:
+            extras["choosers"] = [tile_chooser(view["tile"], r) for r in rotations]
+    return extras
 
 
 def picture_of(game: str, view, names: list, viewer, legal, text: str | None) -> dict:
@@ -224,8 +233,24 @@ def picture_of(game: str, view, names: list, viewer, legal, text: str | None) ->
     if view is None:
         return {"svg": None, "text": None}
     if pictures.has_picture(game):
-        return {"svg": pictures.svg(game, view, names=names, viewer=viewer, legal=legal), "text": None}
+        return {"svg": accessible(pictures.svg(game, view, names=names, viewer=viewer, legal=legal), text),
+                "text": text}
     return {"svg": None, "text": text}
+
+
+def accessible(svg: str, text: str | None) -> str:
+    """A picture as a page shows it to assistive technology: its labels,
+    drawn for the eye, are hidden (read loose they make no sense: "r180
+    NELNSL"), and the text board (``text``, the API's ``board``) is its
+    description, which the page also shows to screen readers as text
+    (``#board-text``). The mail's pictures and PNGs are not made here."""
+    from ..pictures.markup import esc
+    svg = svg.replace("<text ", '<text aria-hidden="true" ')
+    if text:
+        end = svg.find("</title>")
+        at = end + len("</title>") if end >= 0 else svg.find(">") + 1
+        svg = f"{svg[:at]}<desc>{esc(text)}</desc>{svg[at:]}"
+    return svg
 
 
 def version_svg(service: Service, game_id: str, caller: Caller, version: int) -> str:

@@ -200,6 +200,8 @@
     }
     var play = $("#play");
     if (play) play.hidden = !p.hidden;
+    // (the touch chooser's panel goes with the moves: a past version cannot be played)
+    document.documentElement.classList.toggle("showing-past", !p.hidden);
   }
 
   function attachReplay() {
@@ -485,10 +487,12 @@
 
   function attachPlay() {
     var form = document.querySelector("#play form.moves");
-    if (!form) return;
+    if (!form || (G.mode === "page" && !me)) {
+      if (window.PbemTouch) PbemTouch.reset();
+      return;
+    }
     var legal = JSON.parse(form.querySelector(".legal-data").textContent);
     var version = +form.dataset.version;
-    if (G.mode === "page" && !me) return;
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var b = e.submitter;
@@ -496,6 +500,13 @@
       var m = legal[+b.dataset.i];
       send(m.move, m.text, version);
     });
+    var touch = form.querySelector(".touch-data");
+    if (touch && window.PbemTouch) {
+      PbemTouch.attach({ picture: $("#picture"), legal: legal, touch: JSON.parse(touch.textContent),
+                         send: function (move, text) { return send(move, text, version); } });
+    } else if (window.PbemTouch) {
+      PbemTouch.reset();
+    }
     var chooser = document.querySelector("#chooser");
     if (chooser && window.PbemCarcassonne) {
       PbemCarcassonne.attach({ picture: $("#picture"), chooser: chooser, legal: legal,
@@ -512,6 +523,16 @@
       var on = $("#picture").classList.toggle("fit");
       fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
     });
+  }
+
+  /* The board in words for screen readers (#board-text): the text board the
+     server put in each picture as its description, whichever picture is shown. */
+  var boardText = $("#board-text");
+  if (boardText && window.MutationObserver) {
+    new MutationObserver(function () {
+      var desc = $("#picture svg > desc");
+      if (desc) boardText.textContent = desc.textContent;
+    }).observe($("#picture"), { childList: true });
   }
 
   attachReplay();
