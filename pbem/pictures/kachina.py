@@ -7,8 +7,8 @@ coordinates (the notation's), and a key to the eight kinds.
 Touching the board (``touch``, the pages' generic chooser): a move is made by
 touching a tile in the hand, then a marked cell. Keys:
 
-- ``tile:KIND`` (``tile:sun``): the viewer's tiles of that kind (each drawn
-  with ``data-pick``); alone, it is a discard of that kind (when no tile can
+- ``tile:KIND`` (``tile:sun``): the viewer's tiles of that kind (each framed
+  by a shape with ``data-pick``); alone, it is a discard of that kind (when no tile can
   be placed); an Eagle then a tile is a cover, a Warrior then a tile a swap.
 - ``cell:X,Y`` (``cell:-2,1``): a cell of the grid, empty or not.
 - ``keep``, ``redraw``, ``pass``: off the board (buttons beside it).
@@ -159,13 +159,9 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
         picks = _pick_keys(view, viewer, legal)
         for kind in hand:
             if kind in KINDS:
-                key = f"tile:{kind}"
-                if key in picks:
-                    svg.add(f'<g data-pick="{esc(key)}">')
                 _tile(svg, x, y + 2, s, kind)
-                if key in picks:
-                    _hit(svg, x - 3, y - 1, s + 6, s + 6)
-                    svg.add("</g>")
+                if f"tile:{kind}" in picks:
+                    _hit(svg, x - 3, y - 1, s + 6, s + 6, f"tile:{kind}")
                 x += s + 6
         if view["phase"] == "redraw" and "redraw_choice" in view:
             svg.text(x + 8, y + 26, _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep"),
@@ -228,9 +224,7 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     # the cells a move may touch, over everything else (a tile to cover or swap too)
     for key in sorted(k for k in _pick_keys(view, viewer, legal) if k.startswith("cell:")):
         cx, cy = (int(v) for v in key[5:].split(","))
-        svg.add(f'<g data-pick="{esc(key)}">')
-        _hit(svg, gx + (cx - x0) * s + 1, gy + (cy - y0) * s + 1, s - 2, s - 2)
-        svg.add("</g>")
+        _hit(svg, gx + (cx - x0) * s + 1, gy + (cy - y0) * s + 1, s - 2, s - 2, key)
     return gy + rows * s + 18
 
 
@@ -278,10 +272,12 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
 OFFBOARD = ("keep", "redraw", "pass")
 
 
-def _hit(svg: Svg, x, y, w, h) -> None:
-    """The area a touch takes: invisible in the picture (and the PNG), framed
-    by the page's style while it may be touched."""
-    svg.add(f'<rect class="hit" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
+def _hit(svg: Svg, x, y, w, h, key: str) -> None:
+    """The area a touch takes (``data-pick``: its key): invisible in the
+    picture (and the PNG), framed by the page's style while it may be
+    touched. A shape of its own, with no text in it: its label is all that
+    assistive technology reads of it."""
+    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
             'fill="#ffffff" fill-opacity="0"/>')
 
 

@@ -127,12 +127,9 @@ def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float
         left = pl["headdresses"]
         for i in range(3):
             mark = p == viewer and i == left - 1 and "headdress" in picks
-            if mark:   # the last one left: the one a claim takes
-                svg.add('<g data-pick="headdress">')
             _headdress(svg, hx + i * 30, y + 1, 24, seat_colour(p), hollow=i >= left)
-            if mark:
-                _hit(svg, hx + i * 30 - 15, y - 19, 30, 24)
-                svg.add("</g>")
+            if mark:   # the last one left: the one a claim takes
+                _hit(svg, hx + i * 30 - 15, y - 19, 30, 24, "headdress")
         svg.text(hx + 84, y, ngettext("{n} headdress left", "{n} headdresses left", left), size=13, fill=MUTED)
         # held pieces: shown when the view shows them, else only their number
         y += 24
@@ -159,13 +156,9 @@ def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float
                 if x + w > WIDTH - MARGIN:
                     svg.text(x, y + 1, "…", size=13, fill=MUTED)
                     break
-                key = f"piece:{piece}"
-                if mine and key in picks:
-                    svg.add(f'<g data-pick="{esc(key)}">')
                 _piece(svg, x, y - 14, w, 19, piece, count)
-                if mine and key in picks:
-                    _hit(svg, x - 2, y - 18, w + 4, 27)
-                    svg.add("</g>")
+                if mine and f"piece:{piece}" in picks:
+                    _hit(svg, x - 2, y - 18, w + 4, 27, f"piece:{piece}")
                 x += w + 5
         y += 10
     return y + 8
@@ -195,9 +188,7 @@ def _villages(svg: Svg, view: dict, y, names, picks=frozenset()) -> float:
         _card(svg, x + 4, base + 4, col - 8, v, names, v["position"] == closed_next)
         key = f"village:{v['position']}"
         if key in picks:
-            svg.add(f'<g data-pick="{esc(key)}">')
-            _hit(svg, x + 1, y + 3, col - 2, pole_h + CARD_H + 34)
-            svg.add("</g>")
+            _hit(svg, x + 1, y + 3, col - 2, pole_h + CARD_H + 34, key)
     return base + CARD_H + 44
 
 
@@ -294,10 +285,12 @@ def _grouped(held: list) -> list:
     return list(out.items())
 
 
-def _hit(svg: Svg, x, y, w, h) -> None:
-    """The area a touch takes: invisible in the picture (and the PNG), framed
-    by the page's style while it may be touched."""
-    svg.add(f'<rect class="hit" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="5" '
+def _hit(svg: Svg, x, y, w, h, key: str) -> None:
+    """The area a touch takes (``data-pick``: its key): invisible in the
+    picture (and the PNG), framed by the page's style while it may be
+    touched. A shape of its own, with no text in it: its label is all that
+    assistive technology reads of it."""
+    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="5" '
             'fill="#ffffff" fill-opacity="0"/>')
 
 
