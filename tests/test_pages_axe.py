@@ -97,6 +97,6 @@ def test_the_check_finds_a_violation(browser, axe_source):
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_content('<!doctype html><html lang="en"><head><title>t</title></head>'
-                     '<body><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>')
+                     '<body><main><h1>t</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>')
     assert [v["id"] for v in violations(page, axe_source)] == ["image-alt"]
     context.close()
