@@ -144,8 +144,9 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         # none, and then the browser's language comes first)
         own = (service.store.seats(game_id).get(viewer) or {}).get("lang") if seat_row else None
         settle(own, summary.get("lang"))
-        if language() != read_in and summary["board"] is not None and not pictures.has_picture(summary["game"]):
-            summary = service.get_game(game_id, caller.token)  # its text board, in the page's language
+        if language() != read_in and summary["board"] is not None:
+            # its text board in the page's language (a picture's words for screen readers)
+            summary = service.get_game(game_id, caller.token)
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
