@@ -6,18 +6,25 @@ from __future__ import annotations
 
 import re
 
+from pbem.games.i18n import ENGLISH, _, reading
 from pbem.mail_in import invites
-from pbem.notify.mail import EXAMPLES_HEADING
+from pbem.notify.mail import EXAMPLES_HEADING, PASTE_HINT
 
 from .mail_reader import text_of
 from .test_mail_in_support import reply, reply_address
 
 
-def offered_examples(text: str) -> list[str]:
+def heading(message: str, lang: str = ENGLISH) -> str:
+    """A mail's heading as a reader of ``lang`` sees it."""
+    with reading(lang):
+        return _(message)
+
+
+def offered_examples(text: str, lang: str = ENGLISH) -> list[str]:
     """The lines a mail lists under its examples heading."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if line.strip() == EXAMPLES_HEADING:
+        if line.strip() == heading(EXAMPLES_HEADING, lang):
             out = []
             for nxt in lines[i + 1:]:
                 if not nxt.startswith("  ") or not nxt.strip():
@@ -27,24 +34,24 @@ def offered_examples(text: str) -> list[str]:
     return []
 
 
-def board_of(text: str) -> str:
+def board_of(text: str, lang: str = ENGLISH) -> str:
     """The board as a mail shows it: from its heading to the examples (or
     the reply hint)."""
-    start = text.find("The board as you see it:")
+    start = text.find(heading("The board as you see it:", lang))
     if start < 0:
         return ""
     rest = text[start:]
-    ends = [rest.find(m) for m in (EXAMPLES_HEADING, "Reply to this mail", "\nDeadline:", "\nThere is no deadline",
-                                   "\nThe game's page: ")]
+    ends = [rest.find(m) for m in (heading(EXAMPLES_HEADING, lang), heading(PASTE_HINT, lang)[:12], "Reply to this mail",
+                                   "\nDeadline:", "\nThere is no deadline", "\nThe game's page: ")]
     ends = [e for e in ends if e > 0]
     return rest[:min(ends)] if ends else rest
 
 
-def offered_board_lines(text: str, legal_texts: list[str]) -> list[str]:
+def offered_board_lines(text: str, legal_texts: list[str], lang: str = ENGLISH) -> list[str]:
     """The board's own lines offered as moves: those that start with a
     legal move's text (the protocol's rule for ``render``)."""
     out = []
-    for line in board_of(text).split("\n"):
+    for line in board_of(text, lang).split("\n"):
         line = line.strip()
         if any(line == t or re.match(re.escape(t) + r"\s", line) for t in legal_texts):
             out.append(line)

@@ -588,12 +588,16 @@ class Game:
     def key(self) -> str:
         return f"{self.name}@{self.version}"
 
+    def title_text(self) -> str:
+        """The game's name as its reader calls it (卡卡頌 for Carcassonne)."""
+        return _(self.title) if self.title else self.name
+
     def check_options(self, players: int, options: dict | None) -> dict:
         """Validate options for a number of players; return them with defaults."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise BadOptions("bad_player_count", _("the number of players is a whole number"))
         if not self.min_players <= players <= self.max_players:
-            title = _(self.title) if self.title else self.name
+            title = self.title_text()
             raise BadOptions("bad_player_count", _("{game} takes {low} to {high} players, not {n}", game=title,
                                                    low=self.min_players, high=self.max_players, n=players)
                              if self.min_players != self.max_players else
@@ -670,7 +674,7 @@ class Game:
         """The setup in a line or two a person reads: the game, the number
         of players and every option not at its default, in words (default:
         each option's doc)."""
-        parts = [_(self.title) if self.title else self.name]
+        parts = [self.title_text()]
         if players is not None:
             parts.append(ngettext("{n} player", "{n} players", players))
         for opt in self.options:

@@ -171,7 +171,7 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
     options = game.check_options(players, options or {})
     taken = taken or {}
     names = [(_("your seat") if s == seat else taken.get(s)) for s in range(players)]
-    name = game.title or game.name
+    name = game.title_text()
     inviter = _inviter(by, taken)
     subject = "[pbem] " + _("Invitation to play {game} (game {id}, seat {seat})", game=name, id=game_id, seat=seat)
     join, join_name = quoted(command_word("join")), quoted(_("{join} Your Name", join=command_word("join")))
@@ -185,9 +185,11 @@ def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by:
                           "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
                           "your turn, and you play by replying to it.", join=join, join_name=join_name)), ""]
     if link:
+        # The command as it is typed, with this seat's values: only the name is the reader's to fill in.
+        your_name = _("YOUR-NAME")
+        command = f"pbem join {game_id} {seat} --name {your_name} --invitation {link.rstrip('/').rsplit('/', 1)[-1]}"
         lines += [_("Or take it in your browser, which makes your signing key there:"), f"  {link}",
-                  *paragraph(_("(with the pbem command: {command}, TOKEN being the link's last part).",
-                               command="pbem join GAME SEAT --name NAME --invitation TOKEN"))]
+                  _("or with the pbem command:"), f"  {command}"]
     if expires:
         lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn, and "
                              "until {when} at the latest.", when=(reader or Reader()).when(expires)))

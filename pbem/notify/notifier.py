@@ -130,7 +130,7 @@ class Notifier:
                       deadline=deadline,
                       result=meta.get("result") if finished else None, message=message,
                       links=links(self.conf, loaded.id, seat, play=playing, expires=deadline),
-                      names=names, game_title=game.title or game.name, turn=turn,
+                      names=names, game_title=game.title_text(), turn=turn,
                       active=wording.active_seat(loaded),
                       result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
                       else "")

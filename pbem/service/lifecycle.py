@@ -16,7 +16,7 @@ from ..trust.signing import move_id_for
 from ..store import FINISHED_INDEX, OPEN_INDEX, STARTING_INDEX
 from .common import SETUP_MOVE, Loaded, Part, token_hash, unknown_seat
 from .common import chosen_language, preferences
-from ..games.i18n import ENGLISH, _
+from ..games.i18n import ENGLISH, _, reading
 
 
 #: How long after the claim of a game's last seat the sweep may deal it: its
@@ -46,7 +46,7 @@ class Lifecycle(Part):
             "rules_version": str(game.version),
             "players": players,
             "options": options,
-            "title": title or f"{game.title or game.name} {game_id}",
+            "title": title or default_title(game, game_id, lang),
             "lang": lang,
             "status": "open",
             "version": 0,
@@ -391,3 +391,10 @@ class Lifecycle(Part):
             else:
                 self.store.reindex(FINISHED_INDEX, game_id, now)
         return compacted
+
+
+def default_title(game, game_id: str, lang: str) -> str:
+    """A game's title when its creator gives none: its name and id, in the
+    game's language (a title is stored once and read by every seat, like a name)."""
+    with reading(lang):
+        return f"{game.title_text()} {game_id}"
