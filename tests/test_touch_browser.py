@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -205,4 +206,41 @@ def test_back_and_cancel_and_the_keyboard(browser, service, pages_server, start_
     assert page.locator("#picture [data-pick].picked").count() == 0
     assert service.get_game(game_id, None)["version"] == version
     assert errors == [[]]
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["x-pseudo", "zh-Hant"])
+def test_the_steps_in_the_readers_language(lang, browser, service, pages_server, screenshots):
+    """The step and confirm panels and the spots' labels come from the
+    catalogs: no English left in the pseudo-locale, Chinese in zh-Hant (the
+    move's own line stays as the notation writes it)."""
+    from .pseudo_support import leftover_english
+    game_id, _keys, _tokens = seated(service, "kachina", options={"tile_order": KACHINA_ORDER, "start_player": 0,
+                                                                  "opening_redraw": False})
+    context = browser.new_context(viewport=PHONE, locale="zh-TW" if lang == "zh-Hant" else "en-US")
+    page = context.new_page()
+    errors = watch(page)
+    page.goto(links.play_link(LinkConf(pages_server.url), game_id, 0) + f"?lang={lang}")
+    page.wait_for_selector("#touch-panel.step")
+    assert page.evaluate("document.documentElement.lang") == lang
+    legal = json.loads(page.locator("#play .legal-data").text_content())
+    touch = json.loads(page.locator("#play .touch-data").text_content())
+    texts = [page.inner_text("#touch-panel")]
+    labels = page.evaluate("[...document.querySelectorAll('#picture [data-pick][aria-label]')]"
+                           ".map(e => e.getAttribute('aria-label'))")
+    assert labels
+    path = touch["paths"][0]
+    for key in path:
+        touch_key(page, key, key in touch["offboard"])
+    page.wait_for_selector("#touch-panel.confirm")
+    page.screenshot(path=str(screenshots / f"confirm-{lang}.png"), full_page=False)
+    texts.append(page.inner_text("#touch-panel"))
+    words = " ".join(texts + labels).replace(legal[0]["text"], " ")
+    if lang == "x-pseudo":
+        assert leftover_english(words) == [], words
+    else:
+        assert re.search(r"[\u4e00-\u9fff]", texts[0]) and re.search(r"[\u4e00-\u9fff]", texts[1])
+        assert all(re.search(r"[\u4e00-\u9fff]", label) for label in labels), labels
+        assert not re.search(r"[A-Za-z]{3,}", words), words
+    assert errors == []
     context.close()
