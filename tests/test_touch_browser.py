@@ -201,6 +201,11 @@ def test_back_and_cancel_and_the_keyboard(browser, service, pages_server, start_
     page.wait_for_selector("#touch-panel.step button.back")
     page.keyboard.press(" ")   # Space touches the focused village
     page.wait_for_selector("#touch-panel.confirm")
+    page.keyboard.press("Escape")   # from the question, a step back: the village again
+    page.wait_for_selector("#touch-panel.step button.back")
+    assert page.locator("#picture [data-pick].picked").count() >= 1
+    page.keyboard.press(" ")
+    page.wait_for_selector("#touch-panel.confirm")
     page.click("#touch-panel button.cancel")
     page.wait_for_selector("#touch-panel.step")
     assert page.locator("#picture [data-pick].picked").count() == 0

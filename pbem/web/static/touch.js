@@ -8,7 +8,7 @@
    board. At each step the candidates are the next keys of the paths that
    start with what was touched so far; they are marked (class "pickable"),
    take the focus (tabindex, role button, the key's label) and answer a tap,
-   a click, Enter and Space. Back undoes a step, Cancel all of them. When a
+   a click, Enter and Space. Back (or Escape) undoes a step, Cancel all of them. When a
    path is whole the move is asked for once more ("Play: ...?"), since a
    move cannot be taken back, and Play sends it through the page's own send.
    Carcassonne's tile placement keeps its own chooser (carcassonne.js): the
@@ -198,6 +198,7 @@
       if (e) { evt.preventDefault(); pick(e.getAttribute("data-pick")); }
     });
     picture.addEventListener("keydown", function (evt) {
+      if (evt.key === "Escape" && at && at.chosen.length && !at.sending) { evt.preventDefault(); back(); return; }
       if (evt.key !== "Enter" && evt.key !== " " && evt.key !== "Spacebar") return;
       var e = spotOf(evt);
       if (e) { evt.preventDefault(); pick(e.getAttribute("data-pick")); }
@@ -212,6 +213,10 @@
     if (!panel) {
       panel = el("div", { id: "touch-panel", "class": "touch-panel", "aria-live": "polite" });
       panel.hidden = true;
+      // Escape in the panel: a step back (from the question: back to the last spot)
+      panel.addEventListener("keydown", function (evt) {
+        if (evt.key === "Escape" && at && at.chosen.length && !at.sending) { evt.preventDefault(); back(); }
+      });
       picture.parentNode.insertBefore(panel, picture.nextSibling);
     }
     return panel;
