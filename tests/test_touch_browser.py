@@ -195,6 +195,9 @@ def test_back_and_cancel_and_the_keyboard(browser, service, pages_server, start_
     assert page.locator(f"#picture [data-pick='{key}'].picked").count() >= 1
     assert page.evaluate("document.activeElement.matches('[data-pick].pickable')")   # the next spot
     page.screenshot(path=str(screenshots / "step-two.png"), full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(screenshots / "step-two-desktop.png"), full_page=False)
+    page.set_viewport_size(PHONE)
     page.click("#touch-panel button.back")
     assert page.locator("#picture [data-pick].picked").count() == 0
     page.keyboard.press("Enter") if page.evaluate("document.activeElement.matches('[data-pick]')") else first.click()
@@ -247,5 +250,6 @@ def test_the_steps_in_the_readers_language(lang, browser, service, pages_server,
         assert re.search(r"[\u4e00-\u9fff]", texts[0]) and re.search(r"[\u4e00-\u9fff]", texts[1])
         assert all(re.search(r"[\u4e00-\u9fff]", label) for label in labels), labels
         assert not re.search(r"[A-Za-z]{3,}", words), words
+        assert page.inner_text("#touch-panel button.play-it") == "下這一步"
     assert errors == []
     context.close()

@@ -106,7 +106,7 @@
     if (move !== null) {
       panel.className = "touch-panel confirm";
       panel.appendChild(el("p", { "class": "ask" }, _("Play: {move}?", { move: at.legal[move].text })));
-      var play = button(_("Play"), "primary play-it", function () { go(move); });
+      var play = button(_("Play this move"), "primary play-it", function () { go(move); });
       row.appendChild(play);
       row.appendChild(button(_("Cancel"), "cancel", function () { cancel(); }));
       panel.appendChild(row);
