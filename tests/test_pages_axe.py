@@ -54,12 +54,12 @@ def axe_source() -> str:
 def violations(page, axe_source: str) -> list:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=axe_source)
-    found = page.evaluate("""async () => {
+    return page.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
-        return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
-                                        nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " + n.failureSummary) }));
+        return r.violations.map(v => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " + n.failureSummary) }));
     }""")
-    return found
 
 
 def started(service, name: str, moves: int) -> tuple[str, dict]:
@@ -96,7 +96,7 @@ def test_the_check_finds_a_violation(browser, axe_source):
     """The check itself: a page with a picture and no text for it fails it."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    page.set_content('<!doctype html><html lang="en"><head><title>t</title></head>'
-                     '<body><main><h1>t</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>')
+    page.set_content('<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
+                     '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>')
     assert [v["id"] for v in violations(page, axe_source)] == ["image-alt"]
     context.close()
