@@ -37,6 +37,7 @@ def test_the_seat_to_act_gets_its_touch_paths(name, service, pages_server, http)
     mine = service.get_game(game_id, tokens[seat])
     assert touch == pictures.touch(name, mine["view"], legal, seat, list(NAMES[:2]))
     assert len(touch["paths"]) == len(legal) and legal
+    assert 'href="#picture" class="to-move"' in live["parts"]["status"]   # "Choose your move": the board
     assert '<details class="all-moves"><summary>' in part          # the list, folded (not open)
     drawn = set(re.findall(r'data-pick="([^"]+)"', live["picture"]))
     assert drawn == {k for p in touch["paths"] for k in p} - set(touch["offboard"])
