@@ -5,8 +5,10 @@ the seat chose a zone)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel import Locale
 from babel.dates import format_date, format_datetime, format_time, format_timedelta
 
 from pbem.games.i18n import CHINESE, language
@@ -36,8 +38,15 @@ def valid_zone(name) -> bool:
         return False
 
 
-def _locale(lang: str | None) -> str:
-    return _LOCALES.get(lang or language(), "en")
+def _locale(lang: str | None) -> Locale:
+    return _parsed(_LOCALES.get(lang or language(), "en"))
+
+
+@lru_cache(maxsize=8)
+def _parsed(name: str) -> Locale:
+    # Parsed once: Babel parses a locale's name on every call given a string
+    # (most of the time of a date, and the lobby shows hundreds).
+    return Locale.parse(name)
 
 
 def when(moment: float | datetime, zone: str | None = None, lang: str | None = None) -> str:

@@ -42,7 +42,8 @@ def board_of(text: str, lang: str = ENGLISH) -> str:
         return ""
     rest = text[start:]
     ends = [rest.find(m) for m in (heading(EXAMPLES_HEADING, lang), heading(PASTE_HINT, lang)[:12], "Reply to this mail",
-                                   "\nDeadline:", "\nThere is no deadline", "\nThe game's page: ")]
+                                   "\nDeadline:", "\nThere is no deadline", "\nThe game's page: ",
+                                   heading("What happened:", lang))]
     ends = [e for e in ends if e > 0]
     return rest[:min(ends)] if ends else rest
 

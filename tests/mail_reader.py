@@ -107,3 +107,20 @@ def png_size(data: bytes) -> tuple[int, int]:
     channels = 4 if colour == 6 else 3
     assert len(pixels) == height * (1 + width * channels), "the image data does not fill the image"
     return width, height
+
+
+def html_with_images(msg, folder: Path, stem: str) -> Path:
+    """The HTML part as a file a browser opens, as a mail app shows it: each
+    ``cid:`` the HTML names resolved to its part, written beside it as a
+    file. Returns the HTML file's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    page = html_of(msg)
+    for i, part in enumerate(p for p in msg.walk() if p["Content-ID"]):
+        cid = part["Content-ID"].strip("<>")
+        name = f"{stem}-{i}.{part.get_content_subtype()}"
+        (folder / name).write_bytes(part.get_content())
+        page = page.replace(f"cid:{cid}", name)
+    assert "cid:" not in page, "an image the HTML names is not in the mail"
+    path = folder / f"{stem}.html"
+    path.write_text(page, encoding="utf-8")
+    return path

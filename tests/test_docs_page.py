@@ -32,3 +32,44 @@ def test_docs_renders_the_operations(api_server, browser, screenshots):
         page.close()
     assert errors == []
     assert failed == []
+
+
+def test_docs_open_with_the_operations_and_the_error_table_after_them(api_server, browser, screenshots):
+    """The reader meets the operations first: the API's description, with
+    its long table of error codes, comes after the last operation."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        page.goto(f"{api_server.url}/docs", wait_until="load")
+        page.wait_for_selector(".opblock", timeout=20_000)
+        page.wait_for_selector("#description .info table", timeout=10_000)
+        found = page.evaluate("""() => {
+            const ops = [...document.querySelectorAll('.opblock')], last = ops[ops.length - 1];
+            const table = [...document.querySelectorAll('.info table')]
+                .find(t => t.innerText.includes('stale_version'));
+            const after = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+            const info = document.querySelector('.info');
+            return {ops: ops.length, table: !!table, tableAfterLastOp: !!table && after(last, table),
+                    infoAfterFirstOp: after(ops[0], info),
+                    firstOpTop: ops[0].getBoundingClientRect().top,
+                    tableTop: table ? table.getBoundingClientRect().top : -1};
+        }""")
+        assert found["ops"] > 20 and found["table"], found
+        assert found["tableAfterLastOp"] and found["infoAfterFirstOp"], found
+        assert found["firstOpTop"] < 1000 < found["tableTop"], found  # the first screen shows operations
+        page.screenshot(path=str(screenshots / "docs-top.png"), full_page=False)
+        assert page.locator('link[rel="icon"][href="/favicon.svg"]').count() == 1
+    finally:
+        page.close()
+
+
+def test_docs_do_not_scroll_sideways_on_a_phone(api_server, browser, screenshots):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(f"{api_server.url}/docs", wait_until="load")
+        page.wait_for_selector("#description .info table", timeout=20_000)
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        page.screenshot(path=str(screenshots / "docs-390.png"), full_page=False)
+        page.locator("#description table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / "docs-390-errors.png"), full_page=False)
+    finally:
+        page.close()

@@ -118,7 +118,11 @@ def test_the_subject_is_fixed_words_and_the_title_is_the_creators(notify_env, ap
     assert mail["Subject"] == f"[pbem] Invitation to play Kachina (game {game['id']}, seat 0)"
     text = text_of(mail)
     assert f"The game's title, in its creator's words: “{title}”" in " ".join(text.split())
-    assert "invited by the game's creator" in text
+    assert text.startswith("The game's creator invites you to play Kachina")
+    # the HTML part's headline is those fixed words too, never the title
+    page = mail.get_body(("html",)).get_content()
+    headline = page.split("<h1", 1)[1].split("</h1>", 1)[0]
+    assert "The game&#x27;s creator invites you to play Kachina" in headline and "URGENT" not in headline
 
 
 def test_the_cli_keeps_the_creator_token_and_invites_with_it(notify_env, api_server, http, redis_client, tmp_path):

@@ -24,7 +24,8 @@ def test_join_by_invitation_and_play_by_reply(service, redis_client, smtp, mail_
     # the invitation mails: to the invited address, a reply address with an invitation token
     inv = smtp.to(ANN, "invitation")[0]
     assert reply_address(inv).startswith("move+") and ".j0." in reply_address(inv)
-    assert "join" in text_of(inv) and "Wakanda moves" in text_of(inv)
+    # the rules in play in words, how moves are written behind a link (the rules page)
+    assert "join" in text_of(inv) and f"/g/{game_id}/rules" in text_of(inv) and "Wakanda moves" not in text_of(inv)
     # both seats were taken by mail: mail-only seats, the invited addresses as their channel
     seats = service.store.seats(game_id)
     assert seats[0]["mail_only"] and seats[1]["mail_only"] and seats[0]["public_key"] is None

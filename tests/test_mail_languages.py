@@ -97,7 +97,7 @@ def test_each_seat_reads_its_mails_in_its_own_language(service, redis_client, sm
     assert reread["To"].addresses[0].display_name == XIAOMING
     assert reread["To"].addresses[0].addr_spec == "p0@example.test"
     text = text_of(turn)
-    assert text.startswith(f"「{TITLE}」（Wakanda），第{loaded.version}版，給{XIAOMING}\n")
+    assert text.startswith(f"「{TITLE}」（神聖圖騰柱），第{loaded.version}版，給{XIAOMING}\n")
     assert "\n輪到你了。\n" in text and "\n你看到的盤面：\n" in text and ZH_HEADING in text
     assert "It is your turn" not in text and "The board as you see it" not in text and "Deadline" not in text
     deadline = NotifyStore(redis_client).deadline(game_id, 0)["at"]
@@ -206,7 +206,7 @@ def test_a_chinese_turn_mail_reads_on_a_phone_and_a_desktop(service, redis_clien
             seen = tab.evaluate("""() => ({lang: document.documentElement.lang,
                 scroll: document.scrollingElement.scrollWidth, view: window.innerWidth,
                 image: document.images[0].getBoundingClientRect().width,
-                natural: document.images[0].naturalWidth, title: document.querySelector('h2').textContent,
+                natural: document.images[0].naturalWidth, title: document.querySelector('h1').textContent,
                 widest: Math.max(...[...document.body.querySelectorAll('*')].map(
                     e => e.getBoundingClientRect().right))})""")
             tab.screenshot(path=str(screenshots / f"turn-zh-{width}.png"), full_page=True)

@@ -7,9 +7,11 @@ date (written by ``pbem.when``, not a message) or a game's own text built
 for that reader: the board, the events, the moves, the rules and the
 notation, computed here in the same pseudo-locale (the games translate
 them: tests/test_game_contract_languages.py; a mail that built them for
-anyone else would show them in plain English here)."""
+anyone else would show them in plain English here). The HTML parts too:
+their text and their pictures' alt texts."""
 from __future__ import annotations
 
+import html
 import json
 import re
 from email.message import EmailMessage
@@ -96,6 +98,13 @@ def parse_error(service, game_id: str, seat: int, line: str) -> list[str]:
     raise AssertionError(f"{line!r} reads as a move")
 
 
+def html_words(msg) -> str:
+    """What the HTML part shows a reader: its text and its pictures' alt texts, tags gone."""
+    page = msg.get_body(("html",)).get_content()
+    page = re.sub(r"<img[^>]*\salt=\"([^\"]*)\"[^>]*>", r" \1 ", page)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.split("<body", 1)[1].split(">", 1)[1]))
+
+
 def english_left(text: str, allowed: list[str], words: set[str]) -> list[str]:
     flat = " ".join(NOT_MESSAGES.sub(" ", text).split())
     return leftover_english(flat, [" ".join(a.split()) for a in allowed], words)
@@ -163,6 +172,8 @@ def test_every_mail_kind_has_no_english_left_but_names_moves_and_the_games_words
         assert english_left(str(msg["Subject"]), allowed, {"pbem"}) == [], msg["Subject"]
         left = english_left(text_of(msg), allowed, words | COMMANDS)
         assert left == [], (msg["X-Pbem-Kind"], left, text_of(msg))
+        left = english_left(html_words(msg), allowed, words | COMMANDS | {"pbem"})  # (the subject, its headline)
+        assert left == [], (msg["X-Pbem-Kind"], "html", left, html_words(msg))
 
 
 def test_invitations_and_their_answers_have_no_english_left(service, redis_client, smtp, mail_in):
@@ -192,3 +203,5 @@ def test_invitations_and_their_answers_have_no_english_left(service, redis_clien
         assert english_left(str(msg["Subject"]), allowed, {"pbem"}) == [], msg["Subject"]
         left = english_left(text_of(msg), allowed, notation_words(allowed) | COMMANDS)
         assert left == [], (msg["X-Pbem-Kind"], left, text_of(msg))
+        left = english_left(html_words(msg), allowed, notation_words(allowed) | COMMANDS | {"pbem"})
+        assert left == [], (msg["X-Pbem-Kind"], "html", left, html_words(msg))

@@ -65,6 +65,13 @@ def test_the_file_replays_a_finished_carcassonne_game_offline(service, browser, 
     page.dispatch_event("#slider", "input")
     wait_until(lambda: page.inner_text("#at").startswith(f"version {last // 2}"), timeout=10)
     assert 1 < tiles() < end_tiles
+    # the banner and the scores are that version's too (no winner's star yet)
+    words, scores, to_act = drawn["moments"][last // 2]
+    assert words in ("Ann to play.", "Bob to play."), words   # whose move it was, between its events too
+    assert not to_act or words == f"{('Ann', 'Bob')[to_act[0]]} to play."
+    assert page.inner_text("section.status p.turn") == words
+    assert page.locator("table.seats td.score").all_inner_texts() == [str(x) for x in scores]
+    assert scores != drawn["result"]["scores"] and page.locator("table.seats td.marker", has_text="\u2605").count() == 0
     shot("middle")
     page.click("a[data-step=next]")
     assert page.input_value("#slider") == str(last // 2 + 1)
@@ -77,6 +84,7 @@ def test_the_file_replays_a_finished_carcassonne_game_offline(service, browser, 
     assert errors == [] and all(url.startswith("file://") for url in asked)
     text = page.inner_text("main")
     assert "Game over:" in text and "Ann" in text and "Bob" in text
+    assert page.locator("table.seats td.score").all_inner_texts() == [str(x) for x in drawn["result"]["scores"]]
 
 
 def test_every_game_makes_a_file(service):

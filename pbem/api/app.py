@@ -115,7 +115,8 @@ def _swagger_asset(filename: str):
 
 def create_app(conf: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     conf = conf or load_settings()
-    app = PbemFlask("pbem")
+    # Its own templates first: /docs's page (swagger_ui.html) takes the place of flask-smorest's.
+    app = PbemFlask("pbem", template_folder="api/templates")
     app.config.update(
         API_TITLE="pbem",
         API_VERSION="1",

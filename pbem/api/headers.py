@@ -22,8 +22,9 @@ from flask import Flask, Response, request
 NOTHING = "default-src 'none'; frame-ancestors 'none'"
 #: A picture opened as a document: its inline styles, nothing else.
 PICTURE = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
-#: The docs (flask-smorest's Swagger UI page): its assets from this server
-#: (/_swagger-ui/), its one inline script by hash, the spec fetched from here
+#: The docs (the Swagger UI page, pbem/api/templates/swagger_ui.html): its
+#: assets from this server (/_swagger-ui/, /_web/api_docs.js; an inline
+#: script, should the page hold one again, by its hash), the spec fetched from here
 #: (and "Try it out"), inline styles and data: images as Swagger UI draws them.
 DOCS = ("default-src 'none'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
         "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "

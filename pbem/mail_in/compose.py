@@ -9,7 +9,6 @@ shape of one.
 """
 from __future__ import annotations
 
-import html
 import re
 import secrets
 from email.headerregistry import Address
@@ -17,8 +16,10 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
-from ..games.i18n import language
-from ..notify.mail import add_html, header_text, link_lines, links_html, page, people_links, picture_cid, picture_html
+from ..games.i18n import CHINESE, _, language
+from ..notify import html_mail as h
+from ..notify.mail import (EXAMPLES_HEADING, REPLY_HOW, WIDTH, add_html, header_text, link_lines, people_links,
+                           picture_cid)
 
 _MESSAGE_ID = re.compile(r"^<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@\-\[\]]{3,250}>$")
 
@@ -38,11 +39,15 @@ def _address(value: str) -> Address | str:
 def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, domain: str,
             game_id: str, seat: int | str = "x", version: int | None = None, reply_to: str | None = None,
             in_reply_to: str | None = None, references: list[str] | None = None, png: bytes | None = None,
-            links: dict | None = None) -> EmailMessage:
+            links: dict | None = None, offered: list[str] | None = None, headline: str = "",
+            offered_heading: str = "", offered_how: str = "") -> EmailMessage:
     """One answer or invitation, in the language it is built in (the
-    caller's ``reading``: its texts are). ``links`` close the text; with
-    ``png`` (the board as the reader sees it) an HTML alternative shows the
-    picture above the same text (``pbem.notify.mail.add_html``)."""
+    caller's ``reading``: its texts are). ``links`` close the text. The
+    HTML alternative shows the same text under ``headline`` (else the
+    subject), with ``png`` (the board as the reader sees it) as a picture
+    (``pbem.notify.mail.add_html``) and ``offered`` (lines the text offers
+    to reply with, under ``offered_heading`` and ``offered_how``) as blocks a tap selects, each
+    with a reply link holding it."""
     msg = EmailMessage(policy=SMTP)
     msg["Subject"] = header_text(subject, 200)
     msg["From"] = Address(display_name="pbem", addr_spec=header_text(sender, 254))
@@ -69,16 +74,74 @@ def message(*, kind: str, to_addr: str, sender: str, subject: str, text: str, do
     if links:
         text += "\n" + "".join(f"{line}\n" for line in link_lines(links))
     msg.set_content(text)
-    if png:
-        cid = picture_cid(domain)
-        add_html(msg, _html(subject, text, cid, people_links(links or {})), png, cid)
+    cid = picture_cid(domain) if png else None
+    body = _html(headline or header_text(subject, 200), text, cid, png, people_links(links or {}), offered or [],
+                 offered_heading, offered_how, str(msg["Reply-To"]) if reply_to else None, str(msg["Subject"]))
+    add_html(msg, body, png, cid)
     # after the parts: setting a body drops the Content- headers set before it
     msg["Content-Language"] = language()
     return msg
 
 
-def _html(subject: str, text: str, cid: str, links: dict) -> str:
-    """The answer's text as it reads in the text part, under its picture."""
-    e = html.escape
-    return page(f"<h2>{e(header_text(subject, 200))}</h2>\n{picture_html(cid)}\n"
-                f"<pre style=\"white-space: pre-wrap\">{e(text)}</pre>\n" + (links_html(links) if links else ""))
+def _html(headline: str, text: str, cid: str | None, png: bytes | None, links: dict, offered: list[str],
+          offered_heading: str, offered_how: str, reply_to: str | None, subject: str) -> str:
+    """The text part's words laid out for a mail app (``html_mail``): the
+    headline, the picture, the lines to reply with, the buttons, then the
+    text itself, its paragraphs as prose and its drawn blocks (a board) as
+    they are, scrolling inside their own box."""
+    parts = [h.headline(headline)]
+    if cid:
+        parts.append(h.picture(cid, _("The board as you see it"), h.png_width(png)))
+    if offered:
+        parts.append(h.box(h.heading((offered_heading or _(EXAMPLES_HEADING)).rstrip(":\uff1a"), first=True) +
+                           h.para(offered_how or _(REPLY_HOW)) + h.reply_lines(offered, reply_to, f"Re: {subject}")))
+    if links:
+        parts.append(h.buttons(links))
+    blocks = _blocks(text)
+    if blocks and blocks[0].split() == headline.split():
+        blocks = blocks[1:]  # shown as the headline
+    parts += [h.text_board(block) if _drawn(block) else h.prose(_unwrapped(block)) for block in blocks]
+    return h.page("\n".join(parts))
+
+
+def _blocks(text: str) -> list[str]:
+    """The text's paragraphs (split at blank lines), except that a drawn
+    block keeps its blank lines."""
+    out: list[str] = []
+    for block in re.split(r"\n\s*\n", text.strip("\n")):
+        if out and _drawn(block) and _drawn(out[-1]):
+            out[-1] += "\n\n" + block
+        elif block.strip():
+            out.append(block)
+    return out
+
+
+_URL_LINE = re.compile(r"^\s+https?://\S+\s*$")
+
+
+def _unwrapped(block: str) -> str:
+    """A paragraph without the breaks the text part wrapped it at
+    (``paragraph``: at ``WIDTH`` columns, in every language but Chinese),
+    so it fills the screen's width; a line that starts indented (a move)
+    keeps its own line, and a link alone on its line its indent too."""
+    lines = [line.strip() if _URL_LINE.match(line) else line for line in block.split("\n")]
+    if language() == CHINESE:
+        return "\n".join(lines)
+    out = [lines[0]]
+    for line in lines[1:]:
+        prev = out[-1].rsplit("\n", 1)[-1]
+        if len(prev) >= WIDTH - 20 and line[:1] not in ("", " ") and not prev.startswith(" ") \
+                and not prev.endswith(":"):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+_DRAWN = re.compile(r"\S {2,}\S|[\u2500-\u259f]|[|+]-{2,}")
+
+
+def _drawn(block: str) -> bool:
+    """Whether a block is drawn (a text board, a table): its columns line
+    up, so it must not be wrapped (two spaces inside a line, box drawing)."""
+    return sum(1 for line in block.split("\n") if _DRAWN.search(line)) >= 2

@@ -30,7 +30,10 @@ from ..notify import transport
 from ..notify.config import NotifySettings
 from ..notify import wording
 from ..games.i18n import _, ngettext, reading
+from ..games.base import SPECTATOR
+from ..notify.links import links, rules_url
 from ..notify.mail import header_text, paragraph
+from ..notify.picture import board_png
 from ..notify.readers import Reader, invitation_reader, quoted
 from ..store import invitation_live
 from ..service.common import preferences
@@ -47,7 +50,7 @@ log = logging.getLogger(__name__)
 def check_email(address: str) -> str:
     address = str(address or "").strip()
     if len(address) > 254 or not _EMAIL.match(address) or address != header_text(address, 254):
-        raise Unprocessable("bad_email", f"not a mail address: {address[:80]!r}")
+        raise Unprocessable("bad_email", _("not a mail address: {address}", address=repr(address[:80])))
     return address
 
 
@@ -158,57 +161,69 @@ def invitation_link(conf: NotifySettings, game_id: str, seat: int, nonce: str) -
 def invitation_mail(game, game_id: str, seat: int, players: int, title: str, by: str,
                     options: dict | None = None, taken: dict | None = None,
                     link: str | None = None, expires: float | None = None,
-                    reader: Reader | None = None) -> tuple[str, str]:
+                    reader: Reader | None = None, rules_link: str | None = None) -> tuple[str, str]:
     """Subject and text of an invitation, in the reading language (the
     caller's ``reading``; ``reader`` writes the expiry in its zone). The
     subject is fixed words, the game's name and id: nothing a person typed,
     so an invitation cannot carry someone's words into a stranger's inbox as
-    its headline. The title is in the text, quoted as the inviter's words.
-    The text says the rules in play in words and shows the notation of those
-    rules only; a seat the rules name ("seat 0 starts") reads "your seat",
-    or the name of the player who took it (``taken``: seat -> name), else
-    "seat N"."""
+    its headline. The text opens with who invites (``invitation_headline``);
+    the title is quoted as the inviter's words. The text says the rules in
+    play in words; how moves are written is behind ``rules_link`` (the
+    game's rules page), else it shows the notation of those rules only. A
+    seat the rules name ("seat 0 starts") reads "your seat", or the name of
+    the player who took it (``taken``: seat -> name), else "seat N"."""
     options = game.check_options(players, options or {})
     taken = taken or {}
     names = [(_("your seat") if s == seat else taken.get(s)) for s in range(players)]
     name = game.title_text()
-    inviter = _inviter(by, taken)
     subject = "[pbem] " + _("Invitation to play {game} (game {id}, seat {seat})", game=name, id=game_id, seat=seat)
     join, join_name = quoted(command_word("join")), quoted(_("{join} Your Name", join=command_word("join")))
-    lines = [*paragraph(ngettext("You are invited by {inviter} to play {game} (game {id}) with {n} other player.",
-                                 "You are invited by {inviter} to play {game} (game {id}) with {n} other players.",
-                                 players - 1, inviter=inviter, game=name, id=game_id)), "",
+    lines = [*paragraph(invitation_headline(game, game_id, players, by, taken)), "",
              *paragraph(_("The game's title, in its creator's words: {title}", title=quoted(title))), "",
-             *paragraph(_("The rules in play: {rules}", rules=wording.setup_line(game, options, players, names))),
-             "",
-             *paragraph(_("To take the seat, reply to this mail with the word {join} on the first line (or "
-                          "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
-                          "your turn, and you play by replying to it.", join=join, join_name=join_name)), ""]
+             *paragraph(_("The rules in play: {rules}", rules=wording.setup_line(game, options, players, names)))]
+    if rules_link:
+        lines += ["", *paragraph(_("How moves are written: {url}", url=rules_link))]
+    lines += ["",
+              *paragraph(_("To take the seat, reply to this mail with the word {join} on the first line (or "
+                           "{join_name}). The game starts when every seat is taken; then you get a mail when it is "
+                           "your turn, and you play by replying to it.", join=join, join_name=join_name)), ""]
     if link:
         # The command as it is typed, with this seat's values: only the name is the reader's to fill in.
         your_name = _("YOUR-NAME")
         command = f"pbem join {game_id} {seat} --name {your_name} --invitation {link.rstrip('/').rsplit('/', 1)[-1]}"
         lines += [_("Or take it in your browser, which makes your signing key there:"), f"  {link}",
                   _("or with the pbem command:"), f"  {command}"]
+        lines.append("")
     if expires:
         lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn, and "
                              "until {when} at the latest.", when=(reader or Reader()).when(expires)))
     else:
         lines += paragraph(_("The seat is kept for you until you take it or the invitation is withdrawn."))
-    lines += ["", _("How moves are written:"), "", game.notation_help_for(options) or "", "",
-              *paragraph(_("If you do not want to play, or do not know who invited you, ignore this mail."))]
+    if not rules_link:
+        lines += ["", _("How moves are written:"), "", game.notation_help_for(options) or ""]
+    lines += ["", *paragraph(_("If you do not want to play, or do not know who invited you, ignore this mail."))]
     return subject, "\n".join(lines)
 
 
-def _inviter(by: str, taken: dict) -> str:
-    """Who invited, in words: "the game's creator", "Ann (seat 1)"."""
+def invitation_headline(game, game_id: str, players: int, by: str, taken: dict) -> str:
+    """Who invites the reader to what, in a sentence: "Ann invites you to
+    play Wakanda (game ID) with 1 other player."
+    """
+    name, others = game.title_text(), players - 1
     if by == "creator":
-        return _("the game's creator")
+        return ngettext("The game's creator invites you to play {game} (game {id}) with {n} other player.",
+                        "The game's creator invites you to play {game} (game {id}) with {n} other players.",
+                        others, game=name, id=game_id)
     _word, _sep, number = by.partition(" ")
     seat = int(number) if number.isdigit() else None
     if seat is not None and taken.get(seat):
-        return _("{name}, a player of the game", name=taken[seat])
-    return _("the player at seat {n}", n=number or by)
+        return ngettext("{name}, a player of the game, invites you to play {game} (game {id}) with {n} other "
+                        "player.",
+                        "{name}, a player of the game, invites you to play {game} (game {id}) with {n} other "
+                        "players.", others, name=taken[seat], game=name, id=game_id)
+    return ngettext("The player at seat {seat} invites you to play {game} (game {id}) with {n} other player.",
+                    "The player at seat {seat} invites you to play {game} (game {id}) with {n} other players.",
+                    others, seat=number or by, game=name, id=game_id)
 
 
 def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
@@ -219,18 +234,29 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
     nonce = invitation.get("nonce", "")
     loaded = service.load(game_id)
     reader = invitation_reader(loaded.meta, invitation)
+    players = int(loaded.meta["players"])
+    taken = {s: header_text(r.get("name") or "", 64) or None for s, r in service.store.seats(game_id).items()}
+    game_links = {"page": links(conf, game_id)["page"], "rules": rules_url(conf, game_id)}
     with reading(reader.lang):  # the invitation's language, else the game's
-        subject, text = invitation_mail(loaded.game, game_id, seat, int(loaded.meta["players"]),
+        subject, text = invitation_mail(loaded.game, game_id, seat, players,
                                         header_text(loaded.meta.get("title") or game_id),
-                                        invitation.get("by", "creator"), loaded.meta.get("options") or {},
-                                        {s: header_text(r.get("name") or "", 64) or None
-                                         for s, r in service.store.seats(game_id).items()},
+                                        invitation.get("by", "creator"), loaded.meta.get("options") or {}, taken,
                                         link=invitation_link(conf, game_id, seat, nonce) if conf.public_url else None,
-                                        expires=invitation.get("expires"), reader=reader)
+                                        expires=invitation.get("expires"), reader=reader,
+                                        rules_link=game_links["rules"])
+        # the table as anyone sees it before the game starts (the public view)
+        names = wording.seat_names(service.store.seats(game_id), players)
+        png = board_png(loaded.game, loaded.state, SPECTATOR, names, None)
         msg = compose.message(kind=compose.INVITATION, to_addr=invitation["email"], sender=conf.sender,
                               subject=subject, text=text,
                               domain=conf.mail_domain, game_id=game_id, seat=seat,
-                              reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat, nonce))
+                              reply_to=invite_address(conf.secret(), conf.mail_domain, game_id, seat, nonce),
+                              png=png, links={"page": game_links["page"]},
+                              headline=invitation_headline(loaded.game, game_id, players,
+                                                           invitation.get("by", "creator"), taken),
+                              offered=[command_word("join")], offered_heading=_("To take the seat, reply with:"),
+                              offered_how=_("Reply to this mail with this word first, above the quoted mail: tap "
+                                            "it to select it and copy it, or tap “Reply with this line”."))
     try:
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up

@@ -252,13 +252,16 @@ class MailProcessor:
         reply_to = (reply_address(self.secret, self.nconf.mail_domain, loaded.id, recipient.seat)
                     if recipient.kind == "reply" or self.service.store.seats(loaded.id).get(recipient.seat) else None)
         png = self._picture(loaded, recipient)
+        viewer = self._viewer(loaded, recipient)
+        offered = (self._examples(loaded, viewer) if loaded.meta.get("status") == "active"
+                   and viewer in wording.acting(loaded)[0] else [])
         msg = compose.message(kind=kind, to_addr=to_addr, sender=self.nconf.sender,
                               subject=subject(loaded.meta.get("title") or loaded.id, what, loaded.version),
                               text="\n".join(lines),
                               domain=self.nconf.mail_domain, game_id=loaded.id, seat=recipient.seat,
                               version=loaded.version, reply_to=reply_to, in_reply_to=incoming.message_id,
                               references=incoming.references, png=png,
-                              links=self._links(loaded, recipient))
+                              links=self._links(loaded, recipient), offered=offered)
         try:
             transport.send(msg, self.nconf.smtp_url, self.nconf.data_dir)
             out.replied_to = to_addr
@@ -415,7 +418,8 @@ class MailProcessor:
                 _("To take the seat you were invited to, reply with the word {join} on the first line.",
                   join=join))
         lines += [""] + self._footer(loaded, recipient)
-        self._send(recipient, to_addr, incoming, loaded, _("your invitation"), lines, out, compose.JOIN_REPLY)
+        what = _("you joined the game") if out.status == "joined" else _("your invitation")
+        self._send(recipient, to_addr, incoming, loaded, what, lines, out, compose.JOIN_REPLY)
 
     # ------------------------------------------------------------------ commands
 

@@ -8,7 +8,8 @@ and the job (``workers.notify_jobs``) reloads what it needs and sends.
 Modules: ``config`` (settings, server secret), ``tokens`` (reply tokens),
 ``store`` (channels, deadline records, delivery log in Redis), ``kinds`` (who
 is told what), ``wording`` (players' names, the games' texts), ``picture``
-(the reader's PNG), ``links``, ``mail`` (composition), ``transport`` (SMTP or maildir),
+(the reader's PNG), ``links``, ``mail`` (composition), ``html_mail`` (the HTML
+part's inline-styled blocks), ``transport`` (SMTP or maildir),
 ``webhooks`` (signing, SSRF checks, delivery with retries), ``deadlines``
 (scheduling and the default action), ``notifier`` (ties them together) and
 ``hooks`` (what ``install`` registers).

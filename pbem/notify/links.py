@@ -28,6 +28,11 @@ def links(conf, game_id: str, seat: int | None = None, play: bool = False,
     return out
 
 
+def rules_url(conf, game_id: str) -> str:
+    """The game's rules page: the rules in play and their notation (pbem/web)."""
+    return f"{str(conf.public_url).rstrip('/')}/g/{game_id}/rules"
+
+
 #: What a person is shown, in this order: the game's page (not the API's
 #: JSON, which is for programs), the play link, the record.
 FOR_PEOPLE = ("page", "play", "record")

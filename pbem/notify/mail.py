@@ -7,7 +7,6 @@ start a header of its own.
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 import secrets
@@ -21,6 +20,7 @@ from ..games.i18n import CHINESE, N_, _, join_words, language, ngettext, reading
 from ..invisible import without_invisible_format
 from .kinds import (DEADLINE_PASSED, DIGEST, GAME_OVER, MAY_REACT, MOVE_REJECTED, REMINDER, YOUR_TURN, Notice,
                     in_others_turn, subject_of)
+from . import html_mail as h
 from .links import for_people
 from .readers import Reader
 from .tokens import reply_address
@@ -46,6 +46,9 @@ def header_text(value: str, limit: int = 120) -> str:
 EXAMPLES_HEADING = N_("What you may do now, for example:")
 #: The hint under the moves a mail offers.
 PASTE_HINT = N_("(copy a line into your reply, above the quoted mail; “moves” lists them all)")
+#: What the HTML part says above the lines it offers (each a block one tap selects).
+REPLY_HOW = N_("To play one, reply to this mail with that line first, above the quoted mail: tap a line to "
+               "select it and copy it, or tap “Reply with this line”. A reply “moves” lists them all.")
 #: What a person is shown for each link (``pbem.notify.links.for_people``).
 LINK_LABELS = {"page": N_("The game's page"), "play": N_("Play from your browser"),
                "record": N_("The game's record")}
@@ -153,6 +156,9 @@ def _about(n: Notice) -> str:
 
 
 def _text_body(n: Notice) -> str:
+    """The text part, in the order of the HTML part: what it is about, the
+    result (a game over opens with it), the board, what to reply with, the
+    deadline, then what happened and the links."""
     out = [_about(n)]
     opening = _opening(n)
     if opening:
@@ -162,8 +168,6 @@ def _text_body(n: Notice) -> str:
         out += [f"  - {digest_line(line)}" for line in n.lines]
     if n.message:
         out += [""] + paragraph(n.message)
-    if n.events:
-        out += ["", _("What happened:")] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.result:
         out += ["", n.result_text or _("The result:"), _("Final scores: {scores}", scores=_scores(n))]
     if n.board:
@@ -173,65 +177,49 @@ def _text_body(n: Notice) -> str:
         out += paragraph(_(PASTE_HINT))
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
         out += ["", _deadline_line(n)]
+    if n.events:
+        out += ["", _("What happened:")] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.links:
         out += [""] + link_lines(n.links)
     return "\n".join(out) + "\n"
 
 
-def _html_body(n: Notice, cid: str | None) -> str:
-    e = html.escape
-    parts = [f"<h2>{e(header_text(n.title))} &mdash; {e(subject_of(n))}</h2>", f"<p>{e(_about(n))}</p>"]
-    parts += [f"<p>{e(item)}</p>" for item in _opening(n)]
+def _html_body(n: Notice, cid: str | None, reply_to: str | None, subject_line: str) -> str:
+    """The HTML part: the same as the text part, laid out for a mail app
+    (``html_mail``): the headline, the result, the picture (else the board
+    as text), the lines to reply with, each a tap from selected or from a
+    reply holding it, the deadline and the buttons; what happened and the
+    board as text below."""
+    opening = _opening(n)
+    parts = [h.small(_about(n))]
+    if opening:
+        parts.append(h.headline(opening[0]))
+        parts += [h.para(item) for item in opening[1:]]
+    else:
+        parts.append(h.headline(f"{header_text(n.title)} \u2014 {subject_of(n)}"))
     if n.message:
-        parts.append(f"<p>{e(n.message)}</p>")
+        parts.append(h.para(n.message))
     if n.lines:
-        parts.append("<ul>" + "".join(f"<li>{e(digest_line(x))}</li>" for x in n.lines) + "</ul>")
-    if n.events:
-        heading = _("What happened")
-        parts.append(f"<h3>{e(heading)}</h3><ol>" +
-                     "".join(f"<li value=\"{int(ev['version'])}\">{e(ev['text'])}</li>" for ev in n.events) + "</ol>")
+        parts.append(h.bullets([digest_line(x) for x in n.lines]))
     if n.result:
-        heading, scores = _("Result"), _("Final scores: {scores}", scores=_scores(n))
-        parts.append(f"<h3>{e(heading)}</h3><p>{e(n.result_text)}<br>{e(scores)}</p>")
+        parts.append(h.para(n.result_text or _("The result:"), strong=True))
+        parts.append(h.para(_("Final scores: {scores}", scores=_scores(n))))
     if cid:
-        parts.append(picture_html(cid))
-    if n.board:
-        heading = _("The board as you see it")
-        parts.append(f"<h3>{e(heading)}</h3><pre>{e(n.board)}</pre>")
+        parts.append(h.picture(cid, _("The board as you see it"), h.png_width(n.picture)))
+    elif n.board:
+        parts += [h.heading(_("The board as you see it")), h.text_board(n.board)]
     if n.examples:
-        parts.append(f"<h3>{e(_(EXAMPLES_HEADING).rstrip(':：'))}</h3><ul>" +
-                     "".join(f"<li><code>{e(m['text'])}</code></li>" for m in n.examples) + "</ul>")
-    if n.kind in (YOUR_TURN, REMINDER):
-        parts.append(f"<p>{e(_deadline_line(n))}</p>")
+        parts.append(h.box(h.heading(_(EXAMPLES_HEADING).rstrip(":\uff1a"), first=True) + h.para(_(REPLY_HOW)) +
+                           h.reply_lines([m["text"] for m in n.examples], reply_to, f"Re: {subject_line}")))
+    if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
+        parts.append(h.para(_deadline_line(n)))
     if n.links:
-        parts.append(links_html(people_links(n.links)))
-    return page("\n".join(parts))
-
-
-#: How a mail's HTML reads on a phone as well as a desktop: the picture and
-#: a wide board shrink or scroll inside the width, never widen the page.
-_STYLE = ("body{font-family:sans-serif;line-height:1.5;max-width:46em;margin:0 auto;padding:0 .5em}"
-          "img{max-width:100%;height:auto}pre{overflow-x:auto;font-size:90%;line-height:1.25}"
-          "code{white-space:pre-wrap}")
-
-
-def page(body: str) -> str:
-    """An HTML part: its language said (``<html lang>``), for a phone's width too."""
-    return (f"<!doctype html><html lang=\"{html.escape(language())}\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<style>{_STYLE}</style></head><body>{body}</body></html>\n")
-
-
-def links_html(links: dict) -> str:
-    """``links``: {what it is in words: its URL} (``people_links``)."""
-    e = html.escape
-    return "<p>" + " &middot; ".join(f"<a href=\"{e(u)}\">{e(k)}</a>" for k, u in links.items()) + "</p>"
-
-
-def picture_html(cid: str) -> str:
-    """The picture, referenced by its part's Content-ID (``cid`` without <>)."""
-    alt = _("The board as you see it")
-    return f"<p><img src=\"cid:{html.escape(cid)}\" alt=\"{html.escape(alt)}\"></p>"
+        parts.append(h.buttons(people_links(n.links)))
+    if n.events:
+        parts += [h.heading(_("What happened")), h.log(n.events)]
+    if cid and n.board:
+        parts += [h.heading(_("The board as text")), h.text_board(n.board)]
+    return h.page("\n".join(parts))
 
 
 def picture_cid(domain: str) -> str:
@@ -280,7 +268,7 @@ def _compose(n: Notice, to_addr: str, secret: bytes, domain: str, sender: str) -
     msg["X-Pbem-Kind"] = n.kind
     msg.set_content(_text_body(n))
     cid = picture_cid(domain) if n.picture else None
-    add_html(msg, _html_body(n, cid), n.picture, cid)
+    add_html(msg, _html_body(n, cid, str(msg["Reply-To"]), str(msg["Subject"])), n.picture, cid)
     # after the parts: setting a body drops the Content- headers set before it
     msg["Content-Language"] = language()
     return msg

@@ -108,3 +108,4 @@ def notation(game, options: dict) -> str:
 def result_line(game, result: dict, names: list[str]) -> str:
     """Who won, in words (``describe_result``)."""
     return game.describe_result(result, names)
+

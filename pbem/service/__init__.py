@@ -9,6 +9,7 @@ reasons and live apart, as mixins of that one object (they share its caches):
 
     common      Loaded, the state cache, who a token is, events as a viewer sees them
     loading     meta, seed, the state at any version (cache, snapshot, log tail)
+    past        the states a replay passed, kept for the next past version
     lifecycle   create, join and deal, list; abandon, delete, compact, expire
     queries     who is asking, and every read through the game's filter
     submit      the move pipeline's edge: check and queue (one round trip when hot)
@@ -29,6 +30,7 @@ from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, State
 from .languages import Languages
 from .lifecycle import Lifecycle
 from .loading import Loading
+from .past import PastStates
 from .queries import Queries
 from .records import Records
 from .submit import Submitting
@@ -50,6 +52,8 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Langua
         self._seats: dict[tuple[str, int], dict] = {}  # write-once (joining is HSETNX)
         self.snapshot_every = snapshot_every
         self.cache = cache or StateCache()
+        #: States a replay of a past version passed, for the next (the replay slider's).
+        self.past = PastStates()
         self._seeds: dict[str, bytes] = {}
         self._memo_lock = threading.Lock()
         #: Called as hook(service, loaded_before, loaded_after, events, move_record)

@@ -208,6 +208,7 @@ class Part:
 
     store: Store
     cache: StateCache
+    past: Any  # PastStates (pbem/service/past.py)
     snapshot_every: int
     enqueue: Callable | None
     enqueue_wait: Callable | None

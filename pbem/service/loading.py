@@ -1,6 +1,6 @@
 """Loading a game: its meta, its seed, its state at any version from the
-cache, else the snapshot, else the start, plus the log's tail (and the
-bounded memos of seeds and seats)."""
+cache, else the states a replay kept (``past.py``), else the snapshot, else
+the start, plus the log's tail (and the bounded memos of seeds and seats)."""
 from __future__ import annotations
 
 from typing import Any
@@ -39,8 +39,9 @@ class Loading(Part):
 
     def load(self, game_id: str, version: int | None = None, meta: dict | None = None,
              tail: Tail | None = None) -> Loaded:
-        """The game's state at ``version`` (default: now): cache, else the
-        snapshot, else the start, plus the tail of the log. ``tail`` is what
+        """The game's state at ``version`` (default: now): cache, else (for a
+        past version) the nearest state a replay kept, else the snapshot,
+        else the start, plus the tail of the log. ``tail`` is what
         the caller read with the meta (``Store.read``), when it could."""
         meta = meta or self._meta(game_id)
         game = games.get(meta["game"], int(meta["rules_version"]))
@@ -52,6 +53,11 @@ class Loading(Part):
         cached = self.cache.get(game_id, at_most=target)
         if cached:
             base_version, state = cached
+        past = target < current  # a replay: start from a state a replay kept, and keep some
+        if past:
+            kept = self.past.get(meta, target)
+            if kept and kept[0] > base_version:
+                base_version, state = kept
         if tail is not None and tail.snapshot and base_version < tail.snapshot[0] <= target:
             restored = self._restore(game, tail.snapshot[1])
             if restored is not None:
@@ -70,8 +76,10 @@ class Loading(Part):
                 rows = [row for row in tail.rows if row[0] <= target]
             else:
                 rows = self.store.events(game_id, base_version, target)
-            for _version, event, _move in rows:
+            for at, event, _move in rows:
                 state = game.evolve(state, event)
+                if past and self.past.wanted(at):
+                    self.past.put(meta, at, state)
         if target == current:
             self.cache.put(game_id, target, state, meta)
         return Loaded(meta, game, state, target)

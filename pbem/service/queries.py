@@ -94,7 +94,10 @@ class Queries(Part):
                     if live else None
         return rows
 
-    def summary(self, loaded: Loaded, viewer, whole: bool = False) -> dict:
+    def summary(self, loaded: Loaded, viewer, whole: bool = False, board: bool = True) -> dict:
+        """The game now as ``viewer`` may see it; without ``board``, its
+        view and text board are left out (null: a page showing a past
+        version draws that one instead)."""
         seats = self.store.seats(loaded.id)
         if loaded.meta["status"] == "open" and len(seats) >= loaded.meta["players"] and \
                 self.deal(loaded.id, loaded.meta, seats):
@@ -111,8 +114,8 @@ class Queries(Part):
             out["to_act"] = sorted(game.to_act(state))
             out["active"] = game.active_seat(state) if loaded.meta["status"] == "active" else None
             seen = self._effective(loaded, viewer)
-            out["view"] = game.view(state, seen)
-            out["board"] = game.render(state, seen, names, whole=whole)
+            out["view"] = game.view(state, seen) if board else None
+            out["board"] = game.render(state, seen, names, whole=whole) if board else None
             result = game.result(state)
             out["result"] = result.as_dict() if result else loaded.meta.get("result")  # a forfeit: the server's result
         else:
@@ -123,11 +126,22 @@ class Queries(Part):
         return out
 
     def listing(self, status: str, offset: int = 0, limit: int = 50) -> list[dict]:
-        """``list_games`` with what a lobby shows of each: the seats' names
-        and, for a game in play, who is to act (its state is loaded for that,
-        from the cache as a rule). Nothing private: no view."""
+        """``list_games`` with what a lobby shows of each: the seats' names,
+        for a game in play who is to act (its state is loaded for that,
+        from the cache as a rule), and ``moved``, when its last event was
+        settled (None before the deal). Nothing private: no view."""
+        return self._listed(self.list_games(status, offset, limit))
+
+    def listing_of(self, game_ids: list[str]) -> list[dict]:
+        """``listing``'s rows for these games, in the order given (a
+        browser's own games: the lobby's "my games"); an id of no game is
+        left out."""
+        metas = self.store.metas(list(game_ids))
+        return self._listed([self._public_meta(m) for m in metas if m is not None])
+
+    def _listed(self, items: list[dict]) -> list[dict]:
         out = []
-        for item in self.list_games(status, offset, limit):
+        for item in items:
             seats = self.store.seats(item["id"])
             if item["status"] == "open" and len(seats) >= item["players"] and self.deal(item["id"]):
                 item.update(self._public_meta(self._meta(item["id"])))  # its last joiner died before the deal
@@ -137,6 +151,9 @@ class Queries(Part):
                 loaded = self.load(item["id"])
                 item["to_act"] = sorted(loaded.game.to_act(loaded.state))
             out.append(item)
+        moved = self.store.last_moves([item["id"] for item in out])
+        for item in out:
+            item["moved"] = moved.get(item["id"])
         return out
 
     def invitation_state(self, game_id: str, seat: int, nonce: str) -> dict:
@@ -172,9 +189,9 @@ class Queries(Part):
         return {"game": meta["game"], "status": meta["status"],
                 "names": [seats[s]["name"] if s in seats else None for s in range(meta["players"])]}
 
-    def get_game(self, game_id: str, token: str | None, whole: bool = False) -> dict:
+    def get_game(self, game_id: str, token: str | None, whole: bool = False, board: bool = True) -> dict:
         loaded = self.load(game_id)
-        return self.summary(loaded, self.viewer(game_id, token), whole)
+        return self.summary(loaded, self.viewer(game_id, token), whole, board)
 
     def seat_view(self, game_id: str, seat: int, token: str | None, whole: bool = False) -> dict:
         viewer = self.seat_viewer(game_id, seat, token)
@@ -214,14 +231,25 @@ class Queries(Part):
                 "next_after": rows[-1][0] if rows and rows[-1][0] < meta["version"] else None}
 
     def state_at(self, game_id: str, token: str | None, version: int) -> dict:
+        """The game as it was at ``version``, as the caller may see it (the
+        game's filter for the caller's seat; everything once the game is
+        over): its view and text board, who was to act, and, for the pages,
+        the moment's ``status`` (``active`` until the last version of a
+        finished game), ``active`` seat and ``result``."""
         viewer = self.viewer(game_id, token)
         meta = self._meta(game_id)
         loaded = self.load(game_id, version, meta)
         seen = OMNISCIENT if meta.get("status") == "finished" else viewer
         game = loaded.game
         names = self.seat_names(game_id, meta["players"])
+        last = version == int(meta["version"])
+        result = game.result(loaded.state)
+        result = result.as_dict() if result else (meta.get("result") if last else None)  # a forfeit: the server's
+        status = meta["status"] if last else "finished" if result else "active"
         return {"version": version, "to_act": sorted(game.to_act(loaded.state)),
-                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names)}
+                "view": game.view(loaded.state, seen), "text": game.render(loaded.state, seen, names),
+                "status": status, "active": game.active_seat(loaded.state) if status == "active" else None,
+                "result": result}
 
     def move_status(self, game_id: str, move_id: str, token: str | None = None, wait: float = 0) -> dict:
         """A move's outcome (optionally waiting for it to settle), for anyone

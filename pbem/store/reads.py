@@ -126,6 +126,35 @@ class ReadsMixin:
             return archive.rows(after, until, limit)
         return decode_log(rows)
 
+    def last_moves(self, game_ids: list[str]) -> dict[str, float]:
+        """When each game's last event was settled (the move that made it,
+        or the deal), by game id, for the lobby's dates: the last log
+        entry's move record, in two pipelined round trips (a compacted
+        game's, from its archive). A game with no event yet has none."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrevrange(key(game_id, "log"), "+", "-", count=1)
+            pipe.hget(key(game_id, "meta"), "version")
+        replies = pipe.execute() if game_ids else []
+        last: dict[str, str] = {}
+        for game_id, tail, version in zip(game_ids, replies[::2], replies[1::2]):
+            if tail:
+                last[game_id] = tail[0][1][b"m"].decode()
+            elif version and int(version) > 0:  # compacted: its log is in the archive
+                rows = self.events(game_id, int(version) - 1, int(version), 1)
+                if rows:
+                    last[game_id] = rows[0][2]
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, move_id in last.items():
+            pipe.hget(key(game_id, "moves"), move_id)
+        out: dict[str, float] = {}
+        for (game_id, move_id), raw in zip(last.items(), pipe.execute() if last else []):
+            record = json.loads(raw) if raw else self.move(game_id, move_id)
+            settled = (record or {}).get("settled")
+            if isinstance(settled, (int, float)):
+                out[game_id] = float(settled)
+        return out
+
     def version(self, game_id: str) -> int:
         raw = self.redis.hget(key(game_id, "meta"), "version")
         return int(raw) if raw is not None else 0

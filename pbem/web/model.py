@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from .. import pictures
+from .. import games, pictures
 from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import _, join_words, language, ngettext
 from ..service import SeatProof, Service
+from .languages import game_title
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
 LINK_AUTH = "mail-link"
@@ -84,20 +85,56 @@ def name_or_seat(names: list, seat: int) -> str:
 
 
 def lobby(service: Service, limit: int = 50) -> dict:
-    """Open games to join, games in play, finished games, newest first."""
-    out = {}
-    for status in ("open", "active", "finished"):
-        rows = []
-        for g in service.listing(status, 0, limit):
-            names = [s["name"] for s in g["seats"]]
-            invited = [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")]
-            rows.append({"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"],
-                         "names": [n for n in names if n], "invited": invited,
-                         "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
-                         "turn": [name_or_seat(names, s) for s in g["to_act"]],
-                         "outcome": outcome_words(g.get("result"), names) if status == "finished" else ""})
-        out[status] = rows
+    """Open games to join, games in play, finished games, newest first;
+    and what the form that creates a game offers (``game_types``)."""
+    out = {status: [lobby_row(g) for g in service.listing(status, 0, limit)]
+           for status in ("open", "active", "finished")}
+    out["game_types"] = game_types()
     return out
+
+
+def lobby_row(g: dict) -> dict:
+    """A game as the lobby's tables and "my games" show it (public only)."""
+    names = [s["name"] for s in g["seats"]]
+    status = g["status"]
+    return {"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"], "status": status,
+            "names": [n for n in names if n],
+            "invited": [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")],
+            "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
+            "to_act": g["to_act"], "turn": [name_or_seat(names, s) for s in g["to_act"]],
+            "outcome": outcome_words(g.get("result"), names) if status == "finished" else "",
+            "created": g.get("created"), "moved": g.get("moved")}
+
+
+#: How many games one "my games" request may name (a browser holds a few).
+MY_GAMES_MAX = 200
+
+
+def my_games(service: Service, held: dict[str, set[int]]) -> dict:
+    """The games a browser holds seats of (``held``: game id -> its seats),
+    as the lobby's rows, in three groups: those waiting for one of those
+    seats, then the others in play or open, then the finished ones; each
+    group by its last move, latest first."""
+    rows = [lobby_row(g) for g in service.listing_of(list(held)[:MY_GAMES_MAX])]
+    for row in rows:
+        row["mine"] = sorted(held.get(row["id"], ()))
+        row["waiting"] = row["status"] == "active" and bool(set(row["to_act"]) & held.get(row["id"], set()))
+
+    def latest(row):
+        return -(row["moved"] or row["created"] or 0)
+    return {"waiting": sorted((r for r in rows if r["waiting"]), key=latest),
+            "others": sorted((r for r in rows if not r["waiting"] and r["status"] != "finished"), key=latest),
+            "finished": sorted((r for r in rows if r["status"] == "finished"), key=latest)}
+
+
+def game_types() -> list[dict]:
+    """Every game a new game can be made of (its newest rules), with its
+    options as ``GET /game-types`` describes them (docs in the reader's
+    language): the create form is built from these, so a new option
+    appears on it without a change to the page."""
+    return [{"name": g.name, "title": game_title(g.name), "min_players": g.min_players,
+             "max_players": g.max_players, "options": g.describe_options()}
+            for g in games.latest_games()]
 
 
 def invited_name(seat: dict) -> str:
@@ -130,13 +167,17 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
               log: bool = True, after: int | None = None, said: str | None = None, settle=None) -> dict:
     """Everything the game page shows the caller: the summary (status, seats,
     whose turn, scores), the picture of their view (at ``version``, or now
-    with their legal moves marked), their legal moves if they are to act,
+    with their legal moves marked; at a past version the banner, players
+    and scores are that version's too), their legal moves if they are to act,
     and the log in words (all of it, or the events after ``after``).
     ``settle(seat_lang, game_lang)`` is told the languages of the caller's
     seat and of the game as soon as they are known, and may change the
     reader's language (``reading``) for everything built after it."""
     read_in = language()
-    summary = service.get_game(game_id, caller.token)
+    # a past version's page draws that version, not the current one
+    summary = service.get_game(game_id, caller.token, board=version is None)
+    if version is not None and version == summary["version"]:
+        version, summary = None, service.get_game(game_id, caller.token)  # the current version: the page now
     viewer, names = summary["viewer"], [s["name"] for s in summary["seats"]]
     seat_row = summary["seats"][viewer] if isinstance(viewer, int) and 0 <= viewer < len(summary["seats"]) else {}
     if settle is not None:
@@ -150,13 +191,17 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
-            and version in (None, now)):
+            and version is None):
         legal = service.legal_moves(game_id, caller.token)["moves"]
-    if version is None or version == now:
-        shown_version, view, to_act, text = now, summary["view"], summary["to_act"], summary["board"]
+    if version is None:
+        shown_version, view, text, moment = now, summary["view"], summary["board"], summary
     else:
+        # the page at a past version is all of that moment: the picture, who
+        # was to act, the scores, the result (none yet) as they were then
         at = service.state_at(game_id, caller.token, version)
-        shown_version, view, to_act, text = version, at["view"], at["to_act"], at["text"]
+        shown_version, view, text = version, at["view"], at["text"]
+        moment = {**summary, **{k: at[k] for k in ("status", "to_act", "active", "result")}}
+    to_act = moment["to_act"]
     entries = None
     if log or after is not None:
         page = service.events(game_id, caller.token, after or 0, LOG_LIMIT)
@@ -172,8 +217,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
     return {
         "id": game_id, "title": summary["title"], "game": summary["game"], "status": summary["status"],
         "version": now, "shown_version": shown_version, "viewer": viewer, "sees_all": summary["sees_all"],
-        "names": names, "seats": seat_rows(summary, view, to_act, viewer), "to_act": to_act,
-        "turn": turn_words(summary, names, viewer), "picture": picture, "legal": legal,
+        "names": names, "seats": seat_rows(moment, view, to_act, viewer), "to_act": to_act,
+        # the shown version's status: "active" at a past version of a finished game
+        "shown_status": moment["status"],
+        "turn": turn_words(moment, names, viewer), "picture": picture, "legal": legal,
         "log": entries, "caller": caller, "result": summary.get("result"),
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
@@ -307,6 +354,26 @@ def turn_words(summary: dict, names: list, viewer) -> str:
         others = [name_or_seat(names, s) for s in acting if s != viewer]
         return _("Your turn.") if not others else _("Your turn (and {others}'s).", others=join_words(others))
     who = [name_or_seat(names, s) for s in acting]
+    if not who and active is not None:  # a past version between two events of one move: whose move it was
+        who = [name_or_seat(names, active)]
     if not who:
         return _("In play.")
     return _("{names} to play.", names=join_words(who))
+
+
+def rules_page(service: Service, game_id: str, settle=None) -> dict:
+    """A game's rules in play, in words, and the notation of those rules
+    only (``/g/ID/rules``): what an invitation links to instead of carrying
+    the notation itself. Public: the same for everyone (the options and
+    the seats' names are on the game's page too)."""
+    meta = service.meta(game_id)
+    if settle is not None:
+        settle(None, meta.get("lang"))
+    from .. import games
+    from ..notify import wording
+    game = games.get(meta["game"], int(meta["rules_version"]))
+    players, options = int(meta["players"]), meta.get("options") or {}
+    names = wording.seat_names(service.store.seats(game_id), players)
+    return {"game": game_id, "kind": meta["game"], "title": meta.get("title") or "", "players": players,
+            "rules": wording.setup_line(game, game.check_options(players, options), players, names),
+            "notation": wording.notation(game, options)}

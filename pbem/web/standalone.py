@@ -28,7 +28,7 @@ from .. import games
 from ..games.base import OMNISCIENT
 from ..games.i18n import language, reading
 from . import languages
-from .model import named, outcome_words, picture_of
+from .model import named, outcome_words, picture_of, turn_words
 
 STATIC = Path(__file__).parent / "static"
 _DEFS = re.compile(r"<defs>.*?</defs>", re.S)
@@ -53,7 +53,9 @@ def read_record(lines: list[str]) -> tuple[dict, list[dict], dict | None]:
 
 
 def versions(lines: list[str]) -> dict:
-    """Every version's picture (or text board) and the log in words, from a record."""
+    """Every version's picture (or text board), its moment (whose turn it
+    was and the scores then: ``moments``, the last one the file's own), and
+    the log in words, from a record."""
     header, steps, end = read_record(lines)
     game = games.get(header["game"], header["rules_version"])
     players = header["players"]
@@ -62,10 +64,16 @@ def versions(lines: list[str]) -> dict:
     for seat in header.get("seats", []):
         names[seat["seat"]] = seat["name"]
     state = game.start(players, header["options"])
-    shown = []
+    shown, moments = [], []
+    seats = [{"seat": s, "joined": True} for s in range(players)]
 
     def draw(state) -> str:
         view = game.view(state, viewer)
+        scores = view.get("scores") if isinstance(view, dict) else None
+        to_act = sorted(game.to_act(state))
+        moment = {"status": "active", "seats": seats, "to_act": to_act, "active": game.active_seat(state)}
+        # a version's banner and scores (the last one's are the file's own, as the record ended)
+        moments.append([turn_words(moment, names, None), scores if isinstance(scores, list) else None, to_act])
         picture = picture_of(game.name, view, names, header.get("viewer"), None, None)
         if picture["svg"] is None:
             from .model import text_svg
@@ -80,14 +88,14 @@ def versions(lines: list[str]) -> dict:
             shown.append(draw(state))
             log.append({"version": len(shown) - 1, "text": named(game.describe(event, viewer, names), names)})
     result = (end or {}).get("result")
-    return {"header": header, "game": game, "names": names, "pictures": shown, "log": log,
+    return {"header": header, "game": game, "names": names, "pictures": shown, "moments": moments, "log": log,
             "result": result, "outcome": outcome_words(result, names) if result else None}
 
 
-def pack(svgs: list[str]) -> str:
+def pack(svgs: list[str], moments: list | None = None) -> str:
     """The pictures as base64 of gzipped JSON: ``{"defs": [...], "pictures":
     [[defs index, picture without its defs], ...], "at": [picture index by
-    version]}``."""
+    version], "moments": [[banner, scores, seats to act] by version]}``."""
     defs, pics, at = {}, {}, []
     for svg in svgs:
         found = _DEFS.search(svg)
@@ -95,7 +103,7 @@ def pack(svgs: list[str]) -> str:
         body = svg.replace(d, HOLE, 1) if d else svg
         di = defs.setdefault(d, len(defs))
         at.append(pics.setdefault((di, body), len(pics)))
-    data = {"defs": list(defs), "pictures": [list(k) for k in pics], "at": at}
+    data = {"defs": list(defs), "pictures": [list(k) for k in pics], "at": at, "moments": moments or []}
     raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
     return base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode()
 
@@ -114,7 +122,7 @@ def replay_html(lines: list[str], lang: str | None = None) -> str:
     last = len(made["pictures"]) - 1
     return _environment().get_template("standalone.html").render(
         header=header, title=header.get("title") or header["id"], game=made["game"], names=made["names"],
-        log=made["log"], last=last, final=made["pictures"][last], packed=pack(made["pictures"]),
+        log=made["log"], last=last, final=made["pictures"][last], packed=pack(made["pictures"], made["moments"]),
         outcome=made["outcome"], result=made["result"], sees_all=header.get("sees_all"),
         style=(STATIC / "style.css").read_text(), scripts=scripts, lang=language(),
         messages=languages.js_catalog(language()))

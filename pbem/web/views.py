@@ -33,14 +33,14 @@ from ..mail_in import invites
 from ..trust.tickets import make_ticket
 from ..pictures import palette
 from ..trust import play_links as links
-from ..when import when
+from ..when import valid_zone, when
 from . import languages, model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
 
 #: Endpoints whose answers are JSON (for the pages' script): errors too.
-JSON_ENDPOINTS = {"web.live", "web.play_live", "web.play_ticket"}
+JSON_ENDPOINTS = {"web.live", "web.play_live", "web.play_ticket", "web.my_games"}
 #: How long a move through a play link may wait for its outcome, seconds.
 MOVE_WAIT_S = 8.0
 
@@ -152,7 +152,37 @@ def csp() -> str:
 
 @web.get("/")
 def lobby():
-    return html("lobby.html", lobby=model.lobby(service()))
+    return html("lobby.html", lobby=model.lobby(service()), tz=reader_zone())
+
+
+@web.get("/my-games")
+def my_games():
+    """The lobby's "my games": the games whose seats this browser holds
+    (``?seat=GAME.SEAT``, repeated; its tokens stay in the browser), as a
+    part the lobby's script puts in place. Only public rows: naming a seat
+    proves nothing and shows nothing private."""
+    held: dict[str, set[int]] = {}
+    for item in request.args.getlist("seat")[:model.MY_GAMES_MAX]:
+        game_id, _dot, seat = item.rpartition(".")
+        if game_id and len(game_id) <= 64 and seat.isascii() and seat.isdigit() and len(seat) <= 2:
+            held.setdefault(game_id, set()).add(int(seat))
+    mine = model.my_games(service(), held)
+    body = {"count": sum(len(rows) for rows in mine.values()), "waiting": len(mine["waiting"]),
+            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone())}
+    resp = Response(json.dumps(body), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+#: The cookie the lobby's script keeps the browser's time zone in (IANA).
+ZONE_COOKIE = "pbem_tz"
+
+
+def reader_zone() -> str | None:
+    """The reader's time zone as their browser names it (the lobby's script
+    keeps it in a cookie), else None: their language's usual one."""
+    zone = request.cookies.get(ZONE_COOKIE, "")
+    return zone if 0 < len(zone) <= 64 and valid_zone(zone) else None
 
 
 @web.get("/g/<game_id>")
@@ -178,6 +208,12 @@ def live(game_id):
     """The page's parts for the caller (a seat's bearer token, or nobody):
     what the script puts in place when the game moves or a seat signs in."""
     return live_answer(game_id, bearer_caller(game_id))
+
+
+@web.get("/g/<game_id>/rules")
+def rules(game_id):
+    """The rules in play and their notation: what an invitation links to."""
+    return html("rules.html", page=model.rules_page(service(), game_id, settle=settle_language))
 
 
 # -- an invitation's link -------------------------------------------------------------------
@@ -308,18 +344,29 @@ def svg_response(text: str) -> Response:
     return resp
 
 
+def version_arg(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is not None and not (value.isascii() and value.isdigit() and len(value) < 10):
+        raise Unprocessable("invalid_request", _("{name} is a version: digits only", name=name),
+                            fields={name: [_("not a version")]})
+    return int(value) if value is not None else None
+
+
 def live_answer(game_id: str, caller: model.Caller) -> Response:
-    after = request.args.get("after")
-    if after is not None and not (after.isascii() and after.isdigit() and len(after) < 10):
-        raise Unprocessable("invalid_request", _("after is a version: digits only"),
-                            fields={"after": [_("not a version")]})
-    page = model.game_page(service(), game_id, caller, log=request.args.get("log") == "1",
-                           after=int(after) if after is not None else None, settle=settle_language)
-    parts = {name: render_template(f"parts/{name}.html", page=page) for name in ("status", "players", "play")}
-    body = {"version": page["version"], "status": page["status"], "viewer": page["viewer"],
-            "to_act": page["to_act"], "names": page["names"], "parts": parts, "lang": g.pbem_lang,
-            "picture": page["picture"]["svg"] or "", "legal": page["legal"],
-            "log": page["log"]}
+    """The page's parts now (``?after=N``: with the log's entries after N),
+    or, for the replay slider, at a version (``?at=N``): that version's
+    picture, banner and players, as the caller may see them then."""
+    after, at = version_arg("after"), version_arg("at")
+    page = model.game_page(service(), game_id, caller, version=at, log=request.args.get("log") == "1" and at is None,
+                           after=after if at is None else None, settle=settle_language)
+    names = ("status", "players") if at is not None else ("status", "players", "play")
+    parts = {name: render_template(f"parts/{name}.html", page=page) for name in names}
+    picture = page["picture"]["svg"] or ""
+    if at is not None and not picture:  # a game without a picture module: its text board, drawn
+        picture = model.text_svg(page["picture"]["text"] or "")
+    body = {"version": page["version"], "shown": page["shown_version"], "status": page["status"],
+            "viewer": page["viewer"], "to_act": page["to_act"], "names": page["names"], "parts": parts,
+            "lang": g.pbem_lang, "picture": picture, "legal": page["legal"], "log": page["log"]}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -18,6 +18,7 @@ from .columns import wrap as wrap_columns
 from .features import label_of
 from .glyphs import distinct_rotations, glyph, key_lines, marks_in_play
 from .moves import group_moves, legal_moves, legal_placements
+from .rules import turn_number
 from .notation import OWED_TEXTS, describe_move, figure_name, name_in_move, names_in, seat, seat_name, segment
 from .words import localize
 
@@ -215,13 +216,14 @@ def render(state, viewer=None, names=None, whole: bool = False) -> str:
     who = [seat_name(p, names) for p in range(state.players)]
     marked = spots(state)
     box = window(state, marked, whole)
+    number = turn_number(state.turn, state.step, state.over)  # as the picture numbers it
     if state.over:
-        head = _("Carcassonne - turn {turn} - game over", turn=state.turn)
+        head = _("Carcassonne - turn {turn} - game over", turn=number)
     elif state.tile:
-        head = _("Carcassonne - turn {turn} - {player} places tile {tile}", turn=state.turn,
+        head = _("Carcassonne - turn {turn} - {player} places tile {tile}", turn=number,
                  player=who[state.active], tile=state.tile)
     else:
-        head = _("Carcassonne - turn {turn} - {player}'s turn", turn=state.turn, player=who[state.active])
+        head = _("Carcassonne - turn {turn} - {player}'s turn", turn=number, player=who[state.active])
     out = wrap(head)
     out += board_lines(state, box, marked)
     shown = sum(1 for c in state.board if box[0] <= c[0] <= box[2] and box[1] <= c[1] <= box[3])

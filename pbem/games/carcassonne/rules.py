@@ -24,6 +24,17 @@ from __future__ import annotations
 STEPS = ("start_turn", "draw_tile", "place_tile", "figure_phase_1", "figure_phase_2",
          "resolve_figures", "before_scoring", "score", "end_turn")
 FINAL_SCORING = "final_scoring"
+#: The steps of a turn before its tile is placed.
+BEFORE_PLACING = ("start_turn", "draw_tile", "place_tile")
+
+
+def turn_number(turn: int, step: str, over: bool) -> int:
+    """The number every text and picture gives the turn in play, counted
+    from 1 (of a state, or of a view: both carry ``turn``, ``step`` and
+    ``over``). ``turn`` counts the tiles placed, so it names the turn in
+    play once its tile is down; before that (drawing, placing) the turn in
+    play is the next one. After the end: the turns played."""
+    return turn + 1 if not over and step in BEFORE_PLACING else turn
 
 
 class Rules:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...games.carcassonne.notation import expansion_text, feature_name, seat_name
 from ...games.carcassonne.orient import TILES, oriented
+from ...games.carcassonne.rules import turn_number
 from ...games.i18n import N_, _, ngettext
 from .. import markup as m
 from ..metrics import wrap
@@ -75,8 +76,9 @@ class Panel:
         if v.get("over"):
             status = _("Game over: final scores")
         else:
+            turn = turn_number(v.get("turn", 0), v.get("step", "start_turn"), False)  # as the text board numbers it
             status = ngettext("Turn {turn} · {n} tile left in the pile", "Turn {turn} · {n} tiles left in the pile",
-                              v.get("tiles_left", 0), turn=v.get("turn", 0) + 1)
+                              v.get("tiles_left", 0), turn=turn)
         self.label(x + PAD, self.y, status, size=12, fill="#333")
         self.y += 10
         for seat in range(v["players"]):

@@ -78,12 +78,16 @@
 
   // -- the page's parts ------------------------------------------------------------------
 
+  /* Parts of the page (status, players, play) from an answer of /live. */
+  function putParts(parts, names) {
+    names.forEach(function (k) {
+      var box = $("#" + k);
+      if (box && parts[k] !== undefined) box.innerHTML = parts[k];
+    });
+  }
+
   function apply(live, withLog) {
     lastLive = live;
-    ["status", "players", "play"].forEach(function (k) {
-      var box = $("#" + k);
-      if (box && live.parts[k] !== undefined) box.innerHTML = live.parts[k];
-    });
     if (withLog && live.log) setLog(live.log);
     else if (live.log) addLog(live.log, true);
     livePicture = live.picture || null;
@@ -91,15 +95,15 @@
     G.version = live.version;
     if (live.version > seen) seen = live.version;
     G.status = live.status;
+    // A reader at a past version keeps that moment's banner and players (and picture).
+    var atNow = true;
     if (replay) {
-      var following = replay.grow(live.version);
-      if (following || replay.shown === live.version) {
-        if (livePicture) $("#picture").innerHTML = livePicture;
-      }
-      past();
-    } else if (livePicture) {
-      $("#picture").innerHTML = livePicture;
+      replay.grow(live.version);
+      atNow = replay.shown === replay.max;
     }
+    putParts(live.parts, atNow ? ["status", "players", "play"] : ["play"]);
+    if (atNow && livePicture) $("#picture").innerHTML = livePicture;
+    if (replay) past();
     if (grew && !replay && live.status !== "open") {   // the game was dealt: the slider appears
       if (holdReload) reloadWanted = true;
       else location.reload();
@@ -211,17 +215,20 @@
     replay = PbemReplay.attach({
       nav: nav, picture: $("#picture"), log: $("#log"), max: G.version, shown: +main.dataset.shown,
       href: function (n, max) { return n === max ? G.base : G.base + "/v/" + n; },
+      // A version's moment (picture, banner, players) as this reader may see it.
       svgAt: function (n) {
         var key = n + ":" + (me ? me.seat : "-");
         if (cache[key] && G.status === "finished") return Promise.resolve(cache[key]);
-        return fetch(inLanguage(G.base + "/v/" + n + ".svg"), { headers: authHeaders() }).then(function (r) {
-          if (!r.ok) throw new Error(_("the server answered {status}", { status: r.status }));
-          return r.text();
-        }).then(function (t) { cache[key] = t; return t; });
+        return fetchJson(inLanguage(G.base + "/live?at=" + n), { headers: authHeaders() }).then(function (t) {
+          cache[key] = t;
+          return t;
+        });
       },
+      onAt: function (at) { putParts(at.parts, ["status", "players"]); },
       now: function () { return livePicture; },
       onShown: function (n, max) {
         history.replaceState(null, "", n === max ? G.base : G.base + "/v/" + n);
+        if (n === max && lastLive) putParts(lastLive.parts, ["status", "players"]);   // back to now
         past();
       }
     });

@@ -17,7 +17,8 @@
 
    Seats: one entry per game AND seat, `pbem.token.GAME.SEAT` =
    {token, name, key}, so a browser holding two seats of one game keeps
-   both. The seat a tab plays is its choice (sessionStorage
+   both. A game made from the lobby keeps its creator token too,
+   `pbem.creator.GAME`. The seat a tab plays is its choice (sessionStorage
    `pbem.playing.GAME`), else the lowest seat it holds. Bearer tokens stay
    in localStorage: any storage is readable by script on the origin, so the
    protection is the pages' Content-Security-Policy (no inline or foreign
@@ -28,7 +29,7 @@
   "use strict";
   var _ = root.PbemI18n ? root.PbemI18n._ : function (m) { return m; };
   var DB = "pbem", STORE = "keys", ID = "default", OTHER = "key:";
-  var OLD_SEATS = "pbem.seats", TOKEN = "pbem.token.", PLAYING = "pbem.playing.";
+  var OLD_SEATS = "pbem.seats", TOKEN = "pbem.token.", PLAYING = "pbem.playing.", CREATOR = "pbem.creator.";
   // PKCS #8 for an Ed25519 private key is this prefix and the 32-byte seed (RFC 8410).
   var PKCS8 = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
   var ALG = { name: "Ed25519" };
@@ -269,9 +270,33 @@
     }
   }
 
+  /** Every seat this browser holds, of every game: [{game, seat}] (the lobby's "my games"). */
+  function heldSeats() {
+    var out = [];
+    try {
+      migrateSeats();
+      for (var i = 0; i < localStorage.length; i++) {
+        var k = localStorage.key(i), m = k && k.indexOf(TOKEN) === 0 && /^(.+)\.(\d{1,2})$/.exec(k.slice(TOKEN.length));
+        if (m) out.push({ game: m[1], seat: +m[2] });
+      }
+    } catch (e) { /* no storage here: no seat */ }
+    return out;
+  }
+
+  /** Keep the creator token of a game this browser made (`POST /games`
+      answers it once: invitations, the clock). */
+  function rememberCreator(game, token) {
+    try { localStorage.setItem(CREATOR + game, token); } catch (e) { /* no storage: not kept */ }
+  }
+
+  function creatorOf(game) {
+    try { return localStorage.getItem(CREATOR + game); } catch (e) { return null; }
+  }
+
   root.PbemKeys = {
     b64e: b64e, b64d: b64d, load: load, loadFor: loadFor, generate: generate, importPrivate: importPrivate,
     publicKey: publicKey, exportPrivate: exportPrivate, sign: sign, signEnvelope: signEnvelope, nonce: nonce,
-    seatOf: seatOf, seatsOf: seatsOf, chooseSeat: chooseSeat, rememberSeat: rememberSeat, forgetSeat: forgetSeat
+    seatOf: seatOf, seatsOf: seatsOf, chooseSeat: chooseSeat, rememberSeat: rememberSeat, forgetSeat: forgetSeat,
+    heldSeats: heldSeats, rememberCreator: rememberCreator, creatorOf: creatorOf
   };
 })(window);

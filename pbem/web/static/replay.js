@@ -8,8 +8,10 @@
   "use strict";
 
   function attach(o) {
-    // o: {nav, picture, log, max, shown, href(n), svgAt(n) -> Promise<string>,
-    //     now() -> the live picture or null, onShown(n, max)}; href(n, max) is a version's link
+    // o: {nav, picture, log, max, shown, href(n), svgAt(n) -> Promise<string | {picture, ...}>,
+    //     now() -> the live picture or null, onShown(n, max), onAt(answer)}; href(n, max) is a
+    //     version's link. svgAt may answer the version's picture with more of that moment
+    //     (the game page's banner and players): onAt puts that in place, with the picture.
     var nav = o.nav, slider = nav.querySelector("input[type=range]"), out = nav.querySelector("output");
     var steps = {};
     nav.querySelectorAll("[data-step]").forEach(function (a) { steps[a.dataset.step] = a; });
@@ -40,8 +42,13 @@
       }
     }
 
-    function put(svg) {
-      o.picture.innerHTML = svg;
+    function put(got) {
+      if (typeof got === "string") {
+        o.picture.innerHTML = got;
+      } else {
+        o.picture.innerHTML = got.picture;
+        if (o.onAt) o.onAt(got);
+      }
     }
 
     function show(n) {

@@ -28,12 +28,28 @@
       var pic = data.pictures[data.at[n]];
       return Promise.resolve(pic[1].replace("<defs/>", data.defs[pic[0]]));
     }
+    // Each version's banner and scores; the last version's are the file's own (how the record ended).
+    var turn = main.querySelector("section.status p.turn"), rows = main.querySelectorAll("table.seats tr.seat");
+    var end = { turn: turn.textContent, rows: Array.prototype.map.call(rows, function (tr) {
+      return { cls: tr.className, marker: tr.cells[0].textContent, score: tr.cells[2].textContent };
+    }) };
+    function moment(n) {
+      var m = n === last ? null : (data.moments || [])[n];
+      turn.textContent = m ? m[0] : end.turn;
+      Array.prototype.forEach.call(rows, function (tr, i) {
+        var was = end.rows[i];
+        var score = m ? (m[1] && m[1][i] !== undefined && m[1][i] !== null ? String(m[1][i]) : "") : was.score;
+        tr.className = m ? "seat" + (m[2].indexOf(i) >= 0 ? " to-act" : "") : was.cls;
+        tr.cells[0].textContent = m ? (m[2].indexOf(i) >= 0 ? "\u25B6" : "") : was.marker;
+        tr.cells[2].textContent = score;
+      });
+    }
     var start = /^#v(\d+)$/.exec(location.hash);
     var replay = PbemReplay.attach({
       nav: document.querySelector("nav.replay"), picture: document.getElementById("picture"),
       log: document.getElementById("log"), max: last, shown: last,
       href: function (n) { return "#v" + n; }, svgAt: svgAt, now: null,
-      onShown: function (n) { history.replaceState(null, "", "#v" + n); }
+      onShown: function (n) { history.replaceState(null, "", "#v" + n); moment(n); }
     });
     if (start) replay.show(+start[1]);
   }, function (err) {
