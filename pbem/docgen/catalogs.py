@@ -28,7 +28,8 @@ from pbem.games.i18n import CATALOG_LOCALES, DOMAINS, LOCALE_DIR
 _PY = ("**.py", "python")
 SOURCES: dict[str, list] = {
     "carcassonne": [("pbem/games/carcassonne", [_PY]), ("pbem/pictures/carcassonne", [_PY])],
-    "cartoona": [("pbem/games/cartoona", [_PY]), ("pbem/pictures", [("cartoona.py", "python")])],
+    "cartoona": [("pbem/games/cartoona", [_PY]),
+                 ("pbem/pictures", [("cartoona.py", "python"), ("cartoona_*.py", "python")])],
     "kachina": [("pbem/games", [("kachina.py", "python")]), ("pbem/pictures", [("kachina.py", "python")])],
     "wakanda": [("pbem/games", [("wakanda.py", "python")]), ("pbem/pictures", [("wakanda.py", "python")])],
     "web": [("pbem/web", [_PY, ("templates/**.html", "jinja2.ext:babel_extract"), ("static/**.js", "javascript")])],
@@ -36,6 +37,7 @@ SOURCES: dict[str, list] = {
     "core": [("pbem", [("games/carcassonne/**", "ignore"), ("games/cartoona/**", "ignore"),
                        ("games/kachina.py", "ignore"), ("games/wakanda.py", "ignore"),
                        ("pictures/carcassonne/**", "ignore"), ("pictures/cartoona.py", "ignore"),
+                       ("pictures/cartoona_*.py", "ignore"),
                        ("pictures/kachina.py", "ignore"), ("pictures/wakanda.py", "ignore"),
                        ("web/**", "ignore"), ("notify/**", "ignore"), ("mail_in/**", "ignore"),
                        ("docgen/**", "ignore"), _PY])],

@@ -46,7 +46,7 @@ __all__ = ["svg", "png", "touch", "draw_function", "has_picture", "games_with_pi
 
 #: modules of this package that are not a game's picture (a shared helper added
 #: here is named here too)
-SHARED = frozenset({"markup", "palette", "raster", "metrics", "fonts", "svgkit"})
+SHARED = frozenset({"markup", "palette", "raster", "metrics", "fonts", "svgkit", "cartoona_art", "cartoona_touch"})
 
 
 class NoPicture(LookupError):

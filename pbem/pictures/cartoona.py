@@ -4,13 +4,16 @@ Top to bottom: what happens now (a reaction window, an Instant, the last
 turn), then each player (grouped by team in team games) with their score,
 their hand as a count, and their creatures drawn part by part, facing left
 as on the table: ears above the head, the nose left of it, body front and
-back to the right, feet below, the tail at the right. Each tile shows its
-id (the notation's tN), its colour (two halves for a two-colour tile), its
-value and its sockets as black bars on its edges; an open socket shows the
-missing part's place dashed; attached cards are a badge with their total
-and a star for Special. The viewer's own tiles and cards follow their row;
-the centre pool (kids), the drawn tile (solo) and the piles close the
-picture.
+back to the right, feet below, the tail at the right. Each tile is drawn as
+the body part it is, in its set's colour (``cartoona_art``: the parts of a
+creature join into one animal), with its id (the notation's tN) and its
+points on a white circle; an open socket shows the missing part's place
+dashed; attached cards are a badge with their total and a star for
+Special. The viewer's own tiles and cards follow their row; the centre pool
+(kids), the drawn tile (solo) and the piles close the picture.
+
+For the seat to act (``legal`` given), what it may touch carries
+``data-pick`` (``cartoona_touch``: the keys, the paths, ``touch``).
 """
 from __future__ import annotations
 
@@ -18,7 +21,11 @@ from ..games.cartoona.data import C_KIND, C_VALUE, SOCKETS, T_COLOURS, T_PART, T
 from ..games.cartoona.names import colour_name, kind_name
 from ..games.cartoona.text import end_words, kids_goal
 from ..games.i18n import _, join_words, ngettext, pgettext
-from .svgkit import INK, MUTED, PANEL, Svg, fit, header, is_seat, player_row, seat_name, text_width
+from . import cartoona_art as art
+from . import markup
+from .cartoona_touch import pick_keys, touch  # noqa: F401  (touch: the pictures' contract)
+from .markup import esc, num
+from .svgkit import INK, MUTED, PANEL, PAPER, Svg, fit, header, is_seat, player_row, seat_name, text_width
 
 WIDTH = 640
 
@@ -27,8 +34,8 @@ WIDTH = 640
 BENCH_SETUPS = ((3, {}), (2, {"mode": "basic"}), (8, {"mode": "basic_team", "teams": "2x4"}),
                 (8, {"teams": "2x4", "target_score": 30}), (1, {"mode": "solo"}), (4, {"mode": "kids"}))
 MARGIN = 16
-CELL = 44
-HAND = 50
+CELL = 50
+HAND = 54
 
 COLOURS = {"Y": ("#f2c230", INK), "B": ("#3b7dd8", "#ffffff"), "M": ("#d6338a", "#ffffff"),
            "P": ("#6f46a8", "#ffffff")}
@@ -63,49 +70,49 @@ def _card_known(k) -> bool:
     return isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(C_KIND)
 
 
-def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
-    """One tile: fill by colour, the id, the value, its sockets as edge bars;
-    ``label`` adds the part's name (for tiles shown outside a creature)."""
-    colours = T_COLOURS[t]
-    if not colours:
-        fill, ink = SINGLE_FILL, INK
-        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
-    elif len(colours) == 1:
-        fill, ink = COLOURS[colours[0]]
-        svg.rect(x, y, s, s, fill=fill, stroke="#00000066", sw=1, rx=5)
-    else:
-        # a two-colour tile: the second colour below the diagonal; dark text
-        # with a light halo reads on both halves
-        a, b = COLOURS[colours[0]], COLOURS[colours[1]]
-        r = 5
-        svg.rect(x, y, s, s, fill=a[0], rx=r)
-        svg.path(f"M{x + s - r:.1f},{y:.1f} Q{x + s:.1f},{y:.1f} {x + s:.1f},{y + r:.1f} "
-                 f"L{x + s:.1f},{y + s - r:.1f} Q{x + s:.1f},{y + s:.1f} {x + s - r:.1f},{y + s:.1f} "
-                 f"L{x + r:.1f},{y + s:.1f} Q{x:.1f},{y + s:.1f} {x:.1f},{y + s - r:.1f} Z", fill=b[0])
-        svg.rect(x, y, s, s, stroke="#00000066", sw=1, rx=r)
-        ink = None if "Y" in colours else "#ffffff"
+#: where a tile's points sit: a corner its part leaves free (the top right,
+#: where the badge of its cards ends, but for a tail's tip)
+COIN_AT = {"tail": (0.84, 0.84)}
+TILE_PAPER = "#fffdf7"
+
+
+def _tile_marks(svg: Svg, x, y, s, t: int, *, cards=()) -> None:
+    """A tile's id (top left, the notation's tN) and its points on a coin."""
+    size = max(9.0, s * 0.2)
+    # a halo (costly in the PNG) only where the part's drawing reaches the id's corner
     part = T_PART[t]
-    bar = max(2.5, s * 0.08)
-    for socket in T_SOCKETS[t]:
-        edge = EDGE.get((part, socket))
-        if edge == "top":
-            svg.rect(x + s * 0.3, y, s * 0.4, bar, fill=INK)
-        elif edge == "bottom":
-            svg.rect(x + s * 0.3, y + s - bar, s * 0.4, bar, fill=INK)
-        elif edge == "left":
-            svg.rect(x, y + s * 0.3, bar, s * 0.4, fill=INK)
-        elif edge == "right":
-            svg.rect(x + s - bar, y + s * 0.3, bar, s * 0.4, fill=INK)
-    # white text with a dark halo reads on yellow and on the darker half alike
-    halo = INK if ink is None else None
-    ink = ink or "#ffffff"
-    svg.text(x + 3, y + s * 0.28 + 1, f"t{t}", size=s * 0.27, fill=ink, halo=halo)
-    svg.text(x + s / 2, y + s * (0.66 if not label else 0.62), str(T_VALUE[t]), size=s * 0.36, fill=ink,
-             anchor="middle", bold=True, halo=halo)
-    if label:
-        svg.text(x + s / 2, y + s * 0.88, PART_LABEL[part](), size=s * 0.21, fill=ink, anchor="middle", halo=halo)
+    crowded = part in ("front_feet", "back_feet", "single") or (part == "head" and "EAR" in T_SOCKETS[t])
+    svg.text(x + 2.5, y + size * 0.95, f"t{t}", size=size, fill=INK, halo="#ffffff" if crowded else None)
+    cu, cv = COIN_AT.get(T_PART[t], (0.84, 0.16))
+    r = s * 0.15
+    svg.circle(x + cu * s, y + cv * s, r, fill="#ffffff", stroke=INK, sw=1.2)
+    svg.text(x + cu * s, y + cv * s + r * 0.5, str(T_VALUE[t]), size=r * 1.4, anchor="middle", bold=True)
     if cards:
-        _badge(svg, x + s, y, cards)
+        # the badge's right end under the coin's left side
+        _badge(svg, x + (cu - 0.15) * s - 4 if cv < 0.5 else x + s, y, cards)
+
+
+def _tile(svg: Svg, x, y, s, t: int, *, cards=(), label=False) -> None:
+    """One tile on its own (in a hand, drawn, in the centre): the part
+    drawn on a tile, its id and points; ``label`` adds the part's name below."""
+    h = s + (s * 0.26 if label else 0)
+    svg.rect(x, y, s, h, fill=TILE_PAPER, stroke="#00000055", sw=1, rx=5)
+    art.draw_parts(svg, [(t, x, y, s)])
+    _tile_marks(svg, x, y, s, t, cards=cards)
+    if label:
+        svg.text(x + s / 2, y + h - s * 0.07, PART_LABEL[T_PART[t]](), size=s * 0.19, fill=INK, anchor="middle")
+
+
+def _picks(svg: Svg) -> frozenset:
+    """The keys the seat to act may touch (``cartoona_touch``), set by ``draw``."""
+    return getattr(svg, "picks", frozenset())
+
+
+def _hit(svg: Svg, key: str, x, y, w, h) -> None:
+    """A touchable area named ``key``: invisible in the picture (and the PNG),
+    framed by the page's style while it may be touched."""
+    svg.add(f'<g data-pick="{esc(key)}"><rect class="hit" x="{num(x)}" y="{num(y)}" width="{num(w)}" '
+            f'height="{num(h)}" rx="5" fill="#ffffff" fill-opacity="0"/></g>')
 
 
 def _star(svg: Svg, cx, cy, r, fill="#ffd23f") -> None:
@@ -171,6 +178,19 @@ def _creature_size(c: dict) -> tuple[float, float]:
     return w, rows * CELL + 28
 
 
+def _item_size(c: dict) -> tuple[float, float]:
+    if "new" in c:
+        return 2 * CELL, CELL + 28
+    return _creature_size(c)
+
+
+def _item(svg: Svg, x, y, c: dict) -> None:
+    if "new" in c:
+        _new_spot(svg, x, y, c["new"])
+    else:
+        _creature(svg, x, y, c)
+
+
 def _creature(svg: Svg, x, y, c: dict) -> None:
     cells, c0, r0, cols, rows = _creature_box(c)
     complete = c.get("complete")
@@ -186,10 +206,40 @@ def _creature(svg: Svg, x, y, c: dict) -> None:
             px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
             svg.rect(px + 3, py + 3, CELL - 6, CELL - 6, fill="#ffffff", stroke="#8a8a8a", sw=1.2,
                      dash="4,3", rx=4)
-    for part, (kind, what) in cells.items():
-        if kind == "tile" and _known(what):
-            px, py = x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL
-            _tile(svg, px + 1, py + 1, CELL - 2, what, cards=cards.get(str(what), ()))
+    placed = [(what, x + (POS[part][0] - c0) * CELL, gy + (POS[part][1] - r0) * CELL, CELL)
+              for part, (kind, what) in cells.items() if kind == "tile" and _known(what)]
+    for _t, px, py, s in placed:
+        svg.rect(px + 1, py + 1, s - 2, s - 2, fill=TILE_PAPER, stroke="#0000001f", sw=1, rx=5)
+    art.draw_parts(svg, placed)
+    for t, px, py, s in placed:
+        _tile_marks(svg, px, py, s, t, cards=cards.get(str(t), ()))
+    picks = _picks(svg)
+    if picks:
+        # the creature to score: its caption, and the whole of it unless its
+        # tiles are to be touched themselves (a card's target)
+        key = f"creature:{c['id']}"
+        tiles_touched = any(f"tile:{t}" in picks for t, *_rest in placed)
+        if key in picks:
+            _hit(svg, key, x - 4, y - 2, max(cols * CELL, text_width(_caption(c), 12.5, True) + 4) + 8,
+                 22 if tiles_touched else rows * CELL + 32)
+        for t, px, py, s in placed:
+            if f"tile:{t}" in picks:
+                _hit(svg, f"tile:{t}", px + 1, py + 1, s - 2, s - 2)
+        for part, (kind, what) in cells.items():
+            key = f"slot:{c['id']}:{part}"
+            if kind == "open" and key in picks:
+                _hit(svg, key, x + (POS[part][0] - c0) * CELL + 1, gy + (POS[part][1] - r0) * CELL + 1,
+                     CELL - 2, CELL - 2)
+
+
+def _new_spot(svg: Svg, x, y, key: str) -> None:
+    """Where a new creature starts (for the seat placing a tile)."""
+    colour = key.partition(":")[2]
+    text = _("new {colour} creature", colour=colour_name(colour)) if colour else _("new creature")
+    svg.rect(x + 3, y + 27, CELL - 6, CELL - 6, fill="#ffffff", stroke="#8a8a8a", sw=1.2, dash="4,3", rx=4)
+    svg.text(x + CELL / 2, y + 24 + CELL / 2 + 6, "+", size=20, fill=MUTED, anchor="middle", bold=True)
+    svg.text(x, y + 13, fit(text, 12.5, 2 * CELL + 30, bold=True), size=12.5, bold=True, fill=MUTED)
+    _hit(svg, key, x + 1, y + 25, CELL - 2, CELL - 2)
 
 
 def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
@@ -205,15 +255,21 @@ def _flow(svg: Svg, items: list, x0, y, width, size, draw_one, gap=14) -> float:
     return y + row_h
 
 
-def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str) -> float:
+def _hand_tiles(svg: Svg, x0, y, width, tiles, caption: str, key: str = "hand") -> float:
     svg.text(x0, y + 14, fit(caption, 13.5, width, bold=True), size=13.5, bold=True)
     y += 22
     known = [t for t in tiles if _known(t)]
     if not known:
         svg.text(x0, y + 12, pgettext("cartoona", "none"), size=13, fill=MUTED)
         return y + 20
-    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND),
-                 lambda s, x, yy, t: _tile(s, x, yy, HAND, t, label=True), gap=6) + 8
+    picks = _picks(svg)
+
+    def one(s, x, yy, t):
+        _tile(s, x, yy, HAND, t, label=True)
+        if f"{key}:{t}" in picks:
+            _hit(s, f"{key}:{t}", x - 2, yy - 2, HAND + 4, HAND * 1.26 + 4)
+
+    return _flow(svg, known, x0, y, width, lambda t: (HAND, HAND * 1.26), one, gap=6) + 8
 
 
 def _chip_label(k: int) -> str:
@@ -244,7 +300,14 @@ def _cards(svg: Svg, x0, y, width, cards) -> float:
     def size(k):
         return text_width(f"k{k} {_chip_label(k)}", 13, True) + 16, 24
 
-    return _flow(svg, known, x0, y, width, size, lambda s, x, yy, k: _card_chip(s, x, yy, k), gap=6) + 8
+    picks = _picks(svg)
+
+    def one(s, x, yy, k):
+        w = _card_chip(s, x, yy, k)
+        if f"card:{k}" in picks:
+            _hit(s, f"card:{k}", x - 2, yy - 3, w + 4, 30)
+
+    return _flow(svg, known, x0, y, width, size, one, gap=6) + 8
 
 
 # ---------------------------------------------------------------- status
@@ -334,6 +397,7 @@ def _status(view: dict, names) -> tuple[str, str]:
 
 def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
+    svg.picks = pick_keys(view, viewer, legal)
     n = view["players"]
     mode = view["mode"]
     status, detail = _status(view, names)
@@ -360,7 +424,7 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
             y = _team_header(svg, view, t, group, y + 8, names, placings)
         y = _group(svg, view, group, y, names, viewer, None if teams else placings, by_owner)
     y = _centre(svg, view, y, names, viewer)
-    return svg.document(WIDTH, y + 8, title=_("Cartoona"))
+    return markup.document(WIDTH, y + 8, svg.parts, defs=art.defs(), background=PAPER, title=_("Cartoona"))
 
 
 def _team_header(svg: Svg, view: dict, t: int, group, y, names, placings) -> float:
@@ -449,8 +513,10 @@ def _player(svg: Svg, view: dict, p: int, x, y, width, names, viewer, placings, 
     y += 14
     x0 = x + 30
     inner = width - 30
-    if creatures:
-        y = _flow(svg, creatures, x0, y, inner, _creature_size, _creature) + 6
+    news = sorted(k for k in _picks(svg) if k == "new" or k.startswith("new:")) if p == viewer else []
+    items = list(creatures) + [{"new": k} for k in news]
+    if items:
+        y = _flow(svg, items, x0, y, inner, _item_size, _item) + 6
     elif mode != "solo":
         svg.text(x0, y + 10, _("no creature on the table"), size=12.5, fill=MUTED, italic=True)
         y += 18
@@ -482,7 +548,10 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
         if _known(view.get("held")):
             y = _hand_tiles(svg, MARGIN, y, width, [view["held"]],
                             _("{name} holds", name=seat_name(names, view.get("active", 0))))
-        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], _("In the centre"))
+        top = y
+        y = _hand_tiles(svg, MARGIN, y, width, view.get("pool") or [], _("In the centre"), key="pool")
+        if "pool" in _picks(svg):
+            _hit(svg, "pool", MARGIN - 4, top, width + 8, y - top)
     lines = []
     for th in view.get("thefts") or ():
         if isinstance(th, dict) and "tile" in th:
@@ -501,8 +570,8 @@ def _centre(svg: Svg, view: dict, y, names, viewer) -> float:
                        stack=view["stack"], aside=len(view.get("discarded") or ())))
     elif mode == "kids":
         lines.append(_("Tile stack {stack}", stack=view["stack"]))
-    lines.append(_("Black bars: sockets · dashed: an open socket's missing part · badge: cards on a tile")
-                 if mode == "full" else _("Black bars: sockets · dashed: an open socket's missing part"))
+    lines.append(_("Dashed: an open socket's missing part · circle: a tile's points · badge: cards on a tile")
+                 if mode == "full" else _("Dashed: an open socket's missing part · circle: a tile's points"))
     for line in lines:
         svg.text(MARGIN, y + 14, fit(line, 12.5, width), size=12.5, fill=MUTED)
         y += 19
