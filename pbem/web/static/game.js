@@ -82,7 +82,11 @@
   function putParts(parts, names) {
     names.forEach(function (k) {
       var box = $("#" + k);
-      if (box && parts[k] !== undefined) box.innerHTML = parts[k];
+      if (!box || parts[k] === undefined) return;
+      // The list of moves the reader unfolded stays unfolded when the part comes anew.
+      var unfolded = box.querySelector("details.all-moves[open]");
+      box.innerHTML = parts[k];
+      if (unfolded) box.querySelectorAll("details.all-moves").forEach(function (d) { d.open = true; });
     });
   }
 
