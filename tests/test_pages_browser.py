@@ -207,7 +207,7 @@ def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_serv
         else:
             me.click("#chooser button.no-figure")
         shot(me, screenshots, f"turn{turn}-chooser-{label}", full=False)
-        me.locator("#picture svg").screenshot(path=str(screenshots / f"turn{turn}-board-{label}.png"))
+        me.locator("#picture > svg").screenshot(path=str(screenshots / f"turn{turn}-board-{label}.png"))
         me.locator("#chooser").scroll_into_view_if_needed()
         shot(me, screenshots, f"turn{turn}-chooser-panel-{label}", full=False)
         go = me.locator("#chooser button.play-it")

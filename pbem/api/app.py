@@ -109,7 +109,22 @@ def swagger_ui_dir() -> str:
     return os.path.join(spec.submodule_search_locations[0], "static")
 
 
+#: the docs page on a phone (390 px): Swagger UI's own styles let the long
+#: tables of the description (the error codes) push the page sideways
+DOCS_PHONE_CSS = """
+/* pbem: nothing wider than a phone's screen */
+.swagger-ui .info table, .swagger-ui .markdown table, .swagger-ui .renderedMarkdown table {
+  display: block; max-width: 100%; overflow-x: auto; }
+.swagger-ui .info code, .swagger-ui .markdown code, .swagger-ui td { overflow-wrap: anywhere; }
+.swagger-ui pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+"""
+
+
 def _swagger_asset(filename: str):
+    if filename == "swagger-ui.css":   # Swagger UI's styles, and the phone's few more
+        with open(os.path.join(swagger_ui_dir(), filename), encoding="utf-8") as f:
+            css = f.read() + DOCS_PHONE_CSS
+        return current_app.response_class(css, mimetype="text/css", headers={"Cache-Control": "max-age=86400"})
     return send_from_directory(swagger_ui_dir(), filename, max_age=86400)
 
 

@@ -124,6 +124,7 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
     n = len(view["scores"])
     status, detail = _status(view, names)
+    svg.part("panel")   # the header, the players and the hand: below the board on a phone
     y = header(svg, WIDTH, _("KACHINA"), status, detail)
 
     # -- players
@@ -150,6 +151,8 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     # -- the viewer's own tiles
     hand = view.get("hand")
     if is_seat(viewer, n) and hand is not None and not over:
+        svg.end_part()
+        svg.part("panel")   # its own part: on a phone it is scaled by its own width, the tiles big enough to tap
         s = 40
         label = _("Your tiles")
         svg.text(MARGIN, y + 26, label, size=15, bold=True)
@@ -168,8 +171,13 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
                      size=14, fill=MUTED)
         y += s + 14
 
+    svg.end_part()
+    svg.part("board")
     y = _grid(svg, view, y, viewer, legal)
+    svg.end_part()
+    svg.part("panel")
     y = _key(svg, view, y, legal_shown=bool(_legal_cells(view, viewer, legal)))
+    svg.end_part()
     return svg.document(WIDTH, y, title=_("Kachina"))
 
 

@@ -111,6 +111,19 @@ def document(width, height, body, *, defs: str = "", background: str | None = "#
     return "".join(parts)
 
 
+def part(kind: str, body, box=None) -> str:
+    """A part of a picture the page may lay out by itself (``zoom.js``): the
+    ``board`` (what a phone shows first, fitted to the screen, to pan and zoom)
+    or a ``panel`` (players, scores, tiles in hand: below the board on a
+    phone). ``box`` is the part's (x, y, width, height) where the drawing
+    knows it better than the browser's bounding box (margins it keeps on
+    purpose). Renderers ignore the attributes: a mail's picture is unchanged."""
+    if not isinstance(body, str):
+        body = "".join(body)
+    where = "" if box is None else f' data-box="{" ".join(num(float(v)) for v in box)}"'
+    return f'<g data-part="{esc(kind)}"{where}>{body}</g>'
+
+
 def text_width(content: str, size: float, bold: bool = False) -> float:
     """The width of a label in pixels, from the shipped font's advances (``metrics``)."""
     from .metrics import text_width as width

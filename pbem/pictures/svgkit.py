@@ -61,6 +61,15 @@ class Svg:
     def add(self, raw: str) -> None:
         self.parts.append(raw)
 
+    def part(self, kind: str, box=None) -> None:
+        """What is drawn from here to ``end_part`` is one part of the picture
+        (``markup.part``: the board, or a panel the page may put below it)."""
+        where = "" if box is None else f' data-box="{" ".join(num(float(v)) for v in box)}"'
+        self.parts.append(f'<g data-part="{esc(kind)}"{where}>')
+
+    def end_part(self) -> None:
+        self.parts.append("</g>")
+
     def rect(self, x, y, w, h, fill="none", stroke=None, sw=1, rx=0, dash=None, opacity=None) -> None:
         a = f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"'
         if rx:

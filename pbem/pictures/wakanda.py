@@ -98,11 +98,17 @@ def _status(view: dict, names) -> tuple[str, str]:
 def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg = Svg()
     status, detail = _status(view, names)
+    svg.part("panel")   # the header and the players: below the villages on a phone
     y = header(svg, WIDTH, _("WAKANDA"), status, detail)
     picks = _pick_keys(view, viewer, legal)
     y = _players(svg, view, y, names, viewer, picks)
+    svg.end_part()
+    svg.part("board")
     y = _villages(svg, view, y + 6, names, picks)
+    svg.end_part()
+    svg.part("panel")
     y = _footer(svg, view, y, names)
+    svg.end_part()
     return svg.document(WIDTH, y, title=_("Wakanda"))
 
 
@@ -169,7 +175,9 @@ def _villages(svg: Svg, view: dict, y, names, picks=frozenset()) -> float:
     col = (WIDTH - 2 * MARGIN) / len(villages)
     tallest = max((len(v["pole"]) for v in villages), default=0)
     claimed = any(v["state"] == "claimed" for v in villages)
-    pole_h = max(tallest, 3) * PIECE_H + (40 if claimed else 12)
+    # as tall as the tallest pole (room for one piece at least, and for the
+    # "empty" label): no empty band above the villages early in the game
+    pole_h = max(tallest, 1) * PIECE_H + (40 if claimed else 12)
     svg.rect(MARGIN - 6, y, WIDTH - 2 * MARGIN + 12, pole_h + CARD_H + 40, fill=PANEL, rx=8)
     base = y + 10 + pole_h  # the top of the village cards; poles stand on it
     closed_next = min((v["position"] for v in villages if v["state"] == "closed"), default=None)

@@ -116,7 +116,7 @@ def replay_html(lines: list[str], lang: str | None = None) -> str:
         with reading(lang):
             return replay_html(lines)
     made = versions(lines)
-    scripts = [(STATIC / f).read_text() for f in ("i18n.js", "replay.js", "standalone.js")]
+    scripts = [(STATIC / f).read_text() for f in ("i18n.js", "replay.js", "standalone.js", "zoom.js")]
     assert not any("</script" in text for text in scripts)  # inlined as they are
     header = made["header"]
     last = len(made["pictures"]) - 1

@@ -44,9 +44,17 @@ def last_cells(view: dict, last) -> list:
 def draw(view: dict, *, names=None, viewer=None, legal=None, last=None) -> str:
     board = Board(view, legal)
     framed = last_cells(view, last)
-    panel_svg, panel_height = Panel(view, names, viewer, legal, board.shown(framed)).svg(board.width + 6)
+    shown = board.shown(framed)
+    panel_svg, panel_height = Panel(view, names, viewer, legal, shown).svg(board.width + 6)
+    if board.height < panel_height:   # a young board: as tall as the panel, not an inset beside it
+        board.fill(panel_height)      # (a Panel draws once: a new one, placed beside the bigger board)
+        panel_svg, panel_height = Panel(view, names, viewer, legal, shown).svg(board.width + 6)
     height = math.ceil(max(board.height, panel_height))
     board.oy = (height - board.height) / 2      # centred beside a taller panel
-    body = [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), board.svg(framed), panel_svg]
+    # Two parts the page may lay out by itself (markup.part): on a phone the
+    # board comes first, fitted to the screen, and the panel below it.
+    body = [m.part("board", board.svg(framed), (board.ox, board.oy, board.width, board.height)),
+            m.part("panel", [m.rect(board.width + 6, 0, WIDTH, height, fill="#fbf9f4"), panel_svg],
+                   (board.width + 6, 0, WIDTH, math.ceil(panel_height)))]
     return m.document(board.width + 6 + WIDTH, height, body, defs=board.defs(), background="#ffffff",
                       title=_("Carcassonne"))

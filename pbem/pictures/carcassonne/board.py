@@ -12,8 +12,9 @@ from .terrain import tile_group
 from .tile_art import art_of
 
 TILE = 40                 # board pixels per tile on a big board...
-BIG_TILE = 64             # ... and on a small one (up to 620 px of board)
+BIG_TILE = 96             # ... and on a young one: the board fills its picture, not an inset beside the panel
 BOARD_PIXELS = 620
+FILL_TILE = 128           # at most, to be as tall as the panel (Board.fill)
 MARGIN = 22               # room for the coordinates
 EMPTY = "#eee8d8"
 GRID = "#d9d0bb"
@@ -51,8 +52,9 @@ class Board:
         ys = [c[1] for c in cells]
         self.x0, self.x1, self.y0, self.y1 = min(xs), max(xs), min(ys), max(ys)
         span = max(self.x1 - self.x0, self.y1 - self.y0) + 1
-        # tiles as big as fit in BOARD_PIXELS, within [TILE, BIG_TILE]: a young board is
-        # drawn large, a finished one stays small enough for mail
+        # tiles as big as fit in BOARD_PIXELS, within [TILE, BIG_TILE]: the board is sized
+        # to the tiles placed (a young board drawn large, at least as tall as the panel
+        # beside it), a finished one stays small enough for mail
         self.tile = t = max(TILE, min(BIG_TILE, BOARD_PIXELS // span // 2 * 2))
         self.width = (self.x1 - self.x0 + 1) * t + 2 * MARGIN
         self.height = (self.y1 - self.y0 + 1) * t + 2 * MARGIN
@@ -64,6 +66,17 @@ class Board:
             fn = hooks.LEGAL.get(mv.get("type"))
             if fn is not None:
                 fn(self, mv)
+
+    def fill(self, height: float) -> None:
+        """A young board beside a taller panel: tiles as big as make it as
+        tall as the panel (up to FILL_TILE), rather than a small board in the
+        middle of a frame. Call before drawing: everything drawn is in tiles."""
+        rows = self.y1 - self.y0 + 1
+        t = min(FILL_TILE, int((height - 2 * MARGIN) / rows) // 2 * 2)
+        if t > self.tile:
+            self.tile = t
+            self.width = (self.x1 - self.x0 + 1) * t + 2 * MARGIN
+            self.height = rows * t + 2 * MARGIN
 
     # -- geometry -------------------------------------------------------------------
 

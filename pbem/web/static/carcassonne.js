@@ -39,7 +39,8 @@
     function cellAt(evt) {
       var pt = svg.createSVGPoint();
       pt.x = evt.clientX; pt.y = evt.clientY;
-      var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      // (the frames' own user space: zoom.js may have put the board in a port of its own)
+      var p = pt.matrixTransform(cells[0].getScreenCTM().inverse());
       for (var i = 0; i < cells.length; i++) {
         var c = cells[i], x = +c.getAttribute("x") - 3, y = +c.getAttribute("y") - 3,
             w = +c.getAttribute("width") + 6;
@@ -109,7 +110,7 @@
       frame.setAttribute("stroke", "#1f4fbf");
       frame.setAttribute("stroke-width", String(4 * big / size));
       g.appendChild(frame);
-      svg.appendChild(g);
+      r.parentNode.appendChild(g);   // beside its frame, in the board's own coordinates
     }
 
     function render() {

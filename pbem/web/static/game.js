@@ -527,23 +527,14 @@
 
   // -- start ------------------------------------------------------------------------------
 
-  var fit = $("#fit");
-  if (fit && $("#picture svg")) {
-    fit.hidden = false;
-    fit.addEventListener("click", function () {
-      var on = $("#picture").classList.toggle("fit");
-      fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
-    });
-  }
-
   /* The board in words for screen readers (#board-text): the text board the
      server put in each picture as its description, whichever picture is shown. */
   var boardText = $("#board-text");
   if (boardText && window.MutationObserver) {
     new MutationObserver(function () {
-      var desc = $("#picture svg > desc");
-      if (desc) boardText.textContent = desc.textContent;
-    }).observe($("#picture"), { childList: true });
+      var desc = $("#picture desc");
+      if (desc && desc.textContent !== boardText.textContent) boardText.textContent = desc.textContent;
+    }).observe($("#picture"), { childList: true, subtree: true });
   }
 
   attachReplay();

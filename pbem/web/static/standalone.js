@@ -5,11 +5,6 @@
   var _ = PbemI18n._;
   var main = document.querySelector("main.replay-file"), last = +main.dataset.last;
   var note = document.getElementById("unpacking");
-  var fit = document.getElementById("fit");
-  fit.addEventListener("click", function () {
-    var on = document.getElementById("picture").classList.toggle("fit");
-    fit.textContent = on ? _("Show the picture at full size") : _("Fit the picture to the screen");
-  });
 
   function unpack() {
     var text = document.getElementById("pictures").textContent.trim();

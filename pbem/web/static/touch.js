@@ -205,7 +205,7 @@
     });
     // The picture is drawn anew (a live update, the replay coming back to now): mark it again.
     watched = new MutationObserver(function () { if (at && at.picture === picture) mark(); });
-    watched.observe(picture, { childList: true });
+    watched.observe(picture, { childList: true, subtree: true });
   }
 
   function panelFor(picture) {
