@@ -104,11 +104,18 @@ def drain(svc: Service) -> int:
     return sum(q.drain(svc.apply_moves, linger_s=0) for q in svc.queue.queues)
 
 
+#: How often a test's HTTP server looks whether it is asked to stop.
+POLL_S = 0.02
+
+
 class LiveServer:
     def __init__(self, app):
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once a poll
+        # interval (0.5 s by default, paid at the end of every test with a server)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL_S},
+                                       daemon=True)
 
     def __enter__(self):
         self.thread.start()
@@ -235,16 +242,20 @@ def screenshots(request) -> Path:
 
 
 # -- the order of the contract tests --------------------------------------------
-# tests/test_game_contract.py runs its tests setup by setup (every test of one
-# game and sample setup, then the next setup's), in the same slots of the
-# session: the seeded walks and playouts one test made are then still in the
-# small caches (test_game_contract.walked, .playout_of) when the next test of
-# that setup needs them. The same order on every xdist worker (pure function
-# of the collection).
+# tests/test_game_contract.py and its languages' half,
+# tests/test_game_contract_languages.py, run their tests setup by setup (every
+# test of one game and sample setup, then the next setup's), in the same slots
+# of the session: the seeded walks and playouts one test made are then still
+# in the small caches (test_game_contract.walked, .playout_of) when the next
+# test of that setup needs them. The same order on every xdist worker (pure
+# function of the collection).
+
+CONTRACT_FILES = ("tests/test_game_contract.py::", "tests/test_game_contract_languages.py::")
+
 
 def pytest_collection_modifyitems(session, config, items):
     slots = [i for i, item in enumerate(items)
-             if item.nodeid.startswith("tests/test_game_contract.py::") and hasattr(item, "callspec")]
+             if item.nodeid.startswith(CONTRACT_FILES) and hasattr(item, "callspec")]
     if not slots:
         return
     cases: dict[str, int] = {}
