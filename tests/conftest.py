@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -150,6 +151,14 @@ class WorkerProcess:
         self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
                                      stdout=subprocess.DEVNULL, stderr=self.log_file)
 
+    def children(self) -> list[int]:
+        """The processes the worker forked (RQ's scheduler), from /proc (Linux)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+                return [int(pid) for pid in f.read().split()]
+        except OSError:
+            return []
+
     def log(self) -> str:
         """What the worker wrote to stderr so far."""
         return Path(self.log_file.name).read_text(errors="replace")
@@ -183,12 +192,36 @@ def start_worker(settings):
         return w
 
     yield start
-    for w in started:  # all asked at once: their warm shutdowns (about a second each) overlap
-        if w.proc.poll() is None:
-            w.proc.terminate()
+    # The test is over and the next one empties Redis: no warm shutdown (a second
+    # or more each: RQ's scheduler process ends only after its one-second sleep,
+    # then the interpreter's own), but SIGKILL for each worker and the scheduler
+    # process it forked, both gone before the next test starts.
     for w in started:
-        w.wait_stopped()
+        children = w.children()
+        if w.proc.poll() is None:
+            w.proc.kill()
+        w.proc.wait(10)
+        for pid in children:
+            kill_and_wait(pid)
         Path(w.log_file.name).unlink(missing_ok=True)
+
+
+def kill_and_wait(pid: int, timeout: float = 10.0) -> None:
+    """SIGKILL a process that is not ours to reap (a worker's orphaned child),
+    and wait until it is gone."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # dead, its parent not yet told
+                    return
+        except OSError:
+            return
+        time.sleep(0.005)
 
 
 def wait_until(predicate, timeout: float = 15.0, interval: float = 0.02):
