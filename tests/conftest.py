@@ -287,6 +287,13 @@ CONTRACT_FILES = ("tests/test_game_contract.py::", "tests/test_game_contract_lan
 
 
 def pytest_collection_modifyitems(session, config, items):
+    group_the_contract_by_setup(items)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers > 1:
+        items[:] = slow_files_first(items, workers)
+
+
+def group_the_contract_by_setup(items) -> None:
     slots = [i for i, item in enumerate(items)
              if item.nodeid.startswith(CONTRACT_FILES) and hasattr(item, "callspec")]
     if not slots:
@@ -297,3 +304,61 @@ def pytest_collection_modifyitems(session, config, items):
     ordered = sorted((items[i] for i in slots), key=lambda item: cases[item.callspec.id])  # stable: file order within
     for i, item in zip(slots, ordered):
         items[i] = item
+
+
+# -- the slow files first, on every xdist worker ---------------------------------
+# make test's parallel phase (--dist worksteal) hands each worker an equal
+# share of the tests by count, in collection order, and a worker that runs out
+# takes the last half of the longest queue left. A file of long tests (whole
+# servers started, processes killed, subprocesses playing every game) met late
+# runs alone at the end while the other workers wait: the phase lasts as long
+# as its slowest tail. So these files go to the head of the workers' shares,
+# spread over them (the longest first, each to the share with the least so
+# far), each file whole (its module fixtures and per-process caches, such as
+# test_backup's saved store, stay on one worker). Seconds: one file alone on
+# a quiet 2-core machine, roughly; only their order matters. The order is a
+# pure function of the collection: every worker computes the same.
+SLOW_FILES = {
+    "tests/test_hash_seed.py": 40,
+    "tests/test_compaction.py": 35,
+    "tests/test_fuzz_api.py": 35,
+    "tests/test_faults.py": 25,
+    "tests/test_backup.py": 20,
+    "tests/test_bench_smoke.py": 30,
+    "tests/test_fuzz_games.py": 30,
+    "tests/test_error_codes.py": 12,
+    "tests/test_carcassonne_windows_by_mail.py": 10,
+    "tests/test_api_e2e.py": 12,
+    "tests/test_deploy.py": 10,
+    "tests/test_cluster_faults.py": 10,
+    "tests/test_hidden_moves.py": 10,
+    "tests/test_faults_stream.py": 6,
+    "tests/test_docs_page.py": 5,
+    "tests/test_faults_race.py": 5,
+    "tests/test_admin.py": 7,
+    "tests/test_api_languages.py": 7,
+}
+
+
+def slow_files_first(items: list, workers: int) -> list:
+    """``items`` cut as xdist's work stealing first shares them out (``workers``
+    shares in order, by count), the SLOW_FILES moved to the heads of the shares."""
+    slow: dict[str, list] = {}
+    rest = []
+    for item in items:
+        name = item.nodeid.split("::", 1)[0]
+        (slow.setdefault(name, []) if name in SLOW_FILES else rest).append(item)
+    heads: list[list] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for name in sorted(slow, key=lambda n: -SLOW_FILES[n]):
+        share = load.index(min(load))
+        heads[share].extend(slow[name])
+        load[share] += SLOW_FILES[name]
+    out, left = [], len(items)
+    for share in range(workers):
+        size = left // (workers - share)  # as WorkStealingScheduling.check_schedule sends them
+        body = max(0, size - len(heads[share]))
+        out += heads[share] + rest[:body]
+        del rest[:body]
+        left -= size
+    return out + rest
