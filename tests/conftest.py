@@ -288,7 +288,7 @@ CONTRACT_FILES = ("tests/test_game_contract.py::", "tests/test_game_contract_lan
 
 def pytest_collection_modifyitems(session, config, items):
     group_the_contract_by_setup(items)
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)  # an xdist worker's
     if workers > 1:
         items[:] = slow_files_first(items, workers)
 
@@ -337,6 +337,13 @@ SLOW_FILES = {
     "tests/test_faults_race.py": 5,
     "tests/test_admin.py": 7,
     "tests/test_api_languages.py": 7,
+    "tests/test_pages_languages_browser.py": 20,
+    "tests/test_pages_browser.py": 12,
+    "tests/test_pages_languages.py": 10,
+    "tests/test_makefile.py": 15,
+    "tests/test_pause_votes.py": 8,
+    "tests/test_replay_html.py": 6,
+    "tests/test_pages_keys.py": 6,
 }
 
 
