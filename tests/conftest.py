@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -104,11 +105,18 @@ def drain(svc: Service) -> int:
     return sum(q.drain(svc.apply_moves, linger_s=0) for q in svc.queue.queues)
 
 
+#: How often a test's HTTP server looks whether it is asked to stop.
+POLL_S = 0.02
+
+
 class LiveServer:
     def __init__(self, app):
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once a poll
+        # interval (0.5 s by default, paid at the end of every test with a server)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL_S},
+                                       daemon=True)
 
     def __enter__(self):
         self.thread.start()
@@ -143,6 +151,14 @@ class WorkerProcess:
         self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
                                      stdout=subprocess.DEVNULL, stderr=self.log_file)
 
+    def children(self) -> list[int]:
+        """The processes the worker forked (RQ's scheduler), from /proc (Linux)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+                return [int(pid) for pid in f.read().split()]
+        except OSError:
+            return []
+
     def log(self) -> str:
         """What the worker wrote to stderr so far."""
         return Path(self.log_file.name).read_text(errors="replace")
@@ -176,12 +192,36 @@ def start_worker(settings):
         return w
 
     yield start
-    for w in started:  # all asked at once: their warm shutdowns (about a second each) overlap
-        if w.proc.poll() is None:
-            w.proc.terminate()
+    # The test is over and the next one empties Redis: no warm shutdown (a second
+    # or more each: RQ's scheduler process ends only after its one-second sleep,
+    # then the interpreter's own), but SIGKILL for each worker and the scheduler
+    # process it forked, both gone before the next test starts.
     for w in started:
-        w.wait_stopped()
+        children = w.children()
+        if w.proc.poll() is None:
+            w.proc.kill()
+        w.proc.wait(10)
+        for pid in children:
+            kill_and_wait(pid)
         Path(w.log_file.name).unlink(missing_ok=True)
+
+
+def kill_and_wait(pid: int, timeout: float = 10.0) -> None:
+    """SIGKILL a process that is not ours to reap (a worker's orphaned child),
+    and wait until it is gone."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # dead, its parent not yet told
+                    return
+        except OSError:
+            return
+        time.sleep(0.005)
 
 
 def wait_until(predicate, timeout: float = 15.0, interval: float = 0.02):
@@ -235,16 +275,27 @@ def screenshots(request) -> Path:
 
 
 # -- the order of the contract tests --------------------------------------------
-# tests/test_game_contract.py runs its tests setup by setup (every test of one
-# game and sample setup, then the next setup's), in the same slots of the
-# session: the seeded walks and playouts one test made are then still in the
-# small caches (test_game_contract.walked, .playout_of) when the next test of
-# that setup needs them. The same order on every xdist worker (pure function
-# of the collection).
+# tests/test_game_contract.py and its languages' half,
+# tests/test_game_contract_languages.py, run their tests setup by setup (every
+# test of one game and sample setup, then the next setup's), in the same slots
+# of the session: the seeded walks and playouts one test made are then still
+# in the small caches (test_game_contract.walked, .playout_of) when the next
+# test of that setup needs them. The same order on every xdist worker (pure
+# function of the collection).
+
+CONTRACT_FILES = ("tests/test_game_contract.py::", "tests/test_game_contract_languages.py::")
+
 
 def pytest_collection_modifyitems(session, config, items):
+    group_the_contract_by_setup(items)
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)  # an xdist worker's
+    if workers > 1:
+        items[:] = slow_files_first(items, workers)
+
+
+def group_the_contract_by_setup(items) -> None:
     slots = [i for i, item in enumerate(items)
-             if item.nodeid.startswith("tests/test_game_contract.py::") and hasattr(item, "callspec")]
+             if item.nodeid.startswith(CONTRACT_FILES) and hasattr(item, "callspec")]
     if not slots:
         return
     cases: dict[str, int] = {}
@@ -253,3 +304,68 @@ def pytest_collection_modifyitems(session, config, items):
     ordered = sorted((items[i] for i in slots), key=lambda item: cases[item.callspec.id])  # stable: file order within
     for i, item in zip(slots, ordered):
         items[i] = item
+
+
+# -- the slow files first, on every xdist worker ---------------------------------
+# make test's parallel phase (--dist worksteal) hands each worker an equal
+# share of the tests by count, in collection order, and a worker that runs out
+# takes the last half of the longest queue left. A file of long tests (whole
+# servers started, processes killed, subprocesses playing every game) met late
+# runs alone at the end while the other workers wait: the phase lasts as long
+# as its slowest tail. So these files go to the head of the workers' shares,
+# spread over them (the longest first, each to the share with the least so
+# far), each file whole (its module fixtures and per-process caches, such as
+# test_backup's saved store, stay on one worker). Seconds: one file alone on
+# a quiet 2-core machine, roughly; only their order matters. The order is a
+# pure function of the collection: every worker computes the same.
+SLOW_FILES = {
+    "tests/test_hash_seed.py": 40,
+    "tests/test_compaction.py": 35,
+    "tests/test_fuzz_api.py": 35,
+    "tests/test_faults.py": 25,
+    "tests/test_backup.py": 20,
+    "tests/test_bench_smoke.py": 30,
+    "tests/test_fuzz_games.py": 30,
+    "tests/test_error_codes.py": 12,
+    "tests/test_carcassonne_windows_by_mail.py": 10,
+    "tests/test_api_e2e.py": 12,
+    "tests/test_deploy.py": 10,
+    "tests/test_cluster_faults.py": 10,
+    "tests/test_hidden_moves.py": 10,
+    "tests/test_faults_stream.py": 6,
+    "tests/test_docs_page.py": 5,
+    "tests/test_faults_race.py": 5,
+    "tests/test_admin.py": 7,
+    "tests/test_api_languages.py": 7,
+    "tests/test_pages_languages_browser.py": 20,
+    "tests/test_pages_browser.py": 12,
+    "tests/test_pages_languages.py": 10,
+    "tests/test_makefile.py": 15,
+    "tests/test_pause_votes.py": 8,
+    "tests/test_replay_html.py": 6,
+    "tests/test_pages_keys.py": 6,
+}
+
+
+def slow_files_first(items: list, workers: int) -> list:
+    """``items`` cut as xdist's work stealing first shares them out (``workers``
+    shares in order, by count), the SLOW_FILES moved to the heads of the shares."""
+    slow: dict[str, list] = {}
+    rest = []
+    for item in items:
+        name = item.nodeid.split("::", 1)[0]
+        (slow.setdefault(name, []) if name in SLOW_FILES else rest).append(item)
+    heads: list[list] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for name in sorted(slow, key=lambda n: -SLOW_FILES[n]):
+        share = load.index(min(load))
+        heads[share].extend(slow[name])
+        load[share] += SLOW_FILES[name]
+    out, left = [], len(items)
+    for share in range(workers):
+        size = left // (workers - share)  # as WorkStealingScheduling.check_schedule sends them
+        body = max(0, size - len(heads[share]))
+        out += heads[share] + rest[:body]
+        del rest[:body]
+        left -= size
+    return out + rest

@@ -48,6 +48,14 @@ def play(service: Service, game_id: str, keys: dict, tokens: dict, rng: random.R
     return service.get_game(game_id, None)
 
 
+def move_buttons(page, timeout: float = 15000):
+    """The buttons of the seat's legal moves, the list unfolded (where the
+    board can be touched the list is folded in a <details>)."""
+    page.wait_for_selector("#play form.moves button", state="attached", timeout=timeout)
+    page.evaluate("document.querySelectorAll('#play details.all-moves').forEach(function (d) { d.open = true; })")
+    return page.locator("#play form.moves button")
+
+
 @pytest.fixture
 def stream_port() -> int:
     return free_port()

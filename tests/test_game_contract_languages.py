@@ -26,14 +26,20 @@ def test_every_move_line_pastes_back_in_either_language(game, players, options):
             for given in (None, names):
                 with reading(lang):
                     texts = [(m, game.describe(m, player, given)) for m in legal[:15]]
-                    offered = {game.describe(m, player, given) for m in legal}
-                    board = game.render(state, player, given)
                 for reader in LANGUAGES:
                     with reading(reader):
                         for move, text in texts:
                             assert canonical(game.parse(text, state, player, given)) == canonical(move), (lang, reader, text)
+                if lang == ENGLISH:
+                    # The English board's offered lines, at these very states (seed 0,
+                    # every 6th step), with and without names, are checked by
+                    # test_game_contract.test_every_line_offered_as_a_move_parses_whole
+                    # (seeds 0 and 1, every 3rd step; English is the default reader):
+                    # a board costs, so it is drawn once.
+                    continue
                 with reading(lang):
-                    for line in _lines_offering_a_move(board, offered):
+                    offered = {game.describe(m, player, given) for m in legal}
+                    for line in _lines_offering_a_move(game.render(state, player, given), offered):
                         assert canonical(game.parse(line, state, player, given)) in legal_set, (lang, line)
 
 

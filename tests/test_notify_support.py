@@ -15,6 +15,7 @@ from rq.worker import SimpleWorker
 
 from pbem.trust import signing
 from pbem.notify import QUEUE, install
+from .conftest import POLL_S
 
 
 def free_port() -> int:
@@ -121,7 +122,8 @@ class Receiver:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL_S},
+                                       daemon=True)
 
     def __enter__(self):
         self.thread.start()

@@ -13,7 +13,7 @@ import pytest
 
 from pbem.trust.signing import generate_key, public_key_of
 
-from .pages_support import pages_app, pages_server, stream_port, seated  # noqa: F401
+from .pages_support import move_buttons, pages_app, pages_server, stream_port, seated  # noqa: F401
 from .test_pages_browser import DESKTOP, PHONE, join_from_page, shot, watch
 
 pytestmark = pytest.mark.timeout(300)
@@ -122,9 +122,9 @@ def test_two_seats_from_one_browser_with_a_locked_key_saved_once(browser, servic
             page.wait_for_selector(f"#who:has-text('You play {name} (seat {seat})')")
             if turn == 1:
                 both_widths(page, screenshots, "switched")
-        page.wait_for_selector("#play form.moves button", timeout=15000)
+        buttons = move_buttons(page)
         before = game["version"]
-        page.locator("#play form.moves button").first.click()
+        buttons.first.click()
         page.wait_for_selector("#sent.good", timeout=15000)
         assert service.get_game(game_id, None)["version"] > before
         last = records(service, game_id)[-1]
@@ -186,8 +186,7 @@ def test_an_older_pages_key_and_seat_are_taken_over(browser, service, pages_serv
     page.wait_for_selector("#keys .key")
     assert page.locator(".backup").count() == 0   # offered once only
     # The seat plays as before, signed by the same (now locked) key.
-    page.wait_for_selector("#play form.moves button", timeout=15000)
-    page.locator("#play form.moves button").first.click()
+    move_buttons(page).first.click()
     page.wait_for_selector("#sent.good", timeout=15000)
     last = records(service, game_id)[-1]
     assert last["auth"] == "ed25519" and last["envelope"]["player"] == seat
@@ -217,8 +216,7 @@ def test_a_key_imported_for_a_seat_taken_elsewhere_keeps_the_browsers_own(browse
     page.fill("#seat-key", keys[seat])
     page.click("details.elsewhere button[type=submit]")
     page.wait_for_selector("#who:has-text('You play')")
-    page.wait_for_selector("#play form.moves button", timeout=15000)
-    page.locator("#play form.moves button").first.click()
+    move_buttons(page).first.click()
     page.wait_for_selector("#sent.good", timeout=15000)
     last = records(service, theirs)[-1]
     assert last["auth"] == "ed25519" and last["envelope"]["player"] == seat

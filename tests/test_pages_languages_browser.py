@@ -77,6 +77,11 @@ def english_left(page, *allowed) -> list:
     assert lang_of(page) == "x-pseudo"
     keep = [*ALWAYS, *allowed, *page.evaluate(GAME_TEXTS)]
     text = page.evaluate("document.body.innerText") + "\n" + "\n".join(page.evaluate(ATTRIBUTE_TEXTS))
+    # The board in words for screen readers (#board-text): the game's text board,
+    # its move lines in the notation, as the picture is the game's (GAME_TEXTS)
+    board = page.evaluate("(document.getElementById('board-text') || {}).innerText || ''")
+    if board:
+        text = text.replace(board, " ")
     return leftover_english(text, keep, PLACES)
 
 

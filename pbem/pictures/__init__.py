@@ -16,6 +16,20 @@ to mark). ``last`` is what the viewer last saw happen (the step's events as
 redacted for them); a module that can mark it takes a ``last`` keyword, the
 others are called without it.
 
+A module may also expose ``touch(view, legal, viewer, names) -> dict``: how
+the viewer's legal moves are made by touching the picture (the pages'
+generic chooser, ``pbem/web/static/touch.js``):
+
+    {"paths": [[key, ...] for each legal move, in the order of ``legal``],
+     "labels": {key: what the key names, in the reader's language},
+     "offboard": [the keys shown as buttons beside the picture]}
+
+A key is a short string naming a thing touched (``tile:sun``, ``cell:-2,1``,
+``village:4``, ``pass``; each module's docstring lists its own). No two
+paths are the same and none is a strict prefix of another; every key of a
+path is labelled, and is either drawn with ``data-pick="KEY"`` (when
+``draw`` is given ``legal``) or listed in ``offboard``.
+
 SVG is written as text (no drawing library), with the helpers of ``markup``;
 seat colours are in ``palette``; ``raster`` makes the PNG with the fonts
 shipped in ``fonts/`` and never a system font.
@@ -28,7 +42,7 @@ import inspect
 
 from .raster import png
 
-__all__ = ["svg", "png", "draw_function", "has_picture", "games_with_pictures", "NoPicture"]
+__all__ = ["svg", "png", "touch", "draw_function", "has_picture", "games_with_pictures", "NoPicture"]
 
 #: modules of this package that are not a game's picture (a shared helper added
 #: here is named here too)
@@ -79,3 +93,21 @@ def svg(game_name: str, view: dict, *, names: list | None = None, viewer=None,
     if last is not None and _takes_last(fn):
         return fn(view, names=names, viewer=viewer, legal=legal, last=last)
     return fn(view, names=names, viewer=viewer, legal=legal)
+
+
+_TOUCH: dict = {}
+
+
+def touch(game_name: str, view: dict, legal: list, viewer, names: list | None) -> dict | None:
+    """How ``legal`` (the viewer's legal moves as the API lists them,
+    ``[{"move", "text"}]``) is made by touching the picture: the game's own
+    ``touch``, or None where its picture module has none."""
+    if game_name not in _TOUCH:
+        fn = None
+        if has_picture(game_name):
+            fn = getattr(importlib.import_module(f"{__name__}.{game_name}"), "touch", None)
+        _TOUCH[game_name] = fn
+    fn = _TOUCH[game_name]
+    if fn is None or not legal:
+        return None
+    return fn(view, legal, viewer, names)

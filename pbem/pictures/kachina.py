@@ -3,13 +3,22 @@
 Top to bottom: what happens now (and the last move), the players with their
 scores and hand sizes, the viewer's own tiles, the grid with its x,y
 coordinates (the notation's), and a key to the eight kinds.
+
+Touching the board (``touch``, the pages' generic chooser): a move is made by
+touching a tile in the hand, then a marked cell. Keys:
+
+- ``tile:KIND`` (``tile:sun``): the viewer's tiles of that kind (each framed
+  by a shape with ``data-pick``); alone, it is a discard of that kind (when no tile can
+  be placed); an Eagle then a tile is a cover, a Warrior then a tile a swap.
+- ``cell:X,Y`` (``cell:-2,1``): a cell of the grid, empty or not.
+- ``keep``, ``redraw``, ``pass``: off the board (buttons beside it).
 """
 from __future__ import annotations
 
 from ..games.i18n import N_, _, ngettext
 from ..games.kachina import KIND, a_tile, board_code, end_reason, tile_title
 from .svgkit import (
-    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
+    esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
     seat_colour, seat_frame, seat_name, text_width, winners_text,
 )
 
@@ -150,9 +159,12 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
         x = MARGIN + max(92, text_width(label, 15, True) + 12)
         if not hand:
             svg.text(x, y + 26, _("none"), size=15, fill=MUTED)
+        picks = _pick_keys(view, viewer, legal)
         for kind in hand:
             if kind in KINDS:
                 _tile(svg, x, y + 2, s, kind)
+                if f"tile:{kind}" in picks:
+                    _hit(svg, x - 3, y - 1, s + 6, s + 6, f"tile:{kind}")
                 x += s + 6
         if view["phase"] == "redraw" and "redraw_choice" in view:
             svg.text(x + 8, y + 26, _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep"),
@@ -217,6 +229,10 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     mine = seat_colour(viewer) if free else None
     for cx, cy in sorted(free - set(board), key=lambda c: (c[1], c[0])):
         svg.rect(gx + (cx - x0) * s + 3, gy + (cy - y0) * s + 3, s - 6, s - 6, stroke=mine, sw=2, dash="5,3", rx=4)
+    # the cells a move may touch, over everything else (a tile to cover or swap too)
+    for key in sorted(k for k in _pick_keys(view, viewer, legal) if k.startswith("cell:")):
+        cx, cy = (int(v) for v in key[5:].split(","))
+        _hit(svg, gx + (cx - x0) * s + 1, gy + (cy - y0) * s + 1, s - 2, s - 2, key)
     return gy + rows * s + 18
 
 
@@ -256,3 +272,62 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
         svg.text(MARGIN, y + 12, line, size=12, fill=MUTED)
         y += 17
     return y + 10
+
+
+# -- touching the board ------------------------------------------------------------
+
+#: the keys a page shows as buttons beside the board
+OFFBOARD = ("keep", "redraw", "pass")
+
+
+def _hit(svg: Svg, x, y, w, h, key: str) -> None:
+    """The area a touch takes (``data-pick``: its key): invisible in the
+    picture (and the PNG), framed by the page's style while it may be
+    touched. A shape of its own, with no text in it: its label is all that
+    assistive technology reads of it."""
+    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
+            'fill="#ffffff" fill-opacity="0"/>')
+
+
+def touch_path(move: dict) -> list:
+    """The touches that make ``move`` (a legal move of the viewer)."""
+    kind = move.get("type")
+    if kind in ("place", "cover", "swap"):
+        tile = {"cover": "eagle", "swap": "warrior"}.get(kind) or move["tile"]
+        return [f"tile:{tile}", f"cell:{move['x']},{move['y']}"]
+    if kind == "discard":
+        return [f"tile:{move['tile']}"]
+    return [str(kind)]
+
+
+def _moves(legal) -> list:
+    return [m["move"] if isinstance(m, dict) and "move" in m else m for m in legal or ()]
+
+
+def _pick_keys(view: dict, viewer, legal) -> set:
+    """The keys drawn with ``data-pick`` (only for the seat to act)."""
+    if not legal or not is_seat(viewer, len(view["scores"])) or viewer not in (view.get("to_act") or ()):
+        return set()
+    return {k for m in _moves(legal) for k in touch_path(m) if k not in OFFBOARD}
+
+
+def touch(view: dict, legal: list, viewer, names) -> dict:
+    """The touch paths of ``legal`` (the API's ``[{"move", "text"}]``), their
+    keys' labels, and the keys shown off the board."""
+    paths = [touch_path(m) for m in _moves(legal)]
+    board = {(c["x"], c["y"]): c["tile"] for c in view["board"]}
+    labels = {}
+    for key in {k for p in paths for k in p}:
+        if key.startswith("tile:"):
+            kind = key[5:]
+            labels[key] = _("your {tile} ({value})", tile=tile_title(KIND[kind]), value=KINDS[kind][0])
+        elif key.startswith("cell:"):
+            x, y = (int(v) for v in key[5:].split(","))
+            here = board.get((x, y))
+            labels[key] = (_("{tile} at {x},{y}", tile=tile_title(KIND[here]), x=x, y=y) if here in KIND
+                           else _("empty cell {x},{y}", x=x, y=y))
+        else:
+            labels[key] = {"keep": _("Keep my tiles"), "redraw": _("Redraw my hand"),
+                           "pass": _("Pass")}.get(key, key)
+    offboard = sorted(k for k in labels if k in OFFBOARD)
+    return {"paths": paths, "labels": labels, "offboard": offboard}

@@ -4,13 +4,22 @@ Top to bottom: what happens now, the two players (headdresses left, the
 pieces they hold or how many, points so far), then the row of six villages,
 each with its pole built bottom to top, its owner's headdress on a claimed
 pole, and closed or face-down villages shown as such; then the bag.
+
+Touching the board (``touch``, the pages' generic chooser): a piece the
+viewer holds, then a village, builds it there; the viewer's headdress, then
+a village, claims that village's pole. Keys:
+
+- ``piece:KIND`` (``piece:fur``): the viewer's held pieces of that kind;
+- ``headdress``: the viewer's next headdress;
+- ``village:N`` (``village:4``): the village at position N, its pole and card;
+- ``pass``: off the board (a button beside it).
 """
 from __future__ import annotations
 
 from ..games.i18n import N_, _, ngettext, pgettext
 from ..games.wakanda import end_words, score_breakdown, title
 from .svgkit import (
-    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
+    esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
     seat_frame, seat_name, text_width, winners_text,
 )
 
@@ -46,10 +55,10 @@ PIECE_H = 24
 CARD_H = 92
 
 
-def _piece(svg: Svg, x, y, w, h, piece: str) -> None:
+def _piece(svg: Svg, x, y, w, h, piece: str, count: int = 1) -> None:
     fill, ink = PIECES.get(piece, ("#999999", "#ffffff"))
     svg.rect(x, y, w, h, fill=fill, stroke="#00000066", sw=1, rx=5)
-    label = title(piece)
+    label = title(piece) if count == 1 else f"{title(piece)} ×{count}"
     size = max(9.0, min(13.0, h * 0.56, (w - 8) / max(text_width(label, 1, True), 0.1)))
     svg.text(x + w / 2, y + h / 2 + size * 0.36, fit(label, size, w - 4, bold=True),
              size=size, fill=ink, anchor="middle", bold=True)
@@ -91,10 +100,11 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     status, detail = _status(view, names)
     svg.part("panel")   # the header and the players: below the villages on a phone
     y = header(svg, WIDTH, _("WAKANDA"), status, detail)
-    y = _players(svg, view, y, names, viewer)
+    picks = _pick_keys(view, viewer, legal)
+    y = _players(svg, view, y, names, viewer, picks)
     svg.end_part()
     svg.part("board")
-    y = _villages(svg, view, y + 6, names)
+    y = _villages(svg, view, y + 6, names, picks)
     svg.end_part()
     svg.part("panel")
     y = _footer(svg, view, y, names)
@@ -102,7 +112,7 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     return svg.document(WIDTH, y, title=_("Wakanda"))
 
 
-def _players(svg: Svg, view: dict, y, names, viewer) -> float:
+def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float:
     finished = view.get("finished")
     scores = view.get("scores") or [None, None]
     placings = view.get("placings")
@@ -122,7 +132,10 @@ def _players(svg: Svg, view: dict, y, names, viewer) -> float:
         hx = MARGIN + 44 + name_w + 12
         left = pl["headdresses"]
         for i in range(3):
+            mark = p == viewer and i == left - 1 and "headdress" in picks
             _headdress(svg, hx + i * 30, y + 1, 24, seat_colour(p), hollow=i >= left)
+            if mark:   # the last one left: the one a claim takes
+                _hit(svg, hx + i * 30 - 15, y - 19, 30, 24, "headdress")
         svg.text(hx + 84, y, ngettext("{n} headdress left", "{n} headdresses left", left), size=13, fill=MUTED)
         # held pieces: shown when the view shows them, else only their number
         y += 24
@@ -140,18 +153,24 @@ def _players(svg: Svg, view: dict, y, names, viewer) -> float:
         elif not held:
             svg.text(x, y + 1, pgettext("wakanda", "nothing"), size=13, fill=MUTED)
         else:
-            for piece in held:
-                w = _chip_width(piece)
+            mine = p == viewer and any(k.startswith("piece:") for k in picks)
+            # the seat to act sees one chip per kind it holds (its count beside it),
+            # so that each can be touched; others see the pieces in the order drawn
+            shown = _grouped(held) if mine else [(piece, 1) for piece in held]
+            for piece, count in shown:
+                w = _chip_width(piece) + (22 if count > 1 else 0)
                 if x + w > WIDTH - MARGIN:
                     svg.text(x, y + 1, "…", size=13, fill=MUTED)
                     break
-                _piece(svg, x, y - 14, w, 19, piece)
+                _piece(svg, x, y - 14, w, 19, piece, count)
+                if mine and f"piece:{piece}" in picks:
+                    _hit(svg, x - 2, y - 18, w + 4, 27, f"piece:{piece}")
                 x += w + 5
         y += 10
     return y + 8
 
 
-def _villages(svg: Svg, view: dict, y, names) -> float:
+def _villages(svg: Svg, view: dict, y, names, picks=frozenset()) -> float:
     villages = view["villages"]
     col = (WIDTH - 2 * MARGIN) / len(villages)
     tallest = max((len(v["pole"]) for v in villages), default=0)
@@ -175,6 +194,9 @@ def _villages(svg: Svg, view: dict, y, names) -> float:
         elif not v["pole"] and v["state"] == "open":
             svg.text(cx, base - 10, _("empty"), size=12, fill=MUTED, anchor="middle", italic=True)
         _card(svg, x + 4, base + 4, col - 8, v, names, v["position"] == closed_next)
+        key = f"village:{v['position']}"
+        if key in picks:
+            _hit(svg, x + 1, y + 3, col - 2, pole_h + CARD_H + 34, key)
     return base + CARD_H + 44
 
 
@@ -255,3 +277,71 @@ def _footer(svg: Svg, view: dict, y, names) -> float:
         svg.text(MARGIN, y + 4, fit(line, 13, WIDTH - 2 * MARGIN), size=13, fill=MUTED)
         y += 19
     return y + 8
+
+
+# -- touching the board ------------------------------------------------------------
+
+#: the keys a page shows as buttons beside the board
+OFFBOARD = ("pass",)
+
+
+def _grouped(held: list) -> list:
+    """(piece, how many) in the order each kind was first drawn."""
+    out: dict = {}
+    for piece in held:
+        out[piece] = out.get(piece, 0) + 1
+    return list(out.items())
+
+
+def _hit(svg: Svg, x, y, w, h, key: str) -> None:
+    """The area a touch takes (``data-pick``: its key): invisible in the
+    picture (and the PNG), framed by the page's style while it may be
+    touched. A shape of its own, with no text in it: its label is all that
+    assistive technology reads of it."""
+    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="5" '
+            'fill="#ffffff" fill-opacity="0"/>')
+
+
+def touch_path(move: dict) -> list:
+    """The touches that make ``move`` (a legal move of the viewer)."""
+    kind = move.get("type")
+    if kind == "build":
+        return [f"piece:{move['piece']}", f"village:{move['village']}"]
+    if kind == "claim":
+        return ["headdress", f"village:{move['village']}"]
+    return [str(kind)]
+
+
+def _moves(legal) -> list:
+    return [m["move"] if isinstance(m, dict) and "move" in m else m for m in legal or ()]
+
+
+def _pick_keys(view: dict, viewer, legal) -> set:
+    """The keys drawn with ``data-pick`` (only for the seat to act)."""
+    if not legal or viewer not in (0, 1) or isinstance(viewer, bool) or view.get("current") != viewer:
+        return set()
+    return {k for m in _moves(legal) for k in touch_path(m) if k not in OFFBOARD}
+
+
+def touch(view: dict, legal: list, viewer, names) -> dict:
+    """The touch paths of ``legal`` (the API's ``[{"move", "text"}]``), their
+    keys' labels, and the keys shown off the board."""
+    paths = [touch_path(m) for m in _moves(legal)]
+    villages = {v["position"]: v for v in view["villages"]}
+    labels = {}
+    for key in {k for p in paths for k in p}:
+        if key.startswith("piece:"):
+            labels[key] = _("your {piece}", piece=title(key[6:]))
+        elif key.startswith("village:"):
+            n = int(key[8:])
+            v = villages.get(n) or {}
+            pole = v.get("pole") or []
+            height = ngettext("{n} piece on its pole", "{n} pieces on its pole", len(pole))
+            labels[key] = (_("village {n}, {village}, {height}", n=n, village=title(v["village"]), height=height)
+                           if v.get("village") else _("village {n}, {height}", n=n, height=height))
+        elif key == "headdress":
+            labels[key] = _("your headdress (to claim a village)")
+        else:
+            labels[key] = {"pass": _("Pass")}.get(key, key)
+    offboard = sorted(k for k in labels if k in OFFBOARD)
+    return {"paths": paths, "labels": labels, "offboard": offboard}

@@ -185,8 +185,9 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         # none, and then the browser's language comes first)
         own = (service.store.seats(game_id).get(viewer) or {}).get("lang") if seat_row else None
         settle(own, summary.get("lang"))
-        if language() != read_in and summary["board"] is not None and not pictures.has_picture(summary["game"]):
-            summary = service.get_game(game_id, caller.token)  # its text board, in the page's language
+        if language() != read_in and summary["board"] is not None:
+            # its text board in the page's language (a picture's words for screen readers)
+            summary = service.get_game(game_id, caller.token)
     now = summary["version"]
     legal = []
     if (viewer is not None and summary["status"] == "active" and viewer in summary["to_act"]
@@ -223,7 +224,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "log": entries, "caller": caller, "result": summary.get("result"),
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
-        "extras": play_extras(summary["game"], view, legal),
+        "extras": play_extras(summary["game"], view, legal, viewer, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
     }
@@ -256,14 +257,24 @@ def play(service: Service, game_id: str, caller: Caller, move: dict, expected_ve
     return record
 
 
-def play_extras(game: str, view, legal: list) -> dict:
-    """What a game's own way of choosing a move needs beside the picture:
-    Carcassonne's drawn tile enlarged, in each rotation that fits somewhere (and
-    bridged, where a bridge may go on it: ``chooser.choosers``)."""
-    if game != "carcassonne" or not legal or not isinstance(view, dict) or not view.get("tile"):
+def play_extras(game: str, view, legal: list, viewer=None, names: list | None = None) -> dict:
+    """What choosing a move on the board needs beside the picture: how each
+    legal move is made by touching the picture (``touch``: the game's
+    pictures module's ``touch``, read by static/touch.js), and Carcassonne's
+    drawn tile enlarged, in each rotation that fits somewhere (and bridged,
+    where a bridge may go on it: ``chooser.choosers``)."""
+    if not legal or not isinstance(view, dict):
         return {}
-    from ..pictures.carcassonne.chooser import choosers
-    return {"choosers": choosers(view, [m["move"] for m in legal])}
+    extras = {}
+    touch = pictures.touch(game, view, legal, viewer, names) if pictures.has_picture(game) else None
+    if touch:
+        extras["touch"] = touch
+    if game == "carcassonne" and view.get("tile"):
+        from ..pictures.carcassonne.chooser import choosers
+        shown = choosers(view, [m["move"] for m in legal])
+        if shown:
+            extras["choosers"] = shown
+    return extras
 
 
 def picture_of(game: str, view, names: list, viewer, legal, text: str | None) -> dict:
@@ -271,8 +282,24 @@ def picture_of(game: str, view, names: list, viewer, legal, text: str | None) ->
     if view is None:
         return {"svg": None, "text": None}
     if pictures.has_picture(game):
-        return {"svg": pictures.svg(game, view, names=names, viewer=viewer, legal=legal), "text": None}
+        return {"svg": accessible(pictures.svg(game, view, names=names, viewer=viewer, legal=legal), text),
+                "text": text}
     return {"svg": None, "text": text}
+
+
+def accessible(svg: str, text: str | None) -> str:
+    """A picture as a page shows it to assistive technology: its labels,
+    drawn for the eye, are hidden (read loose they make no sense: "r180
+    NELNSL"), and the text board (``text``, the API's ``board``) is its
+    description, which the page also shows to screen readers as text
+    (``#board-text``). The mail's pictures and PNGs are not made here."""
+    from ..pictures.markup import esc
+    svg = svg.replace("<text ", '<text aria-hidden="true" ')
+    if text:
+        end = svg.find("</title>")
+        at = end + len("</title>") if end >= 0 else svg.find(">") + 1
+        svg = f"{svg[:at]}<desc>{esc(text)}</desc>{svg[at:]}"
+    return svg
 
 
 def version_svg(service: Service, game_id: str, caller: Caller, version: int) -> str:

@@ -82,7 +82,11 @@
   function putParts(parts, names) {
     names.forEach(function (k) {
       var box = $("#" + k);
-      if (box && parts[k] !== undefined) box.innerHTML = parts[k];
+      if (!box || parts[k] === undefined) return;
+      // The list of moves the reader unfolded stays unfolded when the part comes anew.
+      var unfolded = box.querySelector("details.all-moves[open]");
+      box.innerHTML = parts[k];
+      if (unfolded) box.querySelectorAll("details.all-moves").forEach(function (d) { d.open = true; });
     });
   }
 
@@ -204,6 +208,8 @@
     }
     var play = $("#play");
     if (play) play.hidden = !p.hidden;
+    // (the touch chooser's panel goes with the moves: a past version cannot be played)
+    document.documentElement.classList.toggle("showing-past", !p.hidden);
   }
 
   function attachReplay() {
@@ -492,10 +498,12 @@
 
   function attachPlay() {
     var form = document.querySelector("#play form.moves");
-    if (!form) return;
+    if (!form || (G.mode === "page" && !me)) {
+      if (window.PbemTouch) PbemTouch.reset();
+      return;
+    }
     var legal = JSON.parse(form.querySelector(".legal-data").textContent);
     var version = +form.dataset.version;
-    if (G.mode === "page" && !me) return;
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var b = e.submitter;
@@ -503,6 +511,13 @@
       var m = legal[+b.dataset.i];
       send(m.move, m.text, version);
     });
+    var touch = form.querySelector(".touch-data");
+    if (touch && window.PbemTouch) {
+      PbemTouch.attach({ picture: $("#picture"), legal: legal, touch: JSON.parse(touch.textContent),
+                         send: function (move, text) { return send(move, text, version); } });
+    } else if (window.PbemTouch) {
+      PbemTouch.reset();
+    }
     var chooser = document.querySelector("#chooser");
     if (chooser && window.PbemCarcassonne) {
       PbemCarcassonne.attach({ picture: $("#picture"), chooser: chooser, legal: legal,
@@ -511,6 +526,16 @@
   }
 
   // -- start ------------------------------------------------------------------------------
+
+  /* The board in words for screen readers (#board-text): the text board the
+     server put in each picture as its description, whichever picture is shown. */
+  var boardText = $("#board-text");
+  if (boardText && window.MutationObserver) {
+    new MutationObserver(function () {
+      var desc = $("#picture desc");
+      if (desc && desc.textContent !== boardText.textContent) boardText.textContent = desc.textContent;
+    }).observe($("#picture"), { childList: true, subtree: true });
+  }
 
   attachReplay();
   identity();
