@@ -17,10 +17,14 @@ import pytest
 from pbem.games.base import canonical
 from pbem.games.carcassonne.game import ALL_EXPANSIONS
 
-from .conftest import wait_until
+from pbem.trust import play_links as links
+from pbem.trust.signing import make_envelope
+
+from .conftest import drain, wait_until
 from .games.carcassonne_support import G, new_game
 from .games.test_carcassonne_all_expansions import ORDER, SCRIPT
 from .pages_support import pages_app, pages_server, stream_port, seated  # noqa: F401
+from .test_pages_axe import LinkConf, axe_source, violations  # noqa: F401  (axe_source: a fixture)
 from .test_touch_browser import PHONE, no_sideways_scroll, open_pages, touch_key
 
 pytestmark = pytest.mark.timeout(600)
@@ -102,4 +106,28 @@ def test_a_whole_game_with_all_expansions_by_touching_the_board(browser, service
     for page in pages:
         no_sideways_scroll(page)
     assert errors == [[], []]
+    context.close()
+
+
+def test_a_carcassonne_touch_decision_has_no_accessibility_violation(browser, service, pages_server, axe_source):
+    """axe-core on the page of a seat owing step 5's action (a tower, the fairy, pass):
+    the tiles marked to touch, then one touched; no violation either time."""
+    options = {"draw_order": ORDER, "start_player": 0, "expansions": ALL_EXPANSIONS}
+    game_id, keys, tokens = seated(service, "carcassonne", options=options)
+    for seat, text, _scores in SCRIPT[:9]:          # up to seat 1's dragon tile: then its action
+        parsed = service.parse(game_id, tokens[seat], text)
+        service.submit(game_id, make_envelope(game_id, seat, parsed["version"], parsed["move"], keys[seat]))
+        drain(service)
+    assert service.get_game(game_id, None)["to_act"] == [1]
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(links.play_link(LinkConf(pages_server.url), game_id, 1))
+    page.wait_for_selector("#touch-panel.step")
+    page.wait_for_load_state("networkidle")
+    assert violations(page, axe_source) == [], "the tiles to touch"
+    spot = page.locator("#picture [data-pick].pickable[tabindex='0']")
+    assert spot.count() >= 1
+    spot.first.click()
+    page.wait_for_selector("#touch-panel.step button.back, #touch-panel.confirm")
+    assert violations(page, axe_source) == [], "one tile touched"
     context.close()
