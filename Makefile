@@ -38,11 +38,12 @@ run: $(STAMP)
 # speed budgets) on every core (pytest-xdist, TEST_JOBS workers, idle ones
 # taking tests from busy ones), then the `timing` tests alone, one at a time,
 # so their budgets are measured without the suite's own load. It fails if
-# either phase fails; both always run. One worker more than the cores: many
-# tests wait on processes, mail and HTTP (on 2 cores: 3 workers 13.2 min,
+# either phase fails; both always run. Two workers more than the cores: many
+# tests wait on processes, mail, HTTP and browsers (on 2 cores, before the
+# suite grew by a fifth: 3 workers 13.2 min,
 # 2 workers 17-19 min).
 # At most 8: each worker starts its own servers and processes.
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); n=$$((n + 1)); [ $$n -gt 8 ] && n=8; echo $$n)
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); n=$$((n + 2)); [ $$n -gt 8 ] && n=8; echo $$n)
 test: $(TEST_STAMP)
 	@status=0; \
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal -m 'not timing' || status=$$?; \

@@ -8,7 +8,6 @@ view (pbem/web/static/zoom.js). Screenshots at 390 and 1280 px, in English
 and in Traditional Chinese, go to test-artifacts/screenshots/<test>/."""
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -25,10 +24,6 @@ pytestmark = pytest.mark.timeout(600)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 GAMES = {"carcassonne": 16, "kachina": 8, "wakanda": 5, "cartoona": 16}   # moves to the game's middle
-CJK = "/tmp/web-fonts/fonts.conf"
-
-if os.path.exists(CJK):   # Chinese screenshots with Noto CJK (the machine's fonts have none)
-    os.environ.setdefault("FONTCONFIG_FILE", CJK)
 
 FITS = """() => {
   const doc = document.documentElement;

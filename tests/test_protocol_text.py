@@ -85,7 +85,7 @@ def test_a_game_over_mail_says_lost_or_no_winner_never_a_winning_seat_that_lost(
         names = ["Ann", "Bob"][:len(result.scores)]
         n = Notice(GAME_OVER, "g1", "toy", "A game", 0, "Ann", 9, "finished", [], result=result.as_dict(),
                    names=names, result_text=toy.describe_result(result, names))
-        for body in (_text_body(n), _html_body(n, None)):
+        for body in (_text_body(n), _html_body(n, None, "reply@example.test", "Game over")):
             assert said in body and "Winner" not in body and " won" not in body, body
 
 
