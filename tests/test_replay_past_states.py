@@ -87,6 +87,8 @@ def test_a_past_version_starts_from_a_kept_state(service):
     fresh = Service(service.store, cache=StateCache(), snapshot_every=10**6)  # no snapshot read either
     last = fresh.meta(game_id)["version"]
     target = last - 5
+    if (target - 1) % fresh.past.every == 0:  # a kept state at the very version reads nothing: step off it
+        target -= 2
     fresh.state_at(game_id, None, target)  # replays from 0, keeping every 16th state
     read = []
     events = fresh.store.events
