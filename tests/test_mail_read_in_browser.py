@@ -43,7 +43,6 @@ from .pseudo_support import leftover_english, notation_words
 from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
 from .test_notify_support import new_game, submit
 
-pytestmark = pytest.mark.timing  # a whole game and a browser: away from the suite's parallel load
 
 ODD = "Ann & <i>Co</i>"  # a name that must read as text, never as markup
 ODD_TITLE = "Evening & co? #1=2"  # a title a reply link must carry whole: & ? # = percent-encoded
