@@ -4,7 +4,8 @@ worker: each seat's page (its play link) touches the marked spots of the
 picture (``data-pick``: a tile in hand, the place for its part in a
 creature, a new creature, a card, a tile on the table, a creature to score)
 and the step panel's off-board buttons (pass, end your turn, discard it),
-then Play in the confirm panel; the list of moves is never opened.
+then Play in the confirm panel; the list of moves is never opened. A tile
+chosen, the places it fits are marked, each at least 24 px square.
 
 The full game with cards, to a target of 8 points (a seeded deal: a new
 creature, a +5 card on it, a pass in the reaction window, the end of the
@@ -122,7 +123,11 @@ def play_by_touch(pages: list, service, game_id: str, choose, folder, tag: str) 
                 if not shot and key.startswith("hand:") and len(path) == 2 and path[1].startswith("slot:"):
                     # a tile chosen: the places in creatures its part fits are marked
                     page.screenshot(path=str(folder / f"{tag}-tile-chosen.png"), full_page=False)
-                    assert page.locator(f"#picture [data-pick='{path[1]}'].pickable").count() >= 1
+                    slot = page.locator(f"#picture [data-pick='{path[1]}'].pickable").first
+                    # big enough to touch at 390 px (WCAG 2.2's minimum target: 24 by 24 px)
+                    for spot in (slot, page.locator(f"#picture [data-pick='{key}']").first):
+                        box = spot.bounding_box()
+                        assert box["width"] >= 24 and box["height"] >= 24, (key, box)
                     no_sideways_scroll(page)
         page.wait_for_selector("#touch-panel.confirm")
         assert page.inner_text("#touch-panel .ask") == f"Play: {legal[i]['text']}?"
