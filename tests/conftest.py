@@ -346,6 +346,7 @@ SLOW_FILES = {
     "tests/test_pages_keys.py": 6,
     "tests/pictures/test_carcassonne_touch.py": 12,
     "tests/test_carcassonne_touch_browser.py": 8,
+    "tests/test_cartoona_touch_browser.py": 8,
     "tests/test_carcassonne_bridge_browser.py": 5,
 }
 

@@ -11,8 +11,9 @@
    a click, Enter and Space. Back (or Escape) undoes a step, Cancel all of them. When a
    path is whole the move is asked for once more ("Play: ...?"), since a
    move cannot be taken back, and Play sends it through the page's own send.
-   Carcassonne's tile placement keeps its own chooser (carcassonne.js): the
-   moves placing a tile are left to it. */
+   Carcassonne's tile placement keeps its own chooser (carcassonne.js): its
+   pictures module sends no touch data for a decision placing a tile, so
+   this one stays away (Cartoona's tiles, also "place_tile", are touched here). */
 (function (root) {
   "use strict";
   var _ = root.PbemI18n._;
@@ -226,7 +227,7 @@
   function attach(o) {
     var live = [];
     (o.legal || []).forEach(function (m, i) {
-      if (m.move && m.move.type !== "place_tile" && o.touch.paths[i]) live.push(i);
+      if (m.move && o.touch.paths[i]) live.push(i);
     });
     if (!o.picture || !live.length) { reset(); return null; }
     var same = at && at.picture === o.picture && JSON.stringify(at.touch) === JSON.stringify(o.touch);
