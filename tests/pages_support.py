@@ -17,6 +17,17 @@ from .conftest import LiveServer, drain
 from .stream_support import StreamProcess
 
 SECRET = "pages-test-secret"
+
+
+class LinkConf:
+    """The notifications' settings as ``play_link`` reads them: play links for the pages' server."""
+
+    def __init__(self, url: str):
+        self.public_url = url
+
+    @staticmethod
+    def secret() -> bytes:
+        return SECRET.encode()
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay")
 
 

@@ -16,20 +16,13 @@ import pytest
 from pbem.trust import play_links as links
 
 from .conftest import ARTIFACTS
-from .pages_support import SECRET, pages_app, pages_server, play, seated, stream_port  # noqa: F401
+from .pages_support import LinkConf, SECRET, pages_app, pages_server, play, seated, stream_port  # noqa: F401
 
 pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
 GAMES = ("kachina", "wakanda", "carcassonne", "cartoona")
 
 
-class LinkConf:
-    def __init__(self, url: str):
-        self.public_url = url
-
-    @staticmethod
-    def secret() -> bytes:
-        return SECRET.encode()
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,8 @@ from pbem.trust.signing import make_envelope
 from pbem.trust import play_links as links
 
 from .conftest import wait_until
-from .pages_support import NAMES, SECRET, move_buttons, pages_app, pages_server, stream_port, play, seated  # noqa: F401
+from .pages_support import (LinkConf, NAMES, SECRET, move_buttons, pages_app, pages_server,  # noqa: F401
+                            stream_port, play, seated)
 
 pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
@@ -234,15 +235,6 @@ def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_serv
     assert errors == [[], []]
 
 
-class LinkConf:
-    """The notifications' settings as play_link reads them."""
-
-    def __init__(self, url: str):
-        self.public_url = url
-
-    @staticmethod
-    def secret() -> bytes:
-        return SECRET.encode()
 
 
 def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_worker, screenshots):

@@ -19,7 +19,7 @@ from pbem.store.keys import key
 from pbem.trust import play_links as links
 from pbem.when import when
 
-from .pages_support import SECRET, pages_app, pages_server, stream_port, seated  # noqa: F401
+from .pages_support import LinkConf, SECRET, pages_app, pages_server, stream_port, seated  # noqa: F401
 
 pytestmark = pytest.mark.timeout(120)
 CHINESE_HEADINGS = ("開放中：加入座位", "進行中", "已結束")
@@ -34,13 +34,6 @@ def html_lang(text: str) -> str:
     return re.search(r'<html lang="([^"]+)"', text).group(1)
 
 
-class LinkConf:
-    def __init__(self, url: str):
-        self.public_url = url
-
-    @staticmethod
-    def secret() -> bytes:
-        return SECRET.encode()
 
 
 def test_lang_in_the_address_wins_and_is_remembered(service, pages_server, http):

@@ -21,7 +21,7 @@ from pbem.trust.signing import generate_key
 from pbem.web import standalone
 
 from .conftest import drain, wait_until
-from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
+from .pages_support import LinkConf, NAMES, SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
 from .pseudo_support import leftover_english
 
 pytestmark = pytest.mark.timeout(400)
@@ -32,13 +32,6 @@ DESKTOP = {"width": 1280, "height": 900}
 ALWAYS = ("pbem", "English")
 
 
-class LinkConf:
-    def __init__(self, url: str):
-        self.public_url = url
-
-    @staticmethod
-    def secret() -> bytes:
-        return SECRET.encode()
 
 
 def watch(page) -> list:

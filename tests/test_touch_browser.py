@@ -16,7 +16,7 @@ import pytest
 from pbem.trust import play_links as links
 
 from .conftest import wait_until
-from .pages_support import NAMES, SECRET, pages_app, pages_server, stream_port, seated  # noqa: F401
+from .pages_support import LinkConf, NAMES, SECRET, pages_app, pages_server, stream_port, seated  # noqa: F401
 
 pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
@@ -27,13 +27,6 @@ KACHINA_ORDER = ["sun", "sun", "sun", "eagle", "warrior", "chief", "wolf", "humm
                  "koshari", "wolf", "chief", "eagle", "warrior"]
 
 
-class LinkConf:
-    def __init__(self, url: str):
-        self.public_url = url
-
-    @staticmethod
-    def secret() -> bytes:
-        return SECRET.encode()
 
 
 def watch(page) -> list:
