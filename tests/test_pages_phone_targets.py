@@ -1,0 +1,91 @@
+"""On a phone (390 px wide, a real browser): the touch spots of Kachina and
+Wakanda are big enough for a finger and the panels' text big enough to read.
+
+The seat to move in the middle of a game: every `#picture [data-pick]`
+spot (the hand's tiles, the held pieces, the headdress, the board's cells
+and villages) is at least 44 x 44 CSS px (WCAG 2.5.5, Apple's HIG), no two
+spots overlap, every text of the panels is drawn at 12 CSS px or more, and
+nothing scrolls sideways; in English and in Traditional Chinese (screenshots
+in test-artifacts/screenshots/<test>/). The panels are their narrow twins
+(``draw(narrow=True)``, put in place by static/zoom.js): on a wide screen
+the picture is as drawn, with no spot twice."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from .pages_support import SECRET, pages_app, pages_server, stream_port, play, seated  # noqa: F401
+from .test_pages_browser import shot, watch
+from .test_pages_phone import DESKTOP, PHONE, fits, seat_url, with_lang
+
+pytestmark = pytest.mark.timeout(600)
+MIDDLE = {"kachina": 8, "wakanda": 5}
+
+MEASURE = """() => {
+  const pic = document.querySelector('#picture');
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
+  const spots = [...pic.querySelectorAll('[data-pick]')].map(e => ({
+      key: e.getAttribute('data-pick'), box: box(e), pickable: e.classList.contains('pickable')}));
+  const texts = [...pic.querySelectorAll(':scope > svg > [data-part=panel] text')]
+    .filter(t => t.textContent.trim())
+    .map(t => ({text: t.textContent, px: parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a}));
+  return {spots, texts,
+          layouts: [...pic.querySelectorAll(':scope > svg > [data-layout]')].map(g => g.getAttribute('data-layout'))};
+}"""
+
+
+def overlap(a, b) -> float:
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
+
+
+@pytest.mark.parametrize("name", sorted(MIDDLE))
+def test_touch_spots_fit_a_finger_and_panel_text_reads_at_390(name, browser, service, pages_server, screenshots):
+    game_id, keys, tokens = seated(service, name, title=f"{name} thumbs")
+    play(service, game_id, keys, tokens, random.Random(11), moves=MIDDLE[name])
+    assert service.get_game(game_id, None)["status"] != "finished"
+    url = seat_url(pages_server, service, game_id)
+    errors = []
+    for lang in ("en", "zh-Hant"):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True)
+        page = context.new_page()
+        errors += watch(page)
+        page.goto(with_lang(url, lang))
+        page.wait_for_selector("#picture svg.port")
+        page.wait_for_selector("#picture [data-pick].pickable")
+        fits(page)
+        got = page.evaluate(MEASURE)
+        shot(page, screenshots, f"{name}-seat-390-{lang}")
+        assert got["layouts"] and set(got["layouts"]) == {"narrow"}, got["layouts"]
+        spots = got["spots"]
+        assert any(s["pickable"] for s in spots), spots
+        small = [(s["key"], [round(v, 1) for v in s["box"][2:]]) for s in spots
+                 if s["box"][2] < 44 or s["box"][3] < 44]
+        assert not small, (lang, small)
+        crossed = [(a["key"], b["key"]) for i, a in enumerate(spots) for b in spots[i + 1:]
+                   if overlap(a["box"], b["box"]) > 0.5]
+        assert not crossed, (lang, crossed)
+        assert len(got["texts"]) >= 5
+        tiny = [(t["text"], round(t["px"], 1)) for t in got["texts"] if t["px"] < 12]
+        assert not tiny, (lang, tiny)
+        # a tap on a spot of the narrow panel is a touch: the chooser takes it
+        first = page.locator("#picture [data-pick].pickable").first
+        key = first.get_attribute("data-pick")
+        first.tap()
+        page.wait_for_selector(f"#picture [data-pick='{key}'].picked")
+        context.close()
+
+        # a wide screen: the picture as drawn, the narrow twins out of the document
+        context = browser.new_context(viewport=DESKTOP)
+        page = context.new_page()
+        errors += watch(page)
+        page.goto(with_lang(url, lang))
+        page.wait_for_selector("#picture [data-pick].pickable")
+        got = page.evaluate(MEASURE)
+        assert set(got["layouts"]) == {"wide"}, got["layouts"]
+        keys_drawn = [s["key"] for s in got["spots"]]
+        assert len(keys_drawn) == len(set(keys_drawn)) or name == "kachina"   # (a hand may hold a kind twice)
+        context.close()
+    assert errors == []
