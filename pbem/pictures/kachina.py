@@ -45,7 +45,7 @@ ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "kos
 
 
 def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None,
-          code=True) -> None:
+          code=True, code_size=None) -> None:
     """A tile: its kind's colour and value, and (``code``) its two-letter
     code. Values name kinds one to one, so the board's tiles go without
     the code: every label costs the rasteriser more than all the shapes."""
@@ -62,7 +62,7 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: 
                     fill=KINDS[covered][1], stroke="#ffffff", sw=1.2)
     if code:
         svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
-        svg.text(x + s / 2, y + s * 0.84, board_code(KIND[kind]), size=s * 0.22, fill=ink, anchor="middle",
+        svg.text(x + s / 2, y + s * 0.84, board_code(KIND[kind]), size=code_size or s * 0.22, fill=ink, anchor="middle",
                  bold=True)
     else:
         svg.text(x + s / 2, y + s * 0.68, str(value), size=s * 0.52, fill=ink, anchor="middle", bold=True)
@@ -203,7 +203,7 @@ def _hand(svg: Svg, view: dict, viewer, legal, y, width) -> float:
             continue
         if x + s > width - MARGIN:   # (narrow only: five tiles fit a line)
             x, y = x0, y + step
-        _tile(svg, x, y + 2, s, kind)
+        _tile(svg, x, y + 2, s, kind, code_size=12 if narrow else None)   # (12: read on a phone)
         if f"tile:{kind}" in picks:
             pad = 4 if narrow else 3
             _hit(svg, x - pad, y + 2 - pad, s + 2 * pad, s + 2 * pad, f"tile:{kind}")
@@ -267,7 +267,8 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     # the cells a move may touch, over everything else (a tile to cover or swap too)
     for key in sorted(k for k in _pick_keys(view, viewer, legal) if k.startswith("cell:")):
         cx, cy = (int(v) for v in key[5:].split(","))
-        _hit(svg, gx + (cx - x0) * s + 1, gy + (cy - y0) * s + 1, s - 2, s - 2, key)
+        # the whole cell (the next one's spot starts at its edge): on a phone every pixel of it counts
+        _hit(svg, gx + (cx - x0) * s, gy + (cy - y0) * s, s, s, key)
     return gy + rows * s + 18
 
 
@@ -281,7 +282,7 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool, width=WIDTH) -> float:
     for i, kind in enumerate(ORDER):
         kx = MARGIN + (i % cols) * col
         ky = y + (i // cols) * (s + 6)
-        _tile(svg, kx, ky, s, kind)
+        _tile(svg, kx, ky, s, kind, code=not big)   # (a phone's: the name beside it, the code too small to read)
         value, _fill, _ink, power = KINDS[kind]
         power = _(power)
         head = f"{tile_title(KIND[kind])} {value}"
