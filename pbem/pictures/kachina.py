@@ -279,9 +279,10 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool, width=WIDTH) -> float:
     col = (width - 2 * MARGIN) / cols
     big = cols == 1   # a phone's: read at about the size drawn, nothing under 13
     s = 26
+    below = 0   # (a phone's: a power too long for the line goes under its name, the rows below move down)
     for i, kind in enumerate(ORDER):
         kx = MARGIN + (i % cols) * col
-        ky = y + (i // cols) * (s + 6)
+        ky = y + (i // cols) * (s + 6) + below
         _tile(svg, kx, ky, s, kind, code=not big)   # (a phone's: the name beside it, the code too small to read)
         value, _fill, _ink, power = KINDS[kind]
         power = _(power)
@@ -289,8 +290,12 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool, width=WIDTH) -> float:
         svg.text(kx + s + 8, ky + 18, head, size=14 if big else 13.5, bold=True)
         px = kx + s + 8 + text_width(head, 14 if big else 13.5, True) + 8
         size = 13 if big else 12.5
+        if big and text_width(power, size) > kx + col - px - 4:
+            svg.text(kx + s + 8, ky + 36, fit(power, size, kx + col - (kx + s + 8)), size=size, fill=MUTED)
+            below += 14
+            continue
         svg.text(px, ky + 18, fit(power, size, kx + col - px - 4), size=size, fill=MUTED)
-    y += (len(ORDER) + cols - 1) // cols * (s + 6) + 4
+    y += (len(ORDER) + cols - 1) // cols * (s + 6) + 4 + below
     notes = []
     board = {(c["x"], c["y"]): c for c in view["board"]}
     if any(_zeroed(board, x, v) for x, v in board):

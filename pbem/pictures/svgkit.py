@@ -160,12 +160,18 @@ def turn_marker(svg: Svg, x, y, size=10, fill=INK) -> None:
 def header(svg: Svg, width, title: str, status: str, detail: str = "") -> float:
     """The title bar: the game's name, then what happens now in bold. Returns
     the y below it."""
-    svg.rect(0, 0, width, 58 if not detail else 78, fill=PANEL)
+    # a narrow panel (a phone's, ``Svg.narrow_panel``): the detail on two lines rather than cut short
+    lines = wrap(detail, 14, width - 32) if detail and width < 500 else [detail] if detail else []
+    if len(lines) > 2:
+        lines = [lines[0], fit(" ".join(lines[1:]) if " " in detail else "".join(lines[1:]), 14, width - 32)]
+    more = 18 * max(len(lines) - 1, 0)
+    svg.rect(0, 0, width, (58 if not detail else 78) + more, fill=PANEL)
     svg.text(16, 24, title, size=15, fill=MUTED, bold=True)
     svg.text(16, 47, fit(status, 18, width - 32, bold=True), size=18, bold=True)
     if detail:
-        svg.text(16, 68, fit(detail, 14, width - 32), size=14, fill=MUTED)
-        return 88
+        for i, line in enumerate(lines):
+            svg.text(16, 68 + 18 * i, fit(line, 14, width - 32), size=14, fill=MUTED)
+        return 88 + more
     return 68
 
 
