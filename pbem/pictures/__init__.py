@@ -86,13 +86,22 @@ def _takes_last(fn) -> bool:
     return "last" in inspect.signature(fn).parameters
 
 
+def _takes(fn, name: str) -> bool:
+    return name in inspect.signature(fn).parameters
+
+
 def svg(game_name: str, view: dict, *, names: list | None = None, viewer=None,
-        legal: list | None = None, last=None) -> str:
-    """The picture of ``view`` (a viewer's filtered view) as SVG text."""
+        legal: list | None = None, last=None, narrow: bool = False) -> str:
+    """The picture of ``view`` (a viewer's filtered view) as SVG text.
+    ``narrow``: the pages' picture, with a narrow twin of its panels for a
+    phone (hidden as drawn: the mails' pictures go without)."""
     fn = draw_function(game_name)
+    kw = {}
     if last is not None and _takes_last(fn):
-        return fn(view, names=names, viewer=viewer, legal=legal, last=last)
-    return fn(view, names=names, viewer=viewer, legal=legal)
+        kw["last"] = last
+    if narrow and _takes(fn, "narrow"):
+        kw["narrow"] = True
+    return fn(view, names=names, viewer=viewer, legal=legal, **kw)
 
 
 _TOUCH: dict = {}

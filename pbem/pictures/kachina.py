@@ -19,10 +19,12 @@ from ..games.i18n import N_, _, ngettext
 from ..games.kachina import KIND, a_tile, board_code, end_reason, tile_title
 from .svgkit import (
     esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
-    seat_colour, seat_frame, seat_name, text_width, winners_text,
+    seat_colour, seat_frame, seat_name, text_width, winners_text, wrap,
 )
 
 WIDTH = 640
+#: the panels' width on a phone (``draw(narrow=True)``): near a phone's picture (about 356 CSS px)
+NARROW = 330
 
 #: the setups ``bench/pictures.py`` measures (the first is the headline figure)
 BENCH_SETUPS = ((2, {}), (5, {}))
@@ -43,7 +45,7 @@ ORDER = ("chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "kos
 
 
 def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: int | None = None,
-          code=True) -> None:
+          code=True, code_size=None) -> None:
     """A tile: its kind's colour and value, and (``code``) its two-letter
     code. Values name kinds one to one, so the board's tiles go without
     the code: every label costs the rasteriser more than all the shapes."""
@@ -60,7 +62,7 @@ def _tile(svg: Svg, x, y, s, kind: str, *, zeroed=False, covered=None, outline: 
                     fill=KINDS[covered][1], stroke="#ffffff", sw=1.2)
     if code:
         svg.text(x + s / 2, y + s * 0.58, str(value), size=s * 0.46, fill=ink, anchor="middle", bold=True)
-        svg.text(x + s / 2, y + s * 0.84, board_code(KIND[kind]), size=s * 0.22, fill=ink, anchor="middle",
+        svg.text(x + s / 2, y + s * 0.84, board_code(KIND[kind]), size=code_size or s * 0.22, fill=ink, anchor="middle",
                  bold=True)
     else:
         svg.text(x + s / 2, y + s * 0.68, str(value), size=s * 0.52, fill=ink, anchor="middle", bold=True)
@@ -120,21 +122,51 @@ def _last_move(view: dict, names) -> str:
     return _("{did} · {scored} · pile {pile}", did=did, scored=scored, pile=pile)
 
 
-def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
+def draw(view: dict, *, names=None, viewer=None, legal=None, narrow=False) -> str:
+    """``narrow``: the panels drawn twice, as here and NARROW wide for a phone (``Svg.narrow_panel``)."""
     svg = Svg()
+    layout = "wide" if narrow else None
+    svg.part("panel", layout=layout)   # the header, the players and the hand: below the board on a phone
+    y = _players(svg, view, names, viewer, 0, WIDTH)
+    if _hand_shown(view, viewer):
+        svg.end_part()
+        svg.part("panel", layout=layout)   # its own part: on a phone it is scaled by its own width
+        y = _hand(svg, view, viewer, legal, y, WIDTH)
+    svg.end_part()
+    svg.part("board")
+    y = _grid(svg, view, y, viewer, legal)
+    svg.end_part()
+    svg.part("panel", layout=layout)
+    shown = bool(_legal_cells(view, viewer, legal))
+    y = _key(svg, view, y, legal_shown=shown)
+    svg.end_part()
+    if narrow:
+        top = Svg()
+        h = _players(top, view, names, viewer, 0, NARROW)
+        if _hand_shown(view, viewer):
+            h = _hand(top, view, viewer, legal, h, NARROW)
+        svg.narrow_panel(top, NARROW, h)
+        key = Svg()
+        svg.narrow_panel(key, NARROW, _key(key, view, 0, legal_shown=shown, width=NARROW))
+    return svg.document(WIDTH, y, title=_("Kachina"))
+
+
+def _hand_shown(view: dict, viewer) -> bool:
+    return is_seat(viewer, len(view["scores"])) and view.get("hand") is not None and view["phase"] != "over"
+
+
+def _players(svg: Svg, view: dict, names, viewer, y, width) -> float:
+    """The header and a line per player; the y below them."""
     n = len(view["scores"])
     status, detail = _status(view, names)
-    svg.part("panel")   # the header, the players and the hand: below the board on a phone
-    y = header(svg, WIDTH, _("KACHINA"), status, detail)
-
-    # -- players
+    y = header(svg, width, _("KACHINA"), status, detail)
     acting = set(view.get("to_act") or [])
     placings = view.get("placings")
     scores = view["scores"]
     y += 8
     over = view["phase"] == "over"
     labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in range(n)]
-    name_w = name_column(labels, WIDTH - 2 * MARGIN - 80)
+    name_w = name_column(labels, width - 2 * MARGIN - 80)
     for p in range(n):
         size = view["hand_sizes"][p]
         notes = [] if over else [ngettext("{n} tile in hand", "{n} tiles in hand", size)]
@@ -143,42 +175,45 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
         if placings and scores[p] and scores.count(scores[p]) > 1:
             notes.append(_("reached {score} at move {move}", score=scores[p], move=view["reached_at_move"][p]))
         y += 30
-        player_row(svg, MARGIN, y, WIDTH - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
+        player_row(svg, MARGIN, y, width - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
                    acting=p in acting and not over, you=p == viewer, note=" · ".join(notes),
                    place=placings[p] if placings else None, name_w=name_w)
-    y += 14
+    return y + 14
 
-    # -- the viewer's own tiles
-    hand = view.get("hand")
-    if is_seat(viewer, n) and hand is not None and not over:
-        svg.end_part()
-        svg.part("panel")   # its own part: on a phone it is scaled by its own width, the tiles big enough to tap
-        s = 40
-        label = _("Your tiles")
-        svg.text(MARGIN, y + 26, label, size=15, bold=True)
-        x = MARGIN + max(92, text_width(label, 15, True) + 12)
-        if not hand:
-            svg.text(x, y + 26, _("none"), size=15, fill=MUTED)
-        picks = _pick_keys(view, viewer, legal)
-        for kind in hand:
-            if kind in KINDS:
-                _tile(svg, x, y + 2, s, kind)
-                if f"tile:{kind}" in picks:
-                    _hit(svg, x - 3, y - 1, s + 6, s + 6, f"tile:{kind}")
-                x += s + 6
-        if view["phase"] == "redraw" and "redraw_choice" in view:
-            svg.text(x + 8, y + 26, _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep"),
-                     size=14, fill=MUTED)
-        y += s + 14
 
-    svg.end_part()
-    svg.part("board")
-    y = _grid(svg, view, y, viewer, legal)
-    svg.end_part()
-    svg.part("panel")
-    y = _key(svg, view, y, legal_shown=bool(_legal_cells(view, viewer, legal)))
-    svg.end_part()
-    return svg.document(WIDTH, y, title=_("Kachina"))
+def _hand(svg: Svg, view: dict, viewer, legal, y, width) -> float:
+    """The viewer's own tiles; the y below them. Narrow (a phone's): the
+    label on a line of its own and the tiles bigger, each touch spot wider
+    than a finger (44 CSS px) with a gap to the next."""
+    hand = view["hand"]
+    narrow = width < WIDTH
+    s, step = (42, 52) if narrow else (40, 46)
+    label = _("Your tiles")
+    svg.text(MARGIN, y + 26 if not narrow else y + 18, label, size=15, bold=True)
+    if narrow:
+        x0, y = MARGIN + 3, y + 30
+    else:
+        x0 = MARGIN + max(92, text_width(label, 15, True) + 12)
+    x = x0
+    if not hand:
+        svg.text(x, y + 26, _("none"), size=15, fill=MUTED)
+    picks = _pick_keys(view, viewer, legal)
+    for kind in hand:
+        if kind not in KINDS:
+            continue
+        if x + s > width - MARGIN:   # (narrow only: five tiles fit a line)
+            x, y = x0, y + step
+        _tile(svg, x, y + 2, s, kind, code_size=12 if narrow else None)   # (12: read on a phone)
+        if f"tile:{kind}" in picks:
+            pad = 4 if narrow else 3
+            _hit(svg, x - pad, y + 2 - pad, s + 2 * pad, s + 2 * pad, f"tile:{kind}")
+        x += step
+    if view["phase"] == "redraw" and "redraw_choice" in view:
+        said = _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep")
+        if narrow and x + text_width(said, 14) > width - MARGIN:
+            x, y = x0 - 8, y + s + 10
+        svg.text(x + 8, y + 26, said, size=14, fill=MUTED)
+    return y + s + 14
 
 
 def _legal_cells(view, viewer, legal) -> set:
@@ -232,24 +267,35 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     # the cells a move may touch, over everything else (a tile to cover or swap too)
     for key in sorted(k for k in _pick_keys(view, viewer, legal) if k.startswith("cell:")):
         cx, cy = (int(v) for v in key[5:].split(","))
-        _hit(svg, gx + (cx - x0) * s + 1, gy + (cy - y0) * s + 1, s - 2, s - 2, key)
+        # the whole cell (the next one's spot starts at its edge): on a phone every pixel of it counts
+        _hit(svg, gx + (cx - x0) * s, gy + (cy - y0) * s, s, s, key)
     return gy + rows * s + 18
 
 
-def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
-    col = (WIDTH - 2 * MARGIN) / 2
+def _key(svg: Svg, view: dict, y, legal_shown: bool, width=WIDTH) -> float:
+    """The eight kinds, what each is worth and does (two columns; one on a
+    narrow panel), and what the board's marks mean."""
+    cols = 2 if width >= WIDTH else 1
+    col = (width - 2 * MARGIN) / cols
+    big = cols == 1   # a phone's: read at about the size drawn, nothing under 13
     s = 26
+    below = 0   # (a phone's: a power too long for the line goes under its name, the rows below move down)
     for i, kind in enumerate(ORDER):
-        kx = MARGIN + (i % 2) * col
-        ky = y + (i // 2) * (s + 6)
-        _tile(svg, kx, ky, s, kind)
+        kx = MARGIN + (i % cols) * col
+        ky = y + (i // cols) * (s + 6) + below
+        _tile(svg, kx, ky, s, kind, code=not big)   # (a phone's: the name beside it, the code too small to read)
         value, _fill, _ink, power = KINDS[kind]
         power = _(power)
         head = f"{tile_title(KIND[kind])} {value}"
-        svg.text(kx + s + 8, ky + 18, head, size=13.5, bold=True)
-        px = kx + s + 8 + text_width(head, 13.5, True) + 8
-        svg.text(px, ky + 18, fit(power, 12.5, kx + col - px - 4), size=12.5, fill=MUTED)
-    y += 4 * (s + 6) + 4
+        svg.text(kx + s + 8, ky + 18, head, size=14 if big else 13.5, bold=True)
+        px = kx + s + 8 + text_width(head, 14 if big else 13.5, True) + 8
+        size = 13 if big else 12.5
+        if big and text_width(power, size) > kx + col - px - 4:
+            svg.text(kx + s + 8, ky + 36, fit(power, size, kx + col - (kx + s + 8)), size=size, fill=MUTED)
+            below += 14
+            continue
+        svg.text(px, ky + 18, fit(power, size, kx + col - px - 4), size=size, fill=MUTED)
+    y += (len(ORDER) + cols - 1) // cols * (s + 6) + 4 + below
     notes = []
     board = {(c["x"], c["y"]): c for c in view["board"]}
     if any(_zeroed(board, x, v) for x, v in board):
@@ -260,17 +306,21 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool) -> float:
         notes.append(_("outlined: the last tile played"))
     if legal_shown:
         notes.append(_("dashed: where you may place"))
+    size = 13 if big else 12
     line = ""
+    lines = []
     for note in notes:
         cand = f"{line} · {note}" if line else note
-        if text_width(cand, 12) > WIDTH - 2 * MARGIN:
-            svg.text(MARGIN, y + 12, line, size=12, fill=MUTED)
-            y += 17
+        if text_width(cand, size) > width - 2 * MARGIN:
+            lines.append(line)
             cand = note
         line = cand
     if line:
-        svg.text(MARGIN, y + 12, line, size=12, fill=MUTED)
-        y += 17
+        lines.append(line)
+    for line in lines:
+        for part in wrap(line, size, width - 2 * MARGIN) if big else [line]:
+            svg.text(MARGIN, y + 12, part, size=size, fill=MUTED)
+            y += 17 if not big else 18
     return y + 10
 
 

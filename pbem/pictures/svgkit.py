@@ -15,7 +15,7 @@ from pbem.games.i18n import _, join_words
 
 from . import markup, palette
 from .markup import FONT, esc, num  # noqa: F401  (re-exported for the three pictures)
-from .metrics import text_width
+from .metrics import text_width, wrap  # noqa: F401  (wrap: re-exported)
 
 INK = "#222222"
 MUTED = "#6b6b6b"
@@ -61,11 +61,26 @@ class Svg:
     def add(self, raw: str) -> None:
         self.parts.append(raw)
 
-    def part(self, kind: str, box=None) -> None:
+    def part(self, kind: str, box=None, layout: str | None = None) -> None:
         """What is drawn from here to ``end_part`` is one part of the picture
-        (``markup.part``: the board, or a panel the page may put below it)."""
+        (``markup.part``: the board, or a panel the page may put below it).
+        ``layout`` "wide": a panel that has a narrow twin (``narrow_panel``),
+        shown on a wide screen only."""
         where = "" if box is None else f' data-box="{" ".join(num(float(v)) for v in box)}"'
+        if layout:
+            where += f' data-layout="{esc(layout)}"'
         self.parts.append(f'<g data-part="{esc(kind)}"{where}>')
+
+    def narrow_panel(self, panel: "Svg", width, height) -> None:
+        """``panel`` (drawn from 0,0, ``width`` wide) as the narrow twin of the
+        wide panels: hidden as drawn (a wide screen, a picture shown without
+        the page's script), put in place of the wide ones on a phone by
+        static/zoom.js. Laid out for a width near a phone's, it is scaled
+        about 1:1 there, so its text reads at the size it is drawn."""
+        self.parts.append(f'<g data-part="panel" data-layout="narrow" display="none" '
+                          f'data-box="0 0 {num(float(width))} {num(float(height))}">')
+        self.parts.extend(panel.parts)
+        self.parts.append("</g>")
 
     def end_part(self) -> None:
         self.parts.append("</g>")
@@ -145,12 +160,18 @@ def turn_marker(svg: Svg, x, y, size=10, fill=INK) -> None:
 def header(svg: Svg, width, title: str, status: str, detail: str = "") -> float:
     """The title bar: the game's name, then what happens now in bold. Returns
     the y below it."""
-    svg.rect(0, 0, width, 58 if not detail else 78, fill=PANEL)
+    # a narrow panel (a phone's, ``Svg.narrow_panel``): the detail on two lines rather than cut short
+    lines = wrap(detail, 14, width - 32) if detail and width < 500 else [detail] if detail else []
+    if len(lines) > 2:
+        lines = [lines[0], fit(" ".join(lines[1:]) if " " in detail else "".join(lines[1:]), 14, width - 32)]
+    more = 18 * max(len(lines) - 1, 0)
+    svg.rect(0, 0, width, (58 if not detail else 78) + more, fill=PANEL)
     svg.text(16, 24, title, size=15, fill=MUTED, bold=True)
     svg.text(16, 47, fit(status, 18, width - 32, bold=True), size=18, bold=True)
     if detail:
-        svg.text(16, 68, fit(detail, 14, width - 32), size=14, fill=MUTED)
-        return 88
+        for i, line in enumerate(lines):
+            svg.text(16, 68 + 18 * i, fit(line, 14, width - 32), size=14, fill=MUTED)
+        return 88 + more
     return 68
 
 

@@ -20,7 +20,7 @@ from ..games.i18n import N_, _, ngettext, pgettext
 from ..games.wakanda import end_words, score_breakdown, title
 from .svgkit import (
     esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
-    seat_frame, seat_name, text_width, winners_text,
+    seat_frame, seat_name, text_width, winners_text, wrap,
 )
 
 WIDTH = 640
@@ -51,6 +51,8 @@ RULES = {
     "height": N_("2 per piece\ntallest pole"),
 }
 
+#: the panels' width on a phone (``draw(narrow=True)``): near a phone's picture (about 356 CSS px)
+NARROW = 330
 PIECE_H = 24
 CARD_H = 92
 
@@ -95,10 +97,12 @@ def _status(view: dict, names) -> tuple[str, str]:
                      turn=view["turn"]))
 
 
-def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
+def draw(view: dict, *, names=None, viewer=None, legal=None, narrow=False) -> str:
+    """``narrow``: the panels drawn twice, as here and NARROW wide for a phone (``Svg.narrow_panel``)."""
     svg = Svg()
     status, detail = _status(view, names)
-    svg.part("panel")   # the header and the players: below the villages on a phone
+    layout = "wide" if narrow else None
+    svg.part("panel", layout=layout)   # the header and the players: below the villages on a phone
     y = header(svg, WIDTH, _("WAKANDA"), status, detail)
     picks = _pick_keys(view, viewer, legal)
     y = _players(svg, view, y, names, viewer, picks)
@@ -106,10 +110,90 @@ def draw(view: dict, *, names=None, viewer=None, legal=None) -> str:
     svg.part("board")
     y = _villages(svg, view, y + 6, names, picks)
     svg.end_part()
-    svg.part("panel")
+    svg.part("panel", layout=layout)
     y = _footer(svg, view, y, names)
     svg.end_part()
+    if narrow:
+        top = Svg()
+        h = header(top, NARROW, _("WAKANDA"), status, detail)
+        svg.narrow_panel(top, NARROW, _narrow_players(top, view, h, names, viewer, picks))
+        foot = Svg()
+        svg.narrow_panel(foot, NARROW, _footer(foot, view, 0, names, NARROW))
     return svg.document(WIDTH, y, title=_("Wakanda"))
+
+
+def _narrow_players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float:
+    """The players as a phone shows them: per player, the name and points,
+    then the headdresses left, then the pieces held, on lines of their own,
+    big enough to read and (the seat to act's) to touch: each touch spot at
+    least 42 units (44 CSS px on a 390 px phone) with a gap to the next."""
+    width = NARROW
+    finished = view.get("finished")
+    scores = view.get("scores") or [None, None]
+    placings = view.get("placings")
+    svg.text(width - MARGIN - 4, y + 8, _("points") if finished else _("points so far"), size=13, fill=MUTED,
+             anchor="end")
+    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in (0, 1)]
+    name_w = name_column(labels, width - 2 * MARGIN - 60)
+    for pl in view["players"]:
+        p = pl["seat"]
+        y += 32
+        acting = not finished and view.get("current") == p
+        top = y - 20
+        player_row(svg, MARGIN, y, width - 2 * MARGIN, p, seat_name(names, p), score=scores[p],
+                   acting=acting, you=p == viewer, place=placings[p] if placings else None, name_w=name_w)
+        # headdresses left (filled) and placed (outlined)
+        y += 40
+        hx = MARGIN + 44 + 15
+        left = pl["headdresses"]
+        for i in range(3):
+            _headdress(svg, hx + i * 46, y + 4, 26, seat_colour(p), hollow=i >= left)
+            if p == viewer and i == left - 1 and "headdress" in picks:   # the one a claim takes
+                _hit(svg, hx + i * 46 - 22, y - 23, 44, 44, "headdress")
+        svg.text(hx + 2 * 46 + 26, y, fit(ngettext("{n} headdress left", "{n} headdresses left", left), 13,
+                                         width - MARGIN - (hx + 2 * 46 + 26)), size=13, fill=MUTED)
+        # held pieces: shown when the view shows them, else only their number
+        y += 34
+        x0 = MARGIN + 44
+        holds = _("holds")
+        svg.text(x0, y + 1, holds, size=13, fill=MUTED)
+        x = x0 + max(44, text_width(holds, 13) + 8)
+        held = pl.get("held")
+        if held is None:
+            count = pl.get("held_count", 0)
+            for i in range(min(count, 6)):
+                svg.rect(x + i * 16, y - 13, 14, 18, fill="#8a8a8a", stroke="#555555", sw=1, rx=3)
+            svg.text(x + min(count, 6) * 16 + 6, y + 1,
+                     fit(ngettext("{n} hidden piece", "{n} hidden pieces", count), 13, width - MARGIN - x - 102),
+                     size=13, fill=MUTED)
+        elif not held:
+            svg.text(x, y + 1, pgettext("wakanda", "nothing"), size=13, fill=MUTED)
+        else:
+            mine = p == viewer and any(k.startswith("piece:") for k in picks)
+            shown = _grouped(held) if mine else [(piece, 1) for piece in held]
+            if mine:   # the chips to touch: big, on lines of their own below the word
+                x, y = x0, y + 12
+                for piece, count in shown:
+                    w = max(_chip_width(piece) + (22 if count > 1 else 0), 42)
+                    if x + w > width - MARGIN:
+                        x, y = x0, y + 50
+                    _piece(svg, x, y, w, 42, piece, count)
+                    if f"piece:{piece}" in picks:
+                        _hit(svg, x - 2, y - 2, w + 4, 46, f"piece:{piece}")
+                    x += w + 8
+                y += 42 + 4
+            else:
+                for piece, count in shown:
+                    w = _chip_width(piece)
+                    if x + w > width - MARGIN:
+                        x, y = x0, y + 24
+                    _piece(svg, x, y - 14, w, 19, piece, count)
+                    x += w + 5
+        y += 12
+        if acting:   # the seat to act's block, highlighted behind (drawn under what is above)
+            svg.parts.insert(0, f'<rect x="{MARGIN}" y="{top:.1f}" width="{width - 2 * MARGIN}" '
+                                f'height="{y - top:.1f}" rx="6" fill="#fff1b8"/>')
+    return y + 8
 
 
 def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float:
@@ -257,7 +341,7 @@ def _tally(view: dict, seat: int, names) -> str:
              sum=" + ".join(parts).replace("+ −", "−"), total=b["total"])
 
 
-def _footer(svg: Svg, view: dict, y, names) -> float:
+def _footer(svg: Svg, view: dict, y, names, width=WIDTH) -> float:
     lines = [_tally(view, p, names) for p in (0, 1)]
     unseen = view.get("unseen") or {}
     if not view.get("finished"):
@@ -274,8 +358,10 @@ def _footer(svg: Svg, view: dict, y, names) -> float:
     lines.append(_("A player without the Sun village loses 1 for each Sun on their poles."))
     y += 12
     for line in lines:
-        svg.text(MARGIN, y + 4, fit(line, 13, WIDTH - 2 * MARGIN), size=13, fill=MUTED)
-        y += 19
+        # on a phone's narrow panel, wrapped (there is no room to cut a line short)
+        for part in wrap(line, 13, width - 2 * MARGIN) if width < WIDTH else [fit(line, 13, width - 2 * MARGIN)]:
+            svg.text(MARGIN, y + 4, part, size=13, fill=MUTED)
+            y += 19
     return y + 8
 
 

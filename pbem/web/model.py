@@ -282,7 +282,7 @@ def picture_of(game: str, view, names: list, viewer, legal, text: str | None) ->
     if view is None:
         return {"svg": None, "text": None}
     if pictures.has_picture(game):
-        return {"svg": accessible(pictures.svg(game, view, names=names, viewer=viewer, legal=legal), text),
+        return {"svg": accessible(pictures.svg(game, view, names=names, viewer=viewer, legal=legal, narrow=True), text),
                 "text": text}
     return {"svg": None, "text": text}
 

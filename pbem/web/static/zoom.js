@@ -12,6 +12,10 @@
    nothing is redrawn, the page's own handlers (Carcassonne's pointing, the
    touch picks) keep their elements, and getScreenCTM still maps a tap to the
    board. The same SVG stays one document, so its ids and references hold.
+   A picture may draw its panels twice (data-layout "wide" and "narrow": the
+   narrow twin laid out near a phone's width, so that its text and touch spots
+   are not shrunk): only one of the two is in the document at a time, the
+   other kept aside in its place's stead (no spot is there twice).
    The view (centre and zoom) is kept when the game moves on or the replay
    shows another version; fitted stays fitted. */
 (function () {
@@ -49,6 +53,21 @@
     if (drawn.ground) setAttrs(root.querySelector(":scope > rect"), { width: drawn.ground[0], height: drawn.ground[1] });
   }
 
+  /* The panels for this screen in the document (the narrow twins on a phone),
+     the others set aside, a comment marking where each goes back. */
+  function choose(root, narrow) {
+    var aside = root.pbemAside || (root.pbemAside = { wide: [], narrow: [] });
+    var want = narrow ? "narrow" : "wide", drop = narrow ? "wide" : "narrow";
+    aside[want].forEach(function (p) { if (p.mark.parentNode) p.mark.parentNode.replaceChild(p.node, p.mark); });
+    aside[want] = [];
+    root.querySelectorAll(":scope > [data-layout=" + drop + "]").forEach(function (g) {
+      var mark = document.createComment(drop);
+      root.replaceChild(mark, g);
+      aside[drop].push({ node: g, mark: mark });
+    });
+    root.querySelectorAll(":scope > [data-layout=narrow]").forEach(function (g) { g.removeAttribute("display"); });
+  }
+
   function layout() {
     var root = picture.querySelector(":scope > svg");
     port = null;
@@ -67,6 +86,7 @@
     var whole = { x: drawn[0], y: drawn[1], w: drawn[2], h: drawn[3] };
     var board = root.querySelector(":scope > [data-part=board]");
     var wide = !phone.matches || !board;
+    choose(root, !wide);
     picture.classList.toggle("stacked", !wide);
     if (wide) {
       // As drawn: the whole picture is the port, shown as wide as it may be.
