@@ -348,6 +348,16 @@ SLOW_FILES = {
     "tests/test_carcassonne_touch_browser.py": 8,
     "tests/test_cartoona_touch_browser.py": 8,
     "tests/test_carcassonne_bridge_browser.py": 5,
+    "tests/test_pages_games_zh_browser.py": 50,
+    "tests/test_mail_games_by_mail_zh.py": 50,
+    "tests/test_pages_phone.py": 40,
+    "tests/test_cartoona_touch.py": 35,
+    "tests/test_touch_browser.py": 25,
+    "tests/test_lobby_browser.py": 20,
+    "tests/test_pages_axe.py": 15,
+    "tests/test_mail_read_in_browser.py": 12,
+    "tests/test_pages_phone_targets.py": 9,
+    "tests/test_pages_replay_browser.py": 8,
 }
 
 

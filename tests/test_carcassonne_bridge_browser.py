@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from pbem.trust import play_links as links
 
@@ -80,7 +81,15 @@ def test_the_ransom_beside_a_placement_is_a_button_of_the_chooser(browser, servi
     page.wait_for_selector("#chooser:not([hidden])", timeout=15000)
     ransom = page.locator("#chooser button.away")
     assert ransom.count() == 1
-    ransom.scroll_into_view_if_needed()
+    # The page may put its play part in place again as it settles (its live parts): find the button anew then.
+    for attempt in range(20):
+        try:
+            ransom.scroll_into_view_if_needed(timeout=2000)
+            break
+        except PlaywrightError:
+            page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the ransom button never settled in the chooser")
     shot(page, screenshots, "ransom-chooser-phone", full=False)
     ransom.click()
     page.wait_for_selector("#sent.good", timeout=15000)
