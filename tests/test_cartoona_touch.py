@@ -9,7 +9,6 @@ come from the seat's own view: what the view hides cannot change them."""
 from __future__ import annotations
 
 import random
-import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -22,6 +21,7 @@ from pbem.pictures.cartoona import draw, touch
 from pbem.pictures.cartoona_touch import move_path, paths_of
 
 from .pseudo_support import leftover_english
+from .touch_support import check_touch, picks
 
 GAME = games.get("cartoona")
 NAMES = ["Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -50,10 +50,6 @@ def walk(players, options, seed, steps=250):
         state = GAME.apply(state, GAME.decide(state, seat, move, random.Random(rng.random())))
 
 
-def picks(svg: str) -> list:
-    return [e.get("data-pick") for e in ET.fromstring(svg).iter() if e.get("data-pick") is not None]
-
-
 @pytest.mark.parametrize("players,options", CASES)
 def test_paths_are_unique_prefix_free_labelled_and_drawn(players, options):
     states = 0
@@ -63,21 +59,9 @@ def test_paths_are_unique_prefix_free_labelled_and_drawn(players, options):
             view = GAME.view(state, seat)
             names = NAMES[:players]
             found = touch(view, legal, seat, names)
-            paths = [tuple(p) for p in found["paths"]]
-            assert len(paths) == len(legal)
-            assert len(set(paths)) == len(paths), "two moves with one path"
-            assert all(1 <= len(p) <= 4 for p in paths)
-            whole = set(paths)
-            for p in paths:
-                assert not any(p[:i] in whole for i in range(1, len(p))), f"{p} extends another path"
-            keys = {k for p in paths for k in p}
-            assert set(found["labels"]) == keys
-            assert all(isinstance(t, str) and t.strip() for t in found["labels"].values())
-            off = set(found["offboard"])
-            assert off <= keys
             moves = [m["move"] for m in legal]
             svg = draw(view, names=names, viewer=seat, legal=moves)
-            assert set(picks(svg)) == keys - off, "a key neither drawn nor off the board (or drawn and off)"
+            check_touch(found, legal, svg)
             if i % 4 == 0:
                 # the same with the API's form of the legal moves
                 assert draw(view, names=names, viewer=seat, legal=legal) == svg

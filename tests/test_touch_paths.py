@@ -8,7 +8,6 @@ pseudo-locale)."""
 from __future__ import annotations
 
 import random
-import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -17,6 +16,7 @@ from pbem.games.base import SPECTATOR, canonical
 from pbem.games.i18n import reading
 
 from .pseudo_support import leftover_english
+from .touch_support import check_touch, picks
 
 GAMES = ("kachina", "wakanda")
 NAMES = ["Ann", "Bob", "Cyd", "Dee", "Eve"]
@@ -41,10 +41,6 @@ def walk(game, players, options, seed):
         state = game.apply(state, game.decide(state, seat, move, random.Random(rng.random())))
 
 
-def picks(svg: str) -> list:
-    return [e.get("data-pick") for e in ET.fromstring(svg).iter() if e.get("data-pick") is not None]
-
-
 @pytest.mark.parametrize("name,players,options", CASES)
 def test_paths_are_unique_prefix_free_labelled_and_drawn(name, players, options):
     game = games.get(name)
@@ -54,21 +50,8 @@ def test_paths_are_unique_prefix_free_labelled_and_drawn(name, players, options)
             view = game.view(state, seat)
             names = NAMES[:players]
             found = pictures.touch(name, view, legal, seat, names)
-            paths = [tuple(p) for p in found["paths"]]
-            assert len(paths) == len(legal)
-            assert len(set(paths)) == len(paths), "two moves with one path"
-            assert all(1 <= len(p) <= 4 for p in paths)
-            whole = set(paths)
-            for p in paths:
-                assert not any(p[:i] in whole for i in range(1, len(p))), f"{p} extends another path"
-            keys = {k for p in paths for k in p}
-            assert set(found["labels"]) == keys
-            assert all(isinstance(t, str) and t.strip() for t in found["labels"].values())
-            off = set(found["offboard"])
-            assert off <= keys
             svg = pictures.svg(name, view, names=names, viewer=seat, legal=[m["move"] for m in legal])
-            drawn = picks(svg)
-            assert set(drawn) == keys - off, "a key neither drawn nor off the board (or drawn and off)"
+            check_touch(found, legal, svg)
             # nobody else's picture has anything to touch
             assert picks(pictures.svg(name, game.view(state, SPECTATOR), names=names, viewer=None)) == []
             assert picks(pictures.svg(name, view, names=names, viewer=seat)) == []

@@ -122,19 +122,24 @@ def draw(view: dict, *, names=None, viewer=None, legal=None, narrow=False) -> st
     return svg.document(WIDTH, y, title=_("Wakanda"))
 
 
+def _players_heading(svg: Svg, view: dict, y, names, viewer, width, size, room) -> tuple:
+    """The players' block's heading ("points so far") and what both layouts
+    read: (finished, scores, placings, the name column's width)."""
+    finished = view.get("finished")
+    svg.text(width - MARGIN - 4, y + 8, _("points") if finished else _("points so far"), size=size, fill=MUTED,
+             anchor="end")
+    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in (0, 1)]
+    return (finished, view.get("scores") or [None, None], view.get("placings"),
+            name_column(labels, width - 2 * MARGIN - room))
+
+
 def _narrow_players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float:
     """The players as a phone shows them: per player, the name and points,
     then the headdresses left, then the pieces held, on lines of their own,
     big enough to read and (the seat to act's) to touch: each touch spot at
     least 42 units (44 CSS px on a 390 px phone) with a gap to the next."""
     width = NARROW
-    finished = view.get("finished")
-    scores = view.get("scores") or [None, None]
-    placings = view.get("placings")
-    svg.text(width - MARGIN - 4, y + 8, _("points") if finished else _("points so far"), size=13, fill=MUTED,
-             anchor="end")
-    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in (0, 1)]
-    name_w = name_column(labels, width - 2 * MARGIN - 60)
+    finished, scores, placings, name_w = _players_heading(svg, view, y, names, viewer, width, 13, 60)
     for pl in view["players"]:
         p = pl["seat"]
         y += 32
@@ -197,13 +202,7 @@ def _narrow_players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -
 
 
 def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float:
-    finished = view.get("finished")
-    scores = view.get("scores") or [None, None]
-    placings = view.get("placings")
-    svg.text(WIDTH - MARGIN - 4, y + 8, _("points") if finished else _("points so far"), size=12, fill=MUTED,
-             anchor="end")
-    labels = [_("{name} (you)", name=seat_name(names, p)) if p == viewer else seat_name(names, p) for p in (0, 1)]
-    name_w = name_column(labels, WIDTH - 2 * MARGIN - 120)
+    finished, scores, placings, name_w = _players_heading(svg, view, y, names, viewer, WIDTH, 12, 120)
     for pl in view["players"]:
         p = pl["seat"]
         y += 32
