@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..games.i18n import N_, _, ngettext
 from ..games.kachina import KIND, a_tile, board_code, end_reason, tile_title
 from .svgkit import (
-    esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, is_seat, name_column, player_row,
     seat_colour, seat_frame, seat_name, text_width, winners_text, wrap,
 )
 
@@ -206,7 +206,7 @@ def _hand(svg: Svg, view: dict, viewer, legal, y, width) -> float:
         _tile(svg, x, y + 2, s, kind, code_size=12 if narrow else None)   # (12: read on a phone)
         if f"tile:{kind}" in picks:
             pad = 4 if narrow else 3
-            _hit(svg, x - pad, y + 2 - pad, s + 2 * pad, s + 2 * pad, f"tile:{kind}")
+            svg.hit(x - pad, y + 2 - pad, s + 2 * pad, s + 2 * pad, f"tile:{kind}")
         x += step
     if view["phase"] == "redraw" and "redraw_choice" in view:
         said = _("you chose to redraw") if view["redraw_choice"] else _("you chose to keep")
@@ -268,7 +268,7 @@ def _grid(svg: Svg, view: dict, y, viewer, legal) -> float:
     for key in sorted(k for k in _pick_keys(view, viewer, legal) if k.startswith("cell:")):
         cx, cy = (int(v) for v in key[5:].split(","))
         # the whole cell (the next one's spot starts at its edge): on a phone every pixel of it counts
-        _hit(svg, gx + (cx - x0) * s, gy + (cy - y0) * s, s, s, key)
+        svg.hit(gx + (cx - x0) * s, gy + (cy - y0) * s, s, s, key)
     return gy + rows * s + 18
 
 
@@ -328,15 +328,6 @@ def _key(svg: Svg, view: dict, y, legal_shown: bool, width=WIDTH) -> float:
 
 #: the keys a page shows as buttons beside the board
 OFFBOARD = ("keep", "redraw", "pass")
-
-
-def _hit(svg: Svg, x, y, w, h, key: str) -> None:
-    """The area a touch takes (``data-pick``: its key): invisible in the
-    picture (and the PNG), framed by the page's style while it may be
-    touched. A shape of its own, with no text in it: its label is all that
-    assistive technology reads of it."""
-    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
-            'fill="#ffffff" fill-opacity="0"/>')
 
 
 def touch_path(move: dict) -> list:

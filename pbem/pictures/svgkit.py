@@ -61,6 +61,14 @@ class Svg:
     def add(self, raw: str) -> None:
         self.parts.append(raw)
 
+    def hit(self, x, y, w, h, key: str, rx: float = 4) -> None:
+        """The area a touch takes (``data-pick``: its key): invisible in the
+        picture (and the PNG), framed by the page's style while it may be
+        touched. A shape of its own, with no text in it: its label is all that
+        assistive technology reads of it."""
+        self.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+                 f'height="{h:.1f}" rx="{rx:g}" fill="#ffffff" fill-opacity="0"/>')
+
     def part(self, kind: str, box=None, layout: str | None = None) -> None:
         """What is drawn from here to ``end_part`` is one part of the picture
         (``markup.part``: the board, or a panel the page may put below it).

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..games.i18n import N_, _, ngettext, pgettext
 from ..games.wakanda import end_words, score_breakdown, title
 from .svgkit import (
-    esc, INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
+    INK, LINE, MUTED, PANEL, Svg, and_list, fit, header, name_column, player_row, seat_colour,
     seat_frame, seat_name, text_width, winners_text, wrap,
 )
 
@@ -154,7 +154,7 @@ def _narrow_players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -
         for i in range(3):
             _headdress(svg, hx + i * 46, y + 4, 26, seat_colour(p), hollow=i >= left)
             if p == viewer and i == left - 1 and "headdress" in picks:   # the one a claim takes
-                _hit(svg, hx + i * 46 - 22, y - 23, 44, 44, "headdress")
+                svg.hit(hx + i * 46 - 22, y - 23, 44, 44, "headdress", rx=5)
         svg.text(hx + 2 * 46 + 26, y, fit(ngettext("{n} headdress left", "{n} headdresses left", left), 13,
                                          width - MARGIN - (hx + 2 * 46 + 26)), size=13, fill=MUTED)
         # held pieces: shown when the view shows them, else only their number
@@ -184,7 +184,7 @@ def _narrow_players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -
                         x, y = x0, y + 50
                     _piece(svg, x, y, w, 42, piece, count)
                     if f"piece:{piece}" in picks:
-                        _hit(svg, x - 2, y - 2, w + 4, 46, f"piece:{piece}")
+                        svg.hit(x - 2, y - 2, w + 4, 46, f"piece:{piece}", rx=5)
                     x += w + 8
                 y += 42 + 4
             else:
@@ -218,7 +218,7 @@ def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float
             mark = p == viewer and i == left - 1 and "headdress" in picks
             _headdress(svg, hx + i * 30, y + 1, 24, seat_colour(p), hollow=i >= left)
             if mark:   # the last one left: the one a claim takes
-                _hit(svg, hx + i * 30 - 15, y - 19, 30, 24, "headdress")
+                svg.hit(hx + i * 30 - 15, y - 19, 30, 24, "headdress", rx=5)
         svg.text(hx + 84, y, ngettext("{n} headdress left", "{n} headdresses left", left), size=13, fill=MUTED)
         # held pieces: shown when the view shows them, else only their number
         y += 24
@@ -247,7 +247,7 @@ def _players(svg: Svg, view: dict, y, names, viewer, picks=frozenset()) -> float
                     break
                 _piece(svg, x, y - 14, w, 19, piece, count)
                 if mine and f"piece:{piece}" in picks:
-                    _hit(svg, x - 2, y - 18, w + 4, 27, f"piece:{piece}")
+                    svg.hit(x - 2, y - 18, w + 4, 27, f"piece:{piece}", rx=5)
                 x += w + 5
         y += 10
     return y + 8
@@ -279,7 +279,7 @@ def _villages(svg: Svg, view: dict, y, names, picks=frozenset()) -> float:
         _card(svg, x + 4, base + 4, col - 8, v, names, v["position"] == closed_next)
         key = f"village:{v['position']}"
         if key in picks:
-            _hit(svg, x + 1, y + 3, col - 2, pole_h + CARD_H + 34, key)
+            svg.hit(x + 1, y + 3, col - 2, pole_h + CARD_H + 34, key, rx=5)
     return base + CARD_H + 44
 
 
@@ -376,15 +376,6 @@ def _grouped(held: list) -> list:
     for piece in held:
         out[piece] = out.get(piece, 0) + 1
     return list(out.items())
-
-
-def _hit(svg: Svg, x, y, w, h, key: str) -> None:
-    """The area a touch takes (``data-pick``: its key): invisible in the
-    picture (and the PNG), framed by the page's style while it may be
-    touched. A shape of its own, with no text in it: its label is all that
-    assistive technology reads of it."""
-    svg.add(f'<rect class="hit" data-pick="{esc(key)}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="5" '
-            'fill="#ffffff" fill-opacity="0"/>')
 
 
 def touch_path(move: dict) -> list:
