@@ -195,6 +195,11 @@ CODES: dict[str, Code] = _codes(
     Code("not_invited", (404,), N_("the seat has no invitation (withdrawing one); by mail: the invitation replied "
          "to is unknown (withdrawn or replaced)")),
     Code("joined_already", (), N_("(mail only) the invited seat is yours already")),
+    # -- bots and ratings
+    Code("unknown_bot_level", (422,), N_("no bot level with this name (`details.levels`: the levels there are)")),
+    Code("bad_bot_seat", (422,), N_("a bot seat must be a seat of the game, not also invited")),
+    Code("no_bots", (422,), N_("this game type has no bots")),
+    Code("unknown_game_type", (404,), N_("no game type with this name (ratings)")),
 )
 
 

@@ -235,10 +235,10 @@ LAYERS = [
     {"service"},
     {"notify"},
     {"mail_in"},
-    {"stream"},
+    {"stream", "ratings"},
     {"api", "web"},
     {"server", "client"},
-    {"cli"},
+    {"cli", "bots"},
 ]
 #: Imports between two packages of one layer, and which modules may make them.
 ACROSS = {

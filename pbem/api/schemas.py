@@ -181,6 +181,11 @@ class CreateGame(Strict):
                 load_default=None, allow_none=True)
     invitations = invitation_list()
     invite = invitation_list(deprecated=True)
+    bots = fields.Dict(keys=fields.String(validate=validate.Length(1, 3)), values=Line(validate=validate.Length(1, 32)),
+                       load_default=dict, metadata={
+                           "description": "seats played by the server's bots and their levels, e.g. "
+                                          "`{\"1\": \"search\"}` (levels: `random`, `greedy`, `search`); a bot "
+                                          "seat is taken at once, named \"Bot (level)\" and marked `bot`"})
 
     @ma.post_load
     def _invitations(self, data, **kwargs):
@@ -209,6 +214,8 @@ class SeatSummary(Strict):
                                                  "(`en` or `zh-Hant`)"})
     tz = fields.String(allow_none=True, metadata={"description": "the seat's time zone (IANA), null when it chose "
                                                                  "none (its language's usual one)"})
+    bot = fields.String(allow_none=True, metadata={"description": "a bot seat's level (`random`, `greedy`, "
+                                                                  "`search`), null for a person"})
     invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
         "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
                        "else null"})
