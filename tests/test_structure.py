@@ -238,7 +238,8 @@ LAYERS = [
     {"stream", "ratings"},
     {"api", "web"},
     {"server", "client"},
-    {"cli", "bots"},
+    {"bots"},
+    {"cli"},
 ]
 #: Imports between two packages of one layer, and which modules may make them.
 ACROSS = {
