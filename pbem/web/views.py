@@ -34,7 +34,7 @@ from ..trust.tickets import make_ticket
 from ..pictures import palette
 from ..trust import play_links as links
 from ..when import valid_zone, when
-from . import languages, model
+from . import languages, model, ratings_model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -168,7 +168,8 @@ def my_games():
             held.setdefault(game_id, set()).add(int(seat))
     mine = model.my_games(service(), held)
     body = {"count": sum(len(rows) for rows in mine.values()), "waiting": len(mine["waiting"]),
-            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone())}
+            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone(),
+                                    ratings=ratings_model.my_ratings(service(), held))}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -183,6 +184,12 @@ def reader_zone() -> str | None:
     keeps it in a cookie), else None: their language's usual one."""
     zone = request.cookies.get(ZONE_COOKIE, "")
     return zone if 0 < len(zone) <= 64 and valid_zone(zone) else None
+
+
+@web.get("/r/<game>")
+def ratings(game):
+    """A game type's ratings table (pbem/ratings)."""
+    return html("ratings.html", page=ratings_model.ratings_page(service(), game))
 
 
 @web.get("/g/<game_id>")
