@@ -182,3 +182,21 @@ def test_a_game_type_without_bots_is_refused():
 def test_the_ratings_of_an_unknown_game_type(server):
     resp = requests.get(f"{server.base}/ratings/chess", timeout=10)
     assert resp.status_code == 404 and resp.json()["error"]["code"] == "unknown_game_type"
+
+
+def test_the_bot_process_killed_is_restarted_and_plays_on(server):
+    import os
+    import signal
+
+    c = Client(server.base)
+    created = c.create_game("carcassonne", 2, bots={0: "random", 1: "random"})
+    deadline = time.monotonic() + 30
+    while c.game(created["id"])["version"] < 20:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    before = server.children()["bots"]
+    os.kill(before[0], signal.SIGKILL)
+    final = wait_finished(c, created["id"])
+    assert final["result"]["placings"]
+    after = server.children()["bots"]
+    assert len(after) == 1 and after[0] != before[0]
