@@ -332,7 +332,7 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
             score = result["scores"][seat]
         rows.append({"seat": seat, "name": s["name"], "joined": s["joined"], "score": score,
                      "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
-                     "to_act": seat in to_act, "you": seat == viewer,
+                     "to_act": seat in to_act, "you": seat == viewer, "bot": s.get("bot"),
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
     return rows
