@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from pbem import bots
+from pbem.api.record_schemas import RecordHeader
 from pbem.bots.runner import BotSeat, play_game
 from pbem.client import ApiError, Client
 from pbem.errors import Unprocessable
@@ -70,6 +71,7 @@ def test_bots_alone_play_a_whole_game(server, game, players, options):
     assert report.ok and report.seed_checked and report.signatures_checked > 0, report.problems
     header = json.loads(record.splitlines()[0])
     assert [(s["bot"], s["rated_as"]) for s in header["seats"]] == [("random", "bot:random")] * players
+    RecordHeader().load(header)  # as the record's schema documents it
     # Every move signed by the seat's own key (ed25519), none an internal shortcut.
     steps = [json.loads(line) for line in record.splitlines()[1:] if "move_id" in line]
     assert {s["auth"] for s in steps} <= {"setup", "ed25519"} and any(s["auth"] == "ed25519" for s in steps)

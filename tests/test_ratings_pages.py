@@ -74,6 +74,9 @@ def test_the_ratings_page_and_my_games(rated, browser, screenshots):
     zh = requests.get(f"{url}/my-games", params={"seat": f"{game_id}.0"}, headers={"Accept-Language": "zh-TW"},
                       timeout=10).json()["html"]
     assert "你的積分" in zh
+    # The game's page marks the bot seat as a bot.
+    page = requests.get(f"{url}/g/{game_id}?lang=zh-Hant", timeout=10).text
+    assert "機器人（隨機）" in page and '<span class="bot-mark">機器人</span>' in page
 
 
 def test_an_unknown_game_types_ratings_page(api_server):
