@@ -59,10 +59,13 @@ def check_bots(game: str, players: int, bots: dict | None, invited: list[int] = 
     return out
 
 
-def bot_name(level: str, lang: str) -> str:
-    """A bot seat's name, in the game's language: "Bot (search)"."""
-    with reading(lang):
+def bot_name(level: str, lang: str | None = None) -> str:
+    """A bot seat's name: "Bot (search)", in ``lang`` (the game's, stored as
+    the seat's name), else the reader's (pages show it so)."""
+    if lang is None:
         return _("Bot ({level})", level=_(LEVEL_NAMES.get(level, level)))
+    with reading(lang):
+        return bot_name(level)
 
 
 def seat_bots(service, game_id: str, bots: dict[int, str], lang: str) -> None:

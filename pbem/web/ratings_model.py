@@ -3,19 +3,16 @@ the table of a game type, and the ratings of the players holding a
 browser's seats."""
 from __future__ import annotations
 
-from ..games.i18n import _
 from ..ratings import projection
 from ..service import Service
-from ..service.bots import LEVEL_NAMES
+from ..service.bots import bot_name
 from ..service.records import rated_as
 from .languages import game_title
 
 
 def shown_name(row: dict) -> str:
     """A row's name; a bot's in the reader's language ("Bot (search)")."""
-    if row["kind"] == "bot":
-        return _("Bot ({level})", level=_(LEVEL_NAMES.get(row["bot"], row["bot"])))
-    return row["name"]
+    return bot_name(row["bot"]) if row["kind"] == "bot" else row["name"]
 
 
 def ratings_page(service: Service, game: str) -> dict:
