@@ -202,3 +202,32 @@ def test_the_bot_process_killed_is_restarted_and_plays_on(server):
     assert final["result"]["placings"]
     after = server.children()["bots"]
     assert len(after) == 1 and after[0] != before[0]
+
+
+def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline(server, tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+    from .test_cli import run
+
+    c = Client(server.base)
+    game_id = c.create_game("kachina", 2, bots={1: "random"})["id"]
+    home = tmp_path / "cy"
+    assert run(home, server.base, "keygen")[0] == 0
+    assert run(home, server.base, "join", game_id, "0", "--name", "Cy")[0] == 0
+    code, out = run(home, server.base, "bot", game_id, "--seat", "0", "--level", "random", "--seed", "3")
+    assert code == 0 and "a random bot plays seat(s) 0 of " + game_id in out and "result: " in out, out
+    assert c.game(game_id)["status"] == "finished"
+    # The server's table, and the same rebuilt offline from the records by anyone.
+    table = requests.get(f"{server.base}/ratings/kachina", timeout=10).json()
+    assert {r["name"] for r in table["ratings"]} == {"Cy", "Bot (random)"} and table["games_rated"] == 1
+    files = []
+    for g in c.list_games("finished"):
+        path = tmp_path / f"{g['id']}.jsonl"
+        path.write_text(c.record(g["id"]))
+        files.append(str(path))
+    done = subprocess.run([sys.executable, "-m", "pbem.ratings", "rebuild", *files], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["kachina"] == table
