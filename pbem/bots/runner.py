@@ -31,6 +31,9 @@ log = logging.getLogger("pbem.bots")
 LISTEN_S = 20.0
 #: How long a move is waited for (``Prefer: wait``).
 MOVE_WAIT_S = 10.0
+#: Rejected moves in a row at one version before a bot gives up on a game
+#: (a bug: the bot process's loop tries the game again a second later).
+MAX_REJECTED = 5
 
 
 @dataclass
@@ -39,6 +42,10 @@ class BotSeat:
     private_key: str
     level: str = "random"
     token: str | None = None
+    #: Moves the server rejected at the version it was last asked at: the
+    #: next choice is made with another seed (never the same refusal forever).
+    rejected: int = 0
+    rejected_at: int = -1
 
 
 def game_key(summary: dict) -> str:
@@ -68,16 +75,21 @@ def play_turn(client: Client, game_id: str, summary: dict, bot: BotSeat, seed: i
         return False
     view = client.seat_view(game_id, bot.seat)
     moves = [item["move"] for item in legal["moves"]]
+    if bot.rejected_at != legal["version"]:
+        bot.rejected, bot.rejected_at = 0, legal["version"]
+    if bot.rejected >= MAX_REJECTED:
+        raise RuntimeError(f"seat {bot.seat} of {game_id}: {bot.rejected} moves rejected at version {legal['version']}")
     move = choose(game_key(summary), summary.get("options") or {}, summary["players"], bot.seat, view.get("view"),
-                  moves, bot.level, f"{seed}:{legal['version']}", budget_s)
+                  moves, bot.level, f"{seed}:{legal['version']}:{bot.rejected}", budget_s)
     try:
         out = client.move(game_id, move, bot.private_key, bot.seat, expected_version=legal["version"],
                           wait=MOVE_WAIT_S)
     except ApiError as err:
-        if err.code in ("stale_version", "not_your_turn", "game_over", "game_finished"):
+        if err.code in ("stale_version", "busy", "game_over", "game_not_started"):
             return False  # someone moved first: look again
         raise
     if out.get("status") == "rejected":
+        bot.rejected += 1
         log.warning("pbem bot: seat %d of %s: move rejected: %s", bot.seat, game_id, out.get("error"))
     return True
 
