@@ -82,3 +82,30 @@ def test_the_ratings_page_and_my_games(rated, browser, screenshots):
 def test_an_unknown_game_types_ratings_page(api_server):
     resp = requests.get(f"{api_server.url}/r/chess", timeout=10)
     assert resp.status_code == 404
+
+
+def test_a_bot_seat_asked_for_on_the_lobbys_form(api_server, browser, screenshots):
+    url = api_server.url
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{url}/?lang=en")
+    if page.locator("details#create[open]").count() == 0:
+        page.click("details#create > summary")
+    page.select_option("#create-game", "wakanda")
+    page.select_option("#create-players", "2")
+    page.fill("#create-name", "Ann")
+    page.select_option("#invite-bot-1", "random")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("#invite-bot-1").screenshot(path=str(screenshots / "form-bot-390-en.png"))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
+    if page.locator("#backup-done").count():
+        page.click("#backup-show")
+        page.click("#backup-done")
+    page.wait_for_url("**/g/*", timeout=20_000)
+    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    game = requests.get(f"{url}/games/{game_id}", timeout=10).json()
+    assert [(s["name"], s["bot"]) for s in game["seats"]] == [("Ann", None), ("Bot (random)", "random")]
+    assert game["status"] == "active"
+    page.wait_for_selector(".seat-1 .bot-mark")
+    context.close()
