@@ -157,6 +157,8 @@ CODES: dict[str, Code] = _codes(
     Code("seat_free", (409,), N_("nobody holds this seat: join it (a new token is only for the key that holds it)")),
     Code("no_free_seat", (409,), N_("every seat is taken or invited already")),
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
+    Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
+         "`bots_after_s`")),
     Code("bad_email", (422,), N_("not a mail address")),
     Code("unknown_language", (422,), N_("pbem has no such language (`lang`): `en` (English) or `zh-Hant` "
          "(Traditional Chinese), or a tag for one of them (`zh-TW`, `zh`, `en-GB`...); `details.languages` lists "

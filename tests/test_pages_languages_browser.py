@@ -146,7 +146,7 @@ def test_every_page_type_in_chinese_and_the_switch_is_remembered(browser, servic
                                                                  screenshots):
     carc, keys, tokens = seated(service, "carcassonne", title="午後")
     play(service, carc, keys, tokens, random.Random(5), moves=4)
-    waiting = service.create_game("kachina", 3, {}, "等人")["id"]
+    waiting = service.create_game("kachina", 3, {}, "等人", listed=True)["id"]
     service.join(waiting, 0, generate_key()[1], "小明")
     invites.record(service, waiting, [(1, "bob@example.test", "阿美", "阿美")])
     nonce = service.store.invitation(waiting, 1)["nonce"]
