@@ -10,7 +10,7 @@ from .. import games
 from ..telemetry import metrics
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
-from ..mail_in import invites
+from ..mail_in import invites, subscriptions
 from ..service.common import chosen_language, preferences
 from . import limits, record_schemas
 from . import schemas as s
@@ -49,6 +49,8 @@ def create_game(body: dict) -> dict:
                                  listed=body["open"])
     if body["deadline"]:
         save_deadline_settings(game["id"], body["deadline"], "creator")
+    if body["open"]:
+        subscriptions.enqueue_announcement(service().store.redis, game["id"])  # to its type's subscribers
     if invitations:
         count_invitations(game["id"], len(invitations))
         invites.invite(service(), game["id"], invitations)

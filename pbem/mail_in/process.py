@@ -34,7 +34,7 @@ from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
 from ..games import i18n
-from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, try_later, wrapped
+from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, subscriptions, try_later, wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -169,6 +169,8 @@ class MailProcessor:
             return Outcome("refused", reason="not a genuine token address")
         if len(raw) > self.conf.max_bytes:
             return Outcome("refused", reason="too large", game_id=recipient.game_id, seat=recipient.seat)
+        if recipient.kind in subscriptions.KINDS:  # announcements of open games: no seat's mail
+            return subscriptions.process(self, raw, recipient)
         try:
             meta = self.service.store.meta(recipient.game_id)
         except Exception:

@@ -253,6 +253,9 @@ SETTINGS: tuple[Setting, ...] = (
             "450, HTTP 429)", "mail", minimum=0),
     Setting("PBEM_INVITES_PER_HOUR", "20", "int", "invitation mails a game, and a client address, may have sent "
             "an hour (then `429 too_many_requests`, `Retry-After`)", "mail", minimum=0),
+    Setting("PBEM_SUBSCRIBE_MAILS_PER_HOUR", "3", "int", "mails about announcements of open games (a "
+            "confirmation, the links to unsubscribe) one address may be sent an hour; more requests to the lobby's "
+            "address are dropped unanswered", "mail", minimum=0),
     Setting("PBEM_MAIL_DEDUPE_TTL", "2592000", "int", "how long a Message-ID is remembered, seconds", "mail",
             minimum=1),
     Setting("PBEM_MAIL_RAW_TTL", "604800", "int", "how long a raw inbound mail waits for its job, seconds",
