@@ -159,6 +159,8 @@ CODES: dict[str, Code] = _codes(
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
     Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
          "`bots_after_s`")),
+    Code("subscription_unconfirmable", (422,), N_("the confirmation of a subscription could not be mailed to "
+         "the address: it is not subscribed")),
     Code("bad_email", (422,), N_("not a mail address")),
     Code("unknown_language", (422,), N_("pbem has no such language (`lang`): `en` (English) or `zh-Hant` "
          "(Traditional Chinese), or a tag for one of them (`zh-TW`, `zh`, `en-GB`...); `details.languages` lists "

@@ -109,3 +109,35 @@ def test_bots_are_refused_and_a_full_or_started_game_is_not_joined_nothing_store
     r = join(http, url, game["id"], 2, "Eve")[0]
     assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_seat", r.text
     assert every_key(redis_client) == before
+
+
+@pytest.fixture
+def dead_relay(monkeypatch, tmp_path):
+    """Mail goes to a relay that is not there: no mail can be delivered."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nobody listens there
+    for k, v in {"SMTP_URL": f"smtp://127.0.0.1:{port}", "MAIL_DOMAIN": "mail.test", "PBEM_SECRET": "test-secret",
+                 "PBEM_DATA_DIR": str(tmp_path), "PBEM_PUBLIC_URL": "http://pbem.test"}.items():
+        monkeypatch.setenv(k, v)
+
+
+def test_a_subscription_by_the_api_is_refused_for_a_bad_address_an_unknown_game_or_an_unreachable_address(
+        dead_relay, api_server, http, redis_client):
+    url = api_server.url
+    before = every_key(redis_client)
+    for body, code in (({"email": "not an address", "game": "wakanda"}, "bad_email"),
+                       ({"email": "amy@example.test", "game": "chess"}, "unknown_game"),
+                       ({"email": "amy@example.test", "game": "wakanda", "lang": "klingon"}, "unknown_language")):
+        r = http.post(f"{url}/subscriptions", json=body)
+        assert r.status_code == 422 and r.json()["error"]["code"] == code, r.text
+    assert every_key(redis_client) == before
+    # The confirmation cannot be mailed: never subscribed, nothing kept but the address's hourly count.
+    r = http.post(f"{url}/subscriptions", json={"email": "amy@example.test", "game": "卡卡頌"},
+                  headers={"Accept-Language": "zh-TW"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "subscription_unconfirmable", r.text
+    assert "無法" in r.json()["error"]["message"]
+    assert {k for k in every_key(redis_client) if k not in before} == {
+        k for k in every_key(redis_client) if k.startswith(b"pbem:subs:rl:")}
+    assert not [k for k in redis_client.keys("pbem:subs:*") if not k.startswith(b"pbem:subs:rl:")]

@@ -23,7 +23,7 @@ from .test_notify_support import notify_env, smtp  # noqa: F401
 
 pytestmark = pytest.mark.timeout(180)
 LOBBY = "move+games@mail.test"
-AMY, BEN = "amy@example.test", "ben@example.test"
+AMY, BEN, DEE = "amy@example.test", "ben@example.test", "dee@example.test"
 
 
 def letter(to: str, body: str, from_addr: str) -> EmailMessage:
@@ -53,6 +53,11 @@ def test_subscribe_confirm_announce_join_and_unsubscribe_by_mail(mail_env, api_s
     ask_amy = arrives(smtp, AMY, "subscription")
     ask_ben = arrives(smtp, BEN, "subscription")
     assert "To confirm, reply to this mail" in text_of(ask_amy) and "如要確認，請在兩天內回覆這封信" in text_of(ask_ben)
+    # Dee asks by the API (in Chinese, the game named by its Chinese title) and never confirms.
+    asked = http.post(f"{url}/subscriptions", json={"email": DEE, "game": "神聖圖騰柱", "lang": "zh-Hant"})
+    assert asked.status_code == 202 and asked.json()["status"] == "confirmation_sent", asked.text
+    assert asked.json()["game"] == "wakanda"
+    assert "如要確認" in text_of(arrives(smtp, DEE, "subscription"))
     # Not confirmed yet: a new open game is announced to nobody.
     early = http.post(f"{url}/games", json={"game": "wakanda", "players": 2, "open": True}).json()
     # A confirmation address altered (one nobody was sent) is refused at RCPT: it subscribes nobody.
@@ -109,3 +114,4 @@ def test_subscribe_confirm_announce_join_and_unsubscribe_by_mail(mail_env, api_s
     http.post(f"{url}/games", json={"game": "wakanda", "players": 2, "open": True, "title": "Later"})
     arrives(smtp, BEN, "announcement", 2)
     assert len(smtp.to(AMY, "announcement")) == 1
+    assert smtp.to(DEE, "announcement") == []  # never confirmed: never announced to

@@ -170,7 +170,7 @@ class MailProcessor:
         if len(raw) > self.conf.max_bytes:
             return Outcome("refused", reason="too large", game_id=recipient.game_id, seat=recipient.seat)
         if recipient.kind in subscriptions.KINDS:  # announcements of open games: no seat's mail
-            return subscriptions.process(self, raw, recipient)
+            return subscriptions.process(self, raw, recipient, Outcome("answered"), Step)
         try:
             meta = self.service.store.meta(recipient.game_id)
         except Exception:

@@ -42,7 +42,7 @@ from email.utils import parseaddr
 from rq import Queue
 
 from .. import games
-from ..errors import ServiceError
+from ..errors import ServiceError, TooManyRequests, Unprocessable
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext, reading
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -52,6 +52,7 @@ from ..notify.tokens import reply_address
 from ..store import dumps, key
 from ..store.connections import rq_connection
 from . import JOB_OPTS, QUEUE, compose, reading as mail_reading
+from .invites import check_email
 from .words import command_word
 from .subscription_tokens import (LOBBY, address_hash, announce_token, confirm_token, new_nonce,
                                   unsubscribe_token)
@@ -156,15 +157,13 @@ def _send(conf: NotifySettings, *, to: str, subject: str, lines: list[str], repl
 # -- mail in: the lobby's address, a confirmation's, an announcement's -----------------------------
 
 
-def process(processor, raw: bytes, recipient):
+def process(processor, raw: bytes, recipient, out, step):
     """One inbound mail to a subscription address (``recipient.kind`` in
-    ``KINDS``): the Outcome of pbem/mail_in/process.py, logged nowhere (no
-    game, or a game that keeps its own log)."""
-    from .process import Outcome, Step  # noqa: PLC0415 - process hooks this module in
-
+    ``KINDS``): ``out``, the Outcome pbem/mail_in/process.py made for it
+    (``step``: its Step), filled in."""
     incoming = mail_reading.read(raw, None, processor.conf.max_commands)
-    out = Outcome("answered", message_id=incoming.message_id, game_id=None if recipient.kind != "announce"
-                  else recipient.game_id)
+    out.message_id = incoming.message_id
+    out.game_id = recipient.game_id if recipient.kind == "announce" else None
     if incoming.auto:
         out.status, out.reason = "ignored", incoming.auto
         return out
@@ -176,7 +175,7 @@ def process(processor, raw: bytes, recipient):
     word, _sep, rest = first.partition(" ")
     word = word.lower()
     if first:
-        out.steps.append(Step(first, True))
+        out.steps.append(step(first, True))
     conf = processor.nconf
     store = Subscribers(processor.service.store.redis)
     if recipient.kind == "confirm":
@@ -190,8 +189,6 @@ def _lobby(processor, store: Subscribers, raw: bytes, incoming, word: str, rest:
     """``subscribe TYPE`` or ``unsubscribe [TYPE]`` to the lobby's address:
     answered to the From address only (what it asks needs that address's
     reply, or its click), within the address's hourly bound."""
-    from .invites import check_email  # noqa: PLC0415 - invites imports process, which imports this
-
     conf = processor.nconf
     try:
         sender = parseaddr(str(message_from_bytes(raw, policy=default_policy).get("From", "") or ""))[1]
@@ -219,16 +216,8 @@ def _lobby(processor, store: Subscribers, raw: bytes, incoming, word: str, rest:
                 return out
             nonce = new_nonce()
             store.ask(nonce, {"email": email, "game": kind, "lang": lang, "asked": time.time()})
-            title = games.get(kind).title_text()
-            lines = [*paragraph(_("Someone, we hope you, asked for a mail from pbem each time a new open game of "
-                                  "{game} waits for players.", game=title)), "",
-                     *paragraph(_("To confirm, reply to this mail (a reply with {yes} is enough) within two days. "
-                                  "Until you do, nothing is sent to you; if it was not you, ignore this mail.",
-                                  yes=quoted(_("yes")))), ""]
-            sent = _send(conf, to=email, subject="[pbem] " + _("Confirm: announcements of {game}", game=title),
-                         lines=lines, reply_to=f"move+{confirm_token(conf.secret(), nonce)}@{conf.mail_domain}",
-                         kind=SUBSCRIPTION, game_id="subscriptions", in_reply_to=incoming.message_id,
-                         offered=[_("yes")])
+            sent = _send(conf, to=email, **_confirmation(conf, kind, nonce), kind=SUBSCRIPTION,
+                         game_id="subscriptions", in_reply_to=incoming.message_id)
             if not sent:
                 store.take_pending(nonce)  # an address that cannot be reached is never subscribed
                 out.status, out.reason = "refused", "subscription_unconfirmable"
@@ -258,6 +247,45 @@ def _lobby(processor, store: Subscribers, raw: bytes, incoming, word: str, rest:
               reply_to=_lobby_address(conf), kind=SUBSCRIPTION, game_id="subscriptions",
               in_reply_to=incoming.message_id)
         return out
+
+
+def ask(client, conf: NotifySettings, per_hour: int, email: str, game: str, lang: str) -> dict:
+    """``POST /subscriptions``: mail ``email`` the confirmation of a
+    subscription to ``game`` (in ``lang``). Nothing is subscribed until the
+    confirmation is answered. ``422 bad_email`` / ``unknown_game`` before
+    anything is counted or stored; ``429 too_many_requests`` past the
+    address's hourly bound; ``422 subscription_unconfirmable`` when the
+    confirmation cannot be delivered (nothing kept: never subscribed)."""
+    email = check_email(email)
+    kind = game_type(game)
+    if kind is None:
+        raise Unprocessable("unknown_game", _("pbem has no game {name}: one of {names}", name=repr(game[:40]),
+                                              names=", ".join(sorted(g.name for g in games.latest_games()))))
+    store = Subscribers(client)
+    if not store.take_mail_slot(address_hash(email), per_hour):
+        raise TooManyRequests(_("this address was sent {n} mails about subscriptions this hour already: try again "
+                                "later", n=per_hour), 3600)
+    nonce = new_nonce()
+    store.ask(nonce, {"email": email, "game": kind, "lang": lang, "asked": time.time()})
+    with reading(lang):
+        sent = _send(conf, to=email, **_confirmation(conf, kind, nonce), kind=SUBSCRIPTION, game_id="subscriptions")
+    if not sent:
+        store.take_pending(nonce)
+        raise Unprocessable("subscription_unconfirmable", _("the confirmation could not be mailed to this address: "
+                                                            "it is not subscribed"))
+    return {"email": email, "game": kind, "status": "confirmation_sent", "expires_in_s": CONFIRM_TTL_S}
+
+
+def _confirmation(conf: NotifySettings, kind: str, nonce: str) -> dict:
+    """The confirmation mail's subject, lines, reply address and offered reply."""
+    title = games.get(kind).title_text()
+    lines = [*paragraph(_("Someone, we hope you, asked for a mail from pbem each time a new open game of "
+                          "{game} waits for players.", game=title)), "",
+             *paragraph(_("To confirm, reply to this mail (a reply with {yes} is enough) within two days. "
+                          "Until you do, nothing is sent to you; if it was not you, ignore this mail.",
+                          yes=quoted(_("yes")))), ""]
+    return {"subject": "[pbem] " + _("Confirm: announcements of {game}", game=title), "lines": lines,
+            "reply_to": f"move+{confirm_token(conf.secret(), nonce)}@{conf.mail_domain}", "offered": [_("yes")]}
 
 
 def _confirmed(conf: NotifySettings, store: Subscribers, recipient, incoming, out):
