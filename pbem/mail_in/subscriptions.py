@@ -128,8 +128,10 @@ def game_type(word: str) -> str | None:
     return None
 
 
-def unsubscribe_link(conf: NotifySettings, game: str, hashed: str) -> str:
-    return f"{str(conf.public_url).rstrip('/')}/unsubscribe/{unsubscribe_token(conf.secret(), game, hashed)}"
+def unsubscribe_link(conf: NotifySettings, game: str, hashed: str, lang: str | None = None) -> str:
+    """The one-click link; its page reads in the subscriber's language (``lang``)."""
+    query = f"?lang={lang}" if lang else ""
+    return f"{str(conf.public_url).rstrip('/')}/unsubscribe/{unsubscribe_token(conf.secret(), game, hashed)}{query}"
 
 
 def _lobby_address(conf: NotifySettings) -> str:
@@ -231,7 +233,7 @@ def _lobby(processor, store: Subscribers, raw: bytes, incoming, word: str, rest:
             if kinds:
                 lines = [*paragraph(ngettext("To end this subscription, open its link:",
                                              "To end these subscriptions, open their links:", len(kinds))), ""]
-                lines += [f"{games.get(k).title_text()}: {unsubscribe_link(conf, k, hashed)}" for k in kinds]
+                lines += [f"{games.get(k).title_text()}: {unsubscribe_link(conf, k, hashed, lang)}" for k in kinds]
             else:
                 lines = paragraph(_("This address is subscribed to no announcement: nothing to end."))
             _send(conf, to=email, subject="[pbem] " + _("Your announcements"), lines=lines,
@@ -301,7 +303,7 @@ def _confirmed(conf: NotifySettings, store: Subscribers, recipient, incoming, ou
     store.add(pending["game"], record)
     with reading(pending["lang"]):
         title = games.get(pending["game"]).title_text()
-        link = unsubscribe_link(conf, pending["game"], address_hash(pending["email"]))
+        link = unsubscribe_link(conf, pending["game"], address_hash(pending["email"]), pending["lang"])
         lines = [*paragraph(_("You will get a mail each time a new open game of {game} waits for players; reply "
                               "{join} to one to take a seat.", game=title, join=quoted(command_word("join")))), "",
                  *paragraph(_("To stop, open this link: {url}", url=link))]
@@ -405,7 +407,7 @@ def announce(service, game_id: str, conf: NotifySettings | None = None) -> int:
             continue  # a job run again: announced once
         store.announced(game_id, hashed, subscriber)
         with reading(subscriber.get("lang") or ENGLISH):
-            link = unsubscribe_link(conf, meta["game"], hashed)
+            link = unsubscribe_link(conf, meta["game"], hashed, subscriber.get("lang") or ENGLISH)
             free = players - len(service.store.seats(game_id))
             title = header_text(meta.get("title") or game_id)
             lines = [*paragraph(_("A new open game of {game} waits for players: {title}.", game=game.title_text(),
