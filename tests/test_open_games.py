@@ -141,3 +141,14 @@ def test_a_subscription_by_the_api_is_refused_for_a_bad_address_an_unknown_game_
     assert {k for k in every_key(redis_client) if k not in before} == {
         k for k in every_key(redis_client) if k.startswith(b"pbem:subs:rl:")}
     assert not [k for k in redis_client.keys("pbem:subs:*") if not k.startswith(b"pbem:subs:rl:")]
+
+
+def test_the_listed_index_is_made_again_by_the_rebuild(service):
+    opened = service.create_game("wakanda", 2, {}, "Opened", listed=True)["id"]
+    service.create_game("wakanda", 2, {}, "Private")
+    service.store.redis.delete("pbem:listed")
+    assert service.public_games() == []
+    service.store.indexes.rebuild()
+    assert [g["id"] for g in service.public_games()] == [opened]
+    service.store.delete_game(opened)
+    assert service.public_games() == [] and service.store.redis.zcard("pbem:listed") == 0
