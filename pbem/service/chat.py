@@ -21,12 +21,11 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import Conflict, ServiceError, Unprocessable
-from ..games.base import SPECTATOR
 from ..games.i18n import _
 from ..invisible import first_invisible_format
 from ..settings.registry import env
 from ..store import chat as chat_store
-from .common import unknown_seat
+from .common import readable_chat as readable, unknown_seat
 
 #: The window the per-seat allowance counts in.
 WINDOW_MS = 60_000
@@ -89,13 +88,6 @@ def say(service, game_id: str, seat: int, text, to: int | None, limits: ChatLimi
     if outcome == "unknown":
         service._meta(game_id)  # gone meanwhile: 404 unknown_game
     return {"n": n, "seat": seat, "to": to, "text": text, "time": at, "version": version}
-
-
-def readable(message: dict, viewer) -> bool:
-    """Whether ``viewer`` (a seat, or SPECTATOR) may read ``message``."""
-    if message["to"] is None:
-        return True
-    return viewer is not SPECTATOR and viewer in (message["seat"], message["to"])
 
 
 def read(service, game_id: str, viewer, after: int = 0) -> list[dict]:

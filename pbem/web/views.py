@@ -448,6 +448,5 @@ def chip_style(seat: int) -> str:
 
 
 def register(app) -> None:
-    from . import chat_pages  # noqa: F401  (its routes join ``web`` before it is registered)
     app.register_blueprint(web)
     app.jinja_env.globals.update(languages.template_functions())
