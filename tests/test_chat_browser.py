@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.mail_in import chat_command
 from pbem.trust import play_links as links
 
+from .pseudo_support import leftover_english
 from .pages_support import LinkConf, NAMES, pages_app, pages_server, seated, stream_port  # noqa: F401
 
 WAIT_MS = 10000
@@ -97,6 +98,14 @@ def test_chat_live_between_pages_private_ones_only_on_their_two(pages_server, se
                     assert page.evaluate("document.documentElement.scrollWidth") <= width
                     page.locator("#chat").scroll_into_view_if_needed()
                     page.screenshot(path=str(screenshots / f"chat-{who}-{lang}-{width}.png"), full_page=True)
+        # No English left in the box in the pseudo-locale (names and the players' words aside).
+        bob.goto(bob.url.split("?")[0] + "?lang=x-pseudo")
+        wait_for_text(bob, "Bob, only for you")
+        bob.fill("#chat-text", "x" * 3)
+        bob.evaluate("document.getElementById('chat-note').textContent = ''")
+        shown = bob.locator("#chat").inner_text() + " " + bob.get_attribute("#chat-text", "placeholder")
+        said = ["Hello <b>all</b> & good luck", "Bob, only for you", "我用郵件說話", *NAMES[:3]]
+        assert leftover_english(shown, allowed_texts=said, allowed_words=["PM", "AM"]) == []
         assert errors == []
     finally:
         for c in contexts:

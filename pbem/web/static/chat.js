@@ -36,6 +36,12 @@
     });
   }
 
+  /* The time of day in the page's language (the browser's own, for a tag it does not know). */
+  function clock(at) {
+    try { return at.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" }); }
+    catch (e) { return at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); }
+  }
+
   function nameOf(s) {
     if (names[s]) return names[s];
     var option = to.querySelector('option[value="' + s + '"]');
@@ -57,7 +63,7 @@
     var t = document.createElement("time");
     var at = new Date(m.time * 1000);
     t.dateTime = at.toISOString();
-    t.textContent = at.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+    t.textContent = clock(at);
     li.appendChild(t);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(span("text", m.text));
