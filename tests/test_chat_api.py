@@ -115,3 +115,8 @@ def test_bad_chat_is_refused_with_its_code_and_nothing_is_stored(service, api_se
     assert 1 <= int(r.headers["Retry-After"]) <= 60
     assert say(http, url, game_id, tokens[1], "my turn to talk").status_code == 201
     assert len(texts(http, url, game_id, tokens[0])) == 11
+
+    # Deleting the game deletes its chat (and the seats' counters) with it.
+    assert redis_client.exists(key(game_id, "chat"), key(game_id, "chat:count:0")) == 2
+    service.delete_game(game_id)
+    assert not redis_client.keys(key(game_id, "*").replace("{", "[{]").replace("}", "[}]"))
