@@ -84,6 +84,13 @@ def test_public_and_private_messages_reach_only_their_readers(service, api_serve
     said_at = [(line["chat"], line["version"]) for line in lines if "chat" in line]
     assert said_at[-1] == (4, service.store.meta(game_id)["version"])
     assert "chat" in lines[-1] and "move_id" in lines[-2]
+    assert offline.verify_lines([json.dumps(line) for line in lines]).ok
+    # The verifier checks where a chat line sits and between whom (it is not signed).
+    for change in ({"version": 0}, {"to": 1}, {"seat": 7}, {"chat": 1}):
+        tampered = [dict(line) for line in lines]
+        tampered[-1].update(change)
+        report = offline.verify_lines([json.dumps(line) for line in tampered])
+        assert not report.ok and any("chat" in p for p in report.problems), change
 
 
 def test_bad_chat_is_refused_with_its_code_and_nothing_is_stored(service, api_server, http, redis_client, game,

@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 
 from pbem.games.base import SPECTATOR
+from pbem.games.i18n import PSEUDO
 from pbem.service import chat
 
+from .pseudo_support import leftover_english
+from .test_mail_languages import choose
 from .test_mail_in_support import (examples_in, invited_game, mail_env, mail_in, reply, reply_address,  # noqa: F401
                                    notify_env, run_jobs, smtp, text_of)
 
@@ -83,3 +86,14 @@ def test_say_by_mail_beside_a_move_reaches_the_next_turn_mail(service, redis_cli
     mail_in.send(reply(mine_mail, "help", EMAILS[mover]), reply_address(mine_mail), EMAILS[mover])
     run_jobs(redis_client)
     assert re.search(r"'say @NAME TEXT'", " ".join(text_of(answer_to(smtp, EMAILS[mover])).split()))
+
+    # The chat's words in a turn mail come from the catalogs: no English left in the pseudo-locale.
+    choose(redis_client, game_id, other, lang=PSEUDO)
+    move = examples_in(text_of(mine_mail))[0]
+    mail_in.send(reply(mine_mail, f"say 最後一句\n{move}", EMAILS[mover]), reply_address(mine_mail), EMAILS[mover])
+    run_jobs(redis_client)
+    pseudo = text_of(last_turn_mail(smtp, EMAILS[other])).splitlines()
+    line = next(x for x in pseudo if "最後一句" in x)
+    assert leftover_english(line, allowed_texts=[names[mover], "最後一句"]) == [], line
+    heading = pseudo[pseudo.index(line) - 1]
+    assert heading.startswith("⟦") and leftover_english(heading) == [], heading
