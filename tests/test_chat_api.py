@@ -105,6 +105,7 @@ def test_bad_chat_is_refused_with_its_code_and_nothing_is_stored(service, api_se
         (tokens[0], "   ", None, 422, "chat_empty"),
         (tokens[0], "to me", 0, 422, "chat_to_self"),
         (tokens[0], "to nobody", 3, 404, "unknown_seat"),
+        (tokens[0], "to nobody", -1, 404, "unknown_seat"),
         (None, "a spectator", None, 401, "missing_token"),
         ("not-a-token", "a stranger", None, 401, "bad_token"),
     ]

@@ -18,9 +18,9 @@ chat_bp = Blueprint("chat", __name__, url_prefix="/games", description="The play
 class ChatSay(s.Strict):
     text = fields.String(required=True, metadata={
         "description": "one line of text, at most `PBEM_CHAT_MAX_CHARS` characters (its ends trimmed)"})
-    to = s.Int(load_default=None, allow_none=True, validate=validate.Range(0, 99), metadata={
-        "description": "a seat: the message is private, read by that seat and the sender only; "
-                       "absent or null: everyone reads it, spectators too"})
+    to = s.Int(load_default=None, allow_none=True, metadata={
+        "description": "a seat: the message is private, read by that seat and the sender only (no seat of "
+                       "the game: `404 unknown_seat`); absent or null: everyone reads it, spectators too"})
 
 
 class ChatQuery(s.ReaderQuery):
