@@ -138,3 +138,24 @@ def jobs_done(client) -> None:
     from rq.registry import StartedJobRegistry
     queue = Queue("pbem-mail", connection=client)
     wait_until(lambda: queue.count == 0 and StartedJobRegistry(queue=queue).count == 0, timeout=20)
+
+
+def test_the_announcement_and_confirmation_leave_no_english_in_the_pseudo_locale(notify_env, service, smtp):
+    """Every text of the new mails comes from the catalogs (the pseudo-locale
+    wraps each): only the names, addresses, links and the command word stay."""
+    from pbem.mail_in import subscriptions
+    from pbem.notify.config import NotifySettings
+
+    from .pseudo_support import leftover_english
+
+    conf = NotifySettings()
+    asked = subscriptions.ask(service.store.redis, conf, 3, AMY, "wakanda", "x-pseudo")
+    assert asked["status"] == "confirmation_sent"
+    subscriptions.Subscribers(service.store.redis).add("wakanda", {"email": AMY, "lang": "x-pseudo", "since": 0})
+    game = service.create_game("wakanda", 2, {"hidden_held_pieces": True}, "Garden", listed=True)["id"]
+    assert subscriptions.announce(service, game, conf) == 1
+    for kind in ("subscription", "announcement"):
+        mail = smtp.to(AMY, kind)[-1]
+        text = text_of(mail) + "\n" + str(mail["Subject"])
+        assert "⟦" in text
+        assert leftover_english(text, ["Garden", game, "pbem", "http://pbem.test", "wakanda"], ["join"]) == [], kind
