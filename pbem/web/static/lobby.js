@@ -238,7 +238,7 @@
     var seat = +seatSel.value, body = {
       game: gameSel.value, players: +playersSel.value, title: form.querySelector("#create-title").value.trim(),
       lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
-      bots: bots()
+      open: form.querySelector("#create-open").checked, bots: bots()
     };
     button.disabled = true;
     markOption(null);
