@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+import redis
 import requests
 
 from pbem import bots
@@ -61,7 +62,7 @@ def test_the_service_knows_the_bots_levels():
 @pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
 def test_bots_alone_play_a_whole_game(server, game, players, options):
     c = Client(server.base)
-    created = c.create_game(game, players, options, bots={seat: "random" for seat in range(players)})
+    created = c.create_game(game, players, options, bots={seat: "random" for seat in range(players)}, open=True)
     assert created["status"] == "active"  # every seat a bot: dealt at once
     assert [(s["name"], s["bot"]) for s in created["seats"]] == [("Bot (random)", "random")] * players
     final = wait_finished(c, created["id"])
@@ -79,7 +80,7 @@ def test_bots_alone_play_a_whole_game(server, game, players, options):
 
 def test_a_third_partys_bot_against_a_server_bot_and_the_ratings(server, tmp_path):
     c = Client(server.base)
-    created = c.create_game("wakanda", 2, bots={1: "random"})
+    created = c.create_game("wakanda", 2, bots={1: "random"}, open=True)
     assert created["status"] == "open" and created["seats"][1]["bot"] == "random"
     private, public = generate_key()
     c.join(created["id"], 0, public, "Ann")
@@ -161,11 +162,13 @@ def test_a_person_plays_by_mail_against_a_bot(server):
 ])
 def test_bad_bot_seats_are_refused_and_nothing_is_stored(server, bots_asked, code):
     c = Client(server.base)
-    before = len(c.list_games())
+    store = redis.Redis(port=server.redis_port)
+    games_stored = lambda: len(list(store.scan_iter("pbem:{g:*}:*")))  # noqa: E731  (every key of every game)
+    before = games_stored()
     with pytest.raises(ApiError) as err:
         c._call("POST", "/games", json={"game": "wakanda", "players": 2, "bots": bots_asked})
     assert (err.value.status, err.value.code) == (422, code) and err.value.message
-    assert len(c.list_games()) == before
+    assert games_stored() == before
 
 
 def test_a_bot_seat_cannot_also_be_invited(server):
@@ -212,7 +215,7 @@ def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline
     from .test_cli import run
 
     c = Client(server.base)
-    game_id = c.create_game("kachina", 2, bots={1: "random"})["id"]
+    game_id = c.create_game("kachina", 2, bots={1: "random"}, open=True)["id"]
     home = tmp_path / "cy"
     assert run(home, server.base, "keygen")[0] == 0
     assert run(home, server.base, "join", game_id, "0", "--name", "Cy")[0] == 0
