@@ -96,7 +96,7 @@ def test_a_bot_seat_asked_for_on_the_lobbys_form(api_server, browser, screenshot
     page.fill("#create-name", "Ann")
     page.select_option("#invite-bot-1", "random")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.locator("#invite-bot-1").screenshot(path=str(screenshots / "form-bot-390-en.png"))
+    page.locator('.invite[data-seat="1"]').screenshot(path=str(screenshots / "form-bot-390-en.png"))
     page.click("#create-form button[type=submit]")
     page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
     if page.locator("#backup-done").count():
