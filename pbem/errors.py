@@ -157,8 +157,6 @@ CODES: dict[str, Code] = _codes(
     Code("seat_free", (409,), N_("nobody holds this seat: join it (a new token is only for the key that holds it)")),
     Code("no_free_seat", (409,), N_("every seat is taken or invited already")),
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
-    Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
-         "`bots_after_s`")),
     Code("subscription_unconfirmable", (422,), N_("the confirmation of a subscription could not be mailed to "
          "the address: it is not subscribed")),
     Code("bad_email", (422,), N_("not a mail address")),

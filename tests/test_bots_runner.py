@@ -234,3 +234,27 @@ def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["kachina"] == table
+
+
+def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
+    c = Client(server.base)
+    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60})
+    private, public = generate_key()
+    c.join(created["id"], 0, public, "Dee")
+    store = redis.Redis(port=server.redis_port)
+    due = store.zscore(bot_seats.FILL, created["id"])
+    assert due is not None and due - time.time() > 50  # a minute from its creation
+    assert c.game(created["id"])["status"] == "open"
+    store.zadd(bot_seats.FILL, {created["id"]: time.time()})  # the wait is over now (the test's clock)
+    deadline = time.monotonic() + 15
+    while c.game(created["id"])["status"] == "open":
+        assert time.monotonic() < deadline, "no bot took the free seat"
+        time.sleep(0.05)
+    seats = c.game(created["id"])["seats"]
+    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (greedy)", "greedy")]
+    while store.zscore(bot_seats.FILL, created["id"]) is not None:  # its wait done with (after the seat is taken)
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    # and the bot plays its seat: Dee's bot (the runner) against it, to the end
+    final = play_game(Client(server.base), created["id"], [BotSeat(0, private, "random")], seed=1)
+    assert final["status"] == "finished"

@@ -27,8 +27,7 @@ def create_game(body: dict) -> dict:
     invitations; everything is checked before anything is stored."""
     invitations = body["invitations"]
     if body["bots_after_s"] is not None:
-        raise Unprocessable("bots_unavailable", _("this server has no bots yet: empty seats cannot be filled by "
-                                                  "bots; leave out bots_after_s"))
+        bot_seats.check_fill(body["game"])
     chosen_language(body["lang"])  # every choice checked before anything is counted or stored
     for item in invitations:
         preferences(item.get("lang"), item.get("tz"))
@@ -59,6 +58,8 @@ def create_game(body: dict) -> dict:
         count_invitations(game["id"], len(invitations))
         invites.invite(service(), game["id"], invitations)
         game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {}, game)}
+    if body["bots_after_s"] is not None:
+        bot_seats.fill_later(service().store.redis, game["id"], body["bots_after_s"])
     if bots:
         bot_seats.seat_bots(service(), game["id"], bots, game["lang"])
         game = {**game, **{k: v for k, v in service().get_game(game["id"], None, board=False).items()

@@ -14,6 +14,8 @@ import signal
 import threading
 
 from ..client import Client
+from ..service import Service
+from ..store import Store
 from ..service import bots as bot_seats
 from ..settings.config import check_environment, settings as load_settings
 from ..store.connections import connect
@@ -58,8 +60,12 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     playing: dict[str, threading.Thread] = {}
+    # The server's side of bots: only to seat bots in open games whose
+    # wait (``bots_after_s``) is over; the seats are then played over HTTP.
+    service = Service(Store(redis))
     while not stop.is_set():
         try:
+            bot_seats.fill_due(service)
             for game_id in bot_seats.bot_games(redis):
                 if game_id not in playing or not playing[game_id].is_alive():
                     playing[game_id] = threading.Thread(target=play_one, args=(redis, base, game_id, stop),

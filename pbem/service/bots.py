@@ -12,10 +12,12 @@ finds them without scanning.
 from __future__ import annotations
 
 import json
+import time
 
-from ..errors import Unprocessable
+from ..errors import ServiceError, Unprocessable
 from ..games.i18n import N_, _, reading
 from ..store.keys import key
+from ..store.seats import invitation_live
 from ..trust.signing import generate_key
 
 #: The game types bots play (their rules engines' names).
@@ -78,6 +80,42 @@ def seat_bots(service, game_id: str, bots: dict[int, str], lang: str) -> None:
             {"level": level, "private_key": private, "token": joined["token"]}))
     if bots:
         redis.sadd(BOT_GAMES, game_id)
+
+
+#: Open games whose free seats bots take at a time (a sorted set: game id -> Unix time).
+FILL = "pbem:bots:fill"
+#: The level of the bots that fill free seats (``bots_after_s``).
+FILL_LEVEL = "greedy"
+
+
+def check_fill(game: str) -> None:
+    if game.split("@")[0] not in GAMES_WITH_BOTS:
+        raise Unprocessable("no_bots", _("the game type {game} has no bots", game=game))
+
+
+def fill_later(redis, game_id: str, after_s: float) -> None:
+    redis.zadd(FILL, {game_id: time.time() + after_s})
+
+
+def fill_due(service, now: float | None = None) -> list[str]:
+    """Bots in the free seats of the open games whose wait is over (the
+    bot process calls this each round); the games filled."""
+    redis = service.store.redis
+    due = [g.decode() for g in redis.zrangebyscore(FILL, 0, time.time() if now is None else now)]
+    for game_id in due:
+        meta = service.store.meta(game_id)
+        if meta and meta.get("status") == "open":
+            held = service.store.seats(game_id)
+            invited = service.store.invitations(game_id)
+            for seat in range(meta["players"]):
+                if seat in held or invitation_live(invited.get(seat), time.time()):
+                    continue
+                try:
+                    seat_bots(service, game_id, {seat: FILL_LEVEL}, meta.get("lang") or "en")
+                except ServiceError:
+                    continue  # taken by a person meanwhile (or the game started): theirs
+        redis.zrem(FILL, game_id)
+    return due
 
 
 def bot_games(redis) -> list[str]:
