@@ -179,6 +179,10 @@ CODES: dict[str, Code] = _codes(
     Code("bad_reminder", (422,), N_("the reminder must come before the deadline")),
     Code("missing_url", (422,), N_("no webhook URL was given, now or at join")),
     Code("not_paused", (409,), N_("the game is not paused")),
+    Code("rematch_game_not_over", (409,), N_("a rematch can be offered only once the game is over")),
+    Code("rematch_answered", (409,), N_("this seat has answered this rematch already")),
+    Code("rematch_closed", (409,), N_("this rematch has been decided already (`GET /games/{id}/rematch` says how)")),
+    Code("rematch_not_offered", (409,), N_("nobody has offered a rematch of this game: there is nothing to decline")),
     Code("webhook_url_invalid", (422,), N_("a webhook URL is http(s) with a host, no credentials, a valid port")),
     Code("webhook_url_unresolvable", (422,), N_("the webhook's host does not resolve")),
     Code("webhook_url_refused", (422,), N_("the webhook's host resolves to a loopback, private, link-local or "

@@ -80,3 +80,9 @@ def reminder_due(game_id, seat, since_version):
 
 def deadline_due(game_id, seat, since_version):
     return _notifier().deadline_due(game_id, seat, since_version)
+
+
+def rematch_news(game_id, what, seat):
+    """Tell a rematch's players that it is offered, begun or off (pbem.notify.rematch)."""
+    from pbem.notify.rematch import tell
+    return tell(_notifier(), game_id, what, seat)

@@ -4,11 +4,13 @@ read from everyone (pbem.mail_in.process); a reader is shown their own."""
 from __future__ import annotations
 
 from ..games.i18n import CHINESE, ENGLISH, notation_language
+from ..notify.rematch import WORDS as REMATCH_WORDS
 
 COMMAND_WORDS = {"help": {ENGLISH: "help", CHINESE: "說明"}, "board": {ENGLISH: "board", CHINESE: "盤面"},
-                 "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"}}
+                 "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"},
+                 **REMATCH_WORDS}
 
 
 def command_word(command: str) -> str:
-    """How ``command`` ("help", "board", "moves", "join") is written for the reader."""
+    """How ``command`` ("help", "board", "moves", "join", "rematch", "no rematch") is written for the reader."""
     return COMMAND_WORDS[command][notation_language()]

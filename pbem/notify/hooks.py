@@ -128,4 +128,7 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
     service.after_apply_batch.append(after_apply_batch)
     if isinstance(getattr(service, "after_reject", None), list):
         service.after_reject.append(after_reject)
+    if isinstance(getattr(service, "after_rematch", None), list):
+        from .rematch import queue_news  # the job that tells a rematch's players (pbem/notify/rematch.py)
+        service.after_rematch.append(queue_news)
     service._notify_installed = True

@@ -16,6 +16,12 @@ DIGEST = "digest"
 #: Mail only: a seat that may act out of turn (a reaction the game does not
 #: wait for) is told so once, in words; webhooks get ``your_turn`` for it.
 MAY_REACT = "may_react"
+#: A finished game's rematch (pbem/service/rematch.py, pbem/notify/rematch.py):
+#: offered to the seats that have not answered, begun (told on the new
+#: game, to each of its seats), called off.
+REMATCH_OFFERED = "rematch_offered"
+REMATCH_STARTED = "rematch_started"
+REMATCH_OFF = "rematch_off"
 #: The ``auth`` of a move made by mail (``pbem.mail_in``): its mover is
 #: answered with the board, so it needs no turn mail of its own.
 MAIL_AUTH = "mail-token"
@@ -33,6 +39,9 @@ SUBJECTS = {
     GAME_OVER: N_("game over"),
     DIGEST: N_("daily digest"),
     MAY_REACT: N_("you may act out of turn"),
+    REMATCH_OFFERED: N_("a rematch is offered"),
+    REMATCH_STARTED: N_("the rematch has begun"),
+    REMATCH_OFF: N_("the rematch is off"),
 }
 
 

@@ -26,7 +26,7 @@ from . import deadlines, mail, transport, webhooks, wording
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
-                    REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
+                    REMATCH_STARTED, REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links
 from .picture import board_png
 from .readers import Reader, quoted, seat_reader
@@ -122,7 +122,7 @@ class Notifier:
                         for m in wording.examples(game.legal_moves(state, seat), EXAMPLES)]
         record = self.store.deadline(loaded.id, seat)
         deadline = record["at"] if record and seat in to_act else None
-        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT) and seat in to_act and not finished
+        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT, REMATCH_STARTED) and seat in to_act and not finished
         return Notice(kind=kind, game_id=loaded.id, game=game.name, title=str(meta.get("title") or loaded.id),
                       seat=seat, seat_name=names[seat] if seat < len(names) else _("seat {n}", n=seat),
                       version=loaded.version, status=str(meta.get("status")), to_act=to_act, events=events,

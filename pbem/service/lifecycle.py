@@ -27,15 +27,17 @@ DEAL_GRACE_S = 5.0
 
 class Lifecycle(Part):
     def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
-                    *, seed: bytes | None = None, lang: str | None = None) -> dict:
+                    *, seed: bytes | None = None, lang: str | None = None, game_id: str | None = None) -> dict:
         """Open a game. ``seed`` is for tests and scripted scenarios that need
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends. ``lang``: the
         game's language (any tag ``language_of`` knows; English by default),
-        which its seats read unless they choose their own."""
+        which its seats read unless they choose their own. ``game_id``: an id
+        chosen before (``store.new_game_id``) by a rematch, whose decision
+        names its new game before making it (pbem/service/rematch.py)."""
         lang = chosen_language(lang, ENGLISH)
         game, options = self.check_new_game(name, players, options)
-        game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
+        game_id = game_id or self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
         seed = secrets.token_bytes(32) if seed is None else seed
         # The creator's credential (invitations, the clock): shown once in the
         # answer, stored hashed like a seat's token.

@@ -161,6 +161,9 @@ SETTINGS: tuple[Setting, ...] = (
             "(each reply address also has `PBEM_MAIL_PER_HOUR`: `429 too_many_mails`)", "upkeep"),
     Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_REMATCH_WAIT_S", "604800", "float", "a rematch offered this long ago, seconds, starts with the "
+            "players who accepted (if the game allows that many) or is called off", "upkeep",
+            shown="`604800` (a week)", minimum=1),
     Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
             "long, seconds (0: until it is used or withdrawn); once expired anyone may take the seat and its "
             "token, link and mail reply no longer work", "upkeep", shown="`604800` (a week)", minimum=0),
