@@ -74,7 +74,8 @@ def test_a_rematch_offered_and_accepted_by_mail_replies_is_played_by_mail(
     rematch = wait_for(lambda: service.rematch_of(game_id)["new_game"] and service.rematch_of(game_id),
                        redis_client, [worker])
     assert rematch["status"] == "started" and rematch["answers"] == {"0": "accepted", "1": "accepted"}
-    new_id = rematch["new_game"]
+    new_id = rematch["new_game"]  # named when decided, then made and dealt
+    wait_for(lambda: (service.store.meta(new_id) or {}).get("status") == "active", redis_client, [worker])
     old, new = service.load(game_id), service.load(new_id)
     assert new.meta["game"] == old.meta["game"] and new.meta["options"] == old.meta["options"]
     assert new.meta["lang"] == old.meta["lang"] and new.meta["status"] == "active"

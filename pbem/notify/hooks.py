@@ -84,6 +84,17 @@ def _in_secret(loaded, record: dict, events: list) -> bool:
         return False
 
 
+def rematch_news(service, game_id: str, what: str, seat: int | None) -> None:
+    """The service's ``after_rematch`` hook: a job for the notification
+    workers, which tell the players (pbem/notify/rematch.py)."""
+    from rq import Queue
+
+    from ..store.connections import rq_connection
+    Queue(QUEUE, connection=rq_connection(service.store.redis)).enqueue(
+        "workers.notify_jobs.rematch_news", game_id, what, seat, result_ttl=0, failure_ttl=7 * 86400,
+        job_timeout=120)
+
+
 def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
     leaves them out (the pipeline benchmark's "notifications off").
@@ -129,6 +140,5 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
     if isinstance(getattr(service, "after_reject", None), list):
         service.after_reject.append(after_reject)
     if isinstance(getattr(service, "after_rematch", None), list):
-        from .rematch import queue_news  # the job that tells a rematch's players (pbem/notify/rematch.py)
-        service.after_rematch.append(queue_news)
+        service.after_rematch.append(rematch_news)
     service._notify_installed = True

@@ -7,19 +7,13 @@ webhook, each seat in its own language:
   reply address; the play link for the seat to act);
 - ``off``: every seat of the finished game.
 
-The service's hook only queues a job (``queue_news``): mails are sent by
-the notification workers, never in the request that answered."""
+The service's hook only queues a job (pbem/notify/hooks.py ``rematch_news``):
+mails are sent by the notification workers, never in the request that answered."""
 from __future__ import annotations
 
-from rq import Queue
-
 from ..games.i18n import CHINESE, ENGLISH, _, notation_language, reading
-from ..store.connections import rq_connection
-from .hooks import QUEUE
 from .kinds import REMATCH_OFF, REMATCH_OFFERED, REMATCH_STARTED
 from .readers import quoted
-
-JOB = "workers.notify_jobs.rematch_news"
 
 #: The reply lines of a rematch, in both languages (read from everyone by
 #: pbem/mail_in/rematch.py; pbem/mail_in/words.py lists them with the other
@@ -31,12 +25,6 @@ WORDS = {"rematch": {ENGLISH: "rematch", CHINESE: "再來一局"},
 def word(command: str) -> str:
     """How ``command`` ("rematch", "no rematch") is written for the reader."""
     return WORDS[command][notation_language()]
-
-
-def queue_news(service, game_id: str, what: str, seat: int | None) -> None:
-    """The service's ``after_rematch`` hook: a job for the notification workers."""
-    Queue(QUEUE, connection=rq_connection(service.store.redis)).enqueue(
-        JOB, game_id, what, seat, result_ttl=0, failure_ttl=7 * 86400, job_timeout=120)
 
 
 def tell(notifier, game_id: str, what: str, seat: int | None) -> list[int]:
