@@ -21,6 +21,7 @@ from ..games.base import seat_names
 from ..games.i18n import _, join_words, language, ngettext
 from ..service import SeatProof, Service
 from .languages import game_title
+from .rematch import rematch_view
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
 LINK_AUTH = "mail-link"
@@ -227,6 +228,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "extras": play_extras(summary["game"], view, legal, viewer, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
+        "rematch": rematch_view(service, game_id, names) if summary["status"] == "finished" else None,
     }
 
 
