@@ -78,5 +78,5 @@
     show(".rematch-accept", function () { answer(""); });
     show(".rematch-decline", function () { answer("/decline"); });
   }
-  if (status === "started" && plan[String(me.seat)] && me.key) show(".rematch-go", goToRematch);
+  if (status === "started" && plan[String(me.seat)]) show(".rematch-go", goToRematch);
 })();
