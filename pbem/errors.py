@@ -179,6 +179,11 @@ CODES: dict[str, Code] = _codes(
     Code("bad_reminder", (422,), N_("the reminder must come before the deadline")),
     Code("missing_url", (422,), N_("no webhook URL was given, now or at join")),
     Code("not_paused", (409,), N_("the game is not paused")),
+    Code("bad_signin_link", (401,), N_("a \"my games\" link (`/my-games/signin/...`, from a `games` mail), or its "
+         "session cookie, that this server did not make, or changed or cut short")),
+    Code("signin_link_expired", (401,), N_("a genuine \"my games\" link or session past its expiry: reply `games` "
+         "to a game's mail for a new one")),
+    Code("too_many_lists", (429,), N_("this address asked for its games too often (`PBEM_MY_GAMES_PER_HOUR` an hour)")),
     Code("rematch_game_not_over", (409,), N_("a rematch can be offered only once the game is over")),
     Code("rematch_answered", (409,), N_("this seat has answered this rematch already")),
     Code("rematch_closed", (409,), N_("this rematch has been decided already (`GET /games/{id}/rematch` says how)")),

@@ -34,7 +34,8 @@ from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
 from ..games import i18n
-from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, rematch, try_later, wrapped
+from . import QUEUE, RETRIES, compose, decisions, language_command, my_games, pasting, reading, rematch, try_later
+from . import wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -72,7 +73,8 @@ def _keyword(line: str) -> bool:
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
-            or language_command.is_language_line(line) or rematch.is_rematch_line(line))
+            or language_command.is_language_line(line) or rematch.is_rematch_line(line)
+            or my_games.is_games_line(line))
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -624,6 +626,10 @@ class MailProcessor:
             return Step(command, *language_command.change(self.service, game_id, seat, command)), version
         if rematch.is_rematch_line(command):
             return Step(command, *rematch.answer(self.service, game_id, seat, command)), version
+        if my_games.is_games_line(command):
+            reader = self._reader(recipient, loaded.meta)
+            return Step(command, *my_games.answer(self.service, self._answer_address(recipient), reader, self.secret,
+                                                  self.nconf.public_url, self.conf.my_games_per_hour)), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version

@@ -10,6 +10,7 @@ import time
 from .. import failpoint, games
 from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from ..store.addresses import Addresses
 from ..store.failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
 from ..trust.signing import move_id_for
@@ -132,6 +133,8 @@ class Lifecycle(Part):
             return self._join_again(meta, seat, public_key, proof, claimed, token, now)
         if claimed.kind != "ok":
             raise self._refused(meta, seat, claimed)
+        if email:  # "my games" of the address (pbem/store/addresses.py)
+            Addresses(self.store.redis).add(email, game_id, now)
         if claimed.last:
             # The seat and the starting index are stored; a process dying
             # here leaves the deal to the next read, join or sweep (``deal``).

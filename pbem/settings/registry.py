@@ -254,6 +254,8 @@ SETTINGS: tuple[Setting, ...] = (
             "is closed", "mail"),
     Setting("PBEM_MAIL_PER_HOUR", "120", "int", "inbound mails one seat's token may send an hour (then SMTP "
             "450, HTTP 429)", "mail", minimum=0),
+    Setting("PBEM_MY_GAMES_PER_HOUR", "10", "int", "lists of their games (a `games` mail) one address may be "
+            "sent an hour (then the answer says `too_many_lists`)", "mail", minimum=0),
     Setting("PBEM_INVITES_PER_HOUR", "20", "int", "invitation mails a game, and a client address, may have sent "
             "an hour (then `429 too_many_requests`, `Retry-After`)", "mail", minimum=0),
     Setting("PBEM_MAIL_DEDUPE_TTL", "2592000", "int", "how long a Message-ID is remembered, seconds", "mail",

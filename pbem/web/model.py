@@ -19,7 +19,7 @@ from .. import games, pictures
 from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import _, join_words, language, ngettext
-from ..service import SeatProof, Service
+from ..service import SeatProof, Service, mine
 from .languages import game_title
 from .rematch import rematch_view
 
@@ -117,15 +117,7 @@ def my_games(service: Service, held: dict[str, set[int]]) -> dict:
     seats, then the others in play or open, then the finished ones; each
     group by its last move, latest first."""
     rows = [lobby_row(g) for g in service.listing_of(list(held)[:MY_GAMES_MAX])]
-    for row in rows:
-        row["mine"] = sorted(held.get(row["id"], ()))
-        row["waiting"] = row["status"] == "active" and bool(set(row["to_act"]) & held.get(row["id"], set()))
-
-    def latest(row):
-        return -(row["moved"] or row["created"] or 0)
-    return {"waiting": sorted((r for r in rows if r["waiting"]), key=latest),
-            "others": sorted((r for r in rows if not r["waiting"] and r["status"] != "finished"), key=latest),
-            "finished": sorted((r for r in rows if r["status"] == "finished"), key=latest)}
+    return mine.ordered(rows, held)  # the order the "games" mail lists them in too
 
 
 def game_types() -> list[dict]:
