@@ -80,4 +80,4 @@ def _row(row: dict, reader, base: str) -> list[str]:
         _("created {when}", when=reader.when(moved)) if moved else ""
     head = _("{title} ({game}, {players}): {where}", title=row["title"] or row["id"], game=kind,
              players=_(", ").join(names), where=where)
-    return [f"- {head}" + (f"; {when}" if when else ""), f"  {base}/g/{row['id']}"]
+    return [f"- {head}" + (_("; ") + when if when else ""), f"  {base}/g/{row['id']}"]
