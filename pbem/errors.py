@@ -183,7 +183,7 @@ CODES: dict[str, Code] = _codes(
          "session cookie, that this server did not make, or changed or cut short")),
     Code("signin_link_expired", (401,), N_("a genuine \"my games\" link or session past its expiry: reply `games` "
          "to a game's mail for a new one")),
-    Code("too_many_lists", (429,), N_("this address asked for its games too often (`PBEM_MY_GAMES_PER_HOUR` an hour)")),
+    Code("too_many_lists", (), N_("this address asked for its games too often (`PBEM_MY_GAMES_PER_HOUR` an hour)")),
     Code("rematch_game_not_over", (409,), N_("a rematch can be offered only once the game is over")),
     Code("rematch_answered", (409,), N_("this seat has answered this rematch already")),
     Code("rematch_closed", (409,), N_("this rematch has been decided already (`GET /games/{id}/rematch` says how)")),

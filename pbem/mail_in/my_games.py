@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 
 from .. import games
+from ..errors import ServiceError
 from ..games.i18n import _
 from ..service.mine import ordered, seats_of_address
 from ..trust import address_links
@@ -39,8 +40,9 @@ def answer(service, address: str | None, reader, secret: bytes, public_url: str,
     if not address:
         return False, [_("not done: this seat has no mail address to list the games of.")]
     if not _allowed(service.store.redis, address, per_hour):
-        return False, [_("not done: your games were listed {n} times this hour already; try again later "
-                         "(too_many_lists).", n=per_hour)]
+        err = ServiceError("too_many_lists", _("your games were listed {n} times this hour already; try again "
+                                               "later", n=per_hour))
+        return False, [_("not done: {reason} ({code}).", reason=err.message, code=err.code)]
     held = seats_of_address(service, address)
     groups = ordered(service.listing_of(list(held)), held)
     base = str(public_url).rstrip("/")
