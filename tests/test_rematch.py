@@ -12,6 +12,7 @@ import time
 
 import requests
 
+from pbem.notify.store import NotifyStore
 from pbem.service.rematch import rotated
 from pbem.store.rematches import INDEX, Rematches
 
@@ -163,6 +164,11 @@ def test_the_sweep_starts_a_rematch_out_of_time_with_those_who_accepted(service,
     game_id, keys, _tokens = new_game(service, "carcassonne", SHORT, "Short", names=("Ann", "Bob", "Cy"),
                                       emails=(ANN, BOB, CY))
     finish3(service, game_id, keys)
+    # what the players chose goes with them: Cy's channels (a changed address, a webhook), Bob's language
+    cy = {"email": "cy2@example.test", "preference": "digest", "pending_webhook_url": None,
+          "webhook": {"id": "w1", "url": "http://127.0.0.1:9/hook", "secret": "whsec_x", "enabled": True}}
+    NotifyStore(service.store.redis).save_channels(game_id, 2, cy)
+    service.set_seat_language(game_id, 1, lang="zh-Hant", tz="Asia/Taipei")
     service.answer_rematch(game_id, 1, now=1000.0)
     service.answer_rematch(game_id, 2, now=1001.0)
     assert service.rematches_due(60, now=1059.0) == []      # not yet out of time
@@ -170,7 +176,10 @@ def test_the_sweep_starts_a_rematch_out_of_time_with_those_who_accepted(service,
     assert service.rematches_due(60, now=1061.0) == [game_id]
     out = service.rematch_of(game_id)
     assert out["status"] == "started" and out["answers"] == {"1": "accepted", "2": "accepted"}
-    assert [service.store.seats(out["new_game"])[s]["name"] for s in (0, 1)] == ["Cy", "Bob"]
+    new_seats = service.store.seats(out["new_game"])
+    assert [new_seats[s]["name"] for s in (0, 1)] == ["Cy", "Bob"]
+    assert NotifyStore(service.store.redis).channels(out["new_game"], 0) == cy and new_seats[0]["email"] == cy["email"]
+    assert (new_seats[1]["lang"], new_seats[1]["tz"], new_seats[1]["email"]) == ("zh-Hant", "Asia/Taipei", BOB)
 
     # alone, nobody plays: the rematch is off
     other, keys, _tokens = new_game(service, "carcassonne", SHORT, "Short", names=("Ann", "Bob"))
