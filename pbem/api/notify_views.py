@@ -121,7 +121,7 @@ class PayloadGame(Strict):
 
 class PayloadData(Strict):
     kind = fields.String(validate=validate.OneOf(["your_turn", "reminder", "deadline_passed", "move_rejected",
-                                                  "game_over"]))
+                                                  "game_over", "rematch_offered", "rematch_started", "rematch_off"]))
     lang = fields.String(metadata={"description": "the language of the texts (event texts, board, moves, message): "
                                                   "the seat's, else the game's (`en`, `zh-Hant`)"})
     game = fields.Nested(PayloadGame)

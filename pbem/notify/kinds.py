@@ -28,7 +28,8 @@ MAIL_AUTH = "mail-token"
 #: The ``auth`` of a move the server made at a seat's deadline (``pbem.notify.deadlines``):
 #: its seat is told what was played once it is applied.
 DEADLINE_AUTH = "deadline"
-KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
+KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER, REMATCH_OFFERED, REMATCH_STARTED,
+         REMATCH_OFF)
 
 #: A notice's subject words (translated where the mail is built: ``subject_of``).
 SUBJECTS = {
