@@ -137,8 +137,8 @@ def test_the_games_mail_lists_the_addresss_games_and_its_link_opens_the_page(
     zh, refused = [text_of(m) for m in smtp.to("Ann@Example.test", "mail_reply")
                    if m["X-Pbem-Game"] == games["old_turn"]][:2]
     zh = " ".join(zh.split())
-    at = positions(zh, ["等你行動：", titles["new_turn"], titles["old_turn"], "你的其他遊戲：", titles["bobs_turn"],
-                        "你已結束的遊戲：", titles["finished"]])
+    at = positions(zh, ["等你行動：", titles["new_turn"], titles["old_turn"], "你的其他遊戲：",
+                        titles["bobs_turn"], "你已結束的遊戲：", titles["finished"]])
     assert at == sorted(at) and "最後一步" in zh, zh
     assert "too_many_lists" in refused and "/my-games/signin/" not in refused, refused
     assert not failed_jobs(redis_client)

@@ -34,7 +34,8 @@ def _allowed(redis, address: str, per_hour: int) -> bool:
     return count <= per_hour
 
 
-def answer(service, address: str | None, reader, secret: bytes, public_url: str, per_hour: int) -> tuple[bool, list[str]]:
+def answer(service, address: str | None, reader, secret: bytes, public_url: str,
+           per_hour: int) -> tuple[bool, list[str]]:
     """(done, the answer's lines) for a ``games`` line of a seat whose
     address is ``address``; ``reader`` (pbem.notify.readers.Reader) writes the times."""
     if not address:

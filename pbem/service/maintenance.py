@@ -2,7 +2,8 @@
 finished games are compacted once their grace has passed
 (``PBEM_COMPACT_AFTER_S``), and a game whose every seat is taken but whose
 last joiner died before its deal is dealt (``Service.deal_waiting``), and
-rematches offered ``PBEM_REMATCH_WAIT_S`` ago are decided (``Service.rematches_due``). Each worker runs ``sweep_forever`` in a thread;
+rematches offered ``PBEM_REMATCH_WAIT_S`` ago are decided (``Service.rematches_due``).
+Each worker runs ``sweep_forever`` in a thread;
 a lock in Redis lets one of them sweep at a time, every
 ``PBEM_SWEEP_EVERY_S``. Each step is safe to run twice or to be cut short
 (``Service.expire_open_games``, ``Service.compact_finished``).

@@ -57,9 +57,9 @@ def read(secret: bytes, kind: str, value: str | None, now: float | None = None) 
             address = None
     # The MAC first: a forged value is told it is bad, never that it expired.
     if address is None or not hmac.compare_digest(match.group(3), _mac(secret, kind, address, int(match.group(2)))):
-        raise Unauthorized("bad_signin_link", _("this link is not a link of this server: it may have been cut short or "
-                                         "changed; use the link in your latest mail"))
+        raise Unauthorized("bad_signin_link", _("this link is not a link of this server: it may have been cut "
+                                                "short or changed; use the link in your latest mail"))
     if int(match.group(2)) <= (time.time() if now is None else now):
-        raise Unauthorized("signin_link_expired", _("this link has expired: reply “games” to any mail of a game of yours "
-                                             "for a new one"))
+        raise Unauthorized("signin_link_expired", _("this link has expired: reply “games” to any mail of a game "
+                                                    "of yours for a new one"))
     return address
