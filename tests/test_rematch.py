@@ -188,6 +188,13 @@ def test_the_sweep_starts_a_rematch_out_of_time_with_those_who_accepted(service,
     service.rematches_due(60, now=2000.0)
     assert service.rematch_of(other)["status"] == "off" and service.rematch_of(other)["new_game"] is None
 
+    # a game deleted while its rematch waits leaves the sweep nothing to trip on
+    gone, keys, _tokens = new_game(service, "carcassonne", SHORT, "Short", names=("Ann", "Bob"))
+    finish(service, gone, keys)
+    service.answer_rematch(gone, 1, now=1000.0)
+    service.delete_game(gone)
+    assert service.rematches_due(60, now=2000.0) == [gone] and service.rematches_due(60, now=2000.0) == []
+
 
 def test_seats_rotate_the_second_player_first():
     assert rotated([0, 1]) == [1, 0] and rotated([0, 2, 3]) == [2, 3, 0]

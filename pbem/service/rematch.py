@@ -85,9 +85,13 @@ class Rematching(Part):
         raw = self.rematches.read(game_id)
         if raw.get("closed") or not raw.get("offered"):
             return self._rematch_out(meta, raw)
-        accepted = [s for s in range(int(meta["players"])) if raw.get(f"s{s}") == "yes"]
+        players = int(meta["players"])
+        accepted = [s for s in range(players) if raw.get(f"s{s}") == "yes"]
+        # a game of several players never goes on as a game alone, even where the game has a solo mode
+        fewest = 1 if players == 1 else 2
         try:
-            allowed = len(accepted) >= 2 and bool(self.check_new_game(meta["game"], len(accepted), meta.get("options")))
+            allowed = len(accepted) >= fewest and bool(self.check_new_game(meta["game"], len(accepted),
+                                                                            meta.get("options")))
         except Unprocessable:
             allowed = False
         new_id = self.store.new_game_id() if allowed else None
@@ -127,7 +131,9 @@ class Rematching(Part):
         done = []
         for game_id in self.rematches.due(now - wait_s):
             raw = self.rematches.read(game_id)
-            if not raw.get("closed"):
+            if self.store.meta(game_id) is None:  # the game was deleted (its rematch with it)
+                self.rematches.made(game_id)
+            elif not raw.get("closed"):
                 self.decide_rematch(game_id, now)
             elif raw["closed"] == "started":  # its maker died before the game was whole
                 self._make_rematch(game_id)
