@@ -40,10 +40,15 @@ def wait_for(what, redis_client, worker, timeout: float = 30.0):
 
 
 def one_move(service, game_id, keys):
+    """A move applied here (or by a worker process draining the same queue: waited for)."""
     loaded = service.load(game_id)
     seat = sorted(loaded.game.to_act(loaded.state))[0]
     submit(service, game_id, seat, keys, loaded.game.legal_moves(loaded.state, seat)[0], loaded.version)
-    drain(service)
+    deadline = time.monotonic() + 20
+    while service.load(game_id).version == loaded.version:
+        drain(service)
+        assert time.monotonic() < deadline, "the move was not applied"
+        time.sleep(0.01)
 
 
 def anns_games(service) -> dict:

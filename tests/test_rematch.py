@@ -44,12 +44,17 @@ def mails(smtp, address: str, kind: str, game_id: str) -> list:
 
 
 def finish(service, game_id: str, keys) -> None:
-    """Both moves of the short game, applied in this process."""
+    """Both moves of the short game, applied here (or by a worker process
+    draining the same queue: each move waits for the one before)."""
     for _ in range(2):
         loaded = service.load(game_id)
         seat = sorted(loaded.game.to_act(loaded.state))[0]
         submit(service, game_id, seat, keys, loaded.game.legal_moves(loaded.state, seat)[0], loaded.version)
-        drain(service)
+        deadline = time.monotonic() + 20
+        while service.load(game_id).version == loaded.version:
+            drain(service)
+            assert time.monotonic() < deadline, "the move was not applied"
+            time.sleep(0.01)
     assert service.load(game_id).meta["status"] == "finished"
 
 
