@@ -61,3 +61,14 @@ def test_my_games_opened_by_the_mails_link_lists_the_address_and_the_browsers_se
         shot(page, screenshots, f"my-games-{lang}-{width}")
         assert errors == []
         context.close()
+
+    # a browser holding no seat, signed in for the address: the lobby's "my games" lists the address's
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{pages_server.url}/my-games/signin/{link}")
+    page.goto(f"{pages_server.url}/?lang=en")
+    page.wait_for_selector("#mine:not([hidden]) tr[data-game]")
+    rows = page.eval_on_selector_all("#mine tr[data-game]", "rows => rows.map(r => r.dataset.game)")
+    assert rows == [games[k] for k in ("new_turn", "old_turn", "bobs_turn", "finished")]
+    assert page.get_attribute("#mine-title a", "href") == "/my-games"
+    context.close()
