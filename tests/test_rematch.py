@@ -85,6 +85,7 @@ def test_a_rematch_offered_and_accepted_by_mail_replies_is_played_by_mail(
     old, new = service.load(game_id), service.load(new_id)
     assert new.meta["game"] == old.meta["game"] and new.meta["options"] == old.meta["options"]
     assert new.meta["lang"] == old.meta["lang"] and new.meta["status"] == "active"
+    assert new.meta["title"] == old.meta["title"] == "Short"
     old_seats, new_seats = service.store.seats(game_id), service.store.seats(new_id)
     assert [new_seats[s]["name"] for s in (0, 1)] == ["Bob", "Ann"]
     assert [new_seats[s]["public_key"] for s in (0, 1)] == [old_seats[1]["public_key"], old_seats[0]["public_key"]]

@@ -1,7 +1,7 @@
 """Rematches: once a game is over any of its players may offer a rematch;
 the others accept or decline. When every seat has answered, or when the
 offer is out of time (``PBEM_REMATCH_WAIT_S``, the sweep), the new game is
-made with the same game, options and language, and the players who
+made with the same game, options, language and title, and the players who
 accepted, with their keys, addresses, webhooks and languages, the seats
 rotated (the first accepted player after the old seat 0 now plays first),
 if the game allows that many players; else the rematch is off.
@@ -110,7 +110,10 @@ class Rematching(Part):
         accepted = [s for s in range(int(meta["players"])) if raw.get(f"s{s}") == "yes"]
         order = rotated(accepted)
         if self.store.meta(new_id) is None:
-            self.create_game(meta["game"], len(order), meta.get("options"), lang=meta.get("lang"), game_id=new_id)
+            # the same title, unless it is the default one, which names the old game
+            title = "" if game_id in str(meta.get("title") or "") else str(meta.get("title") or "")
+            self.create_game(meta["game"], len(order), meta.get("options"), title, lang=meta.get("lang"),
+                             game_id=new_id)
         old_seats, channels = self.store.seats(game_id), self.rematches.channels(game_id)
         self.rematches.copy_channels(new_id, {new: channels[old] for new, old in enumerate(order) if old in channels})
         taken = self.store.seats(new_id)
