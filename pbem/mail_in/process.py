@@ -19,7 +19,7 @@ from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
-from ..games import i18n
+from ..games import i18n, takeback
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -33,7 +33,7 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from ..games import i18n
+from ..games import i18n, takeback
 from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, try_later, wrapped
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
@@ -733,7 +733,7 @@ class MailProcessor:
         if 0 <= version < loaded.version:
             names = self._names(loaded)
             start = max(version, loaded.version - CHANGES)  # the latest, when much happened
-            shown = [(v, loaded.game.redact(e, seat)) for v, e, _move_id in
+            shown = [(v, takeback.shown(loaded.game, e, seat)) for v, e, _move_id in
                      self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
                 lines += ["", _("What happened since:")]

@@ -19,6 +19,7 @@ from rq import Queue
 from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
@@ -112,7 +113,7 @@ class Notifier:
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
             for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
-                shown = game.redact(event, viewer)
+                shown = takeback.shown(game, event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
         to_act, turn = wording.acting(loaded)

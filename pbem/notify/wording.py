@@ -9,6 +9,7 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
+from ..games import takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, name_seats
 from ..games.i18n import _
 from ..games.base import seat_names as game_seat_names
@@ -35,7 +36,7 @@ def describe(game, item: dict, viewer, names: list[str] | None) -> str:
     if kind == GAME_ABANDONED:
         return (_("The server's operator ended the game: {why}", why=item["why"]) if item.get("why")
                 else _("The server's operator ended the game."))
-    return game.describe(item, viewer, names=names)
+    return takeback.describe_item(game, item, viewer, names)
 
 
 def render(game, state, viewer, names: list[str] | None) -> str:
