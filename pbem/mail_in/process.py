@@ -650,6 +650,10 @@ class MailProcessor:
             read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
                                   note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
+            if takeback.is_takeback(move) and version <= loaded.version:
+                # Judged on the log (pbem/service/takebacks.py): an answer stands
+                # if the mail's version is the request's or later.
+                at = version
             if at is None:
                 return fail(*read_as, *self._moved_on(loaded, seat, version, said))
             try:

@@ -23,7 +23,7 @@ from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, transport, webhooks, wording
+from . import deadlines, mail, takeback_news, transport, webhooks, wording
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
@@ -396,6 +396,10 @@ class Notifier:
         if deadline_move:  # after its next deadline is set: the mail shows it
             out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
         return out
+
+    def takeback_news(self, game_id: str, before_version: int, version: int, mover: int | None) -> dict:
+        """Tell the seats of a takeback asked, refused or made (takeback_news.py)."""
+        return takeback_news.tell(self, game_id, before_version, version, mover)
 
     def after_reject(self, game_id: str, move_id: str) -> bool:
         record = self.service.store.move(game_id, move_id)

@@ -44,8 +44,10 @@ def render(game, state, viewer, names: list[str] | None) -> str:
 
 
 def parse(game, text: str, state, seat: int, names: list[str] | None):
-    """A line as a move; a move that names a seat may name it by name."""
-    return game.parse(text, state, seat, names=names)
+    """A line as a move; a move that names a seat may name it by name. The
+    takeback words (``takeback``, ``accept``, ``refuse``; ``悔棋``, ``接受``,
+    ``拒絕``) are read above every game (pbem/games/takeback.py)."""
+    return takeback.parse(text) or game.parse(text, state, seat, names=names)
 
 
 def acting(loaded) -> tuple[list[int], list[int]]:
