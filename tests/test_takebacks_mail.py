@@ -13,7 +13,6 @@ from pbem.notify import install, wording
 
 from .test_mail_in_support import (mail_env, mail_in, notify_env, reply, reply_address,  # noqa: F401
                                    run_jobs, smtp, text_of)
-from .pseudo_support import leftover_english  # noqa: F401
 
 PLAYERS = ("ann@example.test", "bob@example.test")
 
