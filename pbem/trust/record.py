@@ -75,7 +75,7 @@ def verify_lines(lines: list[str]) -> Report:
 
     def state_at(at: int):
         if at not in kept:
-            raise GameError("bad_takeback", f"no state at version {at} to go back to")
+            raise GameError("illegal_move", f"a takeback names version {at}, which no step ends at")
         return kept[at]
     forfeited = None  # a seat that forfeited ends the game with the server's result
     abandoned = None  # so does the operator's abandoning it
