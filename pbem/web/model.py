@@ -20,6 +20,7 @@ from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import _, join_words, language, ngettext
 from ..service import SeatProof, Service
+from . import takebacks
 from .languages import game_title
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
@@ -225,6 +226,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
+        "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
     }

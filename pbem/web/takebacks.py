@@ -1,0 +1,33 @@
+"""What the game page shows of takebacks (pbem/games/takeback.py): to the
+seat whose move can be taken back, a button to ask; to the seats asked, the
+request and buttons to accept or refuse; to the asker, whom it waits for.
+The buttons send takeback moves through the page's one way of moving."""
+from __future__ import annotations
+
+from ..games import takeback
+from ..games.base import GameError
+from ..games.i18n import join_words
+from ..service import Service
+
+
+def offer(service: Service, game_id: str, viewer, status: str, version: int | None, names: list) -> dict | None:
+    """The page's takeback part for ``viewer`` (None: nothing to show). Only
+    a seat's page, now (not a past version), of a game in play."""
+    if version is not None or not isinstance(viewer, int) or status != "active":
+        return None
+    pending = service.takeback_pending(game_id)
+    if pending is not None:
+        return {"pending": pending, "by": names[pending["by"]], "mine": pending["by"] == viewer,
+                "answer": viewer in pending["waiting_for"],
+                "waiting": join_words([names[s] for s in pending["waiting_for"]]), "moves": _moves("accept", "refuse")}
+    loaded = service.load(game_id)
+    try:
+        service.decide_takeback(loaded, viewer, {"takeback": "request"})  # a trial: would it be taken?
+    except GameError:
+        return None
+    return {"pending": None, "moves": _moves("request")}
+
+
+def _moves(*answers: str) -> dict:
+    """Each answer's move and its words in the notation (what the page says it sent)."""
+    return {answer: {"move": {"takeback": answer}, "text": takeback.word(answer)} for answer in answers}
