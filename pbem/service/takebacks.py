@@ -28,10 +28,12 @@ class Takebacks(Part):
             steps[-1].events.append(event)
         return steps
 
-    def decide_takeback(self, loaded: Loaded, player: int, move: dict) -> tuple[list, object]:
+    def decide_takeback(self, loaded: Loaded, player: int, move: dict,
+                        steps: list[takeback.Step] | None = None) -> tuple[list, object]:
         """A takeback move's events and the state after them (raises
-        ``GameError`` with the reason it is refused)."""
-        steps = self.takeback_steps(loaded.id, loaded.version)
+        ``GameError`` with the reason it is refused). ``steps``: the log up
+        to ``loaded.version``, when the caller has read it."""
+        steps = self.takeback_steps(loaded.id, loaded.version) if steps is None else steps
         if (steps[-1].version_before + len(steps[-1].events) if steps else 0) != loaded.version:
             raise GameError("busy", "the log moved on")  # the caller decides again on the log as stored
 
@@ -56,11 +58,12 @@ class Takebacks(Part):
         waiting = takeback.pending(self.takeback_steps(loaded.id, loaded.version))
         return waiting is None or expected < waiting.at
 
-    def takeback_pending(self, game_id: str) -> dict | None:
+    def takeback_pending(self, game_id: str, steps: list[takeback.Step] | None = None) -> dict | None:
         """The request waiting for answers, as the API and the pages show it:
         who asked, back to which version, who is asked, who has accepted."""
-        version = int(self.meta(game_id)["version"])
-        waiting = takeback.pending(self.takeback_steps(game_id, version))
+        if steps is None:
+            steps = self.takeback_steps(game_id, int(self.meta(game_id)["version"]))
+        waiting = takeback.pending(steps)
         if waiting is None:
             return None
         return {"by": waiting.by, "to_version": waiting.to_version, "asked": waiting.asked,

@@ -15,14 +15,15 @@ def offer(service: Service, game_id: str, viewer, status: str, version: int | No
     a seat's page, now (not a past version), of a game in play."""
     if version is not None or not isinstance(viewer, int) or status != "active":
         return None
-    pending = service.takeback_pending(game_id)
+    loaded = service.load(game_id)
+    steps = service.takeback_steps(game_id, loaded.version)  # one read of the log for both questions
+    pending = service.takeback_pending(game_id, steps)
     if pending is not None:
         return {"pending": pending, "by": names[pending["by"]], "mine": pending["by"] == viewer,
                 "answer": viewer in pending["waiting_for"],
                 "waiting": join_words([names[s] for s in pending["waiting_for"]]), "moves": _moves("accept", "refuse")}
-    loaded = service.load(game_id)
     try:
-        service.decide_takeback(loaded, viewer, {"takeback": "request"})  # a trial: would it be taken?
+        service.decide_takeback(loaded, viewer, {"takeback": "request"}, steps)  # a trial: would it be taken?
     except GameError:
         return None
     return {"pending": None, "moves": _moves("request")}
