@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from .. import failpoint
 from ..games import takeback
 from ..games.base import GameError, rng_for
 from ..store import Read, Tail
@@ -136,6 +137,8 @@ class Applying(Part):
     def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
         """Bookkeeping once a move's events are in the log."""
         game_id = after.id
+        if events and takeback.is_meta(events[-1]):
+            failpoint.hit("takeback_appended")  # the fault suite's: stored, nothing after it done
         self.cache.put(game_id, after.version, after.state, after.meta)
         if after.version // self.snapshot_every > before.version // self.snapshot_every:
             self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
