@@ -78,3 +78,34 @@ def test_a_takeback_gives_exactly_the_earlier_state(game, players, options):
         if allowed >= 3:
             break
     assert allowed + refused > 0
+
+
+def test_in_a_game_of_one_nobody_is_asked_and_the_takeback_is_made_at_once():
+    game = games.get("cartoona")
+    options = game.check_options(1, {})
+    seed, chooser = b"takeback-solo", random.Random(3)
+    state = game.start(1, options)
+    states, steps = [state], []
+
+    def append(player, move, events):
+        nonlocal state
+        steps.append(takeback.Step(player, move, len(states) - 1, list(events)))
+        for event in events:
+            state = takeback.fold(game, state, event, lambda v: states[v])
+            states.append(state)
+
+    append(None, None, game.setup(state, rng_for(seed, 0)))
+    for _ in range(60):
+        before = state
+        move = chooser.choice(game.legal_moves(state, 0))
+        events = game.decide(state, 0, move, rng_for(seed, len(states) - 1))
+        append(0, move, events)
+        if game.takeback_refusal(before, 1, 0, move, events) is None:
+            made = takeback.decide(game, 1, steps, 0, {"takeback": "request"}, lambda v: states[v])
+            assert [e["type"] for e in made] == [takeback.TAKEBACK_REQUESTED, takeback.TAKEBACK_APPLIED]
+            assert made[0]["asked"] == []
+            append(0, {"takeback": "request"}, made)
+            assert canonical(game.dump(state)) == canonical(game.dump(before))
+            assert takeback.pending(steps) is None
+            return
+    raise AssertionError("no move of the solo game could be taken back")
