@@ -82,7 +82,7 @@ def test_a_takeback_gives_exactly_the_earlier_state(game, players, options):
 
 def test_in_a_game_of_one_nobody_is_asked_and_the_takeback_is_made_at_once():
     game = games.get("cartoona")
-    options = game.check_options(1, {})
+    options = game.check_options(1, {"mode": "solo"})
     seed, chooser = b"takeback-solo", random.Random(3)
     state = game.start(1, options)
     states, steps = [state], []
