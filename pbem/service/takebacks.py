@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..games import takeback
 from ..games.base import GameError
+from ..games.i18n import _
 from .common import Loaded, Part
 
 
@@ -35,7 +36,8 @@ class Takebacks(Part):
         to ``loaded.version``, when the caller has read it."""
         steps = self.takeback_steps(loaded.id, loaded.version) if steps is None else steps
         if (steps[-1].version_before + len(steps[-1].events) if steps else 0) != loaded.version:
-            raise GameError("busy", "the log moved on")  # the caller decides again on the log as stored
+            # the log as stored is behind the state given: decided again once it is not
+            raise GameError("busy", _("the game kept changing; try again"))
 
         def state_at(version: int):
             return self.load(loaded.id, version, loaded.meta).state
