@@ -16,6 +16,14 @@ def offer(service: Service, game_id: str, viewer, status: str, version: int | No
     if version is not None or not isinstance(viewer, int) or status != "active":
         return None
     loaded = service.load(game_id)
+    last = service.store.events(game_id, loaded.version - 1, loaded.version)
+    if last and not takeback.is_meta(last[0][1]):
+        # Nothing waits for answers (a game move ends a request), and only the
+        # seat that made this last move could ask: for every other seat, two
+        # small reads instead of the whole log.
+        record = service.store.move(game_id, last[0][2]) or {}
+        if (record.get("envelope") or {}).get("player") != viewer:
+            return None
     steps = service.takeback_steps(game_id, loaded.version)  # one read of the log for both questions
     pending = service.takeback_pending(game_id, steps)
     if pending is not None:
