@@ -158,3 +158,40 @@ def check_record(service, game_id):
                 event["answer"] = "accept" if event["answer"] == "refuse" else "refuse"
     if forged != [json.loads(line) for line in lines]:
         assert not game_record.verify_lines([json.dumps(r) for r in forged]).ok
+
+
+def test_every_takeback_text_is_translated():
+    """The texts of takebacks (events, refusals, the mails' messages) in the
+    pseudo-locale leave no English but the players' names, and exist in
+    Chinese (names of seats aside)."""
+    from pbem.games.base import TAKEBACK_ERROR_CODES
+    from pbem.games.i18n import CHINESE, reading
+    from pbem.notify import takeback_news
+    from pbem.notify.kinds import SUBJECTS, TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED
+
+    from .pseudo_support import leftover_english
+
+    names = ["Ann", "Bob"]
+    events = [{"type": takeback.TAKEBACK_REQUESTED, "by": 0, "to_version": 7, "asked": [1]},
+              {"type": takeback.TAKEBACK_ANSWERED, "by": 1, "answer": "accept"},
+              {"type": takeback.TAKEBACK_ANSWERED, "by": 1, "answer": "refuse"},
+              {"type": takeback.TAKEBACK_APPLIED, "to_version": 7}]
+    kinds = [(events[0], TAKEBACK_ASKED), (events[2], TAKEBACK_REFUSED), (events[3], TAKEBACK_DONE)]
+    import re
+    for lang in ("x-pseudo", CHINESE):
+        with reading(lang):
+            from pbem.games.i18n import _
+            texts = [takeback.describe(e, names) for e in events]
+            texts += [takeback_news._message(e, kind, names) for e, kind in kinds]
+            texts += [_(SUBJECTS[kind]) for _e, kind in kinds]
+            texts += [_(meaning) for meaning in TAKEBACK_ERROR_CODES.values()]
+            for answer in ("request", "accept", "refuse"):
+                with pytest.raises(Exception) as err:  # nothing pending, no move: each refusal's message
+                    takeback.decide(None, 2, [], 0, {"takeback": answer}, None)
+                texts.append(err.value.message)
+        for text in texts:
+            if lang == "x-pseudo":
+                assert leftover_english(text, names, ["accept", "refuse"]) == [], text
+            else:  # Chinese throughout: no English word but the names and the reply words
+                assert re.search(r"[\u4e00-\u9fff]", text), text
+                assert not re.findall(r"[A-Za-z]{3,}", text.replace("Ann", "").replace("Bob", "")), text
