@@ -150,6 +150,13 @@ def check_record(service, game_id):
     steps = [json.loads(line) for line in lines[1:-1]]
     assert report.moves_checked == 1 + sum(1 for s in steps if s.get("envelope"))  # the setup, every move
     assert sum(1 for s in steps if takeback.is_takeback((s.get("envelope") or {}).get("move"))) >= 2
+    # the game in one file (pbem replay --html) replays across the takeback: a picture per version
+    from pbem.web import standalone
+    replayed = standalone.versions(lines)
+    assert len(replayed["pictures"]) == report.version + 1
+    applied = any(e.get("type") == takeback.TAKEBACK_APPLIED for s in steps for e in s["events"])
+    assert applied == any(item["text"].startswith("The move is taken back") for item in replayed["log"])
+    assert any(item["text"].endswith("asks to take back their last move.") for item in replayed["log"])
     # a forged takeback (a refusal logged as accepted) is caught
     forged = [json.loads(line) for line in lines]
     for row in forged:
