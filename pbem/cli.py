@@ -392,7 +392,8 @@ def cmd_verify(args, out) -> int:
                     if report.envelopes_withheld else "")
         print(f"ok: game {report.game}, {report.version} events, {report.signatures_checked} signatures, "
               f"{report.moves_checked} steps re-run" + (", seed checked" if report.seed_checked else
-                                                         ", seed not yet revealed (game in play)") + withheld,
+                                                         ", seed not yet revealed (game in play)") + withheld
+              + (f", {report.chat} chat lines (not signed)" if report.chat else ""),
               file=out)
         return 0
     for problem in report.problems:

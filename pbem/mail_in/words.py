@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..games.i18n import CHINESE, ENGLISH, notation_language
 
 COMMAND_WORDS = {"help": {ENGLISH: "help", CHINESE: "說明"}, "board": {ENGLISH: "board", CHINESE: "盤面"},
-                 "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"}}
+                 "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"},
+                 "say": {ENGLISH: "say", CHINESE: "說"}}
 
 
 def command_word(command: str) -> str:
