@@ -19,7 +19,7 @@ from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
-from ..games import i18n
+from ..games import i18n, takeback
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -33,7 +33,7 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from ..games import i18n
+from ..games import i18n, takeback
 from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, pasting, reading, subscriptions,
                try_later, wrapped)
 from .addresses import Recipient, read_recipient
@@ -660,6 +660,10 @@ class MailProcessor:
             read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
                                   note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
+            if takeback.is_takeback(move) and version <= loaded.version:
+                # Judged on the log (pbem/service/takebacks.py): an answer stands
+                # if the mail's version is the request's or later.
+                at = version
             if at is None:
                 return fail(*read_as, *self._moved_on(loaded, seat, version, said))
             try:
@@ -743,7 +747,7 @@ class MailProcessor:
         if 0 <= version < loaded.version:
             names = self._names(loaded)
             start = max(version, loaded.version - CHANGES)  # the latest, when much happened
-            shown = [(v, loaded.game.redact(e, seat)) for v, e, _move_id in
+            shown = [(v, takeback.shown(loaded.game, e, seat)) for v, e, _move_id in
                      self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
                 lines += ["", _("What happened since:")]

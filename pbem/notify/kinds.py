@@ -22,6 +22,10 @@ MAIL_AUTH = "mail-token"
 #: The ``auth`` of a move the server made at a seat's deadline (``pbem.notify.deadlines``):
 #: its seat is told what was played once it is applied.
 DEADLINE_AUTH = "deadline"
+#: Takebacks (pbem/notify/takeback_news.py): asked of the other seats; refused; made.
+TAKEBACK_ASKED = "takeback_asked"
+TAKEBACK_REFUSED = "takeback_refused"
+TAKEBACK_DONE = "takeback_done"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
 
 #: A notice's subject words (translated where the mail is built: ``subject_of``).
@@ -33,6 +37,9 @@ SUBJECTS = {
     GAME_OVER: N_("game over"),
     DIGEST: N_("daily digest"),
     MAY_REACT: N_("you may act out of turn"),
+    TAKEBACK_ASKED: N_("a takeback is asked of you"),
+    TAKEBACK_REFUSED: N_("the takeback was refused"),
+    TAKEBACK_DONE: N_("a move was taken back"),
 }
 
 

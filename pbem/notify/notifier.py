@@ -19,10 +19,11 @@ from rq import Queue
 from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, transport, webhooks, wording
+from . import deadlines, mail, takeback_news, transport, webhooks, wording
 from .chat_lines import chat_lines
 from .config import NotifySettings
 from .hooks import QUEUE
@@ -114,7 +115,7 @@ class Notifier:
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
             for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
-                shown = game.redact(event, viewer)
+                shown = takeback.shown(game, event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
         to_act, turn = wording.acting(loaded)
@@ -397,6 +398,10 @@ class Notifier:
         if deadline_move:  # after its next deadline is set: the mail shows it
             out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
         return out
+
+    def takeback_news(self, game_id: str, before_version: int, version: int, mover: int | None) -> dict:
+        """Tell the seats of a takeback asked, refused or made (takeback_news.py)."""
+        return takeback_news.tell(self, game_id, before_version, version, mover)
 
     def after_reject(self, game_id: str, move_id: str) -> bool:
         record = self.service.store.move(game_id, move_id)

@@ -15,6 +15,7 @@ reasons and live apart, as mixins of that one object (they share its caches):
     submit      the move pipeline's edge: check and queue (one round trip when hot)
     apply       the move pipeline's worker side: decide and append in batches, hooks
     records     the game record (JSON lines)
+    takebacks   takebacks by consent: their moves decided on the whole log
     languages   who reads in which language: the game's, each seat's, and its time zone
     open_games  the games opened to anyone: the only ones a stranger is listed
 """
@@ -36,9 +37,10 @@ from .past import PastStates
 from .queries import Queries
 from .records import Records
 from .submit import Submitting
+from .takebacks import Takebacks
 
 
-class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Languages, OpenGames):
+class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Loading, Languages, OpenGames):
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
                  enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):

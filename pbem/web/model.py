@@ -22,6 +22,7 @@ from ..games.base import seat_names
 from ..games.i18n import N_, _, join_words, language, ngettext
 from ..service import SeatProof, Service
 from ..when import how_long
+from . import takebacks
 from .languages import game_title
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
@@ -249,6 +250,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
+        "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
     }
