@@ -4,7 +4,7 @@ wagon, barn, the Count, besieged cities...), seeded random 2-seat games, with th
 invariants checked after every decision:
 
 * no figure stands on the dragon's tile (barns on its corners aside: the dragon never
-  eats them; and a castle's knight, which it spares);
+  eats them; and a castle's knight, which it spares), and no tower is closed there;
 * every figure of every seat is accounted for, once: in its supply, on the board, on
   top of a tower, in the City of Carcassonne, or a prisoner (captured followers are in
   one place);
@@ -117,6 +117,9 @@ def _play_checked(expansions, seed, options):
         events = G.decide(state, player, move, rng_for(seed_bytes, version))
         version += len(events)
         for event in events:
+            dragon = (state.ext.get("princess_dragon") or {}).get("dragon")
+            if event["type"] == "TowerClosed" and dragon:      # no figure goes onto the dragon's tile
+                assert [event["x"], event["y"]] != list(dragon), (expansions, seed, n, event)
             state = G.evolve(state, event)
         _check(state, start_total, f"{expansions} seed {seed} decision {n}: {move}")
     raise AssertionError("no result")
