@@ -29,7 +29,7 @@ from pbem.games.carcassonne.removal import protected
 
 G = games.get("carcassonne")
 PAIRS = list(itertools.combinations(ALL_EXPANSIONS, 2))
-SEEDS = (0, 1)
+SEEDS = (0, 1, 2, 3)
 OPTION_SETS = (
     {"allow_negative_scores": False},
     {"allow_negative_scores": False, "dragon_move_timing": "after_scoring", "fairy_placement": "on_tile",
