@@ -15,6 +15,11 @@ the base rules:
 * **At the end** (``king_robber_scoring`` = ``per_feature``): the King's holder
   scores 1 per completed city on the board, the Robber Baron's 1 per completed
   road (``KingScored`` / ``RobberScored``, category ``king_robber``).
+* **JCloisterZone's variants** (carcassonne@2): ``fixed_10_20`` 10 to each holder at
+  the end; ``fixed_15_40`` 15 to each, 40 once to a seat holding both; ``continuous``
+  each turn, before the records, 1 per city (road) the tile completed to the holder
+  from before the change. carcassonne@1 keeps its own readings under the names
+  ``king_10_robber_20``, ``king_15_robber_40``, ``continuous_new_holder``.
 * Holders and record sizes are public: ``view["king_robber"]`` and a line of
   the text board (``state.ext["king_robber"]``).
 
