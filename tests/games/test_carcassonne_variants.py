@@ -141,3 +141,9 @@ def test_the_setups_say_the_readings(lang):
         assert "held together" not in v1
     doc = {o["name"]: o for o in d2}
     assert {"unplaceable_bazaar", "besieged_tiny_city", "king_robber_scoring"} <= set(doc)
+    words = {"en": ("bazaar", "besieged", "JCloisterZone"), "zh-Hant": ("市集", "圍城", "JCloisterZone")}[lang]
+    texts = doc["unplaceable_bazaar"]["doc"] + \
+        doc["besieged_tiny_city"]["doc"]
+    assert all(w in texts for w in words), texts
+    if lang == "zh-Hant":
+        assert "bazaar" not in texts and "besieged" not in texts
