@@ -28,7 +28,8 @@ def drain_notices(helper: bool = False, shard: int | None = None) -> int:
     a shard's (a cluster's) in a thread, as ``drain_moves`` does."""
     service, _ = context()
     notifier = _notifier()
-    actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject}
+    actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject,
+               "takeback": notifier.takeback_news}
 
     def handle(items: list[dict]) -> None:
         for item in items:  # one at a time: a notice is never handled twice for a neighbour's failure

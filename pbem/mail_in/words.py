@@ -8,6 +8,7 @@ from ..notify.rematch import WORDS as REMATCH_WORDS
 
 COMMAND_WORDS = {"help": {ENGLISH: "help", CHINESE: "說明"}, "board": {ENGLISH: "board", CHINESE: "盤面"},
                  "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"},
+                 "say": {ENGLISH: "say", CHINESE: "說"},
                  **REMATCH_WORDS}
 
 

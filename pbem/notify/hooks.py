@@ -12,6 +12,7 @@ import logging
 import time
 
 from ..store.connections import shards_of
+from ..games import takeback
 from ..games.base import SPECTATOR
 from ..pipeline.queues import StreamQueue
 from ..settings.registry import env
@@ -129,6 +130,9 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
                  after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after),
                  record.get("id"), _in_secret(after, record, events)])})
+            if any(takeback.is_meta(event) for event in events):  # asked, answered, taken back: told apart
+                batches[shard_of(after.id)].append({"k": "takeback", "t": now_ms, "a": json.dumps(
+                    [after.id, before.version, after.version, mover])})
         for shard, entries in batches.items():
             by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 

@@ -28,6 +28,10 @@ MAIL_AUTH = "mail-token"
 #: The ``auth`` of a move the server made at a seat's deadline (``pbem.notify.deadlines``):
 #: its seat is told what was played once it is applied.
 DEADLINE_AUTH = "deadline"
+#: Takebacks (pbem/notify/takeback_news.py): asked of the other seats; refused; made.
+TAKEBACK_ASKED = "takeback_asked"
+TAKEBACK_REFUSED = "takeback_refused"
+TAKEBACK_DONE = "takeback_done"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER, REMATCH_OFFERED, REMATCH_STARTED,
          REMATCH_OFF)
 
@@ -40,6 +44,9 @@ SUBJECTS = {
     GAME_OVER: N_("game over"),
     DIGEST: N_("daily digest"),
     MAY_REACT: N_("you may act out of turn"),
+    TAKEBACK_ASKED: N_("a takeback is asked of you"),
+    TAKEBACK_REFUSED: N_("the takeback was refused"),
+    TAKEBACK_DONE: N_("a move was taken back"),
     REMATCH_OFFERED: N_("a rematch is offered"),
     REMATCH_STARTED: N_("the rematch has begun"),
     REMATCH_OFF: N_("the rematch is off"),
@@ -107,6 +114,7 @@ class Notice:
     picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
     lang: str = "en"                                      # the language its texts are built in (pbem.notify.readers)
     tz: str | None = None                                 # the zone the reader chose (times: pbem.when)
+    chat: list[str] = field(default_factory=list)         # chat since the reader's last move, worded (mail only)
 
     def as_payload(self) -> dict:
         """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""

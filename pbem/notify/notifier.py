@@ -19,10 +19,12 @@ from rq import Queue
 from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, transport, webhooks, wording
+from . import deadlines, mail, takeback_news, transport, webhooks, wording
+from .chat_lines import chat_lines
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
@@ -109,10 +111,11 @@ class Notifier:
         seats = self.service.store.seats(loaded.id)
         names = wording.seat_names(seats, int(meta.get("players") or len(seats)))
         events = []
+        said = chat_lines(self.service, loaded.id, seat, since, names) if since is not None else []
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
             for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
-                shown = game.redact(event, viewer)
+                shown = takeback.shown(game, event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
         to_act, turn = wording.acting(loaded)
@@ -130,7 +133,7 @@ class Notifier:
                       deadline=deadline,
                       result=meta.get("result") if finished else None, message=message,
                       links=links(self.conf, loaded.id, seat, play=playing, expires=deadline),
-                      names=names, game_title=game.title_text(), turn=turn,
+                      names=names, game_title=game.title_text(), turn=turn, chat=said,
                       active=wording.active_seat(loaded),
                       result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
                       else "")
@@ -395,6 +398,10 @@ class Notifier:
         if deadline_move:  # after its next deadline is set: the mail shows it
             out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
         return out
+
+    def takeback_news(self, game_id: str, before_version: int, version: int, mover: int | None) -> dict:
+        """Tell the seats of a takeback asked, refused or made (takeback_news.py)."""
+        return takeback_news.tell(self, game_id, before_version, version, mover)
 
     def after_reject(self, game_id: str, move_id: str) -> bool:
         record = self.service.store.move(game_id, move_id)
