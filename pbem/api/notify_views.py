@@ -121,7 +121,7 @@ class PayloadGame(Strict):
 
 class PayloadData(Strict):
     kind = fields.String(validate=validate.OneOf(["your_turn", "reminder", "deadline_passed", "move_rejected",
-                                                  "game_over"]))
+                                                  "game_over", "vacation"]))
     lang = fields.String(metadata={"description": "the language of the texts (event texts, board, moves, message): "
                                                   "the seat's, else the game's (`en`, `zh-Hant`)"})
     game = fields.Nested(PayloadGame)
@@ -301,10 +301,15 @@ class ResumeView(MethodView):
     def post(self, game_id):
         """Restart the deadline clock after a pause: any seat, the creator or
         the operator. While the clock runs, a seat's resume withdraws its
-        own request for a pause (409 not_paused if it had none)."""
+        own request for a pause (409 not_paused if it had none). A pause a
+        player's vacation holds ends with the vacation (409 on_vacation; the
+        operator may still resume)."""
         service().meta(game_id)
-        _who, seat = _caller(game_id)
+        who, seat = _caller(game_id)
         n = notifier()
+        if (n.store.paused(game_id) or {}).get("by") == "vacation" and who != "operator":
+            raise Conflict("on_vacation", _("a player's vacation holds this game's deadlines: they run again when "
+                                            "it ends"))
         if not n.store.paused(game_id):
             if seat is not None and n.store.remove_pause_vote(game_id, seat):
                 return _deadlines_out(n, game_id)

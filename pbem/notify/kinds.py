@@ -13,6 +13,9 @@ DEADLINE_PASSED = "deadline_passed"
 MOVE_REJECTED = "move_rejected"
 GAME_OVER = "game_over"
 DIGEST = "digest"
+#: A player of the game went on vacation or came back (pbem.notify.vacations):
+#: the message says which, and what became of the deadlines.
+VACATION = "vacation"
 #: Mail only: a seat that may act out of turn (a reaction the game does not
 #: wait for) is told so once, in words; webhooks get ``your_turn`` for it.
 MAY_REACT = "may_react"
@@ -33,6 +36,7 @@ SUBJECTS = {
     GAME_OVER: N_("game over"),
     DIGEST: N_("daily digest"),
     MAY_REACT: N_("you may act out of turn"),
+    VACATION: N_("a player's vacation"),
 }
 
 

@@ -514,8 +514,15 @@ class Notifier:
         self.store.set_paused(game_id, None)
         self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         out = {}
+        loaded = self.service.load(game_id)
+        to_act = set(loaded.game.to_act(loaded.state)) if loaded.meta.get("status") == "active" else set()
         for seat, left in paused.get("remaining", {}).items():
-            out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))
+            if int(seat) in to_act:  # still its turn: the time it had left
+                out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"],
+                                                   max(1.0, left["seconds"]))
+        for seat in sorted(to_act):  # to act since the pause (moves went on): a whole turn from now
+            if str(seat) not in out and not self.store.deadline(game_id, seat):
+                out[str(seat)] = self.schedule_deadline(game_id, seat, loaded.version)
         return out
 
 
