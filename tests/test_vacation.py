@@ -153,7 +153,7 @@ def test_by_mail_in_chinese_and_back_early_the_others_told_in_their_language(ser
     mail_in.send(reply(bob_mail, "lang zh\n休假 2", "bob@example.test"), reply_address(bob_mail), "bob@example.test")
     run_jobs(redis_client)
     answer = text_of(smtp.to("bob@example.test", "mail_reply")[-1])
-    assert "完成：你開始休假，直到" in answer and "1 場遊戲的期限暫停" in answer, answer
+    assert "完成：你開始休假，直到" in answer and "你的1場遊戲的期限暫停" in answer, answer
     assert notifier.store.paused(game_id)["by"] == "vacation" and not notifier.store.deadlines(game_id)
     bob = service.store.seats(game_id)[1]
     assert player_of(bob).startswith("mail:") and Vacations(notifier).status(bob)["used_days"] == 2
