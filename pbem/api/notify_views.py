@@ -13,6 +13,7 @@ from ..errors import Conflict, Unauthorized, Unprocessable
 from ..notify import install
 from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
+from ..notify.digests import CHOICES as DIGESTS
 from ..notify.store import PREFERENCES
 from ..service import CREATOR
 from . import security as sec
@@ -43,6 +44,7 @@ class Channels(Strict):
     preference = fields.String(metadata={"description": "every (a mail per turn), reminder (reminders only) "
                                                         "or digest (one mail a day)"})
     webhook = fields.Nested(WebhookInfo, allow_none=True)
+    digest = fields.String(metadata={"description": "off, daily or hourly (pbem.notify.digests)"})
     pending_webhook_url = fields.String(allow_none=True, metadata={
         "description": "a URL given at join: nothing is sent to it until it is registered (POST .../webhook)"})
 
@@ -50,6 +52,9 @@ class Channels(Strict):
 class ChannelsUpdate(Strict):
     email = fields.Email(allow_none=True, validate=[validate.Length(max=254), one_line])
     preference = Line(validate=validate.OneOf(PREFERENCES))
+    digest = Line(validate=validate.OneOf(DIGESTS), metadata={
+        "description": "daily or hourly: turn mails held and sent as one mail listing every game waiting for "
+                       "this address, with their pictures; off: a mail per turn"})
 
 
 class WebhookRegister(Strict):

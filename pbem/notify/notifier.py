@@ -22,7 +22,7 @@ from ..store.failures import Failures
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, transport, webhooks, wording
+from . import deadlines, digests, mail, transport, webhooks, wording
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
@@ -193,6 +193,8 @@ class Notifier:
         ch = self.channels(loaded.id, seat)
         if not ch.get("email"):
             return "no_email"
+        if digests.wanted(ch):  # held for the player's digest (webhooks are not: after_move sends them)
+            return digests.Digests(self).hold(loaded.id, seat, since, ch["email"], digests.wanted(ch))
         pref = ch.get("preference", "every")
         if pref == "digest":
             # worded when the digest is mailed, in its reader's language (mail.digest_line)
