@@ -46,10 +46,11 @@ def _compose(notices: list[Notice], to_addr: str, secret: bytes, domain: str, se
     msg["Message-ID"] = f"<{first.game_id}.{first.seat}.{first.version}.{DIGEST}.{secrets.token_hex(6)}@{domain}>"
     msg["Auto-Submitted"] = "auto-generated"
     msg["X-Pbem-Kind"] = DIGEST
-    intro = ngettext("This game waits for your move. Reply with a move line first, above the quoted mail.",
-                     "These games wait for your move. Each lists the lines to reply with: a reply to this mail "
-                     "plays in the first game; for another, reply to its own address, with its subject, as its "
-                     "links do.", count)
+    # two sentences, not the forms of one: what they say differs, not only the number
+    intro = (_("This game waits for your move. Reply with a move line first, above the quoted mail.") if count == 1
+             else _("These games wait for your move. Each lists the lines to reply with: a reply to this mail "
+                    "plays in the first game; for another, reply to its own address, with its subject, as its "
+                    "links do."))
     text = paragraph(intro)
     parts = [h.headline(_("Your games waiting for you")), h.para(intro)]
     related = []
