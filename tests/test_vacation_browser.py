@@ -1,7 +1,8 @@
 """The game page's vacation control (static/vacation.js), in a real browser
 against the real server: the seat the browser plays goes on vacation and
-comes back, its game's deadline pausing and running again; in English and
-in Chinese, at 390 px with nothing to scroll sideways."""
+comes back, its game's deadline pausing and running again; then chooses a
+daily digest; in English and in Chinese, at 390 px with nothing to scroll
+sideways."""
 from __future__ import annotations
 
 import json
@@ -22,6 +23,9 @@ pytestmark = pytest.mark.timeout(300)
 def test_the_page_sends_the_player_on_vacation_and_back(browser, service, pages_server, screenshots):
     install(service)
     game_id, _keys, tokens = seated(service, "wakanda", options={"start_player": 0}, title="Away game")
+    notifier_channels = Notifier(service, NotifySettings())
+    notifier_channels.store.save_channels(game_id, 0, {**notifier_channels.channels(game_id, 0),
+                                                       "email": "ann@example.test"})
     notifier = Notifier(service, NotifySettings())
     notifier.store.save_game_settings(game_id, {"turn_seconds": 86400, "reminder_seconds": 0,
                                                 "default_action": "pass"})
@@ -59,5 +63,15 @@ def test_the_page_sends_the_player_on_vacation_and_back(browser, service, pages_
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.locator("#vacation").scroll_into_view_if_needed()
     shot(page, screenshots, "back-zh", full=False)
+    # the digest choice beside it (pbem.notify.digests): a seat whose mails go somewhere
+    page.wait_for_selector("#digest:not([hidden])")
+    page.select_option("#digest-choice", "daily")
+    page.click("#digest-form button")
+    page.wait_for_selector("#digest-said.good")
+    assert page.inner_text("#digest-said") == "已儲存。"
+    assert notifier.channels(game_id, 0)["digest"] == "daily"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.locator("#digest").scroll_into_view_if_needed()
+    shot(page, screenshots, "digest-zh", full=False)
     assert errors == []
     context.close()
