@@ -151,7 +151,7 @@ class Vacations:
                                   left=max(0, allowance - used), allowance=allowance),
                                 used=used, allowance=allowance, left=max(0, allowance - used))
         games = games_of(self.n.service, seat)
-        held = [g for g in games if self._hold(g, player)]
+        held = [g for g in games if self._hold(g, record["id"])]
         record["games"] = games
         record["held"] = held
         record["job"] = self.n._at(end, "vacation_end", player, record["id"])
@@ -180,7 +180,7 @@ class Vacations:
             unused = record["days"] - min(begun, record["days"])
             if unused > 0:
                 self.redis.decrby(_key(player, f"used:{record['year']}"), unused)
-        resumed = [g for g in record.get("held", []) if self._release(g, player)]
+        resumed = [g for g in record.get("held", []) if self._release(g, record["id"])]
         self.n.queue.enqueue("workers.notify_jobs.vacation_told", record.get("games", {}), None, resumed,
                              **JOB_OPTS)
         record["ended"] = time.time()
@@ -188,26 +188,28 @@ class Vacations:
 
     # -- each game's pause ------------------------------------------------------
 
-    def _hold(self, game_id: str, player: str) -> bool:
+    def _hold(self, game_id: str, vacation_id: str) -> bool:
         """Pause a game for a vacation (or join the vacations holding its pause).
-        False when something else paused it: its pause is not the vacation's."""
+        False when something else paused it: its pause is not the vacation's.
+        The pause names its vacations by their random ids, never their players
+        (a game's deadlines and pause are public: GET /games/{id}/deadline)."""
         store = self.n.store
         paused = store.paused(game_id)
         if paused is None:
             paused = self.n.pause(game_id, "vacation")
         if paused.get("by") != "vacation":
             return False
-        paused["vacations"] = sorted(set(paused.get("vacations", [])) | {player})
+        paused["vacations"] = sorted(set(paused.get("vacations", [])) | {vacation_id})
         store.set_paused(game_id, paused)
         return True
 
-    def _release(self, game_id: str, player: str) -> bool:
+    def _release(self, game_id: str, vacation_id: str) -> bool:
         """A vacation lets go of a game's pause: resumed when no other holds it."""
         store = self.n.store
         paused = store.paused(game_id)
         if not paused or paused.get("by") != "vacation":
             return False
-        paused["vacations"] = [p for p in paused.get("vacations", []) if p != player]
+        paused["vacations"] = [v for v in paused.get("vacations", []) if v != vacation_id]
         if paused["vacations"]:
             store.set_paused(game_id, paused)
             return False
