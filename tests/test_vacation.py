@@ -99,6 +99,7 @@ def test_a_vacation_pauses_all_the_players_games_and_resumes_them_shifted(vacati
     for game_id in (one, two):
         now = _deadlines(http, base, game_id)
         assert now["deadlines"] == [] and now["paused"]["by"] == "vacation"
+        assert not any(v.startswith(("key:", "mail:")) for v in now["paused"]["vacations"])  # public: no player
         left[game_id] = now["paused"]["remaining"]["0"]["seconds"]
         assert 0 < left[game_id] <= DEADLINE["turn_seconds"]
     r = http.post(url, json={"days": 1}, headers=auth)  # overlapping: refused, nothing changes
