@@ -157,6 +157,10 @@ CODES: dict[str, Code] = _codes(
     Code("seat_free", (409,), N_("nobody holds this seat: join it (a new token is only for the key that holds it)")),
     Code("no_free_seat", (409,), N_("every seat is taken or invited already")),
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
+    Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
+         "`bots_after_s`")),
+    Code("subscription_unconfirmable", (422,), N_("the confirmation of a subscription could not be mailed to "
+         "the address: it is not subscribed")),
     Code("bad_email", (422,), N_("not a mail address")),
     Code("unknown_language", (422,), N_("pbem has no such language (`lang`): `en` (English) or `zh-Hant` "
          "(Traditional Chinese), or a tag for one of them (`zh-TW`, `zh`, `en-GB`...); `details.languages` lists "
@@ -192,6 +196,16 @@ CODES: dict[str, Code] = _codes(
     Code("not_on_vacation", (409,), N_("the player is not on vacation")),
     Code("on_vacation", (409,), N_("a player's vacation holds this game's deadlines: they run again when it ends "
          "(or the operator resumes them)")),
+    # -- chat
+    Code("chat_empty", (422,), N_("a chat message needs some text")),
+    Code("chat_too_long", (422,), N_("a chat message is longer than `PBEM_CHAT_MAX_CHARS` characters "
+         "(`details.max_chars`)")),
+    Code("chat_control_character", (422,), N_("a chat message is one line of text: no line breaks or other "
+         "control characters")),
+    Code("chat_to_self", (422,), N_("a private message goes to another seat than the sender's")),
+    Code("chat_too_fast", (429,), N_("this seat said `PBEM_CHAT_PER_MINUTE` chat messages in the last minute; "
+         "see `Retry-After`")),
+    Code("chat_closed", (409,), N_("the game is over: its chat is closed")),
     # -- mail
     Code("inbound_disabled", (403,), N_("inbound mail over HTTP is off (`PBEM_INBOUND_SECRET` is not set)")),
     Code("bad_inbound_secret", (401,), N_("send `Authorization: Bearer <PBEM_INBOUND_SECRET>`")),

@@ -29,6 +29,9 @@ class MailInSettings:
     invites_per_hour: int = _env("PBEM_INVITES_PER_HOUR")
     #: How long an invitation reserves its seat (seconds; 0: until used or withdrawn).
     invitation_ttl_s: float = _env("PBEM_INVITATION_TTL_S")
+    #: Mails about subscriptions (confirmations, links to unsubscribe) one
+    #: address may be sent an hour: more requests are dropped unanswered.
+    subscribe_mails_per_hour: int = _env("PBEM_SUBSCRIBE_MAILS_PER_HOUR")
     #: How long a Message-ID is remembered (seconds).
     dedupe_ttl: int = _env("PBEM_MAIL_DEDUPE_TTL")
     #: How long a raw message waits for its job (seconds).

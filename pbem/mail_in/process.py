@@ -34,7 +34,8 @@ from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
 from ..games import i18n
-from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, try_later, wrapped
+from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, pasting, reading, subscriptions,
+               try_later, wrapped)
 from . import digest_command, vacation_command
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
@@ -56,7 +57,8 @@ MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
 JOIN_WORDS = ("join", "加入")
 # The first words of commands made elsewhere than here (a seat's language
 # by mail: ``lang zh``): never a note, whatever else reads them.
-_NEVER_NOTES = ("lang", "language", "語言", *vacation_command.FIRST_WORDS, *digest_command.FIRST_WORDS)
+_NEVER_NOTES = ("lang", "language", "語言", "say", "說", *vacation_command.FIRST_WORDS,
+                *digest_command.FIRST_WORDS)
 # A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
 # a line with one is a move mistyped, never a note.
 _NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
@@ -73,8 +75,8 @@ def _keyword(line: str) -> bool:
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
-            or language_command.is_language_line(line) or vacation_command.is_vacation_line(line)
-            or digest_command.is_digest_line(line))
+            or language_command.is_language_line(line) or chat_command.is_chat_line(line)
+            or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line))
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -171,6 +173,8 @@ class MailProcessor:
             return Outcome("refused", reason="not a genuine token address")
         if len(raw) > self.conf.max_bytes:
             return Outcome("refused", reason="too large", game_id=recipient.game_id, seat=recipient.seat)
+        if recipient.kind in subscriptions.KINDS:  # announcements of open games: no seat's mail
+            return subscriptions.process(self, raw, recipient, Outcome("answered"), Step)
         try:
             meta = self.service.store.meta(recipient.game_id)
         except Exception:
@@ -370,6 +374,9 @@ class MailProcessor:
                 *(f"  {command_word(c).ljust(width)}{said}" for c, said in (
                     ("help", _("this text")), ("board", _("the board as you see it")),
                     ("moves", _("your legal moves now")))),
+                *paragraph(_("To write to the other players, a line '{say} TEXT' (to one player only: "
+                             "'{say} @NAME TEXT'); it is no move, and moves above and below it are applied.",
+                             say=command_word("say"))),
                 "", *paragraph(_("The rules in play: {rules}",
                                  rules=wording.setup_line(game, options, int(loaded.meta["players"]),
                                                           self._names(loaded)))),
@@ -629,6 +636,10 @@ class MailProcessor:
         if vacation_command.is_vacation_line(command):
             return Step(command, *vacation_command.run(self.service, game_id, seat, command,
                                                        self._reader(recipient, loaded.meta))), version
+        if chat_command.is_chat_line(command):  # a message to the players: the game's version stays
+            # as typed: the reading makes full-width punctuation ASCII for the notation, not for words
+            said = typed if typed and chat_command.is_chat_line(typed) else command
+            return Step(command, *chat_command.say(self.service, game_id, seat, said, self._names(loaded))), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version

@@ -101,6 +101,7 @@ class Notice:
     picture: bytes | None = None                          # the board as the reader sees it (PNG; mail only)
     lang: str = "en"                                      # the language its texts are built in (pbem.notify.readers)
     tz: str | None = None                                 # the zone the reader chose (times: pbem.when)
+    chat: list[str] = field(default_factory=list)         # chat since the reader's last move, worded (mail only)
 
     def as_payload(self) -> dict:
         """The stable JSON ``data`` of a webhook (see docs/notifications.md)."""

@@ -23,6 +23,7 @@ from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
 from . import deadlines, digests, mail, transport, webhooks, wording
+from .chat_lines import chat_lines
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
@@ -109,6 +110,7 @@ class Notifier:
         seats = self.service.store.seats(loaded.id)
         names = wording.seat_names(seats, int(meta.get("players") or len(seats)))
         events = []
+        said = chat_lines(self.service, loaded.id, seat, since, names) if since is not None else []
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
             for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
@@ -130,7 +132,7 @@ class Notifier:
                       deadline=deadline,
                       result=meta.get("result") if finished else None, message=message,
                       links=links(self.conf, loaded.id, seat, play=playing, expires=deadline),
-                      names=names, game_title=game.title_text(), turn=turn,
+                      names=names, game_title=game.title_text(), turn=turn, chat=said,
                       active=wording.active_seat(loaded),
                       result_text=wording.result_line(game, meta["result"], names) if finished and meta.get("result")
                       else "")

@@ -16,6 +16,7 @@ reasons and live apart, as mixins of that one object (they share its caches):
     apply       the move pipeline's worker side: decide and append in batches, hooks
     records     the game record (JSON lines)
     languages   who reads in which language: the game's, each seat's, and its time zone
+    open_games  the games opened to anyone: the only ones a stranger is listed
 """
 from __future__ import annotations
 
@@ -30,13 +31,14 @@ from .common import (CREATOR, FIRST_WAIT_S, SETUP_MOVE, Loaded, SeatProof, State
 from .languages import Languages
 from .lifecycle import Lifecycle
 from .loading import Loading
+from .open_games import OpenGames
 from .past import PastStates
 from .queries import Queries
 from .records import Records
 from .submit import Submitting
 
 
-class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Languages):
+class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Languages, OpenGames):
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
                  enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):

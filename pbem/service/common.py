@@ -219,3 +219,11 @@ class Part:
     _seats: dict
     _seeds: dict
     _memo_lock: threading.Lock
+
+
+def readable_chat(message: dict, viewer) -> bool:
+    """Whether ``viewer`` (a seat, or SPECTATOR) may read a chat message
+    (pbem/service/chat.py): a public one, or a private one to or from it."""
+    if message["to"] is None:
+        return True
+    return viewer is not SPECTATOR and viewer in (message["seat"], message["to"])

@@ -27,12 +27,13 @@ DEAL_GRACE_S = 5.0
 
 class Lifecycle(Part):
     def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
-                    *, seed: bytes | None = None, lang: str | None = None) -> dict:
+                    *, seed: bytes | None = None, lang: str | None = None, listed: bool = False) -> dict:
         """Open a game. ``seed`` is for tests and scripted scenarios that need
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends. ``lang``: the
         game's language (any tag ``language_of`` knows; English by default),
-        which its seats read unless they choose their own."""
+        which its seats read unless they choose their own. ``listed``: opened
+        to anyone (``open: true``): listed to strangers (pbem/service/open_games.py)."""
         lang = chosen_language(lang, ENGLISH)
         game, options = self.check_new_game(name, players, options)
         game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
@@ -54,6 +55,8 @@ class Lifecycle(Part):
             "seed_sha256": seed_commitment(seed),
             "creator_token_sha256": token_hash(creator_token),
         }
+        if listed:
+            meta["listed"] = "1"
         self.store.create_game(game_id, meta, seed.hex())
         return {**self.summary(self.load(game_id), SPECTATOR), "creator_token": creator_token}
 

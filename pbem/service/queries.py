@@ -63,6 +63,7 @@ class Queries(Part):
         out = {k: meta.get(k) for k in ("id", "game", "title", "players", "options", "status",
                                          "version", "created", "seed_sha256")}
         out["lang"] = game_language(meta)
+        out["open"] = meta.get("listed") == "1"  # opened to anyone (pbem/service/open_games.py)
         out["rules_version"] = int(meta["rules_version"])
         if meta.get("status") == "finished":
             out["result"] = meta.get("result")

@@ -159,6 +159,10 @@ SETTINGS: tuple[Setting, ...] = (
             "bearer token", "upkeep"),
     Setting("PBEM_LIMIT_INBOUND", "600/minute", "text", "`POST /inbound/email` requests per client address "
             "(each reply address also has `PBEM_MAIL_PER_HOUR`: `429 too_many_mails`)", "upkeep"),
+    Setting("PBEM_CHAT_MAX_CHARS", "500", "int", "longest chat message, characters (longer: `422 chat_too_long`, "
+            "nothing stored)", "upkeep", minimum=1),
+    Setting("PBEM_CHAT_PER_MINUTE", "10", "int", "chat messages one seat may say in a minute, by the API, the page "
+            "and mail together (then `429 chat_too_fast` with `Retry-After`)", "upkeep", minimum=1),
     Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
     Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
@@ -259,6 +263,9 @@ SETTINGS: tuple[Setting, ...] = (
             "450, HTTP 429)", "mail", minimum=0),
     Setting("PBEM_INVITES_PER_HOUR", "20", "int", "invitation mails a game, and a client address, may have sent "
             "an hour (then `429 too_many_requests`, `Retry-After`)", "mail", minimum=0),
+    Setting("PBEM_SUBSCRIBE_MAILS_PER_HOUR", "3", "int", "mails about announcements of open games (a "
+            "confirmation, the links to unsubscribe) one address may be sent an hour; more requests to the lobby's "
+            "address are dropped unanswered", "mail", minimum=0),
     Setting("PBEM_MAIL_DEDUPE_TTL", "2592000", "int", "how long a Message-ID is remembered, seconds", "mail",
             minimum=1),
     Setting("PBEM_MAIL_RAW_TTL", "604800", "int", "how long a raw inbound mail waits for its job, seconds",

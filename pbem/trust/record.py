@@ -30,6 +30,10 @@ class Report:
     #: while the game runs: their signatures can be checked once it is over.
     envelopes_withheld: int = 0
     seed_checked: bool = False
+    #: Chat lines read: not signed (the players' words are the server's
+    #: report), checked only to sit where they say, numbered in order, between
+    #: seats of the game.
+    chat: int = 0
     result: dict | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -44,7 +48,7 @@ def verify_lines(lines: list[str]) -> Report:
     if not rows or rows[0].get("record") != "pbem-game":
         report.fail("not a pbem game record")
         return report
-    header, steps = rows[0], [r for r in rows[1:] if "move_id" in r]
+    header, lines = rows[0], rows[1:]
     end = next((r for r in rows[1:] if r.get("end")), None)
     report.game = header["id"]
     try:
@@ -65,7 +69,13 @@ def verify_lines(lines: list[str]) -> Report:
     version = 0
     forfeited = None  # a seat that forfeited ends the game with the server's result
     abandoned = None  # so does the operator's abandoning it
-    for step in steps:
+    said = 0  # the last chat message's number
+    for step in lines:
+        if "chat" in step:
+            said = _check_chat(report, step, header, version, said)
+            continue
+        if "move_id" not in step:
+            continue
         if step["version_before"] != version:
             report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
             return report
@@ -125,6 +135,24 @@ def verify_lines(lines: list[str]) -> Report:
         elif recorded is not None and report.result is None:
             report.fail("the record ends with a result the replayed game does not reach")
     return report
+
+
+def _check_chat(report: Report, line: dict, header: dict, version: int, said: int) -> int:
+    """A chat line: numbered after the one before, said at the version the
+    record is at there, by a seat of the game to another (or to all)."""
+    report.chat += 1
+    n, seat, to = line.get("chat"), line.get("seat"), line.get("to")
+    players = header["players"]
+    if not isinstance(n, int) or n <= said:
+        report.fail(f"chat line {n!r} is not numbered after {said}")
+    if line.get("version") != version:
+        report.fail(f"chat {n!r} says version {line.get('version')!r} where the record is at {version}")
+    if not isinstance(seat, int) or not 0 <= seat < players or not (
+            to is None or (isinstance(to, int) and 0 <= to < players and to != seat)):
+        report.fail(f"chat {n!r}: not between seats of the game")
+    if not isinstance(line.get("text"), str):
+        report.fail(f"chat {n!r}: no text")
+    return n if isinstance(n, int) else said
 
 
 #: What decides a game's result: the scores, the placings, who won, and the

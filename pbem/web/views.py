@@ -33,6 +33,7 @@ from ..mail_in import invites
 from ..trust.tickets import make_ticket
 from ..pictures import palette
 from ..trust import play_links as links
+from ..settings.registry import env
 from ..when import valid_zone, when
 from . import languages, model
 
@@ -309,6 +310,20 @@ def play_move(link):
     return redirect(f"/play/{link}?move={record['id']}", code=303)
 
 
+def read_json_body() -> dict:
+    """A JSON object body (a play link's move, its chat), read as the API reads one."""
+    raw = request.get_data(cache=True)
+    if too_deep(raw):
+        raise ServiceError("malformed_json", _("the body nests too deeply"))
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ServiceError("malformed_json", _("the body is not valid JSON")) from None
+    if not isinstance(data, dict) or surrogate_at(data) is not None:
+        raise Unprocessable("invalid_request", _("the body is not one JSON object of valid text"))
+    return data
+
+
 def read_move_body(is_json: bool) -> dict:
     if is_json:
         raw = request.get_data(cache=True)
@@ -423,7 +438,8 @@ def page_globals() -> dict:
     lang = g.get("pbem_lang") or languages.ENGLISH
     return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url, "log_items": model.log_items,
             "lang": lang, "switch": languages.switch_links(lang), "js_catalog": languages.js_catalog,
-            "game_title": languages.game_title, "sentence": languages.sentence}
+            "game_title": languages.game_title, "sentence": languages.sentence,
+            "chat_max_chars": lambda: env("PBEM_CHAT_MAX_CHARS")}
 
 
 def chip_style(seat: int) -> str:

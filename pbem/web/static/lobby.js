@@ -227,7 +227,8 @@
     var button = form.querySelector("button[type=submit]");
     var seat = +seatSel.value, body = {
       game: gameSel.value, players: +playersSel.value, title: form.querySelector("#create-title").value.trim(),
-      lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations()
+      lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
+      open: form.querySelector("#create-open").checked
     };
     button.disabled = true;
     markOption(null);
