@@ -7,9 +7,11 @@ from ..games.i18n import CHINESE, ENGLISH, notation_language
 
 COMMAND_WORDS = {"help": {ENGLISH: "help", CHINESE: "說明"}, "board": {ENGLISH: "board", CHINESE: "盤面"},
                  "moves": {ENGLISH: "moves", CHINESE: "動作"}, "join": {ENGLISH: "join", CHINESE: "加入"},
-                 "say": {ENGLISH: "say", CHINESE: "說"}}
+                 "say": {ENGLISH: "say", CHINESE: "說"},
+                 "vacation": {ENGLISH: "vacation", CHINESE: "休假"}, "back": {ENGLISH: "back", CHINESE: "收假"},
+                 "digest": {ENGLISH: "digest", CHINESE: "摘要"}}
 
 
 def command_word(command: str) -> str:
-    """How ``command`` ("help", "board", "moves", "join") is written for the reader."""
+    """How ``command`` ("help", "board", "moves", "join", "say", "vacation", "back", "digest") is written for the reader."""
     return COMMAND_WORDS[command][notation_language()]
