@@ -197,6 +197,14 @@ CODES: dict[str, Code] = _codes(
     Code("webhook_url_refused", (422,), N_("the webhook's host resolves to a loopback, private, link-local or "
          "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo); link-local and "
          "metadata ones whatever `PBEM_WEBHOOK_ALLOW_PRIVATE` says")),
+    # -- vacations
+    Code("bad_vacation_days", (422,), N_("a vacation is a whole number of days, 1 or more")),
+    Code("vacation_allowance", (422,), N_("the vacation is longer than the days left of the player's allowance "
+         "this year (`PBEM_VACATION_DAYS`; `details.left`, `details.used`, `details.allowance`)")),
+    Code("vacation_overlaps", (409,), N_("the player is on vacation already (`details.until`): come back first")),
+    Code("not_on_vacation", (409,), N_("the player is not on vacation")),
+    Code("on_vacation", (409,), N_("a player's vacation holds this game's deadlines: they run again when it ends "
+         "(or the operator resumes them)")),
     # -- chat
     Code("chat_empty", (422,), N_("a chat message needs some text")),
     Code("chat_too_long", (422,), N_("a chat message is longer than `PBEM_CHAT_MAX_CHARS` characters "

@@ -83,6 +83,21 @@ def deadline_due(game_id, seat, since_version):
     return _notifier().deadline_due(game_id, seat, since_version)
 
 
+def digest_mail(address):
+    from pbem.notify.digests import Digests
+    return Digests(_notifier()).send(address)
+
+
+def vacation_end(player, vacation_id):
+    from pbem.notify.vacations import Vacations
+    return bool(Vacations(_notifier()).end(player, vacation_id))
+
+
+def vacation_told(games, end, resumed):
+    from pbem.notify.vacations import Vacations
+    return Vacations(_notifier()).tell(games, end, resumed)
+
+
 def rematch_news(game_id, what, seat):
     """Tell a rematch's players that it is offered, begun or off (pbem.notify.rematch)."""
     from pbem.notify.rematch import tell

@@ -36,6 +36,7 @@ from ..store.failures import Failures
 from ..games import i18n, takeback
 from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, my_games, pasting, reading,
                rematch, subscriptions, try_later, wrapped)
+from . import digest_command, vacation_command
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -56,7 +57,8 @@ MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
 JOIN_WORDS = ("join", "加入")
 # The first words of commands made elsewhere than here (a seat's language
 # by mail: ``lang zh``): never a note, whatever else reads them.
-_NEVER_NOTES = ("lang", "language", "語言", "say", "說")
+_NEVER_NOTES = ("lang", "language", "語言", "say", "說", *vacation_command.FIRST_WORDS,
+                *digest_command.FIRST_WORDS)
 # A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
 # a line with one is a move mistyped, never a note.
 _NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
@@ -74,6 +76,7 @@ def _keyword(line: str) -> bool:
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
             or language_command.is_language_line(line) or chat_command.is_chat_line(line)
+            or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line)
             or rematch.is_rematch_line(line) or my_games.is_games_line(line))
 
 
@@ -629,6 +632,11 @@ class MailProcessor:
             return Step(command, True, [_("You have joined this game already.")]), version
         if language_command.is_language_line(command):
             return Step(command, *language_command.change(self.service, game_id, seat, command)), version
+        if digest_command.is_digest_line(command):
+            return Step(command, *digest_command.run(self.service, game_id, seat, command)), version
+        if vacation_command.is_vacation_line(command):
+            return Step(command, *vacation_command.run(self.service, game_id, seat, command,
+                                                       self._reader(recipient, loaded.meta))), version
         if chat_command.is_chat_line(command):  # a message to the players: the game's version stays
             # as typed: the reading makes full-width punctuation ASCII for the notation, not for words
             said = typed if typed and chat_command.is_chat_line(typed) else command

@@ -13,6 +13,9 @@ DEADLINE_PASSED = "deadline_passed"
 MOVE_REJECTED = "move_rejected"
 GAME_OVER = "game_over"
 DIGEST = "digest"
+#: A player of the game went on vacation or came back (pbem.notify.vacations):
+#: the message says which, and what became of the deadlines.
+VACATION = "vacation"
 #: Mail only: a seat that may act out of turn (a reaction the game does not
 #: wait for) is told so once, in words; webhooks get ``your_turn`` for it.
 MAY_REACT = "may_react"
@@ -47,6 +50,7 @@ SUBJECTS = {
     TAKEBACK_ASKED: N_("a takeback is asked of you"),
     TAKEBACK_REFUSED: N_("the takeback was refused"),
     TAKEBACK_DONE: N_("a move was taken back"),
+    VACATION: N_("a player's vacation"),
     REMATCH_OFFERED: N_("a rematch is offered"),
     REMATCH_STARTED: N_("the rematch has begun"),
     REMATCH_OFF: N_("the rematch is off"),

@@ -23,7 +23,7 @@ from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, takeback_news, transport, webhooks, wording
+from . import deadlines, digests, mail, takeback_news, transport, webhooks, wording
 from .chat_lines import chat_lines
 from .config import NotifySettings
 from .hooks import QUEUE
@@ -196,6 +196,8 @@ class Notifier:
         ch = self.channels(loaded.id, seat)
         if not ch.get("email"):
             return "no_email"
+        if digests.wanted(ch):  # held for the player's digest (webhooks are not: after_move sends them)
+            return digests.Digests(self).hold(loaded.id, seat, since, ch["email"], digests.wanted(ch))
         pref = ch.get("preference", "every")
         if pref == "digest":
             # worded when the digest is mailed, in its reader's language (mail.digest_line)
@@ -521,8 +523,15 @@ class Notifier:
         self.store.set_paused(game_id, None)
         self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         out = {}
+        loaded = self.service.load(game_id)
+        to_act = set(loaded.game.to_act(loaded.state)) if loaded.meta.get("status") == "active" else set()
         for seat, left in paused.get("remaining", {}).items():
-            out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))
+            if int(seat) in to_act:  # still its turn: the time it had left
+                out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"],
+                                                   max(1.0, left["seconds"]))
+        for seat in sorted(to_act):  # to act since the pause (moves went on): a whole turn from now
+            if str(seat) not in out and not self.store.deadline(game_id, seat):
+                out[str(seat)] = self.schedule_deadline(game_id, seat, loaded.version)
         return out
 
 

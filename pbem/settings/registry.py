@@ -232,6 +232,12 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("PBEM_DIGEST_PERIOD", "86400", "float", "how often a daily digest is sent, seconds", "notifications",
             minimum=1),
+    Setting("PBEM_DIGEST_HOURLY_S", "3600", "float", "how often an hourly digest is sent, seconds",
+            "notifications", minimum=1),
+    Setting("PBEM_VACATION_DAYS", "30", "int", "vacation days a player may take a year (UTC calendar year of "
+            "the vacation's start): every deadline of their games pauses meanwhile", "notifications", minimum=0),
+    Setting("PBEM_VACATION_DAY_S", "86400", "float", "the length of one vacation day, seconds (tests shorten it)",
+            "notifications", minimum=1),
     Setting("PBEM_NOTICE_HOLD_BACKLOG", "3", "int", "notices wait while this many moves queue", "notifications",
             minimum=0),
     Setting("PBEM_NOTICE_MAX_DELAY_S", "30", "float", "... for at most this long, seconds", "notifications",
