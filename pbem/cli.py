@@ -48,6 +48,7 @@ from pathlib import Path
 import requests
 
 from . import games
+from .games import takeback
 from .trust import record as game_record
 from .client import ApiError, Client
 from .games.i18n import N_, _, language, language_of, reading
@@ -410,10 +411,13 @@ def cmd_replay(args, out) -> int:
     header = rows[0]
     game = games.get(header["game"], header["rules_version"])
     state = game.start(header["players"], header["options"])
+    states = [state]  # by version: a takeback goes back to one of them
     for step in rows[1:]:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
-        state = game.apply(state, step["events"])
+        for event in step["events"]:
+            state = takeback.fold(game, state, event, lambda at: states[at])
+            states.append(state)
     names = [None] * header["players"]
     for seat in header.get("seats", []):
         if 0 <= seat.get("seat", -1) < len(names):

@@ -405,7 +405,8 @@ class Envelope(Strict):
     expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
         "description": "the game's version this move was made at (GET /games/{id} `version`)"})
     move = fields.Dict(keys=fields.String(), required=True, metadata={
-        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
+        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's, or a "
+                       "takeback's `{\"takeback\": \"request\" | \"accept\" | \"refuse\"}` (GET /games/{id}/takeback)"})
     nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
         "description": "unique per seat and game; names the move (see the schema's description); to retry "
                        "after a timeout or a 503, resend the same envelope"})

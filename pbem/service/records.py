@@ -6,6 +6,7 @@ import hashlib
 from typing import Iterator
 
 from .. import games
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..store import dumps
 from ..store import chat as chat_store
@@ -57,7 +58,7 @@ class Records(Part):
                 step["auth"] = rec.get("auth")
                 if "envelope" in rec:
                     step["envelope"] = rec["envelope"]
-            step["events"] = [game.redact(event, seen) for event in made]
+            step["events"] = [takeback.shown(game, event, seen) for event in made]
             lines.append(step)
         yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
                      "rules_version": game.version, "players": meta["players"], "options": meta["options"],
