@@ -74,6 +74,10 @@ def test_the_ratings_page_and_my_games(rated, browser, screenshots):
     zh = requests.get(f"{url}/my-games", params={"seat": f"{game_id}.0"}, headers={"Accept-Language": "zh-TW"},
                       timeout=10).json()["html"]
     assert "你的積分" in zh
+    # The player's page itself (a browser's navigation) shows them too.
+    page_html = requests.get(f"{url}/my-games", params={"key": public}, headers={"Accept": "text/html"},
+                             timeout=10).text
+    assert "Your ratings" in page_html and f"{ann['rating']:.1f}" in page_html
     # The game's page marks the bot seat as a bot.
     page = requests.get(f"{url}/g/{game_id}?lang=zh-Hant", timeout=10).text
     assert "機器人（隨機）" in page and '<span class="bot-mark">機器人</span>' in page
