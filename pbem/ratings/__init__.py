@@ -4,9 +4,10 @@ The rules (docs/bots.md, "Ratings", says them to players):
 
 * Who is rated: each seat's ``rated_as`` in its record's header
   (pbem/service/records.py): ``key:<public key>`` for a seat that joined
-  with a key, ``mail:<digest>`` for a seat that joined by mail (its
-  address, confirmed by the reply that joined it; a digest, so the public
-  record never shows it), ``bot:<level>`` for a bot seat. A seat of an older
+  with a key, ``mail:<id>`` for a seat that joined by mail (its
+  address, confirmed by the reply that joined it, named by a random id drawn
+  once per address: pbem/store/addresses.py; never the address or a digest
+  of it), ``bot:<level>`` for a bot seat. A seat of an older
   record without ``rated_as`` is rated by its public key.
 * Which games count: finished ones with a result, at least two seats, and
   every seat rated as someone different (nobody plays themself: a key that

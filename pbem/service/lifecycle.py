@@ -131,6 +131,8 @@ class Lifecycle(Part):
                 "email": email, "webhook_url": webhook_url, "joined": now}
         if public_key is None:
             data["mail_only"] = True
+            if email:  # who the record and the ratings name this player (never the address)
+                data["rating_id"] = Addresses(self.store.redis).rating_id(email)
         if bot:
             data["bot"] = bot  # a bot seat (pbem/service/bots.py): its level
         data.update(self._invited_preferences(game_id, seat, invitation), **chosen)

@@ -2,7 +2,6 @@
 while the game runs, verifiable offline (pbem/trust/record.py)."""
 from __future__ import annotations
 
-import hashlib
 from typing import Iterator
 
 from .. import games
@@ -15,14 +14,16 @@ from .common import Part, readable_chat
 
 def rated_as(seat: dict) -> str | None:
     """Who a seat's result is rated for (pbem/ratings): its key, else the
-    address it joined by mail with (confirmed by that reply), as a digest so
-    the public record never shows it; a bot seat is rated as its level."""
+    address it joined by mail with (confirmed by that reply), by the random
+    id drawn once for that address (pbem/store/addresses.py), so the public
+    record never shows the address nor a digest one could test a guessed
+    address against; a bot seat is rated as its level."""
     if seat.get("bot"):
         return f"bot:{seat['bot']}"
     if seat.get("public_key"):
         return f"key:{seat['public_key']}"
-    if seat.get("email"):
-        return "mail:" + hashlib.sha256(seat["email"].strip().lower().encode()).hexdigest()[:24]
+    if seat.get("rating_id"):
+        return f"mail:{seat['rating_id']}"
     return None
 
 
