@@ -29,9 +29,12 @@ from .test_mail_in_support import (mail_env, mail_in, notify_env, reply, reply_a
 from .pseudo_support import notation_words
 from .test_mail_pseudo import english_left, game_texts
 from .test_notify_support import new_game
+from .test_open_games_mail import LOBBY, letter
+from .test_rematch import SHORT, finish
 
 NAMES = ["Ann", "Bob"]
 ANN, BOB = "p0@example.test", "p1@example.test"
+CY, DAN, KEN = "cy@example.test", "dan@example.test", "ken@example.test"
 
 
 def every_command_line() -> list[tuple[str, str]]:
@@ -79,8 +82,7 @@ def test_every_command_word_is_read_as_exactly_one_command():
         for typed in {line, line.upper(), full_width(line), full_width(line.upper())}:
             plain = read_by_the_mail_reader(typed)
             assert commands.read_as(plain) == [command], (typed, plain, commands.read_as(plain))
-            if command not in ("takeback", "accept", "refuse"):  # those are moves, read by the notation
-                assert process._keyword(plain), typed  # a command, so never taken for a note
+            assert process._keyword(plain), typed  # a command, so never taken for a note
             checked += 1
     assert checked > 400
     # not commands: a greeting, a command word inside a sentence, "指令" (Cartoona's standing order)
@@ -225,3 +227,16 @@ def test_lines_that_were_misread_now_do_what_they_say(service, redis_client, smt
     assert "not done: write “digest daily”, “digest hourly” or “digest off”" in body, body
     steps = [s for entry in MailStore(redis_client).entries(game_id) for s in entry["steps"]]
     assert {"command": "unsubscribe", "ok": False} in steps and {"command": "say accept", "ok": True} in steps
+
+    # the lobby reads a Chinese word with no space after it: a confirmation, in Chinese
+    mail_in.send(letter(LOBBY, "訂閱神聖圖騰柱\n", KEN), LOBBY, KEN)
+    run_jobs(redis_client)
+    assert "如要確認" in text_of(smtp.to(KEN, "subscription")[-1])
+
+    # in a game that is over, "accept" (a takeback's answer) says how a rematch is answered
+    over_id, keys, _tokens = new_game(service, "carcassonne", SHORT, "Short", names=NAMES, emails=(CY, DAN))
+    finish(service, over_id, keys)
+    run_jobs(redis_client)
+    body = " ".join(answer_to(smtp, mail_in, redis_client, CY, "accept").split())
+    assert "not applied: the game is over, so there is no takeback to answer. To answer a rematch, write " \
+           "“rematch” or “no rematch”." in body, body

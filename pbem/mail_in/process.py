@@ -71,13 +71,15 @@ def _sentence(reason: str) -> str:
 
 
 def _keyword(line: str) -> bool:
-    """A command that is not a move (help, board, moves, join)."""
+    """A command that is not a game's move (help, board, moves, join, say...: pbem/mail_in/commands.py)."""
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
             or language_command.is_language_line(line) or chat_command.is_chat_line(line)
             or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line)
-            or rematch.is_rematch_line(line) or my_games.is_games_line(line) or commands.elsewhere(line))
+            or rematch.is_rematch_line(line) or my_games.is_games_line(line) or commands.elsewhere(line)
+            # a takeback word is a move, but never a note, in a game over too ("accept" there is answered)
+            or takeback.parse(line) is not None)
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
