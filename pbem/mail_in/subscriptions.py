@@ -60,7 +60,8 @@ from .subscription_tokens import (LOBBY, address_hash, announce_token, confirm_t
 log = logging.getLogger(__name__)
 
 KINDS = ("lobby", "confirm", "announce")
-SUBSCRIBE_WORDS, UNSUBSCRIBE_WORDS, JOIN_WORDS = commands.SUBSCRIBE_WORDS, commands.UNSUBSCRIBE_WORDS, commands.JOIN_WORDS
+SUBSCRIBE_WORDS, UNSUBSCRIBE_WORDS = commands.SUBSCRIBE_WORDS, commands.UNSUBSCRIBE_WORDS
+JOIN_WORDS = commands.JOIN_WORDS
 #: How long a confirmation waits for its reply, seconds.
 CONFIRM_TTL_S = 2 * 86400
 ANNOUNCEMENT = "announcement"
