@@ -2,6 +2,7 @@
 while the game runs, verifiable offline (pbem/trust/record.py)."""
 from __future__ import annotations
 
+import hashlib
 from typing import Iterator
 
 from .. import games
@@ -10,6 +11,19 @@ from ..games.base import OMNISCIENT
 from ..store import dumps
 from ..store import chat as chat_store
 from .common import Part, readable_chat
+
+
+def rated_as(seat: dict) -> str | None:
+    """Who a seat's result is rated for (pbem/ratings): its key, else the
+    address it joined by mail with (confirmed by that reply), as a digest so
+    the public record never shows it; a bot seat is rated as its level."""
+    if seat.get("bot"):
+        return f"bot:{seat['bot']}"
+    if seat.get("public_key"):
+        return f"key:{seat['public_key']}"
+    if seat.get("email"):
+        return "mail:" + hashlib.sha256(seat["email"].strip().lower().encode()).hexdigest()[:24]
+    return None
 
 
 class Records(Part):
@@ -49,7 +63,9 @@ class Records(Part):
         yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
                      "rules_version": game.version, "players": meta["players"], "options": meta["options"],
                      "title": meta.get("title"), "created": meta.get("created"), "seed_sha256": meta["seed_sha256"],
-                     "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"]}
+                     "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"],
+                                **({"bot": d["bot"]} if d.get("bot") else {}),
+                                **({"rated_as": rated_as(d)} if rated_as(d) else {})}
                                for s, d in sorted(seats.items())],
                      "viewer": viewer, "sees_all": finished,
                      "withheld": [step["move_id"] for step in lines if step.get("envelope_withheld")]})
