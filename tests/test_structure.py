@@ -229,6 +229,7 @@ LAYERS = [
     {"games", "errors", "invisible"},
     {"when"},
     {"settings"},
+    {"bots"},  # the bots' brains: the rules engine as a library, the budget's setting
     {"store", "failpoint"},
     {"telemetry", "trust", "pictures", "docgen"},
     {"pipeline"},

@@ -1,20 +1,33 @@
-"""``search``: information-set Monte Carlo tree search (single observer).
+"""``search``: information-set Monte Carlo tree search (single observer),
+guided by the greedy evaluation.
 
 Each iteration samples a state consistent with the seat's view
-(determinization: the same state every time where nothing is hidden), then
-walks one tree shared by all samples: a node's children are keyed by move
-(``move_key``), so a move legal in one sample and not in another is simply
-not available there. Selection is UCB1 over the available children, with
-availability counts in place of the parent's visits (Cowling, Powley and
-Whitehouse's ISMCTS); one new child is added per iteration; then a random
-playout of at most ``PLAYOUT_DEPTH`` moves, and the reached state is
-evaluated for every seat (``evaluation.reward``: a won/lost end near 1/0,
-else the squashed lead in estimated points). Each node keeps the reward of
-the seat that made the move into it. The move played is the root's most
-visited child (ties: the higher mean, then the legal list's order).
+(determinization: the same state every time where nothing is hidden) and
+walks one tree shared by all samples. A node's children are keyed by move
+(``move_key``), so a move legal in one sample and not another is simply not
+available there; selection counts availability in place of the parent's
+visits (Cowling, Powley and Whitehouse's ISMCTS).
+
+Random playouts are too weak for these games at a budget of a few hundred
+iterations (the branching runs to a hundred moves), so the tree is guided
+by the evaluation instead (as AlphaGo's priors guide it, with a heuristic in
+place of a network):
+
+- the first time a node is reached, every move of the seat to act there is
+  evaluated in that sample (``evaluation.reward`` for that seat after the
+  move): these are the node's priors; the iteration ends there and backs up
+  the rewards of the state after the best of them (a one-move greedy
+  playout);
+- later visits choose among the ``WIDTH + sqrt(visits)`` moves of best prior
+  that are available (progressive widening), by UCB1 plus the prior as a
+  bias that fades with visits (progressive bias); a move never tried is tried
+  in order of prior.
+
+Each node keeps the reward of the seat that made the move into it. The move
+played is the root's most visited child (ties: the higher mean).
 
 Determinism: the number of iterations is the budget (``iterations``); the
-wall-clock ``budget_s`` is only a cap that stops early on a slow machine.
+wall-clock ``deadline_s`` is only a cap that stops early on a slow machine.
 With the same seed, inputs and iterations completed, the choice is the same.
 """
 from __future__ import annotations
@@ -26,12 +39,15 @@ import time
 from . import evaluation
 from .thinking import Position, move_key, play
 
-EXPLORATION = 0.7
-PLAYOUT_DEPTH = 12
+EXPLORATION = 0.5
+#: weight of the prior's bias (it fades as 1 / (visits + 1))
+BIAS = 1.0
+#: moves considered at a node before its visits widen it
+WIDTH = 3
 
 
 class Node:
-    __slots__ = ("move", "player", "children", "visits", "available", "total")
+    __slots__ = ("move", "player", "children", "visits", "available", "total", "priors")
 
     def __init__(self, move=None, player=None):
         self.move, self.player = move, player
@@ -39,9 +55,7 @@ class Node:
         self.visits = 0
         self.available = 0
         self.total = 0.0
-
-    def ucb(self) -> float:
-        return self.total / self.visits + EXPLORATION * math.sqrt(math.log(max(1, self.available)) / self.visits)
+        self.priors: dict | None = None  # move key -> prior reward of the seat to act
 
 
 def _actor(rules, state, rng: random.Random):
@@ -51,6 +65,41 @@ def _actor(rules, state, rng: random.Random):
 
 def _rewards(pos: Position, state) -> list[float]:
     return [evaluation.reward(pos.rules, state, p, pos.players) for p in range(pos.players)]
+
+
+def _expand(pos: Position, node: Node, state, player: int, moves: list, it: random.Random):
+    """Evaluate every move of ``player`` here (the node's priors); the state after the best."""
+    node.priors = {}
+    best, best_state = None, state
+    for m in moves:
+        after = play(pos.rules, state, player, m, it)
+        r = evaluation.reward(pos.rules, after, player, pos.players)
+        node.priors[move_key(m)] = r
+        if best is None or r > best:
+            best, best_state = r, after
+    return best_state
+
+
+def _select(node: Node, keyed: list) -> tuple:
+    priors = node.priors
+    ranked = sorted(keyed, key=lambda km: -priors.get(km[0], 0.0))
+    width = WIDTH + int(math.sqrt(node.visits))
+    ranked = ranked[:width]
+    for k, _m in ranked:
+        child = node.children.get(k)
+        if child is not None:
+            child.available += 1
+    for k, m in ranked:
+        if k not in node.children:
+            return k, m
+    log_n = math.log(max(1, max(node.children[k].available for k, _m in ranked)))
+
+    def score(km):
+        c = node.children[km[0]]
+        return (c.total / c.visits + EXPLORATION * math.sqrt(math.log(max(1, c.available)) / c.visits)
+                + BIAS * priors.get(km[0], 0.0) / (c.visits + 1))
+    del log_n
+    return max(ranked, key=score)
 
 
 def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int,
@@ -65,9 +114,7 @@ def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int
         it = random.Random(rng.getrandbits(64))
         state = pos.sample(it)
         node, path = root, [root]
-        player = pos.seat
         first = True
-        # selection and expansion
         while rules.result(state) is None:
             player = pos.seat if first else _actor(rules, state, it)
             if player is None:
@@ -76,36 +123,17 @@ def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int
             first = False
             if not moves:
                 break
-            keyed = [(move_key(m), m) for m in moves]
-            for k, _m in keyed:
-                child = node.children.get(k)
-                if child is not None:
-                    child.available += 1
-            untried = [(k, m) for k, m in keyed if k not in node.children]
-            if untried:
-                k, m = untried[it.randrange(len(untried))]
-                child = Node(m, player)
-                child.available = 1
-                node.children[k] = child
-                state = play(rules, state, player, m, it)
-                node = child
-                path.append(node)
+            if node.priors is None:
+                state = _expand(pos, node, state, player, moves, it)
                 break
-            child = max((node.children[k] for k, _m in keyed), key=Node.ucb)
-            state = play(rules, state, player, child.move, it)
+            k, m = _select(node, [(move_key(m), m) for m in moves])
+            child = node.children.get(k)
+            if child is None:
+                child = node.children[k] = Node(m, player)
+                child.available = 1
+            state = play(rules, state, player, m, it)
             node = child
             path.append(node)
-        # playout
-        for _step in range(PLAYOUT_DEPTH):
-            if rules.result(state) is not None:
-                break
-            p = _actor(rules, state, it)
-            if p is None:
-                break
-            moves = rules.legal_moves(state, p)
-            if not moves:
-                break
-            state = play(rules, state, p, moves[it.randrange(len(moves))], it)
         rewards = _rewards(pos, state)
         for n in path:
             n.visits += 1
@@ -118,9 +146,12 @@ def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int
     best = None
     for m in legal:
         c = root.children.get(move_key(m))
-        if c is None:
+        if c is None or not c.visits:
             continue
         key = (c.visits, c.total / c.visits)
         if best is None or key > best[0]:
             best = (key, m)
-    return (best[1] if best else legal[0]), stats
+    if best is None:  # a budget too small to try any move: the best prior
+        priors = root.priors or {}
+        return max(legal, key=lambda m: priors.get(move_key(m), 0.0)), stats
+    return best[1], stats

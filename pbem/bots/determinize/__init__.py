@@ -24,13 +24,24 @@ class Unsupported(Exception):
 
 
 #: game name -> module in this package (each has ``state_from_view``)
-_MODULES = {"carcassonne": "carcassonne", "kachina": "kachina", "wakanda": "wakanda", "cartoona": "cartoona"}
+_MODULES = {"carcassonne": "carcassonne", "kachina": "kachina", "wakanda": "wakanda"}
 
 
 def game_of(game: str):
     """The rules object of a game key (``name`` or ``name@version``)."""
     name, _at, version = game.partition("@")
     return games.get(name, int(version) if version else None)
+
+
+def supported(game: str, options: dict, players: int) -> bool:
+    """Whether this game with these options has a determinizer."""
+    rules = game_of(game)
+    module = _MODULES.get(rules.name)
+    if module is None:
+        return False
+    mod = importlib.import_module(f"{__name__}.{module}")
+    check = getattr(mod, "supports", None)
+    return check(rules.check_options(players, options)) if check else True
 
 
 def state_from_view(game: str, options: dict, players: int, seat: int, view: dict,

@@ -15,8 +15,12 @@ from . import Unsupported
 _OWED = {"place_tile": "place_tile", "figure_phase_2": "action"}
 
 
+def supports(options: dict) -> bool:
+    return not options["expansions"]
+
+
 def state_from_view(rules, options: dict, players: int, seat: int, view: dict, rng: random.Random):
-    if options["expansions"]:
+    if not supports(options):
         raise Unsupported("Carcassonne with expansions")
     step = view["step"]
     order = None
