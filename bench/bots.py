@@ -18,7 +18,7 @@ import json
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -66,6 +66,21 @@ def play_one(game_name: str, options: dict, levels: list, seed: int, iterations:
     return {"placings": list(result.placings), "spent": spent, "decisions": decisions}
 
 
+class InProcess:
+    """One job at a time in this process (``--jobs 1``: no pool to start)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        done = Future()
+        done.set_result(fn(*args))
+        return done
+
+
 def run_row(row, n_games: int, iterations: int, pool) -> dict:
     game_name, options, level, against, target = row
     jobs = []
@@ -102,7 +117,7 @@ def main(argv=None) -> None:
     wanted = {g for g in args.rows.split(",") if g}
     rows = [r for r in ROWS if (not wanted or r[0] in wanted) and args.level in ("", r[2])]
     results = []
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    with (ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else InProcess()) as pool:
         for row in rows:
             t0 = time.monotonic()
             out = run_row(row, args.games, args.iterations, pool)

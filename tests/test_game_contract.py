@@ -565,7 +565,9 @@ def test_a_bot_rebuilds_a_state_from_a_seats_view(game, players, options):
         view = stored(game.view(state, player))
         rebuilt = state_from_view(game.key, options, players, player, view, random.Random(step))
         assert canonical(game.view(rebuilt, player)) == canonical(view), "the rebuilt state shows another view"
-        assert canonical(game.legal_moves(rebuilt, player)) == canonical(legal), "the rebuilt state has other moves"
+        # (as a set: Cartoona lists card plays in the order tiles joined a creature, which no view shows)
+        assert sorted(map(canonical, game.legal_moves(rebuilt, player))) == sorted(map(canonical, legal)), (
+            "the rebuilt state has other moves")
         other = game.resample(state, player, random.Random(step + 1))
         again = state_from_view(game.key, options, players, player, stored(game.view(other, player)),
                                 random.Random(step))

@@ -24,7 +24,7 @@ class Unsupported(Exception):
 
 
 #: game name -> module in this package (each has ``state_from_view``)
-_MODULES = {"carcassonne": "carcassonne", "kachina": "kachina", "wakanda": "wakanda"}
+_MODULES = {"carcassonne": "carcassonne", "kachina": "kachina", "wakanda": "wakanda", "cartoona": "cartoona"}
 
 
 def game_of(game: str):
