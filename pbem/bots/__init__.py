@@ -59,6 +59,8 @@ def choose(game: str, options: dict, players: int, seat: int, view: dict, legal:
     from .determinize import Unsupported
     from .thinking import Position
     pos = Position(game, options, players, seat, view)
+    from . import evaluation
+    legal = evaluation.considered(pos.rules, legal)
     try:
         if level == "greedy":
             from . import greedy

@@ -25,7 +25,7 @@ def _value(pos: Position, state, depth: int, chance: random.Random) -> float:
     rules = pos.rules
     if depth > 0 and rules.result(state) is None and rules.to_act(state) == frozenset((pos.seat,)):
         best = None
-        for move in rules.legal_moves(state, pos.seat):
+        for move in evaluation.considered(rules, rules.legal_moves(state, pos.seat)):
             v = _value(pos, play(rules, state, pos.seat, move, chance), depth - 1, chance)
             best = v if best is None or v > best else best
         if best is not None:

@@ -119,7 +119,7 @@ def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int
             player = pos.seat if first else _actor(rules, state, it)
             if player is None:
                 break
-            moves = legal if first else rules.legal_moves(state, player)
+            moves = legal if first else evaluation.considered(rules, rules.legal_moves(state, player))
             first = False
             if not moves:
                 break

@@ -23,6 +23,16 @@ def _module(rules):
     return generic
 
 
+def considered(rules, legal: list[dict]) -> list[dict]:
+    """The moves a thinking level weighs: a game's moves that leave the
+    position as it is (Cartoona's standing orders, ``IGNORED``) are left out
+    while there are others, or a level that sees no loss in them could make
+    them for ever."""
+    ignored = getattr(_module(rules), "IGNORED", ())
+    kept = [m for m in legal if m.get("type") not in ignored]
+    return kept or legal
+
+
 def values(rules, state) -> list[float]:
     """Estimated points per seat (the heuristic included)."""
     return _module(rules).values(rules, state)

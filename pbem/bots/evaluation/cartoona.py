@@ -10,6 +10,8 @@ from pbem.games.cartoona import creatures as cr
 from pbem.games.cartoona.rules import creature_points
 
 SCALE = 6.0
+#: standing orders for reactions change nothing on the table: a bot answers each window itself
+IGNORED = {"set_order"}
 UNFINISHED_WEIGHT = 0.5
 HAND_WEIGHT = 0.1
 
