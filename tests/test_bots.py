@@ -117,3 +117,35 @@ def test_search_runs_within_its_seconds_cap():
     move = bots.choose(game.key, options, 2, seat, view, legal, level="search", budget_s=0.05,
                        iterations=100000, stats=stats)
     assert move in legal and 1 <= stats["iterations"] < 100000
+
+
+def test_carcassonne_with_expansions_thinks_from_its_public_events():
+    """No view rebuilds the expansions' state yet; nothing is hidden in
+    Carcassonne, so given the game's events (what every seat reads) the bot
+    replays them, checks they lead to its view, and thinks; without them, or
+    with a log that does not lead to the view, it plays at random."""
+    game = games.get("carcassonne")
+    options = game.check_options(2, {"expansions": ["inns_cathedrals", "traders_builders", "princess_dragon"]})
+    state = game.start(2, options)
+    log = list(game.setup(state, rng_for(b"exp", 0)))
+    state = game.apply(state, log)
+    rng = random.Random(2)
+    for v in range(5):
+        seat = min(game.to_act(state))
+        events = game.decide(state, seat, rng.choice(game.legal_moves(state, seat)), rng_for(b"exp", v + 1))
+        log += events
+        state = game.apply(state, events)
+    seat = min(game.to_act(state))
+    view, legal = seen(game, state, seat)
+    public = json.loads(json.dumps([game.redact(e, seat) for e in log]))
+    for level in ("greedy", "search"):
+        stats = {}
+        move = bots.choose(game.key, options, 2, seat, view, legal, level=level, iterations=4, stats=stats,
+                           events=public)
+        assert move in legal and stats["level"] == level
+    stats = {}
+    bots.choose(game.key, options, 2, seat, view, legal, level="greedy", stats=stats)
+    assert stats["level"] == "random" and "unsupported" in stats
+    stats = {}
+    bots.choose(game.key, options, 2, seat, view, legal, level="greedy", stats=stats, events=public[:-1])
+    assert stats["level"] == "random" and "do not lead" in stats["unsupported"]

@@ -35,7 +35,7 @@ def default_budget_s() -> float:
 
 def choose(game: str, options: dict, players: int, seat: int, view: dict, legal: list[dict],
            level: str = "random", seed: int | str = 0, budget_s: float = 2.0, *,
-           iterations: int | None = None, stats: dict | None = None) -> dict:
+           iterations: int | None = None, stats: dict | None = None, events: list | None = None) -> dict:
     """The move (one of ``legal``) the seat plays.
 
     ``game`` is the registered game key (e.g. ``carcassonne`` or ``wakanda@2``),
@@ -46,6 +46,10 @@ def choose(game: str, options: dict, players: int, seat: int, view: dict, legal:
     ``budget_s`` of wall-clock time runs out first (a slow machine). ``stats``,
     if given, is filled with what the level did (``level``: the level that
     decided, ``random`` where the game's setup has no determinizer yet).
+    ``events``, if given, are the game's events as the seat reads them (the
+    ``event`` of each item of ``GET /games/{id}/events``, in order): in a game
+    without hidden information (Carcassonne) the state is replayed from them,
+    which every expansion supports; elsewhere they are not read.
     """
     if level not in LEVELS:
         raise UnknownLevel(level)
@@ -57,11 +61,11 @@ def choose(game: str, options: dict, players: int, seat: int, view: dict, legal:
         stats["level"] = "random" if level == "random" else level
         return rng.choice(legal)
     from .determinize import Unsupported
-    from .thinking import Position
-    pos = Position(game, options, players, seat, view)
     from . import evaluation
-    legal = evaluation.considered(pos.rules, legal)
+    from .thinking import Position
     try:
+        pos = Position(game, options, players, seat, view, events)
+        legal = evaluation.considered(pos.rules, legal)
         if level == "greedy":
             from . import greedy
             stats["level"] = "greedy"
