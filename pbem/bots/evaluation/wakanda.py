@@ -1,13 +1,17 @@
 """Wakanda: what each seat scores now (its villages applied to its poles),
-plus, per headdress it still holds, half the best gain one more claim of an
-open village would bring (a claim to come is worth something, and a pole
-built up for oneself is worth claiming: this is what makes a build good)."""
+plus what its headdresses still held may bring: for each, one of the best
+gains a claim of an open village would bring now (the best ones, one village
+each), never counted below ``RESERVE`` (a pole grows: a headdress kept is
+worth about that much later), all weighted ``CLAIM_WEIGHT``. So a claim is
+made when it brings clearly more than a headdress kept, and a build is good
+as it raises the seat's own claims more than its rival's."""
 from __future__ import annotations
 
 from pbem.games import wakanda as W
 
 SCALE = 6.0
-CLAIM_WEIGHT = 0.5
+CLAIM_WEIGHT = 0.9
+RESERVE = 5.0
 
 
 def values(rules, state) -> list[float]:
@@ -18,11 +22,13 @@ def values(rules, state) -> list[float]:
         villages = [row[v] for v in mine]
         my_poles = [poles[v] for v in mine]
         now = W.score_breakdown(villages, my_poles)["total"]
-        best = 0
-        if state["headdresses"][seat] > 0:
+        left = state["headdresses"][seat]
+        gains = []
+        if left > 0:
             for v in range(min(state["opened"], W.ROW)):
                 if owner[v] is None and row[v] is not None and (poles[v] or state["options"]["allow_empty_claim"]):
-                    gain = W.score_breakdown(villages + [row[v]], my_poles + [poles[v]])["total"] - now
-                    best = max(best, gain)
-        out.append(now + CLAIM_WEIGHT * state["headdresses"][seat] * best / max(1, state["headdresses"][seat]))
+                    gains.append(W.score_breakdown(villages + [row[v]], my_poles + [poles[v]])["total"] - now)
+        gains.sort(reverse=True)
+        gains += [0.0] * left
+        out.append(now + CLAIM_WEIGHT * sum(max(g, RESERVE) for g in gains[:left]))
     return out
