@@ -92,13 +92,11 @@ def _select(node: Node, keyed: list) -> tuple:
     for k, m in ranked:
         if k not in node.children:
             return k, m
-    log_n = math.log(max(1, max(node.children[k].available for k, _m in ranked)))
 
     def score(km):
         c = node.children[km[0]]
         return (c.total / c.visits + EXPLORATION * math.sqrt(math.log(max(1, c.available)) / c.visits)
                 + BIAS * priors.get(km[0], 0.0) / (c.visits + 1))
-    del log_n
     return max(ranked, key=score)
 
 
