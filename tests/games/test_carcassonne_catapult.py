@@ -214,3 +214,23 @@ def test_deadline_defaults():
     state, _ = act(state, 1, "catapult knockout")
     assert G.default_move(state, 0) == {"type": "shot", "pass": True}
     assert G.default_move(state, 1) == {"type": "shot", "pass": True}
+
+
+def test_the_builders_extra_tile_waits_for_the_round():
+    """A fair tile that extends seat 0's builder's road: the round comes first
+    (step 9.2), then seat 0's extra tile (9.3)."""
+    state = new_game(["U", "E", "U", "E", "CA2", "E", "E"], expansions=["catapult", "traders_builders"])
+    for text in ("place 1,0 r0 thief road E", "place 0,-1 r180", "place 2,0 r0 builder road E",
+                 "place 1,-1 r0"):
+        state, _ = play(state, text)
+    state, ev = play(state, "place 3,0 r90")
+    assert of_type(ev, "CatapultRound")[0]["held"] and not of_type(ev, "BuilderTriggered")
+    state, _ = act(state, 0, "catapult seduction")
+    state, _ = act(state, 0, "no shot")
+    state, ev = act(state, 1, "shoot 1,0 road E")
+    assert of_type(ev, "CatapultSeduced") and of_type(ev, "BuilderTriggered")
+    # seat 1's knight-thief now holds the road; seat 0's builder, with no follower of
+    # its own there, goes home; seat 0 still plays its extra tile
+    assert G.to_act(state) == {0} and state.active == 0 and state.tile == "E"
+    figures = {(f["player"], f["figure"]) for f in G.view(state)["followers"]}
+    assert (1, "follower") in figures and (0, "builder") not in figures
