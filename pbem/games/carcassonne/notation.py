@@ -133,7 +133,7 @@ EXPANSION_TEXT = {
                                  "or seduction (catapult seduction)")),
         ("shoot X,Y road E", N_("your secret shot at the follower on that segment, within 2 tiles of the fair")),
         ("no shot", N_("... or none (also: pass)")),
-    ), ("catapult knockout", "shoot 1,0 road E", "no shot")),
+    ), ("catapult knockout", "shoot 1,0 road E", "no shot", "pass")),
 }
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
