@@ -256,8 +256,8 @@ SAMPLE_SETUPS = (
          "bazaar_bid_cap": "current_score", "bazaar_mode": "draft", "allow_negative_scores": False,
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
-    (2, {"expansions": ALL_EXPANSIONS}),
+    # every expansion: the Catapult's abstract round with 2 seats, its fair tiles alone with 6
+    (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
     (6, {"expansions": ALL_EXPANSIONS}),
     (3, {"expansions": ["catapult"], "catapult_mode": "abstract"}),
-    (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
 )
