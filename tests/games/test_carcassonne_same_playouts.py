@@ -35,10 +35,15 @@ SEEDS = 2
 G = games.get("carcassonne")
 
 
+#: The expansions Carcassonne had at 2bf0256, when the digests were made (one added since
+#: has no digest from before: its playouts are not this test's).
+EXPANSIONS_THEN = ("inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
+                   "princess_dragon", "tower", "count", "bridges_castles_bazaars")
+
+
 def setups():
     from pbem.games.carcassonne.base_rules import rules_for
-    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
-    combos = [[]] + [[name] for name in ALL_EXPANSIONS] + [list(ALL_EXPANSIONS)]
+    combos = [[]] + [[name] for name in EXPANSIONS_THEN] + [list(EXPANSIONS_THEN)]
     out = []
     for combo in combos:
         most = min(6, rules_for(combo).max_players)

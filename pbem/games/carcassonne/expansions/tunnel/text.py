@@ -15,11 +15,7 @@ from ...notation import (EVENT_TEXTS, EXPANSION_TEXT, MOVE_TEXTS, OWED_TEXTS, at
                          parse_error, seat, segment)
 from ...segwords import XY, segment_words
 from ...words import localize
-from .tokens import COLOURS, TUNNEL, colours_of, left, mine, tunnel_moves
-
-#: the colours as sentences name them (the notation's words are ``words.WORDS``)
-COLOUR_NAMES = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow"),
-                "black": N_("black"), "grey": N_("grey")}
+from .tokens import COLOURS, TUNNEL, colour_name, colours_of, left, mine, tunnel_moves
 
 _TUNNEL = re.compile(r"^\s*tunnel\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
 _NO = re.compile(r"^\s*(?:no\s+tunnel|tunnel\s+(?:pass|none|no))\s*$", re.IGNORECASE)
@@ -53,10 +49,6 @@ def describe(move: dict) -> str:
     if move.get("pass"):
         return "no tunnel"
     return f"tunnel {move.get('x')},{move.get('y')} {move.get('on')} {move.get('colour')}"
-
-
-def colour_name(colour) -> str:
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else str(colour)
 
 
 def _placed_text(e) -> str:

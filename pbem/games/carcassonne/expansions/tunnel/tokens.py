@@ -22,7 +22,7 @@ go back, so a snapshot holds its features as the live state does.
 from __future__ import annotations
 
 from ....base import IllegalMove
-from ....i18n import _
+from ....i18n import N_, _
 from ...features import _merge, label_of, sid_at
 from ...orient import oriented
 from ...rules import Turn
@@ -35,6 +35,13 @@ from .tiles import EXPANSION
 TUNNEL = "tunnel"
 COLOURS = ("red", "blue", "green", "yellow", "black", "grey")
 PER_COLOUR = 2
+#: the colours as sentences name them (the notation's words are ``words.WORDS``)
+COLOUR_NAMES = {"red": N_("red"), "blue": N_("blue"), "green": N_("green"), "yellow": N_("yellow"),
+                "black": N_("black"), "grey": N_("grey")}
+
+
+def colour_name(colour) -> str:
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else str(colour)
 
 
 def mine(state) -> dict:
@@ -124,7 +131,7 @@ def validate_tunnel(state, player: int, move: dict) -> dict:
     if colour not in COLOURS:
         raise IllegalMove("bad_tunnel", _("the colours are: {list}", list=", ".join(COLOURS)))
     if left(state, player).get(colour, 0) <= 0:
-        raise IllegalMove("no_tunnel_token_left", _("you hold no {colour} tunnel token", colour=colour))
+        raise IllegalMove("no_tunnel_token_left", _("you hold no {colour} tunnel token", colour=colour_name(colour)))
     sid = sid_at(state, (move["x"], move["y"]), move["on"])
     if sid is None:
         raise IllegalMove("bad_segment", _("there is no segment “{on}” at {x},{y}", on=move["on"],
