@@ -20,14 +20,13 @@ TU3 | 1 | F R R F | – | E>tunnel; S>tunnel | NL NR EL SR WL WR / ER SL |
 TU4 | 1 | R R R R | – | N>end; E>tunnel; S>tunnel; W>tunnel | NL NR EL WR / ER SL / SR WL | junction
 """
 
-#: the underpass tiles cut into two mouths (their own rows with the road split)
-UNDERPASS_TABLE = """
-PD25T | 1 | R C R C | E+W | N>tunnel; S>tunnel | NL NR [adj W] / SL SR [adj W] | dragon
-AM12T | 1 | R C R C | E+W (P) | N>tunnel; S>tunnel | NL [adj W] / NR [adj W] / SL SR [adj W] |
-"""
+#: the underpass tiles cut into two mouths (their own rows with the road split; they
+#: belong to their own expansions, whose tiles they stand in for)
+PD25T = "PD25T | 1 | R C R C | E+W | N>tunnel; S>tunnel | NL NR [adj W] / SL SR [adj W] | dragon"
+AM12T = "AM12T | 1 | R C R C | E+W (P) | N>tunnel; S>tunnel | NL [adj W] / NR [adj W] / SL SR [adj W] |"
 
 TU_TILES = parse_table(TU_TABLE, expansion=EXPANSION)
-UNDERPASS_TILES = parse_table(UNDERPASS_TABLE, expansion=EXPANSION)
+UNDERPASS_TILES = {**parse_table(PD25T, expansion="princess_dragon"), **parse_table(AM12T, expansion="abbey_mayor")}
 #: underpass tile of another expansion -> its tile cut into two mouths
 UNDERPASS = {"PD25": "PD25T", "AM12": "AM12T"}
 
