@@ -2,8 +2,9 @@
 
     pbem keygen                              make your Ed25519 key (kept in $PBEM_HOME)
     pbem types                               the games this server plays
-    pbem games [--status S] [--mine]         games on the server (--mine: where your key sits)
-    pbem create wakanda --players 2 [-o hidden_future_villages=true]
+    pbem games [--status S] [--mine]         the games opened to anyone (--mine: where your key sits)
+    pbem create wakanda --players 2 [-o hidden_future_villages=true] [--open]
+                                             --open: listed to anyone, who may join a free seat
     pbem create wakanda --players 2 --seat 1 --name Ann --invite bob@example.org[:0]
                                              keep seat 1 yourself, keep another for Bob (mailed)
     pbem join GAME SEAT --name Ann           take a seat with your key (--invitation TOKEN: a seat kept for you)
@@ -47,6 +48,7 @@ from pathlib import Path
 import requests
 
 from . import games
+from .games import takeback
 from .trust import record as game_record
 from .client import ApiError, Client
 from .games.i18n import N_, _, language, language_of, reading
@@ -218,7 +220,7 @@ def cmd_create(args, out) -> int:
         described = max(versions, key=lambda t: t["version"])["options"] if versions else []  # create plays the newest
         options = list_options(options, described)
     private = load_key() if args.seat is not None else None  # before anything is made: no key, nothing made
-    game = client.create_game(args.game, args.players, options, args.title or "")
+    game = client.create_game(args.game, args.players, options, args.title or "", open=args.open)
     profile.remember_creator(game["id"], game["creator_token"])  # invitations and the clock, later too
     print(_("created {game} ({title}); seed sha256 {seed}", game=game["id"], title=game["title"],
             seed=game["seed_sha256"]), file=out)
@@ -391,7 +393,8 @@ def cmd_verify(args, out) -> int:
                     if report.envelopes_withheld else "")
         print(f"ok: game {report.game}, {report.version} events, {report.signatures_checked} signatures, "
               f"{report.moves_checked} steps re-run" + (", seed checked" if report.seed_checked else
-                                                         ", seed not yet revealed (game in play)") + withheld,
+                                                         ", seed not yet revealed (game in play)") + withheld
+              + (f", {report.chat} chat lines (not signed)" if report.chat else ""),
               file=out)
         return 0
     for problem in report.problems:
@@ -408,10 +411,13 @@ def cmd_replay(args, out) -> int:
     header = rows[0]
     game = games.get(header["game"], header["rules_version"])
     state = game.start(header["players"], header["options"])
+    states = [state]  # by version: a takeback goes back to one of them
     for step in rows[1:]:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
-        state = game.apply(state, step["events"])
+        for event in step["events"]:
+            state = takeback.fold(game, state, event, lambda at: states[at])
+            states.append(state)
     names = [None] * header["players"]
     for seat in header.get("seats", []):
         if 0 <= seat.get("seat", -1) < len(names):
@@ -493,7 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true")
     p.set_defaults(fn=cmd_keygen)
     sub.add_parser("types", help="the games this server plays").set_defaults(fn=cmd_types)
-    p = sub.add_parser("games", help="list games")
+    p = sub.add_parser("games", help="list the games opened to anyone (--mine: yours, opened or not)")
     p.add_argument("--status", choices=["open", "active", "finished"])
     p.add_argument("--mine", action="store_true", help="only the games where your key holds a seat")
     p.set_defaults(fn=cmd_games)
@@ -503,6 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--option", action="append", type=parse_option,
                    help="name=value (JSON values; a list option also as a,b or one value)")
     p.add_argument("--title")
+    p.add_argument("--open", action="store_true",
+                   help="open the game to anyone: listed by `pbem games` and on the lobby page")
     p.add_argument("--seat", type=int, help="take this seat yourself, with your key (needs --name)")
     p.add_argument("--name", help="your name at --seat")
     p.add_argument("--invite", action="append", metavar="EMAIL[:SEAT]", type=invitation_arg,

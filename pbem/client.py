@@ -67,12 +67,15 @@ class Client:
 
     def create_game(self, game: str, players: int, options: dict | None = None, title: str = "",
                     invitations: list[dict] | None = None, *, invite: list[dict] | None = None,
-                    lang: str | None = None) -> dict:
+                    lang: str | None = None, open: bool = False) -> dict:
         """Create a game (keeps its creator token), optionally inviting
         ``[{"email", "seat"?, "name"?, "lang"?, "tz"?}]`` in the same call
         (``invite``: the old name of ``invitations``). ``lang``: the game's
-        language (default: the client's)."""
+        language (default: the client's). ``open``: opened to anyone
+        (listed by GET /games and on the lobby page)."""
         body = {"game": game, "players": players, "options": options or {}, "title": title}
+        if open:
+            body["open"] = True
         if lang or self.lang:
             body["lang"] = lang or self.lang
         if invitations or invite:

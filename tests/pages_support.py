@@ -32,9 +32,10 @@ NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay")
 
 
 def seated(service: Service, name: str, players: int = 2, options: dict | None = None,
-           title: str = "", seed: bytes | None = None) -> tuple[str, dict, dict]:
-    """A started game: (game id, private keys by seat, bearer tokens by seat)."""
-    game_id = service.create_game(name, players, options or {}, title, seed=seed)["id"]
+           title: str = "", seed: bytes | None = None, listed: bool = True) -> tuple[str, dict, dict]:
+    """A started game: (game id, private keys by seat, bearer tokens by seat);
+    ``listed``: opened to anyone, so that the lobby lists it."""
+    game_id = service.create_game(name, players, options or {}, title, seed=seed, listed=listed)["id"]
     keys, tokens = {}, {}
     for seat in range(players):
         keys[seat], public = generate_key()

@@ -17,6 +17,7 @@ import requests
 from pbem.trust import signing
 from pbem.settings.config import Settings
 from pbem.service.maintenance import sweep_once
+from pbem.service import chat
 from pbem.store import ARCHIVED_PARTS, FINISHED_INDEX, key
 
 from pbem.trust import play_links as links
@@ -88,6 +89,7 @@ def everything_read(url: str, game_id: str, tokens: list[str], stream_url: str |
             who = "spectator" if token is None else f"seat {i - 1}"
             out[(who, "game")] = get(f"/games/{game_id}")
             out[(who, "record")] = get(f"/games/{game_id}/record")
+            out[(who, "chat")] = get(f"/games/{game_id}/chat")
             after = 0
             while after is not None:  # paged, as a client pages
                 page = get(f"/games/{game_id}/events", after=after, limit=17)
@@ -145,6 +147,10 @@ def test_every_read_is_the_same_after_compaction(stream_world, service, redis_cl
                                                  options):
     rng = random.Random(16)
     game_id, keys, tokens = seat_game(service, name, players, options)
+    # The chat goes into the archive too: a public message and a private one
+    # (each seat's record and chat hold the private one or not, before and after).
+    chat.say(service, game_id, 0, "good luck <all> & 好運", None, chat.ChatLimits())
+    chat.say(service, game_id, 1, "just between us", 0, chat.ChatLimits())
     play_out(service, game_id, keys, rng)
     resent = None
     record = service.store.all_moves(game_id)

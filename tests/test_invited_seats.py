@@ -51,7 +51,7 @@ def error(r) -> str:
 
 def test_an_invited_seat_is_refused_to_anyone_else(notify_env, api_server, http, redis_client):
     url = api_server.url
-    game = create(http, url, invitations=[{"email": BOB, "seat": 0, "name": "Bob"}])
+    game = create(http, url, invitations=[{"email": BOB, "seat": 0, "name": "Bob"}], open=True)  # listed too
     game_id = game["id"]
     assert game["seats"][0]["invited"]["name"] == "Bob" and game["seats"][1]["invited"] is None
     before = every_key(redis_client)
@@ -203,10 +203,11 @@ def test_the_body_key_is_invitations_on_both_operations(notify_env, api_server, 
 def test_the_pages_show_an_invited_seat_by_name_and_the_link_opens_a_join_page(notify_env, api_server, http,
                                                                                redis_client, smtp):
     url = api_server.url
-    game_id = create(http, url, title="Tea time", invitations=[{"email": BOB, "seat": 0, "name": "Bob"}])["id"]
+    game_id = create(http, url, title="Tea time", invitations=[{"email": BOB, "seat": 0, "name": "Bob"}],
+                     open=True)["id"]
     run_jobs(redis_client)
     lobby = http.get(f"{url}/").text
-    row = lobby.split(f'href="/g/{game_id}"')[1].split("</tr>")[0]
+    row = lobby.split(f'href="/g/{game_id}"')[1].split("</li>")[0]
     assert "invited: Bob" in row and "1 of 2 seats free" in row
     page = http.get(f"{url}/g/{game_id}").text
     assert "invited: Bob" in page

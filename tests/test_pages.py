@@ -19,7 +19,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_lobby_lists_open_active_and_finished_games(service, pages_server, http):
-    open_id = service.create_game("wakanda", 2, {}, "Waiting room")["id"]
+    open_id = service.create_game("wakanda", 2, {}, "Waiting room", listed=True)["id"]
     service.join(open_id, 0, generate_key()[1], "Ann")
     active_id, keys, tokens = seated(service, "carcassonne", title="Sunday tiles")
     play(service, active_id, keys, tokens, random.Random(1), moves=3)

@@ -84,7 +84,7 @@ def test_every_page_type_in_the_pseudo_locale_leaves_no_english(browser, service
     play(service, carc, keys, tokens, random.Random(3), moves=6)
     done, keys2, tokens2 = seated(service, "wakanda", title="Done")
     play(service, done, keys2, tokens2, random.Random(4))
-    waiting = service.create_game("kachina", 3, {}, "Waiting")["id"]
+    waiting = service.create_game("kachina", 3, {}, "Waiting", listed=True)["id"]  # the lobby's open games too
     service.join(waiting, 0, generate_key()[1], "Ann")
     invites.record(service, waiting, [(1, "bob@example.test", "Bob", "Bob")])
     nonce = service.store.invitation(waiting, 1)["nonce"]
@@ -146,7 +146,7 @@ def test_every_page_type_in_chinese_and_the_switch_is_remembered(browser, servic
                                                                  screenshots):
     carc, keys, tokens = seated(service, "carcassonne", title="午後")
     play(service, carc, keys, tokens, random.Random(5), moves=4)
-    waiting = service.create_game("kachina", 3, {}, "等人")["id"]
+    waiting = service.create_game("kachina", 3, {}, "等人", listed=True)["id"]
     service.join(waiting, 0, generate_key()[1], "小明")
     invites.record(service, waiting, [(1, "bob@example.test", "阿美", "阿美")])
     nonce = service.store.invitation(waiting, 1)["nonce"]

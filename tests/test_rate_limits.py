@@ -192,7 +192,7 @@ def test_the_spec_documents_each_limit():
     assert limited == {("post", "/games"), ("post", "/games/{game_id}/seats/{seat}"),
                        ("post", "/games/{game_id}/seats/{seat}/token"),  # counted with the joins
                        ("post", "/games/{game_id}/parse"), ("post", "/games/{game_id}/invitations"),
-                       ("post", "/inbound/email")}
+                       ("post", "/inbound/email"), ("post", "/subscriptions")}
     answer = spec["paths"]["/games"]["post"]["responses"]["429"]
     assert "Retry-After" in answer["headers"]
     assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}

@@ -24,6 +24,7 @@ BODIES = {
     ("put", "/games/{game_id}/deadline"): {"turn_seconds": None},
     ("patch", "/games/{game_id}/seats/{seat}/notifications"): {},
     ("post", "/games/{game_id}/invitations"): {"invitations": [{"email": "ann@example.org"}]},
+    ("post", "/subscriptions"): {"email": "ann@example.org", "game": "wakanda"},
 }
 OPERATOR = "the-operators-token"
 

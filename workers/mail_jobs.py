@@ -1,7 +1,7 @@
 """RQ jobs of the ``pbem-mail`` queue: thin (see pbem.mail_in)."""
 from __future__ import annotations
 
-from pbem.mail_in import invites
+from pbem.mail_in import invites, subscriptions
 from pbem.mail_in.process import MailProcessor, send_answer as send_kept_answer
 
 from .context import context
@@ -22,3 +22,9 @@ def send_answer(out_id: str, attempt: int) -> str:
     """Send again an answer the relay refused (pbem.mail_in.process.retry_answer)."""
     service, _ = context()
     return send_kept_answer(service.store.redis, out_id, attempt)
+
+
+def announce(game_id: str) -> int:
+    """Announce a game opened to anyone to its type's subscribers (pbem.mail_in.subscriptions)."""
+    service, _ = context()
+    return subscriptions.announce(service, game_id)

@@ -10,7 +10,7 @@ from .. import games
 from ..telemetry import metrics
 from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
-from ..mail_in import invites
+from ..mail_in import invites, subscriptions
 from ..service.common import chosen_language, preferences
 from . import limits, record_schemas
 from . import schemas as s
@@ -25,6 +25,9 @@ def create_game(body: dict) -> dict:
     """A new game with, optionally, its deadline settings and email
     invitations; everything is checked before anything is stored."""
     invitations = body["invitations"]
+    if body["bots_after_s"] is not None:
+        raise Unprocessable("bots_unavailable", _("this server has no bots yet: empty seats cannot be filled by "
+                                                  "bots; leave out bots_after_s"))
     chosen_language(body["lang"])  # every choice checked before anything is counted or stored
     for item in invitations:
         preferences(item.get("lang"), item.get("tz"))
@@ -42,9 +45,12 @@ def create_game(body: dict) -> dict:
         # hourly allowance (counted last, when nothing else can refuse).
         service().check_new_game(body["game"], body["players"], body["options"])
         take_invitation_slots(None, len(invitations))
-    game = service().create_game(body["game"], body["players"], body["options"], body["title"], lang=body["lang"])
+    game = service().create_game(body["game"], body["players"], body["options"], body["title"], lang=body["lang"],
+                                 listed=body["open"])
     if body["deadline"]:
         save_deadline_settings(game["id"], body["deadline"], "creator")
+    if body["open"]:
+        subscriptions.enqueue_announcement(service().store.redis, game["id"])  # to its type's subscribers
     if invitations:
         count_invitations(game["id"], len(invitations))
         invites.invite(service(), game["id"], invitations)
@@ -107,7 +113,16 @@ class GamesView(MethodView):
     @games_bp.arguments(s.ListGamesQuery(), location="query")
     @games_bp.response(200, s.GameList)
     def get(self, query):
-        """List games, newest first (a player's: last joined first)."""
+        """List games, newest first (a player's: last joined first).
+
+        Without `player`, only the games their creators opened to anyone
+        (`open: true` at creation): a game not opened is never listed to
+        strangers. `?status=open` lists those of them whose seats are still
+        free (the game starts when every seat is taken). With `player` (an
+        Ed25519 public key), the games where that key holds a seat, opened
+        or not."""
+        if query.get("player") is None:
+            return {"games": service().public_games(query.get("status"), query["offset"], query["limit"])}
         return {"games": service().list_games(query.get("status"), query["offset"], query["limit"],
                                               player=query.get("player"))}
 

@@ -135,6 +135,20 @@ class RecordEnd(Strict):
     version = Int(required=True, metadata={"description": "the game's final version"})
 
 
+class RecordChat(Strict):
+    """A chat message the record's reader may read (the public ones, and the
+    private ones to or from the reader's seat), after the step that brought
+    the game to the version it was said at. Not signed: the players' words
+    as the server kept them; ``pbem verify`` checks only where they sit."""
+
+    chat = Int(required=True, metadata={"description": "the message's number in the game's chat, from 1"})
+    seat = Int(required=True, metadata={"description": "who said it"})
+    to = Int(required=True, allow_none=True, metadata={"description": "the seat it was said to; null: everyone"})
+    text = fields.String(required=True, metadata={"description": "as written (text, never markup)"})
+    time = fields.Float(required=True, metadata={"description": "when, Unix seconds"})
+    version = Int(required=True, metadata={"description": "the game's version when it was said"})
+
+
 class Result(Strict):
     scores = fields.List(fields.Raw(), metadata={"description": "one score per seat"})
     placings = fields.List(Int(), metadata={"description": "one placing per seat, 1 = first; tied seats share"})
@@ -149,11 +163,12 @@ class Result(Strict):
 
 
 COMPONENTS = {"Event": Event, "StoredEnvelope": StoredEnvelope, "Result": Result, "RecordSeat": RecordSeat,
-              "RecordHeader": RecordHeader, "RecordStep": RecordStep, "RecordEnd": RecordEnd}
+              "RecordHeader": RecordHeader, "RecordStep": RecordStep, "RecordEnd": RecordEnd, "RecordChat": RecordChat}
 
 RECORD_LINE = {"oneOf": [{"$ref": "#/components/schemas/RecordHeader"},
                          {"$ref": "#/components/schemas/RecordStep"},
-                         {"$ref": "#/components/schemas/RecordEnd"}]}
+                         {"$ref": "#/components/schemas/RecordEnd"},
+                         {"$ref": "#/components/schemas/RecordChat"}]}
 
 
 def register(api) -> None:

@@ -181,6 +181,13 @@ class CreateGame(Strict):
                 load_default=None, allow_none=True)
     invitations = invitation_list()
     invite = invitation_list(deprecated=True)
+    open = fields.Boolean(load_default=False, metadata={
+        "description": "open the game to anyone: it is listed by GET /games (`?status=open` while seats are "
+                       "free) and on the lobby page, where anyone joins a free seat. A game not opened is never "
+                       "listed to strangers: only its link, its invitations or a key that holds a seat reach it"})
+    bots_after_s = Int(load_default=None, allow_none=True, validate=validate.Range(60, 30 * 86400), metadata={
+        "description": "fill the seats still empty with bots after this many seconds: refused for now (`422 "
+                       "bots_unavailable`), until this server has bots"})
 
     @ma.post_load
     def _invitations(self, data, **kwargs):
@@ -188,7 +195,9 @@ class CreateGame(Strict):
 
 
 class ListGamesQuery(ReaderQuery):
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]), metadata={
+        "description": "only the games with this status: `open` (seats free: nobody dealt yet), `active`, "
+                       "`finished`"})
     player = fields.String(validate=validate.Length(1, 100), metadata={
         "description": "only the games where this Ed25519 public key (unpadded base64url, as joined with) "
                        "holds a seat, last joined first"})
@@ -224,6 +233,8 @@ class GameMeta(Strict):
     status = fields.String(metadata={"description": "open (seats free), active or finished"})
     lang = fields.String(metadata={"description": "the game's language (`en` or `zh-Hant`): a seat that chose "
                                                  "none reads it"})
+    open = fields.Boolean(metadata={"description": "opened to anyone by its creator (`open: true`): listed to "
+                                                   "strangers"})
     version = Int(metadata={"description": "number of events in the log; what a move names as expected_version"})
     created = fields.Float()
     seed_sha256 = fields.String(metadata={
@@ -387,7 +398,8 @@ class Envelope(Strict):
     expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
         "description": "the game's version this move was made at (GET /games/{id} `version`)"})
     move = fields.Dict(keys=fields.String(), required=True, metadata={
-        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
+        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's, or a "
+                       "takeback's `{\"takeback\": \"request\" | \"accept\" | \"refuse\"}` (GET /games/{id}/takeback)"})
     nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
         "description": "unique per seat and game; names the move (see the schema's description); to retry "
                        "after a timeout or a 503, resend the same envelope"})

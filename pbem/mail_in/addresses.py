@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 
 from ..notify.tokens import read_reply_token
+from . import subscription_tokens
 
 _INVITE = re.compile(r"^([a-z0-9]{1,64})\.j(\d{1,2})(?:\.([a-z2-7]{8}))?\.([a-z2-7]{26})$")
 LOCAL_PREFIX = "move+"
@@ -30,7 +31,7 @@ LOCAL_PREFIX = "move+"
 
 @dataclass(frozen=True)
 class Recipient:
-    kind: str          # "reply" or "invite"
+    kind: str          # "reply", "invite"; "lobby", "confirm", "announce" (pbem/mail_in/subscriptions.py)
     game_id: str
     seat: int
     token: str
@@ -90,4 +91,7 @@ def read_recipient(secret: bytes, domain: str, address: str) -> Recipient | None
     found = read_invite_token(secret, token)
     if found:
         return Recipient("invite", found[0], found[1], token, addr, found[2])
+    found = subscription_tokens.read_token(secret, token)  # the lobby's, a confirmation's, an announcement's
+    if found:
+        return Recipient(found[0], found[1], -1, token, addr, found[2])
     return None

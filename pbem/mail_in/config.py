@@ -23,12 +23,17 @@ class MailInSettings:
     #: temporary refusal (SMTP 450, HTTP 429), so a flood of replies cannot
     #: flood the workers.
     per_hour: int = _env("PBEM_MAIL_PER_HOUR")
+    #: Lists of their games (a ``games`` mail) one address may be sent an hour.
+    my_games_per_hour: int = _env("PBEM_MY_GAMES_PER_HOUR")
     #: Invitation mails one game, and one client address, may have sent an
     #: hour (``POST /games/{id}/invitations``, ``POST /games`` with
     #: ``invite``); more are 429 too_many_requests with Retry-After.
     invites_per_hour: int = _env("PBEM_INVITES_PER_HOUR")
     #: How long an invitation reserves its seat (seconds; 0: until used or withdrawn).
     invitation_ttl_s: float = _env("PBEM_INVITATION_TTL_S")
+    #: Mails about subscriptions (confirmations, links to unsubscribe) one
+    #: address may be sent an hour: more requests are dropped unanswered.
+    subscribe_mails_per_hour: int = _env("PBEM_SUBSCRIBE_MAILS_PER_HOUR")
     #: How long a Message-ID is remembered (seconds).
     dedupe_ttl: int = _env("PBEM_MAIL_DEDUPE_TTL")
     #: How long a raw message waits for its job (seconds).

@@ -21,6 +21,7 @@ from ..notify.config import NotifySettings
 from ..store import key
 from . import QUEUE
 from .addresses import read_recipient
+from .subscription_tokens import NO_GAME
 from .config import MailInSettings
 from .store import MailStore
 
@@ -52,7 +53,8 @@ class InboundHandler:
         if found is None:
             return "550 5.1.1 No such mailbox: mail to move+TOKEN addresses of a game only"
         try:
-            known = bool(self.client.exists(key(found.game_id, "meta")))
+            # the lobby's and a confirmation's address name no game (pbem/mail_in/subscription_tokens.py)
+            known = found.game_id == NO_GAME or bool(self.client.exists(key(found.game_id, "meta")))
             if known and not MailStore(self.client).take_slot(found.game_id, found.seat, self.conf.per_hour):
                 return "450 4.7.1 Too many mails for this address this hour; try again later"
         except redis.RedisError:

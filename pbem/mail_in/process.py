@@ -19,7 +19,7 @@ from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
-from ..games import i18n
+from ..games import i18n, takeback
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -33,8 +33,10 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from ..games import i18n
-from . import QUEUE, RETRIES, compose, decisions, language_command, pasting, reading, try_later, wrapped
+from ..games import i18n, takeback
+from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, my_games, pasting, reading,
+               rematch, subscriptions, try_later, wrapped)
+from . import digest_command, vacation_command
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
@@ -55,7 +57,8 @@ MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
 JOIN_WORDS = ("join", "加入")
 # The first words of commands made elsewhere than here (a seat's language
 # by mail: ``lang zh``): never a note, whatever else reads them.
-_NEVER_NOTES = ("lang", "language", "語言")
+_NEVER_NOTES = ("lang", "language", "語言", "say", "說", *vacation_command.FIRST_WORDS,
+                *digest_command.FIRST_WORDS)
 # A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
 # a line with one is a move mistyped, never a note.
 _NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
@@ -72,7 +75,9 @@ def _keyword(line: str) -> bool:
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
-            or language_command.is_language_line(line))
+            or language_command.is_language_line(line) or chat_command.is_chat_line(line)
+            or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line)
+            or rematch.is_rematch_line(line) or my_games.is_games_line(line))
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -169,6 +174,8 @@ class MailProcessor:
             return Outcome("refused", reason="not a genuine token address")
         if len(raw) > self.conf.max_bytes:
             return Outcome("refused", reason="too large", game_id=recipient.game_id, seat=recipient.seat)
+        if recipient.kind in subscriptions.KINDS:  # announcements of open games: no seat's mail
+            return subscriptions.process(self, raw, recipient, Outcome("answered"), Step)
         try:
             meta = self.service.store.meta(recipient.game_id)
         except Exception:
@@ -368,6 +375,9 @@ class MailProcessor:
                 *(f"  {command_word(c).ljust(width)}{said}" for c, said in (
                     ("help", _("this text")), ("board", _("the board as you see it")),
                     ("moves", _("your legal moves now")))),
+                *paragraph(_("To write to the other players, a line '{say} TEXT' (to one player only: "
+                             "'{say} @NAME TEXT'); it is no move, and moves above and below it are applied.",
+                             say=command_word("say"))),
                 "", *paragraph(_("The rules in play: {rules}",
                                  rules=wording.setup_line(game, options, int(loaded.meta["players"]),
                                                           self._names(loaded)))),
@@ -622,6 +632,21 @@ class MailProcessor:
             return Step(command, True, [_("You have joined this game already.")]), version
         if language_command.is_language_line(command):
             return Step(command, *language_command.change(self.service, game_id, seat, command)), version
+        if digest_command.is_digest_line(command):
+            return Step(command, *digest_command.run(self.service, game_id, seat, command)), version
+        if vacation_command.is_vacation_line(command):
+            return Step(command, *vacation_command.run(self.service, game_id, seat, command,
+                                                       self._reader(recipient, loaded.meta))), version
+        if chat_command.is_chat_line(command):  # a message to the players: the game's version stays
+            # as typed: the reading makes full-width punctuation ASCII for the notation, not for words
+            said = typed if typed and chat_command.is_chat_line(typed) else command
+            return Step(command, *chat_command.say(self.service, game_id, seat, said, self._names(loaded))), version
+        if rematch.is_rematch_line(command):
+            return Step(command, *rematch.answer(self.service, game_id, seat, command)), version
+        if my_games.is_games_line(command):
+            reader = self._reader(recipient, loaded.meta)
+            return Step(command, *my_games.answer(self.service, self._answer_address(recipient), reader, self.secret,
+                                                  self.nconf.public_url, self.conf.my_games_per_hour)), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version
@@ -650,6 +675,10 @@ class MailProcessor:
             read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
                                   note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
+            if takeback.is_takeback(move) and version <= loaded.version:
+                # Judged on the log (pbem/service/takebacks.py): an answer stands
+                # if the mail's version is the request's or later.
+                at = version
             if at is None:
                 return fail(*read_as, *self._moved_on(loaded, seat, version, said))
             try:
@@ -733,7 +762,7 @@ class MailProcessor:
         if 0 <= version < loaded.version:
             names = self._names(loaded)
             start = max(version, loaded.version - CHANGES)  # the latest, when much happened
-            shown = [(v, loaded.game.redact(e, seat)) for v, e, _move_id in
+            shown = [(v, takeback.shown(loaded.game, e, seat)) for v, e, _move_id in
                      self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
                 lines += ["", _("What happened since:")]

@@ -177,6 +177,8 @@ def _text_body(n: Notice) -> str:
         out += paragraph(_(PASTE_HINT))
     if n.kind in (YOUR_TURN, REMINDER) or (n.kind == DEADLINE_PASSED and n.deadline):
         out += ["", _deadline_line(n)]
+    if n.chat:
+        out += ["", _("Chat since your last move:")] + [f"  {line}" for line in n.chat]
     if n.events:
         out += ["", _("What happened:")] + [f"  {e['version']}. {e['text']}" for e in n.events]
     if n.links:
@@ -215,6 +217,8 @@ def _html_body(n: Notice, cid: str | None, reply_to: str | None, subject_line: s
         parts.append(h.para(_deadline_line(n)))
     if n.links:
         parts.append(h.buttons(people_links(n.links)))
+    if n.chat:  # the players' words: escaped as text (h.bullets), never markup
+        parts += [h.heading(_("Chat since your last move")), h.bullets(n.chat)]
     if n.events:
         parts += [h.heading(_("What happened")), h.log(n.events)]
     if cid and n.board:

@@ -8,6 +8,7 @@ import time
 
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
+from ..games import takeback
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..store import invitation_live
 from .common import (CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash,
@@ -63,6 +64,7 @@ class Queries(Part):
         out = {k: meta.get(k) for k in ("id", "game", "title", "players", "options", "status",
                                          "version", "created", "seed_sha256")}
         out["lang"] = game_language(meta)
+        out["open"] = meta.get("listed") == "1"  # opened to anyone (pbem/service/open_games.py)
         out["rules_version"] = int(meta["rules_version"])
         if meta.get("status") == "finished":
             out["result"] = meta.get("result")
@@ -216,10 +218,12 @@ class Queries(Part):
         loaded = self.load(game_id)
         names = self.seat_names(game_id, loaded.meta["players"])
         try:
-            move = loaded.game.parse(text, loaded.state, viewer, names)
+            # the takeback words (takeback, accept, refuse) above every game's notation
+            move = takeback.parse(text) or loaded.game.parse(text, loaded.state, viewer, names)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
-        return {"move": move, "text": loaded.game.describe(move, viewer, names), "version": loaded.version}
+        return {"move": move, "text": takeback.describe_item(loaded.game, move, viewer, names),
+                "version": loaded.version}
 
     def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
         meta = self._meta(game_id)

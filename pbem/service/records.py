@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from .. import games
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..store import dumps
-from .common import Part
+from ..store import chat as chat_store
+from .common import Part, readable_chat
 
 
 class Records(Part):
@@ -42,7 +44,7 @@ class Records(Part):
                 step["auth"] = rec.get("auth")
                 if "envelope" in rec:
                     step["envelope"] = rec["envelope"]
-            step["events"] = [game.redact(event, seen) for event in made]
+            step["events"] = [takeback.shown(game, event, seen) for event in made]
             lines.append(step)
         yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
                      "rules_version": game.version, "players": meta["players"], "options": meta["options"],
@@ -51,9 +53,16 @@ class Records(Part):
                                for s, d in sorted(seats.items())],
                      "viewer": viewer, "sees_all": finished,
                      "withheld": [step["move_id"] for step in lines if step.get("envelope_withheld")]})
+        # The chat the caller may read (pbem/service/chat.py), each message
+        # after the step that brought the game to the version it was said at.
+        said = [{"chat": m["n"], "seat": m["seat"], "to": m["to"], "text": m["text"], "time": m["time"],
+                 "version": m["version"]} for m in chat_store.said(self.store, game_id)
+                if readable_chat(m, viewer) and m["version"] <= meta["version"]]  # as the log was read: a move since would leave it out of place
+        yield from (dumps(m) for m in said if m["version"] <= 0)
         for step in lines:
             yield dumps({k: step[k] for k in ("move_id", "version_before", "auth", "envelope", "envelope_withheld",
                                               "events", "version_after") if k in step})
+            yield from (dumps(m) for m in said if m["version"] == step["version_after"])
         if finished:
             yield dumps({"end": True, "seed": self._seed(game_id).hex(), "result": meta.get("result"),
                          "version": meta["version"]})

@@ -159,8 +159,15 @@ SETTINGS: tuple[Setting, ...] = (
             "bearer token", "upkeep"),
     Setting("PBEM_LIMIT_INBOUND", "600/minute", "text", "`POST /inbound/email` requests per client address "
             "(each reply address also has `PBEM_MAIL_PER_HOUR`: `429 too_many_mails`)", "upkeep"),
+    Setting("PBEM_CHAT_MAX_CHARS", "500", "int", "longest chat message, characters (longer: `422 chat_too_long`, "
+            "nothing stored)", "upkeep", minimum=1),
+    Setting("PBEM_CHAT_PER_MINUTE", "10", "int", "chat messages one seat may say in a minute, by the API, the page "
+            "and mail together (then `429 chat_too_fast` with `Retry-After`)", "upkeep", minimum=1),
     Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_REMATCH_WAIT_S", "604800", "float", "a rematch offered this long ago, seconds, starts with the "
+            "players who accepted (if the game allows that many) or is called off", "upkeep",
+            shown="`604800` (a week)", minimum=1),
     Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
             "long, seconds (0: until it is used or withdrawn); once expired anyone may take the seat and its "
             "token, link and mail reply no longer work", "upkeep", shown="`604800` (a week)", minimum=0),
@@ -225,6 +232,12 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("PBEM_DIGEST_PERIOD", "86400", "float", "how often a daily digest is sent, seconds", "notifications",
             minimum=1),
+    Setting("PBEM_DIGEST_HOURLY_S", "3600", "float", "how often an hourly digest is sent, seconds",
+            "notifications", minimum=1),
+    Setting("PBEM_VACATION_DAYS", "30", "int", "vacation days a player may take a year (UTC calendar year of "
+            "the vacation's start): every deadline of their games pauses meanwhile", "notifications", minimum=0),
+    Setting("PBEM_VACATION_DAY_S", "86400", "float", "the length of one vacation day, seconds (tests shorten it)",
+            "notifications", minimum=1),
     Setting("PBEM_NOTICE_HOLD_BACKLOG", "3", "int", "notices wait while this many moves queue", "notifications",
             minimum=0),
     Setting("PBEM_NOTICE_MAX_DELAY_S", "30", "float", "... for at most this long, seconds", "notifications",
@@ -251,8 +264,13 @@ SETTINGS: tuple[Setting, ...] = (
             "is closed", "mail"),
     Setting("PBEM_MAIL_PER_HOUR", "120", "int", "inbound mails one seat's token may send an hour (then SMTP "
             "450, HTTP 429)", "mail", minimum=0),
+    Setting("PBEM_MY_GAMES_PER_HOUR", "10", "int", "lists of their games (a `games` mail) one address may be "
+            "sent an hour (then the answer says `too_many_lists`)", "mail", minimum=0),
     Setting("PBEM_INVITES_PER_HOUR", "20", "int", "invitation mails a game, and a client address, may have sent "
             "an hour (then `429 too_many_requests`, `Retry-After`)", "mail", minimum=0),
+    Setting("PBEM_SUBSCRIBE_MAILS_PER_HOUR", "3", "int", "mails about announcements of open games (a "
+            "confirmation, the links to unsubscribe) one address may be sent an hour; more requests to the lobby's "
+            "address are dropped unanswered", "mail", minimum=0),
     Setting("PBEM_MAIL_DEDUPE_TTL", "2592000", "int", "how long a Message-ID is remembered, seconds", "mail",
             minimum=1),
     Setting("PBEM_MAIL_RAW_TTL", "604800", "int", "how long a raw inbound mail waits for its job, seconds",

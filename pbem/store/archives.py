@@ -10,12 +10,13 @@ from typing import Any
 
 import zstandard
 
+from .chat import CHAT, rows as chat_rows
 from .codec import decode_meta, stream_rows
 from .keys import dumps, key
 
 #: What a compacted game keeps besides its meta hash: everything else the
 #: archive holds.
-ARCHIVED_PARTS = ("log", "moves", "snap", "seed", "seats")
+ARCHIVED_PARTS = ("log", "moves", "snap", "seed", "seats", "chat")
 ARCHIVE_FORMAT = 1
 #: Meta fields a compacted game keeps in its ``:extra`` key instead (long
 #: JSON: in the hash they would cost it its compact encoding).
@@ -32,7 +33,7 @@ ARCHIVE_LEVEL = 15
 # again without its long fields (options, result: in the small ``:extra`` key,
 # compressed), so that Redis keeps it in its compact encoding. Run again it
 # changes nothing ('done').
-# KEYS: meta, archive, extra, log, moves, snap, seed, seats
+# KEYS: meta, archive, extra, log, moves, snap, seed, seats, chat
 # ARGV: version, moves count, archive, archived at, extra, the fields moved to extra...
 _COMPACT = """
 if redis.call('HGET', KEYS[1], 'archived') then return 'done' end
@@ -50,7 +51,7 @@ kept[#kept + 1] = 'archived'
 kept[#kept + 1] = ARGV[4]
 redis.call('SET', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[3], ARGV[5])
-redis.call('DEL', KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+redis.call('DEL', KEYS[1], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
 redis.call('HSET', KEYS[1], unpack(kept))
 return 'ok'
 """
@@ -66,6 +67,8 @@ class Archive:
     seats: dict[str, str]  # seat -> JSON, as the seats hash held it
     log: list  # [version, event JSON, move id], version 1..N in order
     moves: dict[str, str]  # move id -> record JSON
+    #: the chat's messages as [n, seat, to, text, time, version] (pbem/store/chat.py)
+    chat: tuple = ()
 
     def rows(self, after: int = 0, until: int | None = None, limit: int | None = None) -> list[tuple[int, dict, str]]:
         """Events ``after < version <= until`` as (version, event, move id), like ``Store.events``."""
@@ -83,8 +86,11 @@ class Archive:
         return json.loads(raw) if raw else None
 
 
-def encode_archive(seed_hex: str, seats: dict[str, str], log: list, moves: dict[str, str]) -> bytes:
+def encode_archive(seed_hex: str, seats: dict[str, str], log: list, moves: dict[str, str],
+                   chat: list | None = None) -> bytes:
     document = {"format": ARCHIVE_FORMAT, "seed": seed_hex, "seats": seats, "log": log, "moves": moves}
+    if chat:  # only a game whose players talked has it: the others' archives are as they always were
+        document["chat"] = chat
     return zstandard.ZstdCompressor(level=ARCHIVE_LEVEL).compress(dumps(document).encode())
 
 
@@ -104,7 +110,8 @@ def decode_archive(raw: bytes) -> Archive:
     if document.get("format") != ARCHIVE_FORMAT:
         raise ValueError(f"archive format {document.get('format')!r} is not {ARCHIVE_FORMAT}")
     return Archive(bytes.fromhex(document["seed"]), document["seats"],
-                   [tuple(row) for row in document["log"]], document["moves"])
+                   [tuple(row) for row in document["log"]], document["moves"],
+                   tuple(tuple(row) for row in document.get("chat", ())))
 
 
 class ArchivesMixin:
@@ -184,7 +191,8 @@ class ArchivesMixin:
         pipe.hgetall(key(game_id, "seats"))
         pipe.xrange(key(game_id, "log"))
         pipe.hgetall(key(game_id, "moves"))
-        version, seed, seats, log, moves = pipe.execute()
+        pipe.xrange(key(game_id, CHAT))
+        version, seed, seats, log, moves, chat = pipe.execute()
         if version is None or seed is None:
             return None
         log = stream_rows(log)
@@ -194,9 +202,10 @@ class ArchivesMixin:
         if [row[0] for row in rows] != list(range(1, int(version) + 1)):
             raise RuntimeError(f"game {game_id}: its log does not hold versions 1 to {int(version)}")
         queued = [m for m, raw in moves.items() if json.loads(raw).get("status") == "queued"]
-        archive = encode_archive(seed.decode(), seats, rows, moves)
+        chat = chat_rows(chat)
+        archive = encode_archive(seed.decode(), seats, rows, moves, chat)
         back = decode_archive(archive)
         if (back.seed.hex() != seed.decode() or back.seats != seats or back.moves != moves
-                or [list(row) for row in back.log] != rows):
+                or [list(row) for row in back.log] != rows or [list(row) for row in back.chat] != chat):
             raise RuntimeError(f"game {game_id}: its archive does not read back as it was written")
         return int(version), len(moves), archive, queued

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 
-from .keys import FINISHED_INDEX, GAMES_INDEX, OPEN_INDEX, STARTING_INDEX, dumps, key
+from .keys import FINISHED_INDEX, GAMES_INDEX, LISTED_INDEX, OPEN_INDEX, STARTING_INDEX, dumps, key
 from .shards import UnknownShard
 
 # Expire an open game nobody joined: only if it is still open with no seat
@@ -38,6 +38,8 @@ class GamesMixin:
         pipe.set(key(game_id, "seed"), seed_hex)
         self.indexes.on_create(pipe, game_id, created, meta.get("status", "open"))
         pipe.zadd(self.index_key(OPEN_INDEX, game_id), {game_id: created})
+        if meta.get("listed"):
+            pipe.zadd(self.index_key(LISTED_INDEX, game_id), {game_id: created})
         pipe.execute()
 
     def meta(self, game_id: str) -> dict | None:
@@ -57,6 +59,15 @@ class GamesMixin:
     def list_games(self, offset: int = 0, limit: int = 50, status: str | None = None) -> list[str]:
         """Game ids, newest first (only those with ``status``), from the indexes."""
         return self.indexes.games(status, offset, limit)
+
+    def listed_games(self, offset: int = 0, limit: int = 50) -> list[str]:
+        """The ids of games opened to anyone, newest first (every shard's, merged)."""
+        keys = [self.shards.key(shard, LISTED_INDEX.removeprefix("pbem:")) for shard in self.shards]
+        return [m for m, _score in self.indexes._merged(keys, offset, limit)]
+
+    def unlist(self, game_id: str) -> None:
+        """Take a game off the listed index (found gone by a listing)."""
+        self.redis.zrem(self.index_key(LISTED_INDEX, game_id), game_id)
 
     def seed(self, game_id: str) -> bytes:
         raw = self.redis.get(key(game_id, "seed"))
@@ -80,7 +91,7 @@ class GamesMixin:
     def _indexes_of(self, game_id: str) -> list[str]:
         """Every index key whose member is the game's id (pbem/store/indexes.py's too)."""
         return [*dict.fromkeys([*(self.index_key(i, game_id) for i in (GAMES_INDEX, OPEN_INDEX, FINISHED_INDEX,
-                                                                        STARTING_INDEX)),
+                                                                        STARTING_INDEX, LISTED_INDEX)),
                                 *self.indexes.status_keys(game_id)])]
 
     def delete_game(self, game_id: str) -> int:

@@ -13,6 +13,8 @@ merges them. With one plain Redis there is one shard and the keys are
     player:H               zset  the games where a public key holds a seat,
                                  by when it joined (H: sha256 of the key, 32 hex)
     deadlines              zset  "GAME:SEAT" by when the seat's deadline falls
+    listed                 zset  the games opened to anyone, by creation time (written with the
+                                 game, pbem/store/games.py; the rebuild adds what is missing)
 
 Nothing here is the truth: a game's meta, seats and notification settings
 are, and ``rebuild`` makes every index again from them (``python -m
@@ -168,12 +170,12 @@ class Indexes:
             chunk = ids[start:start + batch]
             pipe = self.redis.pipeline(transaction=False)
             for g in chunk:
-                pipe.hmget(key(g, "meta"), "created", "status")
+                pipe.hmget(key(g, "meta"), "created", "status", "listed")
                 pipe.hgetall(key(g, "seats"))
                 pipe.hgetall(key(g, NOTIFY_GAME))
             replies = pipe.execute()
             for i, game_id in enumerate(chunk):
-                (created, status), seats, settings = replies[3 * i:3 * i + 3]
+                (created, status, listed), seats, settings = replies[3 * i:3 * i + 3]
                 try:
                     shard = self.shards.of_game(game_id)
                 except UnknownShard:
@@ -186,6 +188,8 @@ class Indexes:
                 wanted.setdefault(self.all_key(shard), {})[game_id] = created
                 if status and status.decode() in STATUSES:
                     wanted.setdefault(self.status_key(shard, status.decode()), {})[game_id] = created
+                if listed == b"1":  # opened to anyone (pbem/service/open_games.py; a listing drops the gone)
+                    wanted.setdefault(self.shards.key(shard, "listed"), {})[game_id] = created
                 for raw in seats.values():
                     seat = json.loads(raw)
                     if seat.get("public_key"):

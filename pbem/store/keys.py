@@ -14,6 +14,9 @@ GAMES_INDEX = "pbem:games"  # one shard's "games" index (pbem/store/indexes.py)
 OPEN_INDEX = "pbem:open"
 FINISHED_INDEX = "pbem:finished"
 STARTING_INDEX = "pbem:starting"
+#: Games their creator opened to anyone (``open: true``), by creation time:
+#: what strangers are listed (pbem/service/open_games.py); a private game is never in it.
+LISTED_INDEX = "pbem:listed"
 #: The part of a game's keys that holds its invitations (seat -> JSON).
 INVITATIONS = "mail:invites"
 #: The part of a game's keys that holds its notification settings, pause and

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .. import games
 from . import signing
+from ..games import takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
@@ -30,6 +31,10 @@ class Report:
     #: while the game runs: their signatures can be checked once it is over.
     envelopes_withheld: int = 0
     seed_checked: bool = False
+    #: Chat lines read: not signed (the players' words are the server's
+    #: report), checked only to sit where they say, numbered in order, between
+    #: seats of the game.
+    chat: int = 0
     result: dict | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -44,7 +49,7 @@ def verify_lines(lines: list[str]) -> Report:
     if not rows or rows[0].get("record") != "pbem-game":
         report.fail("not a pbem game record")
         return report
-    header, steps = rows[0], [r for r in rows[1:] if "move_id" in r]
+    header, lines = rows[0], rows[1:]
     end = next((r for r in rows[1:] if r.get("end")), None)
     report.game = header["id"]
     try:
@@ -63,9 +68,28 @@ def verify_lines(lines: list[str]) -> Report:
             report.seed_checked = True
     state = game.start(header["players"], header["options"])
     version = 0
+    # The states a takeback goes back to (kept as the replay passes them), and
+    # the steps so far, on which a takeback move is decided again.
+    # (A forged ``to_version`` names a state not kept: its takeback fails to verify.)
+    wanted = {e["to_version"] for s in lines for e in (s.get("events") or ()) if isinstance(e, dict)
+              and e.get("type") in (takeback.TAKEBACK_REQUESTED, takeback.TAKEBACK_APPLIED)
+              and isinstance(e.get("to_version"), int)}
+    kept = {0: state} if 0 in wanted else {}
+    history: list[takeback.Step] = []
+
+    def state_at(at: int):
+        if at not in kept:
+            raise GameError("illegal_move", f"a takeback names version {at}, which no step ends at")
+        return kept[at]
     forfeited = None  # a seat that forfeited ends the game with the server's result
     abandoned = None  # so does the operator's abandoning it
-    for step in steps:
+    said = 0  # the last chat message's number
+    for step in lines:
+        if "chat" in step:
+            said = _check_chat(report, step, header, version, said)
+            continue
+        if "move_id" not in step:
+            continue
         if step["version_before"] != version:
             report.fail(f"step {step['move_id']} starts at {step['version_before']}, the log is at {version}")
             return report
@@ -89,6 +113,10 @@ def verify_lines(lines: list[str]) -> Report:
             try:
                 if step.get("auth") == "setup":
                     expected = game.setup(state, rng)
+                elif envelope is not None and takeback.is_takeback(envelope.get("move")):
+                    # Consent is checked like the rules: on the log so far.
+                    expected = takeback.decide(game, header["players"], history, envelope["player"],
+                                               envelope["move"], state_at)
                 elif envelope is not None:
                     # Signed or not (a mail reply, a deadline's default), the
                     # move must give exactly the logged events.
@@ -102,8 +130,17 @@ def verify_lines(lines: list[str]) -> Report:
                 report.moves_checked += 1
                 if canonical(expected) != canonical(step["events"]):
                     report.fail(f"move {step['move_id']}: logged events differ from what the rules give")
-        state = game.apply(state, step["events"])
+        try:
+            for event in step["events"]:
+                state = takeback.fold(game, state, event, state_at)
+        except GameError as err:
+            report.fail(f"move {step['move_id']}: {err.message}")
+            return report
         version = step["version_after"]
+        if version in wanted:
+            kept[version] = state
+        history.append(takeback.Step((envelope or {}).get("player"), (envelope or {}).get("move"),
+                                     step["version_before"], list(step["events"])))
         forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
         if forfeits and forfeited is None:
             forfeited = forfeits[0]
@@ -125,6 +162,24 @@ def verify_lines(lines: list[str]) -> Report:
         elif recorded is not None and report.result is None:
             report.fail("the record ends with a result the replayed game does not reach")
     return report
+
+
+def _check_chat(report: Report, line: dict, header: dict, version: int, said: int) -> int:
+    """A chat line: numbered after the one before, said at the version the
+    record is at there, by a seat of the game to another (or to all)."""
+    report.chat += 1
+    n, seat, to = line.get("chat"), line.get("seat"), line.get("to")
+    players = header["players"]
+    if not isinstance(n, int) or n <= said:
+        report.fail(f"chat line {n!r} is not numbered after {said}")
+    if line.get("version") != version:
+        report.fail(f"chat {n!r} says version {line.get('version')!r} where the record is at {version}")
+    if not isinstance(seat, int) or not 0 <= seat < players or not (
+            to is None or (isinstance(to, int) and 0 <= to < players and to != seat)):
+        report.fail(f"chat {n!r}: not between seats of the game")
+    if not isinstance(line.get("text"), str):
+        report.fail(f"chat {n!r}: no text")
+    return n if isinstance(n, int) else said
 
 
 #: What decides a game's result: the scores, the placings, who won, and the

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 def register(app) -> None:
     from .favicon import register as register_icons
+    from . import unsubscribe  # noqa: F401  (its route joins the pages' blueprint before it is registered)
     from .views import register as register_views
+    from . import chat_pages  # noqa: F401  (its routes join views' blueprint before it is registered)
     register_views(app)
     register_icons(app)  # /favicon.svg and /favicon.ico

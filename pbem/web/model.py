@@ -11,6 +11,7 @@ A view in ``views.py`` calls one function of this module and renders it.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -18,9 +19,12 @@ from markupsafe import Markup, escape
 from .. import games, pictures
 from ..errors import NotFound
 from ..games.base import seat_names
-from ..games.i18n import _, join_words, language, ngettext
-from ..service import SeatProof, Service
+from ..games.i18n import N_, _, join_words, language, ngettext
+from ..service import SeatProof, Service, mine
+from ..when import how_long
+from . import takebacks
 from .languages import game_title
+from .rematch import rematch_view
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
 LINK_AUTH = "mail-link"
@@ -84,13 +88,33 @@ def name_or_seat(names: list, seat: int) -> str:
 # -- the lobby ---------------------------------------------------------------------------
 
 
-def lobby(service: Service, limit: int = 50) -> dict:
-    """Open games to join, games in play, finished games, newest first;
-    and what the form that creates a game offers (``game_types``)."""
-    out = {status: [lobby_row(g) for g in service.listing(status, 0, limit)]
+def lobby(service: Service, limit: int = 50, now: float | None = None) -> dict:
+    """The games their creators opened to anyone (never another: a private
+    game is reached by its link only): those to join, each with its rules
+    in words, language and age (``open_row``), in play, finished, newest
+    first; and what the form that creates a game offers (``game_types``)."""
+    now = time.time() if now is None else now
+    out = {status: [lobby_row(g) for g in service.public_listing(status, 0, limit)]
            for status in ("open", "active", "finished")}
+    out["open"] = [open_row(row, now) for row in out["open"]]
     out["game_types"] = game_types()
     return out
+
+
+#: A game's language in words, in the reader's.
+LANGUAGE_NAMES = {"en": N_("English"), "zh-Hant": N_("Traditional Chinese")}
+
+
+def open_row(row: dict, now: float) -> dict:
+    """An open game's row with what a stranger needs to choose it: its
+    rules in play in words, its language, how long it has waited, and the
+    first seat free for anyone (the lobby's join takes that one)."""
+    game = games.get(row["game"], row["rules_version"])
+    free = [s["seat"] for s in row["seats"] if not s["joined"] and not s.get("invited")]
+    return {**row, "setup": game.describe_setup(game.check_options(row["players"], row["options"]), row["players"]),
+            "language": _(LANGUAGE_NAMES.get(row["lang"], row["lang"])),
+            "age": how_long(max(0.0, now - (row["created"] or now))),
+            "free_seat": free[0] if free else None}
 
 
 def lobby_row(g: dict) -> dict:
@@ -98,6 +122,8 @@ def lobby_row(g: dict) -> dict:
     names = [s["name"] for s in g["seats"]]
     status = g["status"]
     return {"id": g["id"], "title": g["title"], "game": g["game"], "players": g["players"], "status": status,
+            "rules_version": g.get("rules_version"), "options": g.get("options") or {}, "lang": g.get("lang"),
+            "seats": g["seats"], "open": g.get("open", False),
             "names": [n for n in names if n],
             "invited": [invited_name(s) for s in g["seats"] if not s["joined"] and s.get("invited")],
             "free": sum(1 for s in g["seats"] if not s["joined"] and not s.get("invited")),
@@ -116,15 +142,7 @@ def my_games(service: Service, held: dict[str, set[int]]) -> dict:
     seats, then the others in play or open, then the finished ones; each
     group by its last move, latest first."""
     rows = [lobby_row(g) for g in service.listing_of(list(held)[:MY_GAMES_MAX])]
-    for row in rows:
-        row["mine"] = sorted(held.get(row["id"], ()))
-        row["waiting"] = row["status"] == "active" and bool(set(row["to_act"]) & held.get(row["id"], set()))
-
-    def latest(row):
-        return -(row["moved"] or row["created"] or 0)
-    return {"waiting": sorted((r for r in rows if r["waiting"]), key=latest),
-            "others": sorted((r for r in rows if not r["waiting"] and r["status"] != "finished"), key=latest),
-            "finished": sorted((r for r in rows if r["status"] == "finished"), key=latest)}
+    return mine.ordered(rows, held)  # the order the "games" mail lists them in too
 
 
 def game_types() -> list[dict]:
@@ -225,8 +243,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
+        "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
+        "rematch": rematch_view(service, game_id, names) if summary["status"] == "finished" else None,
     }
 
 

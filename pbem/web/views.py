@@ -33,8 +33,10 @@ from ..mail_in import invites
 from ..trust.tickets import make_ticket
 from ..pictures import palette
 from ..trust import play_links as links
+from ..settings.registry import env
 from ..when import valid_zone, when
-from . import languages, model
+from ..trust import address_links
+from . import languages, model, my_games_page
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -157,20 +159,44 @@ def lobby():
 
 @web.get("/my-games")
 def my_games():
-    """The lobby's "my games": the games whose seats this browser holds
-    (``?seat=GAME.SEAT``, repeated; its tokens stay in the browser), as a
-    part the lobby's script puts in place. Only public rows: naming a seat
-    proves nothing and shows nothing private."""
-    held: dict[str, set[int]] = {}
-    for item in request.args.getlist("seat")[:model.MY_GAMES_MAX]:
-        game_id, _dot, seat = item.rpartition(".")
-        if game_id and len(game_id) <= 64 and seat.isascii() and seat.isdigit() and len(seat) <= 2:
-            held.setdefault(game_id, set()).add(int(seat))
+    """The player's page (a browser's navigation), or its list as a part
+    for the scripts (the lobby's "my games", the page's own): the games of
+    the seats and keys the browser names (``?seat=GAME.SEAT``, ``?key=``,
+    repeated; its tokens stay in the browser) and of the address it is
+    signed in for by a ``games`` mail's link (pbem/web/my_games_page.py).
+    Only public rows: naming a seat or a key proves nothing and shows
+    nothing private."""
+    address = my_games_page.session_address(request.cookies, secret())
+    held = my_games_page.held(service(), request.args, address)
     mine = model.my_games(service(), held)
+    if my_games_page.wants_page(request):
+        return html("my_games.html", private=True, mine=mine, address=address, tz=reader_zone())
     body = {"count": sum(len(rows) for rows in mine.values()), "waiting": len(mine["waiting"]),
-            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone())}
+            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone(), address=address)}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@web.get("/my-games/signin/<link>")
+def my_games_signin(link):
+    """A ``games`` mail's link: the address it names becomes this browser's
+    session (an HttpOnly cookie), and the page opens."""
+    address = address_links.read(secret(), "link", link)
+    resp = redirect("/my-games", 303)
+    resp.set_cookie(my_games_page.COOKIE, address_links.make(secret(), "session", address,
+                                                             address_links.SESSION_TTL_S),
+                    max_age=int(address_links.SESSION_TTL_S), httponly=True, samesite="Lax",
+                    secure=request.is_secure, path="/")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@web.post("/my-games/signout")
+def my_games_signout():
+    resp = redirect("/my-games", 303)
+    resp.delete_cookie(my_games_page.COOKIE, path="/")
     return resp
 
 
@@ -309,6 +335,20 @@ def play_move(link):
     return redirect(f"/play/{link}?move={record['id']}", code=303)
 
 
+def read_json_body() -> dict:
+    """A JSON object body (a play link's move, its chat), read as the API reads one."""
+    raw = request.get_data(cache=True)
+    if too_deep(raw):
+        raise ServiceError("malformed_json", _("the body nests too deeply"))
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ServiceError("malformed_json", _("the body is not valid JSON")) from None
+    if not isinstance(data, dict) or surrogate_at(data) is not None:
+        raise Unprocessable("invalid_request", _("the body is not one JSON object of valid text"))
+    return data
+
+
 def read_move_body(is_json: bool) -> dict:
     if is_json:
         raw = request.get_data(cache=True)
@@ -423,7 +463,8 @@ def page_globals() -> dict:
     lang = g.get("pbem_lang") or languages.ENGLISH
     return {"nonce": new_nonce, "chip_style": chip_style, "stream_url": stream_url, "log_items": model.log_items,
             "lang": lang, "switch": languages.switch_links(lang), "js_catalog": languages.js_catalog,
-            "game_title": languages.game_title, "sentence": languages.sentence}
+            "game_title": languages.game_title, "sentence": languages.sentence,
+            "chat_max_chars": lambda: env("PBEM_CHAT_MAX_CHARS")}
 
 
 def chip_style(seat: int) -> str:

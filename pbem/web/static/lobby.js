@@ -34,12 +34,14 @@
   function showMine() {
     var box = document.getElementById("mine");
     var held = PbemKeys.heldSeats();
-    if (!box || !held.length) return Promise.resolve();
+    if (!box) return Promise.resolve();
+    // With no seat held, the answer may still list an address's games (its
+    // session cookie, from a "games" mail's link: pbem/web/my_games_page.py).
     var query = held.map(function (h) { return "seat=" + encodeURIComponent(h.game + "." + h.seat); }).join("&");
     return fetch("/my-games?" + query, { headers: { "Accept-Language": lang }, credentials: "same-origin" })
       .then(function (resp) { return resp.ok ? resp.json() : null; })
       .then(function (answer) {
-        if (!answer) return;
+        if (!answer || (!held.length && !answer.count)) return;
         box.querySelector(".mine-list").innerHTML = answer.html;  // the server's own part, its texts escaped
         box.hidden = false;
       })
@@ -227,7 +229,8 @@
     var button = form.querySelector("button[type=submit]");
     var seat = +seatSel.value, body = {
       game: gameSel.value, players: +playersSel.value, title: form.querySelector("#create-title").value.trim(),
-      lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations()
+      lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
+      open: form.querySelector("#create-open").checked
     };
     button.disabled = true;
     markOption(null);
