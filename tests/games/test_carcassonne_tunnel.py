@@ -163,7 +163,7 @@ def test_other_expansions_underpasses_become_two_mouths():
                      tunnel_other_expansions=True, dragon_tiles_before_volcano="no_effect")
     assert state.tile == "PD25T" and "PD25" not in state.pile and state.pile.get("AM12T") == 1
     state, _ = play(state, "place 0,-1 r90")           # PD25 turned: the road runs W-E above D
-    assert [(x, y, on) for x, y, on, _sid in mouths(state)] == [(0, -1, "road E"), (0, -1, "road W")]
+    assert mouths(state) == [[0, -1, "road E"], [0, -1, "road W"]]
     assert road_of(state, 0, -1, "road E").open == 2
     plain = new_game(["PD25"], expansions=TU + ["princess_dragon"], dragon_tiles_before_volcano="no_effect")
     assert plain.tile == "PD25"

@@ -35,6 +35,7 @@ class Tunnel(Expansion):
         rules.pass_moves[tokens.TUNNEL] = {"type": tokens.TUNNEL, "pass": True}
         install_pass(rules)
         rules.evolvers.update(tokens.EVOLVERS)
+        rules.evolvers["TilePlaced"] = tokens.placed(rules.evolvers["TilePlaced"])
         rules.parsers.append(text.parse)
         rules.views.append(text.view)
         rules.render_lines.append(text.render)

@@ -28,7 +28,6 @@ from ...orient import oriented
 from ...rules import Turn
 from ...scoring import feature_scored
 from ...segwords import typed
-from ...state import SEG_BITS
 from ..ext_state import part_of, with_part
 from .tiles import EXPANSION
 
@@ -69,24 +68,36 @@ def left(state, player: int) -> dict:
 
 
 def mouths(state) -> list:
-    """(x, y, label, segment id) of every tunnel mouth on the board, cells by (y, x)."""
-    out = []
-    board = state.board
-    for cell in state.placed:
-        letter, rot, n = board[cell]
-        ks = _MOUTH_SEGS.get(letter)
-        if ks is None:
-            ks = _MOUTH_SEGS[letter] = tuple(k for k, seg in enumerate(oriented(letter, 0).tile.segments)
-                                             if seg.kind == "road" and seg.mark("tunnel"))
-        if ks:
-            labels = oriented(letter, rot).labels
-            out.extend((cell[0], cell[1], labels[k], (n << SEG_BITS) + k) for k in ks)
-    out.sort(key=lambda m: (m[1], m[0], m[2]))
-    return out
+    """(x, y, label) of every tunnel mouth on the board, cells by (y, x) (kept in
+    ``state.ext``: the placements add theirs, ``placed``)."""
+    return mine(state).get("mouths") or []
 
 
 #: tile letter -> indices of its segments that end at a tunnel mouth
 _MOUTH_SEGS: dict = {}
+
+
+def mouth_segments(letter: str) -> tuple:
+    ks = _MOUTH_SEGS.get(letter)
+    if ks is None:
+        ks = _MOUTH_SEGS[letter] = tuple(k for k, seg in enumerate(oriented(letter, 0).tile.segments)
+                                         if seg.kind == "road" and seg.mark("tunnel"))
+    return ks
+
+
+def placed(base):
+    """Wrap the ``TilePlaced`` evolver: a tile with mouths adds them to the list."""
+    def evolve(state, event):
+        new = base(state, event)
+        ks = mouth_segments(new.board[(event["x"], event["y"])][0])
+        if not ks:
+            return new
+        letter, rot, _n = new.board[(event["x"], event["y"])]
+        labels = oriented(letter, rot).labels
+        found = [*mouths(new), *([event["x"], event["y"], labels[k]] for k in ks)]
+        found.sort(key=lambda m: (m[1], m[0], m[2]))
+        return with_part(new, EXPANSION, mouths=found)
+    return evolve
 
 
 def free_mouths(state, player: int) -> list:
@@ -95,10 +106,10 @@ def free_mouths(state, player: int) -> list:
     claimed = {(x, y, on) for x, y, on, _c in mine(state).get("tokens") or ()}
     need = state.options.get("tunnel_claim_requires_follower", False)
     out = []
-    for x, y, on, sid in mouths(state):
+    for x, y, on in mouths(state):
         if (x, y, on) in claimed:
             continue
-        if need and not any(p == player for p, _s, _f in state.feature_of(sid).meeples):
+        if need and not any(p == player for p, _s, _f in state.feature_of(sid_at(state, (x, y), on)).meeples):
             continue
         out.append((x, y, on))
     return out
@@ -241,7 +252,7 @@ EVOLVERS = {"TunnelOffered": _offered, "TunnelDeclined": _declined, "TunnelToken
 def initial(state) -> None:
     """The tokens' part of the fresh state; with ``tunnel_other_expansions`` the underpass
     tiles of the other expansions cut into two mouths each."""
-    state.ext = {**state.ext, EXPANSION: {"tokens": []}}
+    state.ext = {**state.ext, EXPANSION: {"tokens": [], "mouths": []}}
     if state.options.get("tunnel_other_expansions", False):
         from .tiles import UNDERPASS
         pile = dict(state.pile)
