@@ -281,7 +281,7 @@ SAMPLE_SETUPS = (
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
     (2, {"expansions": ["tunnel"]}),
-    (3, {"expansions": ["tunnel", "princess_dragon", "abbey_mayor"], "tunnel_other_expansions": True,
+    (2, {"expansions": ["tunnel", "princess_dragon"], "tunnel_other_expansions": True,
          "tunnel_claim_requires_follower": True}),
     (2, {"expansions": ALL_EXPANSIONS}),
     (6, {"expansions": ALL_EXPANSIONS}),
