@@ -157,8 +157,6 @@ CODES: dict[str, Code] = _codes(
     Code("seat_free", (409,), N_("nobody holds this seat: join it (a new token is only for the key that holds it)")),
     Code("no_free_seat", (409,), N_("every seat is taken or invited already")),
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
-    Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
-         "`bots_after_s`")),
     Code("subscription_unconfirmable", (422,), N_("the confirmation of a subscription could not be mailed to "
          "the address: it is not subscribed")),
     Code("bad_email", (422,), N_("not a mail address")),
@@ -226,6 +224,11 @@ CODES: dict[str, Code] = _codes(
     Code("not_invited", (404,), N_("the seat has no invitation (withdrawing one); by mail: the invitation replied "
          "to is unknown (withdrawn or replaced)")),
     Code("joined_already", (), N_("(mail only) the invited seat is yours already")),
+    # -- bots and ratings
+    Code("unknown_bot_level", (422,), N_("no bot level with this name (`details.levels`: the levels there are)")),
+    Code("bad_bot_seat", (422,), N_("a bot seat must be a seat of the game, not also invited")),
+    Code("no_bots", (422,), N_("this game type has no bots")),
+    Code("unknown_game_type", (404,), N_("no game type with this name (ratings)")),
 )
 
 

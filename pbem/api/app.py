@@ -29,6 +29,7 @@ from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
 from . import chat_views, reader, rematch_views, stream_views, subscription_views, takeback_views
 from . import vacation_views
+from . import ratings_views
 from .error_format import error_response
 from . import schemas as s
 from . import security as sec
@@ -176,6 +177,7 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     chat_views.register(api)  # the players' chat (pbem/service/chat.py)
     takeback_views.register(api)  # takebacks by consent: what waits for answers
     rematch_views.register(api)  # a finished game's rematch: offer, accept, decline
+    ratings_views.register(api)  # ratings per game type (pbem/ratings)
     admin_views.register(api)  # the operator's: abandon, compact, delete, queues, failed deliveries, sweeps
     from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
     web.register(app)

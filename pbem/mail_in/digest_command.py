@@ -11,7 +11,8 @@ from ..games.i18n import N_, _
 from ..notify.config import NotifySettings
 from ..notify.store import NotifyStore
 
-_LINE = re.compile(r"^(?:digest|摘要)\s*[:：]?\s*(\S+)$", re.IGNORECASE)
+# The word alone is a digest line too: answered with the choices.
+_LINE = re.compile(r"^(?:digest|摘要)(?:\s*[:：]?\s*(\S+))?$", re.IGNORECASE)
 CHOICES = {"daily": "daily", "day": "daily", "每天": "daily", "每日": "daily",
            "hourly": "hourly", "hour": "hourly", "每小時": "hourly",
            "off": "off", "none": "off", "關閉": "off", "關": "off"}
@@ -30,7 +31,7 @@ def is_digest_line(line: str) -> bool:
 def run(service, game_id: str, seat: int, line: str) -> tuple[bool, list[str]]:
     """Do what a digest line asks: (done, the answer's lines)."""
     match = _LINE.match(" ".join(plain_width(line or "").split()))
-    choice = CHOICES.get(match.group(1).strip(".。").lower()) if match else None
+    choice = CHOICES.get(match.group(1).strip(".。").lower()) if match and match.group(1) else None
     if choice is None:
         return False, [_("not done: write “digest daily”, “digest hourly” or “digest off” (摘要 每天、摘要 每小時、"
                          "摘要 關閉).")]

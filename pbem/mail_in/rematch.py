@@ -21,6 +21,11 @@ def is_rematch_line(line: str) -> bool:
     return _said(line) in ACCEPT or _said(line) in DECLINE
 
 
+def accepts(line: str) -> bool:
+    """A rematch line that offers or accepts (else it declines)."""
+    return _said(line) in ACCEPT
+
+
 def answer(service, game_id: str, seat: int, line: str) -> tuple[bool, list[str]]:
     """Do what a rematch line asks: (done, the answer's lines)."""
     accept = _said(line) in ACCEPT

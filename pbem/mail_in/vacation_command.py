@@ -24,9 +24,13 @@ def _text(line: str) -> str:
     return " ".join(plain_width(line or "").split())
 
 
+def is_back_line(line: str) -> bool:
+    return _text(line).lower().rstrip(".。!！") in BACK_WORDS
+
+
 def is_vacation_line(line: str) -> bool:
-    text = _text(line)
-    return bool(_VACATION.match(text)) or text.lower().rstrip(".。!！") in BACK_WORDS
+    """A vacation line or a ``back`` line."""
+    return bool(_VACATION.match(_text(line))) or is_back_line(line)
 
 
 def run(service, game_id: str, seat: int, line: str, reader: Reader) -> tuple[bool, list[str]]:

@@ -94,7 +94,7 @@ class Lifecycle(Part):
     def join(self, game_id: str, seat: int, public_key: str | None, name: str,
              email: str | None = None, webhook_url: str | None = None, *, invitation: str | None = None,
              proof: dict | None = None, window_s: float = signing.REQUEST_WINDOW_S, lang: str | None = None,
-             tz: str | None = None) -> dict:
+             tz: str | None = None, bot: str | None = None) -> dict:
         """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
         an invitation mail): no Ed25519 key, so it moves only by mail reply
         token and signed moves for it are refused.
@@ -131,6 +131,10 @@ class Lifecycle(Part):
                 "email": email, "webhook_url": webhook_url, "joined": now}
         if public_key is None:
             data["mail_only"] = True
+            if email:  # who the record and the ratings name this player (never the address)
+                data["rating_id"] = Addresses(self.store.redis).rating_id(email)
+        if bot:
+            data["bot"] = bot  # a bot seat (pbem/service/bots.py): its level
         data.update(self._invited_preferences(game_id, seat, invitation), **chosen)
         claimed = self.store.claim(game_id, seat, data, invitation, now)
         if claimed.kind == "taken":

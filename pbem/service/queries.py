@@ -84,7 +84,8 @@ class Queries(Part):
         given), else null."""
         meta = meta if meta is not None else self._meta(game_id)
         rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats,
-                 "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz")}
+                 "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz"),
+                 "bot": (seats.get(s) or {}).get("bot")}
                 for s in range(players)]
         if status == "open":
             invitations = self.store.invitations(game_id)

@@ -8,6 +8,12 @@ under the address it was taken with, and the new one does not list it."""
 from __future__ import annotations
 
 import hashlib
+import secrets
+
+#: address digest -> a random id, drawn once per address: what the public
+#: game record and the ratings name a mail-only player by. A digest of the
+#: address itself would let anyone who guesses an address find its games.
+RATING_IDS = "pbem:address-ids"
 
 
 def address_key(address: str) -> str:
@@ -25,3 +31,10 @@ class Addresses:
         """The games of ``address``, last joined first."""
         return [g.decode() if isinstance(g, bytes) else g
                 for g in self.redis.zrevrange(address_key(address), 0, limit - 1)]
+
+    def rating_id(self, address: str) -> str:
+        """The address's public id (random, the same for every game)."""
+        digest = hashlib.sha256(address.strip().lower().encode()).hexdigest()
+        self.redis.hsetnx(RATING_IDS, digest, secrets.token_hex(12))
+        value = self.redis.hget(RATING_IDS, digest)
+        return value.decode() if isinstance(value, bytes) else value

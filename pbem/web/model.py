@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from .. import games, pictures
+from ..service.bots import bot_name
 from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import N_, _, join_words, language, ngettext
@@ -350,9 +351,10 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
         score = scores[seat] if isinstance(scores, list) and seat < len(scores) else None
         if score is None and result.get("scores"):
             score = result["scores"][seat]
-        rows.append({"seat": seat, "name": s["name"], "joined": s["joined"], "score": score,
+        rows.append({"seat": seat, "name": bot_name(s["bot"]) if s.get("bot") else s["name"],
+                     "joined": s["joined"], "score": score,
                      "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
-                     "to_act": seat in to_act, "you": seat == viewer,
+                     "to_act": seat in to_act, "you": seat == viewer, "bot": s.get("bot"),
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
     return rows

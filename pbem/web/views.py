@@ -36,7 +36,7 @@ from ..trust import play_links as links
 from ..settings.registry import env
 from ..when import valid_zone, when
 from ..trust import address_links
-from . import languages, model, my_games_page
+from . import languages, model, my_games_page, ratings_model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -169,10 +169,12 @@ def my_games():
     address = my_games_page.session_address(request.cookies, secret())
     held = my_games_page.held(service(), request.args, address)
     mine = model.my_games(service(), held)
+    ratings = ratings_model.my_ratings(service(), held)
     if my_games_page.wants_page(request):
-        return html("my_games.html", private=True, mine=mine, address=address, tz=reader_zone())
+        return html("my_games.html", private=True, mine=mine, address=address, tz=reader_zone(), ratings=ratings)
     body = {"count": sum(len(rows) for rows in mine.values()), "waiting": len(mine["waiting"]),
-            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone(), address=address)}
+            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone(), address=address,
+                                    ratings=ratings)}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -209,6 +211,12 @@ def reader_zone() -> str | None:
     keeps it in a cookie), else None: their language's usual one."""
     zone = request.cookies.get(ZONE_COOKIE, "")
     return zone if 0 < len(zone) <= 64 and valid_zone(zone) else None
+
+
+@web.get("/r/<game>")
+def ratings(game):
+    """A game type's ratings table (pbem/ratings)."""
+    return html("ratings.html", page=ratings_model.ratings_page(service(), game))
 
 
 @web.get("/g/<game_id>")

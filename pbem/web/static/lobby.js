@@ -131,6 +131,16 @@
     return out;
   }
 
+  /* The seats given to the server's bots: {"seat": level}. */
+  function bots() {
+    var out = {};
+    form.querySelectorAll(".invite").forEach(function (row) {
+      var level = row.querySelector(".invite-bot");
+      if (!row.hidden && level && level.value) out[row.dataset.seat] = level.value;
+    });
+    return out;
+  }
+
   /* An API refusal in words: its message and code, and each field's complaint. */
   function refusal(resp, answer) {
     var err = (answer && answer.error) || {};
@@ -230,7 +240,7 @@
     var seat = +seatSel.value, body = {
       game: gameSel.value, players: +playersSel.value, title: form.querySelector("#create-title").value.trim(),
       lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
-      open: form.querySelector("#create-open").checked
+      open: form.querySelector("#create-open").checked, bots: bots()
     };
     button.disabled = true;
     markOption(null);
