@@ -92,6 +92,28 @@ def test_the_decision_comes_after_the_figure_and_before_step_6_with_pass_the_def
     assert [e["type"] for e in ev][:2] == ["TunnelDeclined", "TileDrawn"] and state.active == 1
 
 
+def test_one_token_a_turn_with_the_builders_extra_tile():
+    """Seat 0's builder on its road: the tile extending the road brings the extra tile; a
+    token placed with the first tile leaves none for the extra tile (one a turn). The
+    decision does not make the builder trigger in the turn it is placed."""
+    state = new_game(["TU2", "E", "U", "E", "U", "E", "E"], expansions=TU + ["traders_builders"])
+    state, _ = play(state, "place 1,0 r0 thief W")
+    state, _ = play(state, "no tunnel")
+    state, _ = play(state, "place 0,-1 r180")
+    state, _ = play(state, "no tunnel")
+    state, _ = play(state, "place -1,0 r0 builder road E")
+    state, ev = play(state, "no tunnel")
+    assert not of_type(ev, "BuilderTriggered") and state.active == 1
+    state, _ = play(state, "place 1,-1 r180")
+    state, _ = play(state, "no tunnel")
+    state, ev = play(state, "place -2,0 r0")           # extends the builder's road
+    assert of_type(ev, "TunnelOffered")
+    state, ev = play(state, "tunnel 1,0 road E red")
+    assert of_type(ev, "BuilderTriggered") and state.active == 0
+    state, ev = play(state, "place 0,1 r180")          # the extra tile: the same turn, no token
+    assert not of_type(ev, "TunnelOffered") and state.active == 1
+
+
 def test_no_decision_without_a_free_mouth():
     state = new_game(["E", "E"])
     state, ev = play(state, "place 0,-1 r180")

@@ -9,7 +9,9 @@ free, the decision ``tunnel`` and what a token does to the roads.
   active seat has a token left and a mouth is free (with
   ``tunnel_claim_requires_follower``: a mouth whose road holds one of its figures), it
   owes the decision ``tunnel``: one token on a free mouth, in a colour it holds, or
-  none (the timeout default). One token a tile placed.
+  none (the timeout default). One token a turn: a builder's extra tile (Traders &
+  Builders) is the same turn, so it gets no decision after a token placed with the first
+  tile; each other placement (a bazaar tile) is a turn of its own.
 * **Joining.** A mouth is an open end of its road (``features.place_tile_into`` counts
   it) until the second token of its colour is placed: then the two roads become one
   feature and both mouths close. The road's tiles are counted once each, so only the
@@ -162,7 +164,11 @@ def offer(turn: Turn) -> None:
     st = turn.state
     m = turn.move
     if m and m.get("type") == TUNNEL:
+        # the rest of the turn runs as if it had not stopped here: its scratch data, and the
+        # move that placed the tile (Traders & Builders: a builder placed with it does not
+        # trigger in its own turn)
         turn.data = dict(mine(st).get("turn_data") or {})
+        resumed = mine(st).get("turn_move")
         if m.get("pass"):
             turn.emit({"type": "TunnelDeclined", "player": turn.player})
         else:
@@ -172,11 +178,16 @@ def offer(turn: Turn) -> None:
             if first is not None:
                 event["joins"] = list(first[:3])
             turn.emit(event)
+        turn.move = resumed
         return
-    if mine(st).get("asked") == st.turn:
+    part = mine(st)
+    if part.get("asked") == st.turn:
         return
+    if part.get("placed_at") == st.turn - 1 and (st.ext.get("traders_builders") or {}).get("extra") == st.turn:
+        return       # the builder's extra tile is the same turn: a token was placed with its first
     if tunnel_moves(st, turn.player):
-        turn.emit({"type": "TunnelOffered", "player": turn.player, "turn_data": dict(turn.data)})
+        turn.emit({"type": "TunnelOffered", "player": turn.player, "turn_data": dict(turn.data),
+                   "turn_move": turn.move})
 
 
 def _first_of(state, colour: str):
@@ -206,14 +217,15 @@ def score_joined(turn: Turn) -> None:
 
 
 def _offered(state, event):
-    new = with_part(state, EXPANSION, asked=state.turn, turn_data=event.get("turn_data") or {})
+    new = with_part(state, EXPANSION, asked=state.turn, turn_data=event.get("turn_data") or {},
+                    turn_move=event.get("turn_move"))
     new.pending = {event["player"]: TUNNEL}
     new.step = "resolve_figures"
     return new
 
 
 def _close(state):
-    part = {k: v for k, v in mine(state).items() if k != "turn_data"}
+    part = {k: v for k, v in mine(state).items() if k not in ("turn_data", "turn_move")}
     new = state.copy()
     new.ext = {**state.ext, EXPANSION: part}
     new.pending = {}
@@ -239,7 +251,7 @@ def join(state, a: tuple, b: tuple):
 def _placed(state, event):
     new = _close(state)
     token = [event["x"], event["y"], event["on"], event["colour"]]
-    changes = {"tokens": [*(mine(state).get("tokens") or []), token]}
+    changes = {"tokens": [*(mine(state).get("tokens") or []), token], "placed_at": state.turn}
     if "joins" in event:
         new = join(new, tuple(event["joins"]), tuple(token[:3]))
         changes["joined"] = [state.turn, *token[:3]]
