@@ -36,7 +36,7 @@ SEEDS = 2
 
 G = games.get("carcassonne")
 #: the expansions the digests were computed for, before the performance work: an
-#: expansion added later (the Catapult) has no "before" to compare with
+#: expansion added later (the Tunnel, the Catapult) has no "before" to compare with
 BEFORE = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
           "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
 

@@ -22,7 +22,8 @@ add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
-                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, catapult)
+                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, tunnel,
+                         catapult)
 from .expansions.catapult import round as catapult_round
 from .expansions.cult_tiles import SETS as CULT_SETS
 
@@ -294,6 +295,9 @@ class Carcassonne(Game):
                             rotation // 90)
             placed.append((x, y))
         st.placed = tuple(placed)
+        st.ext = data["ext"]
+        for rejoin in st.rules.rejoin:
+            rejoin(st)
         for player, x, y, label, figure in data["followers"]:
             sid = sid_at(st, (x, y), label)
             fid = st.seg_feature[sid]

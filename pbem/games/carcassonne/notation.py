@@ -138,7 +138,7 @@ EXPANSION_TEXT = {
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
 #: the expansions that bring optional decisions "pass" declines
-PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars", "catapult")
+PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars", "tunnel", "catapult")
 #: the figures of other expansions a move may name, and the expansion that brings each
 FIGURE_EXPANSIONS = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
 #: the stand-ins of the help's moves (an edge N stays N: bazaar N is the tile's number)
