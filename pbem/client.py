@@ -287,7 +287,7 @@ def open_stream(session: requests.Session, url: str, token: str | None = None, a
     """Open an event stream at ``url`` (the API's path, which answers 307 to
     the stream process and turns a bearer token into a ticket, or the
     stream process's own URL); ``chat``: with the game's chat after that
-    message number (ids then ``<version>.<n>``, docs/chat.md)."""
+    message number (ids then ``<version>:<n>``, docs/chat.md)."""
     headers = {"Accept": "text/event-stream"}
     if token:
         headers["Authorization"] = f"Bearer {token}"

@@ -4,9 +4,11 @@ said through the API: each stream carries exactly the messages its viewer
 may read (as ``GET /games/{id}/chat`` filters them), never a private one to
 a third seat or a spectator; the game's frames keep their data; a stream
 without ``?chat=`` is as before; reconnecting with ``Last-Event-ID``
-(``<version>.<n>``) loses and doubles nothing."""
+(``<version>:<n>``) loses and doubles nothing. With one Redis and on a
+Redis Cluster (the chat's key joins its shard's XREAD)."""
 from __future__ import annotations
 
+import pytest
 import requests
 
 from .conftest import drain, wait_until
@@ -35,7 +37,8 @@ def move(service, game_id, keys) -> int:
     return service.store.meta(game_id)["version"]
 
 
-def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stream_world, service):
+@pytest.mark.parametrize("redis_client", ["plain", "cluster"], indirect=True)  # on a cluster: the shard's reader
+def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stream_world, service, redis_client):
     world = stream_world
     game_id, keys, tokens = new_game(service, "kachina", {"opening_redraw": False, "start_player": 0}, "Chat", NAMES)
     start = service.store.meta(game_id)["version"]
@@ -65,7 +68,7 @@ def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stre
         # Every frame's id names both cursors: the game's version sent and the last message number.
         game_version, said = start, 0
         for ev in c.items:
-            v, n = (int(part) for part in ev.id.split("."))
+            v, n = (int(part) for part in ev.id.split(":"))
             if ev.event == "chat":
                 assert n == ev.data["n"] > said and v == game_version
                 said = n
@@ -95,7 +98,7 @@ def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stre
     assert [ev.data["version"] for ev in again.items if ev.event == "event"] == list(range(version + 1, later + 1))
     seen = spectator.items + again.items
     assert chat_of(seen) == public + ["while you were away", "back?"]  # nothing lost, nothing doubled
-    assert [ev.id for ev in seen] == sorted(set(ev.id for ev in seen), key=lambda i: [int(p) for p in i.split(".")])
+    assert [ev.id for ev in seen] == sorted(set(ev.id for ev in seen), key=lambda i: [int(p) for p in i.split(":")])
     again.stream.close()
     for c in streams.values():
         c.stream.close()
@@ -104,8 +107,9 @@ def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stre
     # A bad chat cursor is refused before any stream starts, as a bad version is.
     url = world.stream_url(game_id)
     for params, headers, field in (({"chat": "-1"}, {}, "chat"), ({"chat": "x"}, {}, "chat"),
-                                   ({}, {"Last-Event-ID": "3.x"}, "Last-Event-ID"),
-                                   ({}, {"Last-Event-ID": "3.4.5"}, "Last-Event-ID")):
+                                   ({}, {"Last-Event-ID": "3:x"}, "Last-Event-ID"),
+                                   ({}, {"Last-Event-ID": "3:4:5"}, "Last-Event-ID"),
+                                   ({}, {"Last-Event-ID": "3.4"}, "Last-Event-ID")):  # no fraction of a version
         r = requests.get(url, params=params, headers=headers, timeout=5)
         assert r.status_code == 422, (params, headers, r.text)
         assert r.json()["error"]["code"] == "invalid_request"

@@ -512,7 +512,7 @@ class StreamQuery(ReaderQuery):
                                                     "for clients that cannot send a header (a browser's EventSource)"})
     chat = QueryInt(validate=validate.Range(0, 10**9),
                     metadata={"description": "also carry the game's chat after this message number (`event: chat`, "
-                                             "ids `<version>.<n>`; docs/chat.md)"})
+                                             "ids `<version>:<n>`; docs/chat.md)"})
 
 
 class TicketRequest(Strict):

@@ -12,7 +12,7 @@ over. Errors before the stream starts are the API's one error format.
 
 With ``?chat=<n>`` the stream also carries the game's chat after message
 ``n`` (``event: chat``, each message as ``GET /games/{id}/chat`` shows it to
-the same caller), and every frame's id is ``<version>.<n>`` (both cursors),
+the same caller), and every frame's id is ``<version>:<n>`` (both cursors),
 so ``Last-Event-ID`` resumes both; see docs/chat.md.
 """
 from __future__ import annotations
@@ -48,7 +48,9 @@ SECRET = web.AppKey("secret", bytes)
 ORIGINS = web.AppKey("origins", frozenset)
 
 _VERSION = re.compile(r"^\d{1,10}$")
-_BOTH = re.compile(r"^(\d{1,10})\.(\d{1,10})$")  # a Last-Event-ID of a stream with chat
+# A Last-Event-ID of a stream with chat: "<version>:<n>" (not a dot: "1.5" reads
+# as a fraction of a version, and stays refused).
+_BOTH = re.compile(r"^(\d{1,10}):(\d{1,10})$")
 MAX_VERSION = 10**9  # as GET /games/{id}/events?after= allows
 QUERY = {"after", "ticket", "lang", "chat"}
 #: Rows per catch-up read.

@@ -26,7 +26,7 @@ def end_frame(version: int, result) -> bytes:
 
 # -- chat (docs/chat.md): only on a stream that asks for it (``?chat=``) -----
 #
-# On such a stream every frame's id names both cursors, ``<version>.<n>``:
+# On such a stream every frame's id names both cursors, ``<version>:<n>``:
 # the last game version and the last chat message number sent so far, so a
 # reconnecting EventSource's Last-Event-ID resumes both, none lost or
 # doubled. The game's events keep their data (and versions) as they are.
@@ -38,9 +38,9 @@ def chat_body(message: dict) -> bytes:
 
 
 def chat_frame(version: int, n: int, body: bytes) -> bytes:
-    return b"id: %d.%d\n%s" % (version, n, body)
+    return b"id: %d:%d\n%s" % (version, n, body)
 
 
 def with_id(frame: bytes, version: int, n: int) -> bytes:
     """An event frame (``event_frame``) with the id of a stream with chat."""
-    return b"id: %d.%d\n%s" % (version, n, frame[frame.index(b"\n") + 1:])
+    return b"id: %d:%d\n%s" % (version, n, frame[frame.index(b"\n") + 1:])
