@@ -44,8 +44,10 @@ def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stre
     start = service.store.meta(game_id)["version"]
     assert say(world, game_id, tokens[0], "before anyone watched") == 1
     readers = {"seat0": tokens[0], "seat1": tokens[1], "seat2": tokens[2], "spectator": None}
-    streams = {who: Collector(world.open(game_id, token, after=start, chat=0)) for who, token in readers.items()}
     plain = Collector(world.open(game_id, tokens[1], after=start))  # no ?chat=: the stream as before chat
+    # The game is watched (its log only) before the first stream with chat joins and adds its chat.
+    wait_until(lambda: (world.stream.healthy() or {}).get("streams") == 1, timeout=10)
+    streams = {who: Collector(world.open(game_id, token, after=start, chat=0)) for who, token in readers.items()}
     for c in streams.values():  # the catch-up: what was said before the stream opened
         wait_until(lambda c=c: chat_of(c.items) == ["before anyone watched"], timeout=10)
 

@@ -144,8 +144,9 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
     pipe.hgetall(key(game_id, "seats"))
     pipe.get(key(game_id, "archive"))
     pipe.get(key(game_id, "extra"))
-    pipe.xlen(key(game_id, chat_store.CHAT))  # message n is entry n of the chat's stream
-    raw_meta, raw_seats, raw_archive, raw_extra, said = await pipe.execute()
+    if chat_after is not None:
+        pipe.xlen(key(game_id, chat_store.CHAT))  # message n is entry n of the chat's stream
+    raw_meta, raw_seats, raw_archive, raw_extra, *said = await pipe.execute()
     if not raw_meta:
         raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
     archive = decode_archive(raw_archive) if raw_archive else None
@@ -160,7 +161,7 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
     meta = decode_meta(raw_meta)
     lang = (language_of(request.query.get("lang")) or language_of((seats.get(viewer) or {}).get("lang"))
             or best_language(request.headers.get("Accept-Language")) or game_language(meta))
-    chat = None if chat_after is None else (chat_after, int(said))
+    chat = None if chat_after is None else (chat_after, int(said[0]))
     return meta, viewer, after, archive, names_of(seats, int(meta["players"])), lang, chat
 
 
