@@ -23,8 +23,11 @@ pytestmark = pytest.mark.parametrize("redis_client", ["cluster"], indirect=True)
 #: in one script or transaction (a pipeline may span nodes): the shard
 #: layout, the index build mark, rate marks, mail spools, the move workers'
 #: heartbeats, the maintenance sweep's lock, failed deliveries.
+#: Keys outside every shard: each read and written alone (never in a script with
+#: a game's keys), so any master may hold it; an address's games and its public
+#: id (pbem/store/addresses.py) among them.
 GLOBAL = re.compile(rb"^pbem:(shards|indexes:built|invites:rl:.*|mail:(raw|out):.*|heartbeats:moves"
-                    rb"|maintenance:lock|failed|failed:at)$")
+                    rb"|maintenance:lock|failed|failed:at|address:[0-9a-f]{64}|address-ids)$")
 
 
 def tag_of(key: bytes) -> bytes | None:
