@@ -9,7 +9,7 @@ from .rules import EXPANSIONS
 
 #: every expansion, in the option's order (sample setups, benchmarks)
 ALL_EXPANSIONS = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
-                  "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
+                  "princess_dragon", "tower", "count", "bridges_castles_bazaars", "wheel_of_fortune"]
 
 ERROR_CODES = {
     "unknown_move": "the move's type is not a move of the rules in play",
@@ -76,6 +76,9 @@ ERROR_CODES = {
                "pass, or buy or sell (bazaar_mode draft: pick a free tile, no bid)",
     "not_enough_points": "allow_negative_scores false: the move would make you pay points you do not have "
                          "(a ransom, a bazaar bid above your score, buying at a bid you cannot pay)",
+    "bad_plague": "Wheel of Fortune: the Plague sends home one of your followers on a land tile, named by its tile "
+                  "and segment (plague X,Y road E)",
+    "bad_crown": "Wheel of Fortune: a follower from supply goes on a free crown space of a sector (wheel tax)",
     "two_figures": "one figure per move",
     "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
     "missing_segment": "the text does not say where the figure goes",
@@ -144,12 +147,17 @@ VIEW_FIELDS = {
               "draft); or null",
     "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn (or "
                     "null)",
+    "wheel": "Wheel of Fortune (a house reading): `pig` (the sector the big pink pig stands on), `sectors` "
+             "(clockwise from Fortune: `sector`, `crowns`: a seat or null per crown space), `tile_number` (the "
+             "wheel number of the tile in hand, 0 for none), `plague` (the seats still to send a follower home, "
+             "or null)",
 }
 
 OPTIONS = (
     Option("expansions", [], N_("expansions in play: inns_cathedrals, traders_builders, king_robber, "
            "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars (any "
-           "combination)"), list,
+           "combination), and wheel_of_fortune: the Wheel of Fortune as a house reading (its board, wheel "
+           "tiles and events are house data: no published source gives them)"), list,
            item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
     Option("tiny_city_scoring", 4, N_("points for a completed 2-tile city (4; early printings 2)"),
            int, choices=(4, 2)),
@@ -160,7 +168,7 @@ OPTIONS = (
     Option("tie_break", "shared", N_("tied players share the placing"), str, choices=("shared",)),
     Option("draw_order", [], N_("fixed draw pile for scripted games: tile letters in draw order (the game ends when "
            "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11)"), list),
+           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11, WFA-WFW)"), list),
     Option("start_player", -1, N_("seat that starts (-1: chosen at random)"), int, minimum=-1, maximum=5),
     Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
            "completed road (per_feature); or the holders score 10 and 20 (fixed_10_20) or 15 and 40 "
@@ -244,6 +252,8 @@ SAMPLE_SETUPS = (
          "bazaar_bid_cap": "current_score", "bazaar_mode": "draft", "allow_negative_scores": False,
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
+    (2, {"expansions": ["wheel_of_fortune"]}),
+    (3, {"expansions": ["wheel_of_fortune", "count", "princess_dragon"]}),
     (2, {"expansions": ALL_EXPANSIONS}),
     (6, {"expansions": ALL_EXPANSIONS}),
 )

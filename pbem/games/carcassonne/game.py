@@ -23,6 +23,7 @@ add_tiles(BASE_TILES)
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
                          abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
+from .expansions import wheel as _wheel  # noqa: F401  (the Wheel of Fortune, a house reading)
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -50,10 +51,12 @@ class Carcassonne(Game):
     error_codes = ERROR_CODES
     view_fields = VIEW_FIELDS
     #: One seat owes a decision at a time (``state.pending`` holds one), the
-    #: expansions' decisions (abbey, wagon, escape) included.
-    concurrency = "strict"
+    #: expansions' decisions (abbey, wagon, escape) included; only the Wheel of
+    #: Fortune's Plague is a window every seat answers at once (``window``).
+    concurrency = "window"
     concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
-                       "must be signed at the game's current version.")
+                       "must be signed at the game's current version. Only the Wheel of Fortune's Plague "
+                       "asks every seat at once: an answer signed while it is open stands until it closes.")
     options = OPTIONS
     sample_setups = SAMPLE_SETUPS
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
@@ -129,6 +132,14 @@ class Carcassonne(Game):
 
     def to_act(self, state: State) -> frozenset:
         return frozenset(state.pending)
+
+    def window(self, state: State):
+        """The window several seats answer at once (the Plague), else None."""
+        for window in state.rules.windows:
+            found = window(state)
+            if found is not None:
+                return found
+        return None
 
     def active_seat(self, state: State):
         """The seat whose turn it is; a dragon step, a bid or a Count's move
