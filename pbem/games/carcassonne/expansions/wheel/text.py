@@ -81,7 +81,7 @@ def _points_list(pts) -> str:
 
 EVENT_TEXTS.update(
     WheelTurned=lambda e: _("The tile shows wheel number {n}: the pink pig turns from {old} to {new}.", n=e["number"],
-                            old=sector_name(e["from"]), new=sector_name(e["to"])),
+                            old=sector_name(e["previous"]), new=sector_name(e["sector"])),
     WheelEventScored=lambda e: _("{sector}: {list}.", sector=sector_name(e["sector"]), list=_points_list(e["points"])),
     PlagueStruck=lambda e: _("The Plague: {players} each send one of their followers home.",
                              players=seats(e["players"])),

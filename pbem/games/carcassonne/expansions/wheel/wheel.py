@@ -150,7 +150,7 @@ def spin(turn) -> None:
     old = mine(st)["pig"]
     sector = landing(old, number)
     turn.emit({"type": "WheelTurned", "player": turn.player, "tile": st.tile, "number": number,
-               "from": old, "to": sector})
+               "previous": old, "sector": sector})
     if sector == PLAGUE:
         seats = [p for p in _from_active(turn) if followers_of(turn.state, p)]
         if seats:
@@ -233,7 +233,7 @@ def run_crown(turn, move: dict) -> None:
 
 
 def _turned(state, e):
-    return with_part(state, EXPANSION, pig=e["to"], spun=True)
+    return with_part(state, EXPANSION, pig=e["sector"], spun=True)
 
 
 def _placed(evolve):
