@@ -129,11 +129,17 @@ EXPANSION_TEXT = {
         ("buy | sell", N_("the host's choice after the bids: buy the tile, or sell it to the highest bidder")),
     ), ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N", "no castle", "castle points 1,0 road W", "bazaar 0 bid 1",
         "bid 2", "pass", "buy", "sell")),
+    "wheel_of_fortune": (N_("The Wheel of Fortune (house reading)"), (
+        ("wheel tax", N_("step 5: a follower from your supply on a free crown space of that sector (tax, famine, "
+                         "storm, inquisition, plague)")),
+        ("plague X,Y road E", N_("when the Plague strikes: which of your followers goes home (... big: your big "
+                                 "follower there)")),
+    ), ("wheel tax", "pass")),
 }
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
 #: the expansions that bring optional decisions "pass" declines
-PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars")
+PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars", "wheel_of_fortune")
 #: the figures of other expansions a move may name, and the expansion that brings each
 FIGURE_EXPANSIONS = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
 #: the stand-ins of the help's moves (an edge N stays N: bazaar N is the tile's number)
@@ -314,6 +320,9 @@ def describe_setup(options: dict, players: int | None = None) -> str:
             parts.append(_("bazaar bids up to the bidder's score"))
         if options.get("bazaar_mode", "auction") == "draft":
             parts.append(_("the bazaar's tiles are picked in turn, with no bids"))
+    if "wheel_of_fortune" in expansions:
+        parts.append(_("the Wheel of Fortune is a house reading: its board, wheel tiles and event values are house "
+                       "data, no published source gives them"))
     if ("tower" in expansions or "bridges_castles_bazaars" in expansions) \
             and not options.get("allow_negative_scores", True):
         parts.append(_("no score may go below 0"))
