@@ -1,0 +1,54 @@
+"""The Wheel of Fortune (a house reading) on the picture, through the same hooks as the
+other expansions: the Wheel's four middle tiles (tag ``hub``) drawn as a quarter of
+the wheel each, a gold badge on the tiles that show a wheel number (tag
+``wheel_number``), and a panel line with the six sectors clockwise, the pink pig's
+sector and who stands on the crown spaces."""
+from __future__ import annotations
+
+from ...games.carcassonne.expansions.wheel.data import ICON_NUMBERS
+from ...games.carcassonne.expansions.wheel.text import sector_name
+from ...games.carcassonne.notation import seat_name
+from ...games.i18n import _
+from .. import markup as m
+from . import hooks
+from .terrain import INK
+
+
+@hooks.tag("hub")
+def hub(art, size, rot) -> str:
+    """A quarter of the wheel: a pale disc with spokes and a crown."""
+    c = size / 2
+    out = [m.rect(0, 0, size, size, fill="#f6e7c1"),
+           m.circle(c, c, size * 0.42, fill="#f3c6d3", stroke=INK, stroke_width=0.8)]
+    for dx, dy in ((1, 0), (0, 1), (0.7, 0.7), (-0.7, 0.7)):
+        out.append(m.line(c - dx * size * 0.42, c - dy * size * 0.42, c + dx * size * 0.42, c + dy * size * 0.42,
+                          stroke=INK, stroke_width=0.6))
+    out.append(m.polygon([(c - size * 0.14, c + size * 0.08), (c - size * 0.14, c - size * 0.08),
+                          (c - size * 0.07, c), (c, c - size * 0.1), (c + size * 0.07, c),
+                          (c + size * 0.14, c - size * 0.08), (c + size * 0.14, c + size * 0.08)],
+                         fill="#e0b020", stroke=INK, stroke_width=0.6))
+    return "".join(out)
+
+
+@hooks.tag("wheel_number")
+def wheel_number(art, size, rot) -> str:
+    """The wheel icon with its number, in the north-west corner."""
+    n = ICON_NUMBERS.get(art.letter.split("~", 1)[0], 0)
+    x, y, r = size * 0.2, size * 0.2, size * 0.12
+    return (m.circle(x, y, r, fill="#f3c6d3", stroke=INK, stroke_width=0.8)
+            + m.text(x, y + r * 0.45, str(n), size=r * 1.3, anchor="middle", fill=INK))
+
+
+def wheel_lines(view, names) -> list:
+    w = view.get("wheel")
+    if not w:
+        return []
+    order = " > ".join(("[" + sector_name(s["sector"]) + "]") if s["sector"] == w["pig"] else sector_name(s["sector"])
+                       for s in w["sectors"])
+    crowns = _("; ").join(_("{sector} {list}", sector=sector_name(s["sector"]), list=_(", ").join(
+        _("free") if p is None else seat_name(p, names) for p in s["crowns"])) for s in w["sectors"] if s["crowns"])
+    return [_("Wheel of Fortune (house reading), clockwise: {order}; the pink pig stands on {sector}.",
+              order=order, sector=sector_name(w["pig"])), _("Crown spaces: {list}", list=crowns)]
+
+
+hooks.PANEL_LINES.append(wheel_lines)
