@@ -31,14 +31,17 @@ from pbem.games.base import canonical, rng_for  # noqa: E402
 
 EXPECTED = Path(__file__).with_name("carcassonne_same_playouts.json")
 SEEDS = 2
+TEN = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor", "princess_dragon",
+       "tower", "count", "bridges_castles_bazaars"]
 
 G = games.get("carcassonne")
 
 
 def setups():
     from pbem.games.carcassonne.base_rules import rules_for
-    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
-    combos = [[]] + [[name] for name in ALL_EXPANSIONS] + [list(ALL_EXPANSIONS)]
+    # the ten expansions there were before the performance work (the digests are of them;
+    # an expansion added since has no digest from before)
+    combos = [[]] + [[name] for name in TEN] + [list(TEN)]
     out = []
     for combo in combos:
         most = min(6, rules_for(combo).max_players)
