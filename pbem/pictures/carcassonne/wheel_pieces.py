@@ -2,15 +2,18 @@
 other expansions: the Wheel's four middle tiles (tag ``hub``) drawn as a quarter of
 the wheel each, a gold badge on the tiles that show a wheel number (tag
 ``wheel_number``), and a panel line with the six sectors clockwise, the pink pig's
-sector and who stands on the crown spaces."""
+sector and who stands on the crown spaces; the Plague's choices ringed on the board and
+a crown space offered as a button (the touch contract)."""
 from __future__ import annotations
 
 from ...games.carcassonne.expansions.wheel.data import ICON_NUMBERS
 from ...games.carcassonne.expansions.wheel.text import sector_name
 from ...games.carcassonne.notation import seat_name
+from ...games.carcassonne.words import localize
 from ...games.i18n import _
 from .. import markup as m
-from . import hooks
+from . import hooks, touch
+from .board import ring
 from .terrain import INK
 
 
@@ -52,3 +55,46 @@ def wheel_lines(view, names) -> list:
 
 
 hooks.PANEL_LINES.append(wheel_lines)
+
+
+# -- the viewer's decisions: the Plague (ringed followers) and a crown space (buttons) ----------
+
+
+def _ring_plague(board, move) -> None:
+    if "x" in move and "on" in move:
+        ring(board, move)
+
+
+hooks.LEGAL["plague"] = _ring_plague
+_ACTION_TEXT = hooks.DECISIONS.get("action")
+
+
+def _action_text(moves) -> str:
+    """Step 5's choices: with only crown spaces offered, say so; else the other expansions' text."""
+    if all(m.get("pass") or m.get("do") == "wheel" for m in moves) or _ACTION_TEXT is None:
+        return _("Choose a crown space of the Wheel of Fortune for a follower ({move}), or {none}",
+                 move=localize("wheel tax"), none=localize("pass"))
+    return _ACTION_TEXT(moves)
+
+
+hooks.DECISIONS.update(
+    plague=lambda moves: _("Ringed: which of your followers the Plague sends home ({move})",
+                           move=localize("plague X,Y road E")),
+    action=_action_text,
+)
+
+_TOUCH_ACTION = touch._BUILDERS.get("action")
+
+
+def _touch_action(view, mv, names, many):
+    if mv.get("do") == "wheel":
+        return [(f"crown:{mv['sector']}", _("A follower on a crown space of {sector}",
+                                            sector=sector_name(mv["sector"])))]
+    return _TOUCH_ACTION(view, mv, names, many) if _TOUCH_ACTION else None
+
+
+def _touch_plague(view, mv, names, many):
+    return touch._place(mv) + [touch._figure(mv["figure"])]
+
+
+touch._BUILDERS.update(action=_touch_action, plague=_touch_plague)
