@@ -134,7 +134,7 @@ EXPANSION_TEXT = {
                          "storm, inquisition, plague)")),
         ("plague X,Y road E", N_("when the Plague strikes: which of your followers goes home (... big: your big "
                                  "follower there)")),
-    ), ("wheel tax", "pass")),
+    ), ("wheel tax", "plague 1,0 road E", "pass")),
 }
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
