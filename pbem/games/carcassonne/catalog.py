@@ -253,7 +253,6 @@ SAMPLE_SETUPS = (
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
     (2, {"expansions": ["wheel_of_fortune"]}),
-    (3, {"expansions": ["wheel_of_fortune", "count", "princess_dragon"]}),
     (2, {"expansions": ALL_EXPANSIONS}),
     (6, {"expansions": ALL_EXPANSIONS}),
 )
