@@ -23,7 +23,7 @@ from __future__ import annotations
 from ....base import IllegalMove
 from ....i18n import _
 from ...evolve import followers_returned
-from ...features import label_of, sid_at
+from ...features import label_of, occupied
 from ...removal import return_stranded
 from ...scoring import bordering_cities, majority
 from ...state import SEG_BITS
@@ -62,7 +62,7 @@ def followers_of(state, player: int) -> list:
     """The seat's followers on land tiles (Plague's choices), the one on the latest
     placed tile first (the deadline default), then by cell and segment."""
     out = []
-    for f in state.features.values():
+    for _fid, f in occupied(state):   # the features holding a figure
         for p, sid, figure in f.meeples:
             if p == player and figure in FOLLOWERS:
                 x, y, label = label_of(state, sid)
@@ -74,7 +74,7 @@ def followers_of(state, player: int) -> list:
 def _tax(state) -> list:
     ev = EVENTS["tax"]
     pts = [0] * state.players
-    for f in state.features.values():
+    for _fid, f in occupied(state):   # the features holding a figure
         if f.kind != "city" or not f.meeples:
             continue
         knights = [p for p, _s, fig in f.meeples if fig in KNIGHTS]
@@ -87,7 +87,7 @@ def _tax(state) -> list:
 def _famine(state) -> list:
     ev = EVENTS["famine"]
     pts = [0] * state.players
-    for f in state.features.values():
+    for _fid, f in occupied(state):   # the features holding a figure
         if f.kind != "field" or not f.meeples:
             continue
         cities = bordering_cities(state, f)
@@ -103,7 +103,7 @@ def _famine(state) -> list:
 
 def _inquisition(state) -> list:
     pts = [0] * state.players
-    for f in state.features.values():
+    for _fid, f in occupied(state):   # the features holding a figure
         if f.kind == "cloister" and not (f.marks or {}).get("shrine"):
             for p, _s, fig in f.meeples:
                 if fig in KNIGHTS:
