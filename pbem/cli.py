@@ -48,6 +48,7 @@ from pathlib import Path
 import requests
 
 from . import games
+from .games import takeback
 from .trust import record as game_record
 from .client import ApiError, Client
 from .games.i18n import N_, _, language, language_of, reading
@@ -410,16 +411,36 @@ def cmd_replay(args, out) -> int:
     header = rows[0]
     game = games.get(header["game"], header["rules_version"])
     state = game.start(header["players"], header["options"])
+    states = [state]  # by version: a takeback goes back to one of them
     for step in rows[1:]:
         if "move_id" not in step or (args.version is not None and step["version_after"] > args.version):
             continue
-        state = game.apply(state, step["events"])
+        for event in step["events"]:
+            state = takeback.fold(game, state, event, lambda at: states[at])
+            states.append(state)
     names = [None] * header["players"]
     for seat in header.get("seats", []):
         if 0 <= seat.get("seat", -1) < len(names):
             names[seat["seat"]] = seat.get("name")
     print(game.render(state, games.OMNISCIENT if header.get("sees_all") else header.get("viewer"), names,
                       whole=args.whole), file=out)
+    return 0
+
+
+def cmd_bot(args, out) -> int:
+    """Play seats your key holds with a bot, through the public API (until the game ends)."""
+    from .bots.runner import BotSeat, play_game
+
+    profile = Profile(args.server)
+    client = profile.client(args.game_id)
+    key = load_key()
+    seats = [BotSeat(seat, key, args.level, profile.seats(args.game_id).get(str(seat))) for seat in args.seat]
+    print(_("a {level} bot plays seat(s) {seats} of {game}; Ctrl-C stops it", level=args.level,
+            seats=", ".join(str(s) for s in args.seat), game=args.game_id), file=out, flush=True)
+    final = play_game(client, args.game_id, seats, seed=args.seed, budget_s=args.budget)
+    for bot in seats:
+        profile.remember(args.game_id, bot.seat, bot.token)
+    _board(final, out)
     return 0
 
 
@@ -554,6 +575,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int)
     p.add_argument("--wait", type=float, default=10)
     p.set_defaults(fn=cmd_move)
+    p = sub.add_parser("bot", help="let a bot play seats your key holds, through the API, until the game ends")
+    p.add_argument("game_id")
+    p.add_argument("--seat", type=int, action="append", required=True, help="a seat your key holds (repeat)")
+    p.add_argument("--level", default="random", choices=["random", "greedy", "search"])
+    p.add_argument("--budget", type=float, default=2.0, help="seconds to think per move (search)")
+    p.add_argument("--seed", default="0", help="the bot's seed (the same seed, the same choices)")
+    p.set_defaults(fn=cmd_bot)
     p = sub.add_parser("verify", help="check a record offline")
     p.add_argument("file")
     p.set_defaults(fn=cmd_verify)

@@ -67,7 +67,7 @@ class Client:
 
     def create_game(self, game: str, players: int, options: dict | None = None, title: str = "",
                     invitations: list[dict] | None = None, *, invite: list[dict] | None = None,
-                    lang: str | None = None, open: bool = False) -> dict:
+                    lang: str | None = None, open: bool = False, bots: dict | None = None) -> dict:
         """Create a game (keeps its creator token), optionally inviting
         ``[{"email", "seat"?, "name"?, "lang"?, "tz"?}]`` in the same call
         (``invite``: the old name of ``invitations``). ``lang``: the game's
@@ -80,6 +80,8 @@ class Client:
             body["lang"] = lang or self.lang
         if invitations or invite:
             body["invitations"] = invitations or invite
+        if bots:
+            body["bots"] = {str(seat): level for seat, level in bots.items()}  # the server's bots: {seat: level}
         out = self._call("POST", "/games", json=body)
         if out.get("creator_token"):
             self.creator_tokens[out["id"]] = out["creator_token"]
@@ -148,6 +150,10 @@ class Client:
         """The game as ``seat`` sees it (``whole``: all of the text board)."""
         return self._call("GET", f"/games/{game_id}", token=self.token(game_id, seat),
                           params={"board": "whole"} if whole else None)
+
+    def seat_view(self, game_id: str, seat: int) -> dict:
+        """A seat's private view (its token only)."""
+        return self._call("GET", f"/games/{game_id}/seats/{seat}/view", token=self.token(game_id, seat))
 
     def legal_moves(self, game_id: str, seat: int) -> dict:
         return self._call("GET", f"/games/{game_id}/legal-moves", token=self.token(game_id, seat))

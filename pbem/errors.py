@@ -157,8 +157,6 @@ CODES: dict[str, Code] = _codes(
     Code("seat_free", (409,), N_("nobody holds this seat: join it (a new token is only for the key that holds it)")),
     Code("no_free_seat", (409,), N_("every seat is taken or invited already")),
     Code("bad_invite", (422,), N_("invited seats must be distinct seats of the game, no more than its seats")),
-    Code("bots_unavailable", (422,), N_("empty seats cannot be filled by bots on this server yet: leave out "
-         "`bots_after_s`")),
     Code("subscription_unconfirmable", (422,), N_("the confirmation of a subscription could not be mailed to "
          "the address: it is not subscribed")),
     Code("bad_email", (422,), N_("not a mail address")),
@@ -183,11 +181,28 @@ CODES: dict[str, Code] = _codes(
     Code("bad_reminder", (422,), N_("the reminder must come before the deadline")),
     Code("missing_url", (422,), N_("no webhook URL was given, now or at join")),
     Code("not_paused", (409,), N_("the game is not paused")),
+    Code("bad_signin_link", (401,), N_("a \"my games\" link (`/my-games/signin/...`, from a `games` mail), or its "
+         "session cookie, that this server did not make, or changed or cut short")),
+    Code("signin_link_expired", (401,), N_("a genuine \"my games\" link or session past its expiry: reply `games` "
+         "to a game's mail for a new one")),
+    Code("too_many_lists", (), N_("this address asked for its games too often (`PBEM_MY_GAMES_PER_HOUR` an hour)")),
+    Code("rematch_game_not_over", (409,), N_("a rematch can be offered only once the game is over")),
+    Code("rematch_answered", (409,), N_("this seat has answered this rematch already")),
+    Code("rematch_closed", (409,), N_("this rematch has been decided already (`GET /games/{id}/rematch` says how)")),
+    Code("rematch_not_offered", (409,), N_("nobody has offered a rematch of this game: there is nothing to decline")),
     Code("webhook_url_invalid", (422,), N_("a webhook URL is http(s) with a host, no credentials, a valid port")),
     Code("webhook_url_unresolvable", (422,), N_("the webhook's host does not resolve")),
     Code("webhook_url_refused", (422,), N_("the webhook's host resolves to a loopback, private, link-local or "
          "metadata address (also one inside an IPv6 form: mapped, NAT64, 6to4, Teredo); link-local and "
          "metadata ones whatever `PBEM_WEBHOOK_ALLOW_PRIVATE` says")),
+    # -- vacations
+    Code("bad_vacation_days", (422,), N_("a vacation is a whole number of days, 1 or more")),
+    Code("vacation_allowance", (422,), N_("the vacation is longer than the days left of the player's allowance "
+         "this year (`PBEM_VACATION_DAYS`; `details.left`, `details.used`, `details.allowance`)")),
+    Code("vacation_overlaps", (409,), N_("the player is on vacation already (`details.until`): come back first")),
+    Code("not_on_vacation", (409,), N_("the player is not on vacation")),
+    Code("on_vacation", (409,), N_("a player's vacation holds this game's deadlines: they run again when it ends "
+         "(or the operator resumes them)")),
     # -- chat
     Code("chat_empty", (422,), N_("a chat message needs some text")),
     Code("chat_too_long", (422,), N_("a chat message is longer than `PBEM_CHAT_MAX_CHARS` characters "
@@ -209,6 +224,11 @@ CODES: dict[str, Code] = _codes(
     Code("not_invited", (404,), N_("the seat has no invitation (withdrawing one); by mail: the invitation replied "
          "to is unknown (withdrawn or replaced)")),
     Code("joined_already", (), N_("(mail only) the invited seat is yours already")),
+    # -- bots and ratings
+    Code("unknown_bot_level", (422,), N_("no bot level with this name (`details.levels`: the levels there are)")),
+    Code("bad_bot_seat", (422,), N_("a bot seat must be a seat of the game, not also invited")),
+    Code("no_bots", (422,), N_("this game type has no bots")),
+    Code("unknown_game_type", (404,), N_("no game type with this name (ratings)")),
 )
 
 

@@ -4,7 +4,10 @@ exit at once, with no clean-up and no answer, when it reaches the point
 point costs one look at the environment.
 
 Points: ``join_after_claim`` (``Service.join``: the claim of a game's last
-seat is stored, its deal is not yet; tests/test_seat_start_faults.py).
+seat is stored, its deal is not yet; tests/test_seat_start_faults.py);
+``takeback_appended`` (a worker applying a takeback move: its events are
+appended, the cache, hooks and the stream's acknowledgement are not done;
+tests/test_takebacks_faults.py).
 """
 from __future__ import annotations
 

@@ -82,7 +82,8 @@ class Server:
                     "worker-background" if "--with-scheduler" in line else
                     "worker" if "workers.worker" in line else
                     "mail-in" if "mail_in" in line else
-                    "stream" if "pbem.stream" in line else "other")
+                    "stream" if "pbem.stream" in line else
+                    "bots" if "pbem.bots" in line else "other")
             if role == "worker":  # worker-0, worker-1: the name the supervisor gave it
                 try:
                     with open(f"/proc/{pid}/environ", "rb") as f:

@@ -1,6 +1,6 @@
 """`make run` keeps running: each of its children killed with SIGKILL in turn
 (both move workers, the background worker, a gunicorn worker, the gunicorn
-master, the stream process, the mail listener, Redis) is started again, a
+master, the stream process, the mail listener, the bot process, Redis) is started again, a
 move sent after the kill is applied within 5 s, and every move that was
 answered `applied` is still applied at the end. Ctrl-C then stops it all."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .run_support import Game, Players, Server, settle
 # Latency budgets: run in make test's serial phase, away from the suite's own load.
 pytestmark = pytest.mark.timing
 
-KILLS = ["worker-0", "worker-1", "worker-background", "api-worker", "api", "stream", "mail-in", "redis"]
+KILLS = ["worker-0", "worker-1", "worker-background", "api-worker", "api", "stream", "mail-in", "bots", "redis"]
 
 
 def test_every_child_is_restarted_and_no_applied_move_is_lost(tmp_path):

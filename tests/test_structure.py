@@ -235,9 +235,10 @@ LAYERS = [
     {"service"},
     {"notify"},
     {"mail_in"},
-    {"stream"},
+    {"stream", "ratings"},
     {"api", "web"},
     {"server", "client"},
+    {"bots"},
     {"cli"},
 ]
 #: Imports between two packages of one layer, and which modules may make them.

@@ -28,7 +28,8 @@ def drain_notices(helper: bool = False, shard: int | None = None) -> int:
     a shard's (a cluster's) in a thread, as ``drain_moves`` does."""
     service, _ = context()
     notifier = _notifier()
-    actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject}
+    actions = {"after_move": notifier.after_move, "after_reject": notifier.after_reject,
+               "takeback": notifier.takeback_news}
 
     def handle(items: list[dict]) -> None:
         for item in items:  # one at a time: a notice is never handled twice for a neighbour's failure
@@ -80,3 +81,24 @@ def reminder_due(game_id, seat, since_version):
 
 def deadline_due(game_id, seat, since_version):
     return _notifier().deadline_due(game_id, seat, since_version)
+
+
+def digest_mail(address):
+    from pbem.notify.digests import Digests
+    return Digests(_notifier()).send(address)
+
+
+def vacation_end(player, vacation_id):
+    from pbem.notify.vacations import Vacations
+    return bool(Vacations(_notifier()).end(player, vacation_id))
+
+
+def vacation_told(games, end, resumed):
+    from pbem.notify.vacations import Vacations
+    return Vacations(_notifier()).tell(games, end, resumed)
+
+
+def rematch_news(game_id, what, seat):
+    """Tell a rematch's players that it is offered, begun or off (pbem.notify.rematch)."""
+    from pbem.notify.rematch import tell
+    return tell(_notifier(), game_id, what, seat)

@@ -104,6 +104,8 @@ class Swept(Strict):
     compacted = fields.List(fields.String(), metadata={"description": "finished games compacted"})
     dealt = fields.List(fields.String(), metadata={"description": "games whose every seat was taken but whose last "
                                                                  "joiner died before the deal: dealt now"})
+    rematches = fields.List(fields.String(), metadata={"description": "finished games whose rematch was offered "
+                                                                     "`PBEM_REMATCH_WAIT_S` ago: decided now"})
 
 
 def check_operator() -> None:
@@ -230,7 +232,8 @@ class SweepView(MethodView):
         """Run the sweeps now: expire open games nobody joined
         (`PBEM_OPEN_GAME_TTL_S`), compact finished games past
         `PBEM_COMPACT_AFTER_S`, deal games whose every seat is taken but
-        that are still open (their last joiner died before the deal) (the
+        that are still open (their last joiner died before the deal),
+        decide rematches offered `PBEM_REMATCH_WAIT_S` ago (the
         workers run them every `PBEM_SWEEP_EVERY_S`)."""
         check_operator()
         return sweep_once(service(), settings())

@@ -27,7 +27,9 @@ from ..service import Service, StateCache
 from ..pipeline.shard_queues import move_queue
 from ..store import Store
 from . import admin_views, game_views, headers, inbound_views, limits, notify_views, ops_views, record_schemas
-from . import chat_views, reader, stream_views, subscription_views
+from . import chat_views, reader, rematch_views, stream_views, subscription_views, takeback_views
+from . import vacation_views
+from . import ratings_views
 from .error_format import error_response
 from . import schemas as s
 from . import security as sec
@@ -168,10 +170,14 @@ def create_app(conf: Settings | None = None, client: redis.Redis | None = None) 
     for bp in (game_views.ops, game_views.games_bp, game_views.moves_bp):
         api.register_blueprint(bp)
     notify_views.register(api)  # notifications: channels, webhooks, deadlines (and the Service hooks)
+    vacation_views.register(api)  # a player's vacation: the deadlines of all their games pause
     inbound_views.register(api)  # play by email: inbound mail over HTTP, invitations
     stream_views.register(api)  # the live event stream: its 307 to the stream process, tickets
     subscription_views.register(api)  # announcements of open games by mail (double opt-in)
     chat_views.register(api)  # the players' chat (pbem/service/chat.py)
+    takeback_views.register(api)  # takebacks by consent: what waits for answers
+    rematch_views.register(api)  # a finished game's rematch: offer, accept, decline
+    ratings_views.register(api)  # ratings per game type (pbem/ratings)
     admin_views.register(api)  # the operator's: abandon, compact, delete, queues, failed deliveries, sweeps
     from .. import web  # the HTML pages (not API operations: outside the OpenAPI document)
     web.register(app)

@@ -12,6 +12,7 @@ from ..errors import ServiceError, Unprocessable
 from ..games.base import GameError
 from ..mail_in import invites, subscriptions
 from ..service.common import chosen_language, preferences
+from ..service import bots as bot_seats
 from . import limits, record_schemas
 from . import schemas as s
 from . import security as sec
@@ -26,8 +27,7 @@ def create_game(body: dict) -> dict:
     invitations; everything is checked before anything is stored."""
     invitations = body["invitations"]
     if body["bots_after_s"] is not None:
-        raise Unprocessable("bots_unavailable", _("this server has no bots yet: empty seats cannot be filled by "
-                                                  "bots; leave out bots_after_s"))
+        bot_seats.check_fill(body["game"])
     chosen_language(body["lang"])  # every choice checked before anything is counted or stored
     for item in invitations:
         preferences(item.get("lang"), item.get("tz"))
@@ -40,6 +40,9 @@ def create_game(body: dict) -> dict:
         invites.check_email(item["email"])
     if body["deadline"]:
         check_deadline(body["deadline"])
+    bots = bot_seats.check_bots(body["game"], body["players"], body["bots"], invited)
+    if bots:
+        service().check_new_game(body["game"], body["players"], body["options"])
     if invitations:
         # The caller is the creator: no credential, but the client address's
         # hourly allowance (counted last, when nothing else can refuse).
@@ -55,6 +58,12 @@ def create_game(body: dict) -> dict:
         count_invitations(game["id"], len(invitations))
         invites.invite(service(), game["id"], invitations)
         game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {}, game)}
+    if body["bots_after_s"] is not None:
+        bot_seats.fill_later(service().store.redis, game["id"], body["bots_after_s"])
+    if bots:
+        bot_seats.seat_bots(service(), game["id"], bots, game["lang"])
+        game = {**game, **{k: v for k, v in service().get_game(game["id"], None, board=False).items()
+                           if k in ("seats", "status", "version")}}
     return game
 
 

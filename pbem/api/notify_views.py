@@ -13,6 +13,7 @@ from ..errors import Conflict, Unauthorized, Unprocessable
 from ..notify import install
 from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
+from ..notify.digests import CHOICES as DIGESTS
 from ..notify.store import PREFERENCES
 from ..service import CREATOR
 from . import security as sec
@@ -43,6 +44,7 @@ class Channels(Strict):
     preference = fields.String(metadata={"description": "every (a mail per turn), reminder (reminders only) "
                                                         "or digest (one mail a day)"})
     webhook = fields.Nested(WebhookInfo, allow_none=True)
+    digest = fields.String(metadata={"description": "off, daily or hourly (pbem.notify.digests)"})
     pending_webhook_url = fields.String(allow_none=True, metadata={
         "description": "a URL given at join: nothing is sent to it until it is registered (POST .../webhook)"})
 
@@ -50,6 +52,9 @@ class Channels(Strict):
 class ChannelsUpdate(Strict):
     email = fields.Email(allow_none=True, validate=[validate.Length(max=254), one_line])
     preference = Line(validate=validate.OneOf(PREFERENCES))
+    digest = Line(validate=validate.OneOf(DIGESTS), metadata={
+        "description": "daily or hourly: turn mails held and sent as one mail listing every game waiting for "
+                       "this address, with their pictures; off: a mail per turn"})
 
 
 class WebhookRegister(Strict):
@@ -121,7 +126,8 @@ class PayloadGame(Strict):
 
 class PayloadData(Strict):
     kind = fields.String(validate=validate.OneOf(["your_turn", "reminder", "deadline_passed", "move_rejected",
-                                                  "game_over"]))
+                                                  "game_over", "vacation", "rematch_offered", "rematch_started",
+                                                  "rematch_off"]))
     lang = fields.String(metadata={"description": "the language of the texts (event texts, board, moves, message): "
                                                   "the seat's, else the game's (`en`, `zh-Hant`)"})
     game = fields.Nested(PayloadGame)
@@ -301,10 +307,15 @@ class ResumeView(MethodView):
     def post(self, game_id):
         """Restart the deadline clock after a pause: any seat, the creator or
         the operator. While the clock runs, a seat's resume withdraws its
-        own request for a pause (409 not_paused if it had none)."""
+        own request for a pause (409 not_paused if it had none). A pause a
+        player's vacation holds ends with the vacation (409 on_vacation; the
+        operator may still resume)."""
         service().meta(game_id)
-        _who, seat = _caller(game_id)
+        who, seat = _caller(game_id)
         n = notifier()
+        if (n.store.paused(game_id) or {}).get("by") == "vacation" and who != "operator":
+            raise Conflict("on_vacation", _("a player's vacation holds this game's deadlines: they run again when "
+                                            "it ends"))
         if not n.store.paused(game_id):
             if seat is not None and n.store.remove_pause_vote(game_id, seat):
                 return _deadlines_out(n, game_id)

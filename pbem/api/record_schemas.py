@@ -67,6 +67,11 @@ class RecordSeat(Strict):
     public_key = fields.String(required=True, allow_none=True, metadata={
         "description": "the seat's Ed25519 key, unpadded base64url; null for a seat that joined by mail "
                        "(it moves only by mail, `auth: mail-token`)"})
+    bot = fields.String(metadata={"description": "a bot seat's level (`random`, `greedy`, `search`); absent for "
+                                                 "a person"})
+    rated_as = fields.String(metadata={"description": "who the ratings count the seat's result for: `key:<public "
+                                                      "key>`, `mail:<sha256 of the address, 24 hex digits>` or "
+                                                      "`bot:<level>` (docs/bots.md)"})
 
 
 class RecordHeader(Strict):

@@ -186,8 +186,13 @@ class CreateGame(Strict):
                        "free) and on the lobby page, where anyone joins a free seat. A game not opened is never "
                        "listed to strangers: only its link, its invitations or a key that holds a seat reach it"})
     bots_after_s = Int(load_default=None, allow_none=True, validate=validate.Range(60, 30 * 86400), metadata={
-        "description": "fill the seats still empty with bots after this many seconds: refused for now (`422 "
-                       "bots_unavailable`), until this server has bots"})
+        "description": "fill the seats still empty (not invited) with bots after this many seconds (level "
+                       "`greedy`; docs/bots.md); `422 no_bots` for a game type without bots"})
+    bots = fields.Dict(keys=fields.String(validate=validate.Length(1, 3)), values=Line(validate=validate.Length(1, 32)),
+                       load_default=dict, metadata={
+                           "description": "seats played by the server's bots and their levels, e.g. "
+                                          "`{\"1\": \"search\"}` (levels: `random`, `greedy`, `search`); a bot "
+                                          "seat is taken at once, named \"Bot (level)\" and marked `bot`"})
 
     @ma.post_load
     def _invitations(self, data, **kwargs):
@@ -218,6 +223,8 @@ class SeatSummary(Strict):
                                                  "(`en` or `zh-Hant`)"})
     tz = fields.String(allow_none=True, metadata={"description": "the seat's time zone (IANA), null when it chose "
                                                                  "none (its language's usual one)"})
+    bot = fields.String(allow_none=True, metadata={"description": "a bot seat's level (`random`, `greedy`, "
+                                                                  "`search`), null for a person"})
     invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
         "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
                        "else null"})
@@ -398,7 +405,8 @@ class Envelope(Strict):
     expected_version = Int(required=True, validate=validate.Range(0, 10**9), metadata={
         "description": "the game's version this move was made at (GET /games/{id} `version`)"})
     move = fields.Dict(keys=fields.String(), required=True, metadata={
-        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's"})
+        "description": "the move: one of GET /games/{id}/legal-moves `moves[].move`, or POST .../parse's, or a "
+                       "takeback's `{\"takeback\": \"request\" | \"accept\" | \"refuse\"}` (GET /games/{id}/takeback)"})
     nonce = Line(required=True, validate=validate.Length(8, 128), metadata={
         "description": "unique per seat and game; names the move (see the schema's description); to retry "
                        "after a timeout or a 503, resend the same envelope"})

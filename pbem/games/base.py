@@ -166,6 +166,19 @@ PROTOCOL_ERROR_CODES = {
     "unknown_game": N_("no game type with this name (and version)"),
 }
 
+#: The codes a takeback move (pbem/games/takeback.py) is refused with.
+TAKEBACK_ERROR_CODES = {
+    "takeback_no_move": N_("the seat has no move standing to take back"),
+    "takeback_moved_on": N_("another seat has moved since the seat's last move"),
+    "takeback_chance": N_("the move drew by chance (a tile, a card, a seat): it cannot be taken back"),
+    "takeback_secret": N_("the move made a secret that someone saw: it cannot be taken back"),
+    "takeback_revealed": N_("the move showed another seat something hidden from them: it cannot be taken back"),
+    "takeback_pending": N_("a takeback is already asked for and waits for answers"),
+    "takeback_not_pending": N_("no takeback is waiting for an answer"),
+    "takeback_not_asked": N_("this seat is not asked to answer the takeback (or has answered it)"),
+}
+PROTOCOL_ERROR_CODES.update(TAKEBACK_ERROR_CODES)
+
 
 def default_message(code: str) -> str:
     """The message of an error raised with a code only: the protocol code's
@@ -535,6 +548,17 @@ class _OnFirstUse:
         return getattr(self._rng, name)
 
 
+class _Spy:
+    """A generator that only says whether it was used (``takeback_refusal``:
+    a move that draws nothing decides the same whatever the seed)."""
+
+    used = False
+
+    def __getattr__(self, name):
+        self.used = True
+        return getattr(random.Random(0), name)
+
+
 def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
@@ -777,6 +801,43 @@ class Game:
         does not ask). Moves are public by default; a game whose moves can
         hold a secret overrides this, never returning a part of a move."""
         return move
+
+    def takeback_refusal(self, before: State, players: int, player: int, move: Move,
+                         events: list[Event]) -> tuple[str, str] | None:
+        """Why ``player``'s move (made at state ``before``, making ``events``)
+        cannot be taken back, as (code, message); None when it can. Pure.
+
+        A takeback must never let anyone unsee something: refused when the
+        move drew by chance (``decide`` touched its generator: a tile, a
+        card, who starts), when its events hold a secret (someone saw it),
+        or when it showed another seat something hidden from them (checked
+        as the contract suite checks views: the hidden part of ``before``
+        re-dealt from that seat's side, the same move must still be legal
+        and look the same to them). A game may refuse more, never less."""
+        spy = _Spy()
+        try:
+            again = self.decide(before, player, move, spy)
+        except GameError:
+            again = None
+        if spy.used or again is None or canonical(again) != canonical(events):
+            return "takeback_chance", _("your last move drew by chance: it cannot be taken back")
+        if any(isinstance(e, dict) and ("secret" in e or "to" in e) for e in events):
+            return "takeback_secret", _("your last move made a secret: it cannot be taken back")
+        if self.hidden_information:
+            for seat in range(players):
+                if seat == player:
+                    continue
+                seen = canonical([self.redact(e, seat) for e in events])
+                for trial in range(8):
+                    dealt = self.resample(before, seat, random.Random(f"takeback:{seat}:{trial}"))
+                    try:
+                        same = canonical([self.redact(e, seat) for e in self.decide(dealt, player, move, _Spy())])
+                    except GameError:
+                        same = None
+                    if same != seen:
+                        return "takeback_revealed", _("your last move showed the other players something hidden: "
+                                                      "it cannot be taken back")
+        return None
 
     def default_move(self, state: State, player: int) -> Move | None:
         """The move made for a player who lets a deadline pass (None: forfeit)."""

@@ -23,6 +23,8 @@ class MailInSettings:
     #: temporary refusal (SMTP 450, HTTP 429), so a flood of replies cannot
     #: flood the workers.
     per_hour: int = _env("PBEM_MAIL_PER_HOUR")
+    #: Lists of their games (a ``games`` mail) one address may be sent an hour.
+    my_games_per_hour: int = _env("PBEM_MY_GAMES_PER_HOUR")
     #: Invitation mails one game, and one client address, may have sent an
     #: hour (``POST /games/{id}/invitations``, ``POST /games`` with
     #: ``invite``); more are 429 too_many_requests with Retry-After.

@@ -19,7 +19,7 @@ from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
-from ..games import i18n
+from ..games import i18n, takeback
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -33,13 +33,15 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from ..games import i18n
-from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, pasting, reading, subscriptions,
-               try_later, wrapped)
+from ..games import i18n, takeback
+from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, my_games, pasting, reading,
+               rematch, subscriptions, try_later, wrapped)
+from . import commands, digest_command, vacation_command
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
 from .config import MailInSettings
 from .store import MailStore
+from .subscription_tokens import LOBBY
 from .words import command_word
 
 log = logging.getLogger(__name__)
@@ -49,14 +51,14 @@ AUTH = MAIL_AUTH
 CHANGES = 30
 EXAMPLES = 8
 # The commands that are not moves, in either language (a reader is shown
-# their own language's word: ``words.command_word``; both work for everyone).
-HELP_WORDS = ("help", "?", "commands", "說明", "幫助", "指令")
-BOARD_WORDS = ("board", "show", "status", "盤面")
-MOVES_WORDS = ("moves", "legal", "options", "動作", "合法動作")
-JOIN_WORDS = ("join", "加入")
+# their own language's word: ``words.command_word``; both work for everyone):
+# every line a player may write is in pbem/mail_in/commands.py.
+HELP_WORDS, BOARD_WORDS, MOVES_WORDS, JOIN_WORDS = (commands.HELP_WORDS, commands.BOARD_WORDS,
+                                                    commands.MOVES_WORDS, commands.JOIN_WORDS)
 # The first words of commands made elsewhere than here (a seat's language
 # by mail: ``lang zh``): never a note, whatever else reads them.
-_NEVER_NOTES = ("lang", "language", "語言", "say", "說")
+_NEVER_NOTES = ("lang", "language", "語言", "say", "說", *vacation_command.FIRST_WORDS,
+                *digest_command.FIRST_WORDS)
 # A word like the notation's numbers and coordinates ("3", "-1,0", "r90"):
 # a line with one is a move mistyped, never a note.
 _NOTATION_NUMBER = re.compile(r"^[(\[]?[-+]?\d+(?:[,.][-+]?\d+)*[)\],.;:]?$|^[a-z]\d{1,3}$", re.I)
@@ -69,11 +71,15 @@ def _sentence(reason: str) -> str:
 
 
 def _keyword(line: str) -> bool:
-    """A command that is not a move (help, board, moves, join)."""
+    """A command that is not a game's move (help, board, moves, join, say...: pbem/mail_in/commands.py)."""
     word = line.strip().lower()
     return (word in HELP_WORDS or word in BOARD_WORDS or word in MOVES_WORDS
             or word.split(" ")[0] in JOIN_WORDS
-            or language_command.is_language_line(line) or chat_command.is_chat_line(line))
+            or language_command.is_language_line(line) or chat_command.is_chat_line(line)
+            or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line)
+            or rematch.is_rematch_line(line) or my_games.is_games_line(line) or commands.elsewhere(line)
+            # a takeback word is a move, but never a note, in a game over too ("accept" there is answered)
+            or takeback.parse(line) is not None)
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -342,9 +348,10 @@ class MailProcessor:
             if record:
                 deadline = self._reader(recipient, meta).when(record["at"])
                 lines += ["", _("Deadline: {deadline}", deadline=deadline)]
-        lines += [""] + paragraph(_("Reply to this mail with your commands on its first lines, one per line "
-                                    "({help}, {board} and {moves} work too).", help=quoted(command_word("help")),
-                                    board=quoted(command_word("board")), moves=quoted(command_word("moves"))))
+        lines += [""] + paragraph(_("Reply to this mail with your commands on its first lines, one per line; "
+                                    "{help} lists every line you may write ({board}, {moves}, {say}...).",
+                                    help=quoted(command_word("help")), board=quoted(command_word("board")),
+                                    moves=quoted(command_word("moves")), say=quoted(command_word("say"))))
         return lines
 
     def _examples(self, loaded: Loaded, seat: int, n: int = EXAMPLES) -> list[str]:
@@ -355,30 +362,33 @@ class MailProcessor:
         except Exception:
             return []
 
-    def _help(self, loaded: Loaded) -> list[str]:
-        """How to play by mail, the rules in play in words and their
+    def _help(self, loaded: Loaded, seat: int | None = None) -> list[str]:
+        """How to play by mail, every line a player may write (grouped:
+        ``commands.help_lines``), the rules in play in words and their
         notation: one line per list item (an answer indents each)."""
         options = loaded.meta.get("options") or {}
         game = loaded.game
-        width = max(len(command_word(c)) for c in ("help", "board", "moves")) + 2
+        names = self._names(loaded)
+        try:
+            move = str(game.notation_examples(options)[0])
+        except Exception:  # a game with no examples: the notation below says how
+            move = ""
+        other = names[(seat + 1) % len(names)] if seat is not None and names else (names[-1] if names else "")
         return [*paragraph(_("How to play by mail: reply to a turn mail (keep its subject: it says which "
                              "version you answer) and write your commands on its first lines, one per line. "
                              "Quoted text and your signature are left out, and so is a line that is no "
                              "command (a greeting, a thank-you): the answer says it was taken for a note. "
-                             "Several moves in one mail are applied in order until one fails. A line copied "
-                             "from a list of moves in a mail works as it is. Write each move on one line, and "
-                             "leave a blank line before anything else.")),
-                *(f"  {command_word(c).ljust(width)}{said}" for c, said in (
-                    ("help", _("this text")), ("board", _("the board as you see it")),
-                    ("moves", _("your legal moves now")))),
-                *paragraph(_("To write to the other players, a line '{say} TEXT' (to one player only: "
-                             "'{say} @NAME TEXT'); it is no move, and moves above and below it are applied.",
-                             say=command_word("say"))),
+                             "A line copied from a list of moves in a mail works as it is. Leave a blank line "
+                             "before anything else.")),
+                "", *commands.help_lines(move, other, commands.subscription_name(game), self._lobby()),
                 "", *paragraph(_("The rules in play: {rules}",
-                                 rules=wording.setup_line(game, options, int(loaded.meta["players"]),
-                                                          self._names(loaded)))),
+                                 rules=wording.setup_line(game, options, int(loaded.meta["players"]), names))),
                 "", _("How moves are written:"),
                 *wording.notation(game, options).splitlines()]
+
+    def _lobby(self) -> str:
+        """The address announcements of open games are asked for at."""
+        return f"move+{LOBBY}@{self.nconf.mail_domain}"
 
     # ------------------------------------------------------------------ invitations
 
@@ -415,7 +425,7 @@ class MailProcessor:
             lines += [*paragraph(_("You were invited to this game. To take the seat, reply with {join} (or "
                                    "{join_name}) on the first line.", join=join,
                                    join_name=quoted(_("{join} Your Name", join=command_word("join"))))),
-                      ""] + self._help(loaded)
+                      ""] + self._help(loaded, recipient.seat)
         else:
             out.status, out.reason = "no_join", "no join command"
             lines += paragraph(
@@ -444,7 +454,7 @@ class MailProcessor:
                                    "lines, above any quoted text. Nothing was applied.")
                                  if incoming.source == "html" else
                                  _("No commands were found in your mail: write them on its first lines, above "
-                                   "any quoted text. Nothing was applied.")), ""] + self._help(loaded) + [""]
+                                   "any quoted text. Nothing was applied.")), ""] + self._help(loaded, seat) + [""]
         else:
             version = incoming.version
             commands, i = incoming.commands, 0
@@ -617,7 +627,7 @@ class MailProcessor:
         loaded = self.service.load(game_id)
         word = command.strip().lower()
         if word in HELP_WORDS:
-            return Step(command, True, self._help(loaded)), version
+            return Step(command, True, self._help(loaded, seat)), version
         if word in BOARD_WORDS:
             # The answer ends with the board (and its picture): shown once.
             return Step(command, True, [_("The board as you see it is at the end of this mail.")]), version
@@ -628,15 +638,38 @@ class MailProcessor:
             return Step(command, True, [_("You have joined this game already.")]), version
         if language_command.is_language_line(command):
             return Step(command, *language_command.change(self.service, game_id, seat, command)), version
+        if digest_command.is_digest_line(command):
+            return Step(command, *digest_command.run(self.service, game_id, seat, command)), version
+        if vacation_command.is_vacation_line(command):
+            return Step(command, *vacation_command.run(self.service, game_id, seat, command,
+                                                       self._reader(recipient, loaded.meta))), version
         if chat_command.is_chat_line(command):  # a message to the players: the game's version stays
             # as typed: the reading makes full-width punctuation ASCII for the notation, not for words
             said = typed if typed and chat_command.is_chat_line(typed) else command
             return Step(command, *chat_command.say(self.service, game_id, seat, said, self._names(loaded))), version
+        if rematch.is_rematch_line(command):
+            return Step(command, *rematch.answer(self.service, game_id, seat, command)), version
+        if my_games.is_games_line(command):
+            reader = self._reader(recipient, loaded.meta)
+            return Step(command, *my_games.answer(self.service, self._answer_address(recipient), reader, self.secret,
+                                                  self.nconf.public_url, self.conf.my_games_per_hour)), version
+
+        if commands.elsewhere(command):  # subscriptions are asked at the lobby's address, not a game's
+            return Step(command, False, paragraph(_(
+                "not done: announcements of open games are asked for by a mail to {address}; to end them, reply "
+                "{unsubscribe} to an announcement. To get fewer mails from this game, write {digest}.",
+                address=self._lobby(), unsubscribe=quoted(commands.example("unsubscribe")),
+                digest=quoted(commands.example("digest daily"))))), version
 
         def fail(*why: str) -> tuple[Step, int | None]:
             return Step(command, False, list(why)), version
 
         status = loaded.meta.get("status")
+        if status == "finished" and (takeback.parse(command) or {}).get("takeback") in ("accept", "refuse"):
+            # "accept" answers a takeback; a rematch is answered with its own words
+            return fail(*paragraph(_("not applied: the game is over, so there is no takeback to answer. To answer "
+                                     "a rematch, write {rematch} or {no}.", rematch=quoted(command_word("rematch")),
+                                     no=quoted(command_word("no rematch")))))
         if status == "finished":
             return fail(_("not applied: the game is over."))
         if status != "active":
@@ -660,6 +693,10 @@ class MailProcessor:
             read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
                                   note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
+            if takeback.is_takeback(move) and version <= loaded.version:
+                # Judged on the log (pbem/service/takebacks.py): an answer stands
+                # if the mail's version is the request's or later.
+                at = version
             if at is None:
                 return fail(*read_as, *self._moved_on(loaded, seat, version, said))
             try:
@@ -743,7 +780,7 @@ class MailProcessor:
         if 0 <= version < loaded.version:
             names = self._names(loaded)
             start = max(version, loaded.version - CHANGES)  # the latest, when much happened
-            shown = [(v, loaded.game.redact(e, seat)) for v, e, _move_id in
+            shown = [(v, takeback.shown(loaded.game, e, seat)) for v, e, _move_id in
                      self.service.store.events(loaded.id, start, loaded.version)]
             if shown:
                 lines += ["", _("What happened since:")]

@@ -51,7 +51,7 @@ from ..notify.readers import quoted
 from ..notify.tokens import reply_address
 from ..store import dumps, key
 from ..store.connections import rq_connection
-from . import JOB_OPTS, QUEUE, compose, reading as mail_reading
+from . import JOB_OPTS, QUEUE, commands, compose, reading as mail_reading
 from .invites import check_email
 from .words import command_word
 from .subscription_tokens import (LOBBY, address_hash, announce_token, confirm_token, new_nonce,
@@ -60,9 +60,8 @@ from .subscription_tokens import (LOBBY, address_hash, announce_token, confirm_t
 log = logging.getLogger(__name__)
 
 KINDS = ("lobby", "confirm", "announce")
-SUBSCRIBE_WORDS = ("subscribe", "訂閱")
-UNSUBSCRIBE_WORDS = ("unsubscribe", "取消訂閱", "退訂")
-JOIN_WORDS = ("join", "加入")
+SUBSCRIBE_WORDS, UNSUBSCRIBE_WORDS = commands.SUBSCRIBE_WORDS, commands.UNSUBSCRIBE_WORDS
+JOIN_WORDS = commands.JOIN_WORDS
 #: How long a confirmation waits for its reply, seconds.
 CONFIRM_TTL_S = 2 * 86400
 ANNOUNCEMENT = "announcement"
@@ -174,8 +173,9 @@ def process(processor, raw: bytes, recipient, out, step):
         out.status, out.reason = "duplicate", "this Message-ID was processed already"
         return out
     first = (incoming.commands[0] if incoming.commands else "").strip()
-    word, _sep, rest = first.partition(" ")
-    word = word.lower()
+    # one reading of the words everywhere (pbem/mail_in/commands.py): ``訂閱卡卡頌`` needs no space
+    word, rest = (commands.announcement_word if recipient.kind == "announce" else commands.lobby_word)(first)
+    word = word or ""
     if first:
         out.steps.append(step(first, True))
     conf = processor.nconf

@@ -31,6 +31,11 @@ class NotifySettings:
     picture_lag_s: float = _env("PBEM_MAIL_PICTURE_LAG_S")
     #: How often a "daily digest" is sent, in seconds.
     digest_period: float = _env("PBEM_DIGEST_PERIOD")
+    #: How often an "hourly digest" (pbem.notify.digests) is sent, in seconds.
+    digest_hourly_s: float = _env("PBEM_DIGEST_HOURLY_S")
+    #: Vacation days a player may take a calendar year, and a vacation day's length in seconds.
+    vacation_days: int = _env("PBEM_VACATION_DAYS")
+    vacation_day_s: float = _env("PBEM_VACATION_DAY_S")
     #: Operator setting: deliver webhooks to loopback/private/link-local addresses.
     webhook_allow_private: bool = _env("PBEM_WEBHOOK_ALLOW_PRIVATE")
     #: First retry delay in seconds; doubles per attempt up to the cap, plus jitter.

@@ -12,6 +12,7 @@ import logging
 import time
 
 from ..store.connections import shards_of
+from ..games import takeback
 from ..games.base import SPECTATOR
 from ..pipeline.queues import StreamQueue
 from ..settings.registry import env
@@ -84,6 +85,17 @@ def _in_secret(loaded, record: dict, events: list) -> bool:
         return False
 
 
+def rematch_news(service, game_id: str, what: str, seat: int | None) -> None:
+    """The service's ``after_rematch`` hook: a job for the notification
+    workers, which tell the players (pbem/notify/rematch.py)."""
+    from rq import Queue
+
+    from ..store.connections import rq_connection
+    Queue(QUEUE, connection=rq_connection(service.store.redis)).enqueue(
+        "workers.notify_jobs.rematch_news", game_id, what, seat, result_ttl=0, failure_ttl=7 * 86400,
+        job_timeout=120)
+
+
 def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | None = None) -> None:
     """Register the notification hooks on a Service (once). ``PBEM_NOTIFY=0``
     leaves them out (the pipeline benchmark's "notifications off").
@@ -118,6 +130,9 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
                 [after.id, before.version, after.version, _to_act(before), _to_act(after), mover,
                  after.meta.get("status") == "finished", record.get("auth"), _turn_of(before), _turn_of(after),
                  record.get("id"), _in_secret(after, record, events)])})
+            if any(takeback.is_meta(event) for event in events):  # asked, answered, taken back: told apart
+                batches[shard_of(after.id)].append({"k": "takeback", "t": now_ms, "a": json.dumps(
+                    [after.id, before.version, after.version, mover])})
         for shard, entries in batches.items():
             by_shard[shard].push_many(entries)  # one round trip for the whole batch (a drain's is one shard's)
 
@@ -128,4 +143,6 @@ def install(service, queue: StreamQueue | None = None, ride_on: StreamQueue | No
     service.after_apply_batch.append(after_apply_batch)
     if isinstance(getattr(service, "after_reject", None), list):
         service.after_reject.append(after_reject)
+    if isinstance(getattr(service, "after_rematch", None), list):
+        service.after_rematch.append(rematch_news)
     service._notify_installed = True

@@ -13,16 +13,30 @@ DEADLINE_PASSED = "deadline_passed"
 MOVE_REJECTED = "move_rejected"
 GAME_OVER = "game_over"
 DIGEST = "digest"
+#: A player of the game went on vacation or came back (pbem.notify.vacations):
+#: the message says which, and what became of the deadlines.
+VACATION = "vacation"
 #: Mail only: a seat that may act out of turn (a reaction the game does not
 #: wait for) is told so once, in words; webhooks get ``your_turn`` for it.
 MAY_REACT = "may_react"
+#: A finished game's rematch (pbem/service/rematch.py, pbem/notify/rematch.py):
+#: offered to the seats that have not answered, begun (told on the new
+#: game, to each of its seats), called off.
+REMATCH_OFFERED = "rematch_offered"
+REMATCH_STARTED = "rematch_started"
+REMATCH_OFF = "rematch_off"
 #: The ``auth`` of a move made by mail (``pbem.mail_in``): its mover is
 #: answered with the board, so it needs no turn mail of its own.
 MAIL_AUTH = "mail-token"
 #: The ``auth`` of a move the server made at a seat's deadline (``pbem.notify.deadlines``):
 #: its seat is told what was played once it is applied.
 DEADLINE_AUTH = "deadline"
-KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER)
+#: Takebacks (pbem/notify/takeback_news.py): asked of the other seats; refused; made.
+TAKEBACK_ASKED = "takeback_asked"
+TAKEBACK_REFUSED = "takeback_refused"
+TAKEBACK_DONE = "takeback_done"
+KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER, REMATCH_OFFERED, REMATCH_STARTED,
+         REMATCH_OFF)
 
 #: A notice's subject words (translated where the mail is built: ``subject_of``).
 SUBJECTS = {
@@ -33,6 +47,13 @@ SUBJECTS = {
     GAME_OVER: N_("game over"),
     DIGEST: N_("daily digest"),
     MAY_REACT: N_("you may act out of turn"),
+    TAKEBACK_ASKED: N_("a takeback is asked of you"),
+    TAKEBACK_REFUSED: N_("the takeback was refused"),
+    TAKEBACK_DONE: N_("a move was taken back"),
+    VACATION: N_("a player's vacation"),
+    REMATCH_OFFERED: N_("a rematch is offered"),
+    REMATCH_STARTED: N_("the rematch has begun"),
+    REMATCH_OFF: N_("the rematch is off"),
 }
 
 

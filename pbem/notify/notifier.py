@@ -19,15 +19,16 @@ from rq import Queue
 from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import _, reading
 from ..service import Loaded, Service
-from . import deadlines, mail, transport, webhooks, wording
+from . import deadlines, digests, mail, takeback_news, transport, webhooks, wording
 from .chat_lines import chat_lines
 from .config import NotifySettings
 from .hooks import QUEUE
 from .kinds import (DEADLINE_AUTH, DEADLINE_PASSED, DIGEST, GAME_OVER, MAIL_AUTH, MAY_REACT, MOVE_REJECTED,
-                    REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
+                    REMATCH_STARTED, REMINDER, YOUR_TURN, Notice, mail_wanted, newly_to_act)
 from .links import links
 from .picture import board_png
 from .readers import Reader, quoted, seat_reader
@@ -114,7 +115,7 @@ class Notifier:
         if since is not None and since < loaded.version:
             since = max(since, loaded.version - EVENTS_SHOWN)  # the latest, when much happened
             for version, event, _move_id in self.service.store.events(loaded.id, since, loaded.version):
-                shown = game.redact(event, viewer)
+                shown = takeback.shown(game, event, viewer)
                 events.append({"version": version, "event": shown,
                                "text": wording.describe(game, shown, viewer, names)})
         to_act, turn = wording.acting(loaded)
@@ -124,7 +125,7 @@ class Notifier:
                         for m in wording.examples(game.legal_moves(state, seat), EXAMPLES)]
         record = self.store.deadline(loaded.id, seat)
         deadline = record["at"] if record and seat in to_act else None
-        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT) and seat in to_act and not finished
+        playing = kind in (YOUR_TURN, REMINDER, MAY_REACT, REMATCH_STARTED) and seat in to_act and not finished
         return Notice(kind=kind, game_id=loaded.id, game=game.name, title=str(meta.get("title") or loaded.id),
                       seat=seat, seat_name=names[seat] if seat < len(names) else _("seat {n}", n=seat),
                       version=loaded.version, status=str(meta.get("status")), to_act=to_act, events=events,
@@ -195,6 +196,8 @@ class Notifier:
         ch = self.channels(loaded.id, seat)
         if not ch.get("email"):
             return "no_email"
+        if digests.wanted(ch):  # held for the player's digest (webhooks are not: after_move sends them)
+            return digests.Digests(self).hold(loaded.id, seat, since, ch["email"], digests.wanted(ch))
         pref = ch.get("preference", "every")
         if pref == "digest":
             # worded when the digest is mailed, in its reader's language (mail.digest_line)
@@ -398,6 +401,10 @@ class Notifier:
             out["deadline"] = self.deadline_played(game_id, version, mover, move_id)
         return out
 
+    def takeback_news(self, game_id: str, before_version: int, version: int, mover: int | None) -> dict:
+        """Tell the seats of a takeback asked, refused or made (takeback_news.py)."""
+        return takeback_news.tell(self, game_id, before_version, version, mover)
+
     def after_reject(self, game_id: str, move_id: str) -> bool:
         record = self.service.store.move(game_id, move_id)
         if not record or record.get("status") != "rejected" or not self.store.once(game_id, f"rejected:{move_id}"):
@@ -516,8 +523,15 @@ class Notifier:
         self.store.set_paused(game_id, None)
         self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         out = {}
+        loaded = self.service.load(game_id)
+        to_act = set(loaded.game.to_act(loaded.state)) if loaded.meta.get("status") == "active" else set()
         for seat, left in paused.get("remaining", {}).items():
-            out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"], max(1.0, left["seconds"]))
+            if int(seat) in to_act:  # still its turn: the time it had left
+                out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"],
+                                                   max(1.0, left["seconds"]))
+        for seat in sorted(to_act):  # to act since the pause (moves went on): a whole turn from now
+            if str(seat) not in out and not self.store.deadline(game_id, seat):
+                out[str(seat)] = self.schedule_deadline(game_id, seat, loaded.version)
         return out
 
 

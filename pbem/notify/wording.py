@@ -9,6 +9,7 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
+from ..games import takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, name_seats
 from ..games.i18n import _
 from ..games.base import seat_names as game_seat_names
@@ -35,7 +36,7 @@ def describe(game, item: dict, viewer, names: list[str] | None) -> str:
     if kind == GAME_ABANDONED:
         return (_("The server's operator ended the game: {why}", why=item["why"]) if item.get("why")
                 else _("The server's operator ended the game."))
-    return game.describe(item, viewer, names=names)
+    return takeback.describe_item(game, item, viewer, names)
 
 
 def render(game, state, viewer, names: list[str] | None) -> str:
@@ -43,8 +44,10 @@ def render(game, state, viewer, names: list[str] | None) -> str:
 
 
 def parse(game, text: str, state, seat: int, names: list[str] | None):
-    """A line as a move; a move that names a seat may name it by name."""
-    return game.parse(text, state, seat, names=names)
+    """A line as a move; a move that names a seat may name it by name. The
+    takeback words (``takeback``, ``accept``, ``refuse``; ``悔棋``, ``接受``,
+    ``拒絕``) are read above every game (pbem/games/takeback.py)."""
+    return takeback.parse(text) or game.parse(text, state, seat, names=names)
 
 
 def acting(loaded) -> tuple[list[int], list[int]]:

@@ -72,8 +72,8 @@ def text(parts: Parts, not_answering: list[str] | None = None) -> str:
         ("Redis", f"{without_credentials(parts.redis_url)}  ({parts.redis_note})"),
     ]
     processes = (f"{parts.api_workers} API process{'es' if parts.api_workers != 1 else ''}, {parts.workers} move "
-                 f"worker{'s' if parts.workers != 1 else ''}, a background worker, the SMTP listener and the "
-                 "stream process; any that dies is started again")
+                 f"worker{'s' if parts.workers != 1 else ''}, a background worker, the SMTP listener, the "
+                 "stream process and the bot process; any that dies is started again")
     if not_answering:
         head = f"pbem: started, but not answering after {WAIT_S:.0f} s: {', '.join(not_answering)} ({processes})"
     else:

@@ -99,6 +99,9 @@ def main() -> int:
     # Live event streams: one asyncio process holds every open stream, so
     # none holds a gunicorn thread (the API answers its path with a 307 here).
     child("stream", [sys.executable, "-m", "pbem.stream"], quiet=True)
+    # Bots: plays the bot seats games were created with, through this API
+    # over HTTP like any other client (pbem/bots/__main__.py).
+    child("bots", [sys.executable, "-m", "pbem.bots"], quiet=True)
 
     supervisor = Supervisor(children)
     signal.signal(signal.SIGINT, supervisor.request_stop)

@@ -15,6 +15,8 @@ reasons and live apart, as mixins of that one object (they share its caches):
     submit      the move pipeline's edge: check and queue (one round trip when hot)
     apply       the move pipeline's worker side: decide and append in batches, hooks
     records     the game record (JSON lines)
+    takebacks   takebacks by consent: their moves decided on the whole log
+    rematch     a finished game's rematch: offered, answered, started with the seats rotated
     languages   who reads in which language: the game's, each seat's, and its time zone
     open_games  the games opened to anyone: the only ones a stranger is listed
 """
@@ -35,10 +37,13 @@ from .open_games import OpenGames
 from .past import PastStates
 from .queries import Queries
 from .records import Records
+from .rematch import Rematching
 from .submit import Submitting
+from .takebacks import Takebacks
 
 
-class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Languages, OpenGames):
+class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Loading, Languages, OpenGames,
+              Rematching):
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
                  enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):
@@ -68,6 +73,9 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Loading, Langua
         #: Called as hook(service, loaded, record) when the worker rejects a
         #: queued move (notifications tell the mover).
         self.after_reject: list[Callable] = []
+        #: Called as hook(service, game_id, what, seat) when a finished game's
+        #: rematch is ``offered`` (by ``seat``), ``started`` or ``off``.
+        self.after_rematch: list[Callable] = []
 
 
 __all__ = ["CREATOR", "FIRST_WAIT_S", "SETUP_MOVE", "Loaded", "SeatProof", "Service", "StateCache", "game_of",

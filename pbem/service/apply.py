@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from .. import failpoint
+from ..games import takeback
 from ..games.base import GameError, rng_for
 from ..store import Read, Tail
 from .common import Loaded, Part, log
@@ -44,6 +46,11 @@ class Applying(Part):
                     continue
                 if record["status"] != "queued":
                     results[pair] = record
+                    continue
+                if game_id in heads and takeback.is_takeback((record.get("envelope") or {}).get("move")):
+                    # A takeback is decided on the log as stored: after this batch's moves are.
+                    deferred.add(game_id)
+                    retry.append(pair)
                     continue
                 # Moves of one game in one batch build on each other.
                 loaded = heads.get(game_id) or self.load(game_id, meta=meta, tail=read.tail)
@@ -130,6 +137,8 @@ class Applying(Part):
     def _appended(self, before: Loaded, after: Loaded, events: list, outcome: dict) -> None:
         """Bookkeeping once a move's events are in the log."""
         game_id = after.id
+        if events and takeback.is_meta(events[-1]):
+            failpoint.hit("takeback_appended")  # the fault suite's: stored, nothing after it done
         self.cache.put(game_id, after.version, after.state, after.meta)
         if after.version // self.snapshot_every > before.version // self.snapshot_every:
             self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
@@ -170,6 +179,17 @@ class Applying(Part):
             return rejected("game_over", _("the game is over")) if loaded.finished else \
                 rejected("game_not_started", _("the game waits for players to join"))
         expected = envelope["expected_version"]
+        if takeback.is_takeback(envelope["move"]):
+            if self.takeback_stale(loaded, expected, envelope["move"]):
+                return rejected("stale_version", _("the game is at version {version}; the move was signed at "
+                                                   "{expected}", version=loaded.version, expected=expected),
+                                version=loaded.version)
+            try:
+                events, state = self.decide_takeback(loaded, player, envelope["move"])
+            except GameError as err:
+                return rejected(err.code, err.message, **err.details)
+            return {**base, "status": "applied", "version": loaded.version + len(events),
+                    "_events": events, "_state": state}
         if self._stale(loaded, expected, player):
             return rejected("stale_version", _("the game is at version {version}; the move was signed at {expected}",
                                                version=loaded.version, expected=expected),

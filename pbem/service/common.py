@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .. import games
 from ..errors import NotFound, Unauthorized, Unprocessable
+from ..games import takeback
 from ..games.base import OMNISCIENT, SPECTATOR
 from ..store import Store
 from ..games.i18n import ENGLISH, LANGUAGES, _, language_of, reader_language
@@ -190,9 +191,9 @@ def shown_events(game: games.Game, viewer, finished: bool, rows, names=None) -> 
     seen = OMNISCIENT if finished else viewer
     items = []
     for version, event, move_id in rows:
-        shown = game.redact(event, seen)
+        shown = takeback.shown(game, event, seen)
         items.append({"version": version, "move_id": move_id, "event": shown,
-                      "text": game.describe(shown, seen, names)})
+                      "text": takeback.describe_item(game, shown, seen, names)})
     return items
 
 

@@ -10,6 +10,7 @@ import time
 from .. import failpoint, games
 from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
+from ..store.addresses import Addresses
 from ..store.failures import Failures
 from ..games.base import GAME_ABANDONED, SPECTATOR, GameError, abandoned_result, rng_for, seed_commitment
 from ..trust.signing import move_id_for
@@ -27,16 +28,19 @@ DEAL_GRACE_S = 5.0
 
 class Lifecycle(Part):
     def create_game(self, name: str, players: int, options: dict | None = None, title: str = "",
-                    *, seed: bytes | None = None, lang: str | None = None, listed: bool = False) -> dict:
+                    *, seed: bytes | None = None, lang: str | None = None, listed: bool = False,
+                    game_id: str | None = None) -> dict:
         """Open a game. ``seed`` is for tests and scripted scenarios that need
         the same deal every time; the API never passes one, so a player can't
         choose (or learn) the seed before the game ends. ``lang``: the
         game's language (any tag ``language_of`` knows; English by default),
         which its seats read unless they choose their own. ``listed``: opened
-        to anyone (``open: true``): listed to strangers (pbem/service/open_games.py)."""
+        to anyone (``open: true``): listed to strangers (pbem/service/open_games.py).
+        ``game_id``: an id chosen before (``store.new_game_id``) by a rematch,
+        whose decision names its new game before making it (pbem/service/rematch.py)."""
         lang = chosen_language(lang, ENGLISH)
         game, options = self.check_new_game(name, players, options)
-        game_id = self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
+        game_id = game_id or self.store.new_game_id()  # on a cluster, born in a shard (pbem/store/shards.py)
         seed = secrets.token_bytes(32) if seed is None else seed
         # The creator's credential (invitations, the clock): shown once in the
         # answer, stored hashed like a seat's token.
@@ -90,7 +94,7 @@ class Lifecycle(Part):
     def join(self, game_id: str, seat: int, public_key: str | None, name: str,
              email: str | None = None, webhook_url: str | None = None, *, invitation: str | None = None,
              proof: dict | None = None, window_s: float = signing.REQUEST_WINDOW_S, lang: str | None = None,
-             tz: str | None = None) -> dict:
+             tz: str | None = None, bot: str | None = None) -> dict:
         """Take a seat. ``public_key=None`` makes a mail-only seat (joined by
         an invitation mail): no Ed25519 key, so it moves only by mail reply
         token and signed moves for it are refused.
@@ -127,12 +131,18 @@ class Lifecycle(Part):
                 "email": email, "webhook_url": webhook_url, "joined": now}
         if public_key is None:
             data["mail_only"] = True
+            if email:  # who the record and the ratings name this player (never the address)
+                data["rating_id"] = Addresses(self.store.redis).rating_id(email)
+        if bot:
+            data["bot"] = bot  # a bot seat (pbem/service/bots.py): its level
         data.update(self._invited_preferences(game_id, seat, invitation), **chosen)
         claimed = self.store.claim(game_id, seat, data, invitation, now)
         if claimed.kind == "taken":
             return self._join_again(meta, seat, public_key, proof, claimed, token, now)
         if claimed.kind != "ok":
             raise self._refused(meta, seat, claimed)
+        if email:  # "my games" of the address (pbem/store/addresses.py)
+            Addresses(self.store.redis).add(email, game_id, now)
         if claimed.last:
             # The seat and the starting index are stored; a process dying
             # here leaves the deal to the next read, join or sweep (``deal``).

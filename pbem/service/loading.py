@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import games
 from ..errors import NotFound
+from ..games import takeback
 from ..games.base import SnapshotOutdated
 from ..store import Tail
 from .common import Loaded, Part
@@ -77,7 +78,8 @@ class Loading(Part):
             else:
                 rows = self.store.events(game_id, base_version, target)
             for at, event, _move in rows:
-                state = game.evolve(state, event)
+                # A takeback makes the state the one at an earlier version (loaded likewise).
+                state = takeback.fold(game, state, event, lambda v: self.load(game_id, v, meta).state)
                 if past and self.past.wanted(at):
                     self.past.put(meta, at, state)
         if target == current:

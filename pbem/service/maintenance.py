@@ -1,7 +1,9 @@
 """The sweeps: open games nobody joined expire (``PBEM_OPEN_GAME_TTL_S``),
 finished games are compacted once their grace has passed
 (``PBEM_COMPACT_AFTER_S``), and a game whose every seat is taken but whose
-last joiner died before its deal is dealt (``Service.deal_waiting``). Each worker runs ``sweep_forever`` in a thread;
+last joiner died before its deal is dealt (``Service.deal_waiting``), and
+rematches offered ``PBEM_REMATCH_WAIT_S`` ago are decided (``Service.rematches_due``).
+Each worker runs ``sweep_forever`` in a thread;
 a lock in Redis lets one of them sweep at a time, every
 ``PBEM_SWEEP_EVERY_S``. Each step is safe to run twice or to be cut short
 (``Service.expire_open_games``, ``Service.compact_finished``).
@@ -26,10 +28,11 @@ def sweep_once(service: Service, conf: Settings, now: float | None = None) -> di
     dealt = service.deal_waiting(now)
     expired = service.expire_open_games(conf.open_game_ttl_s, now) if conf.open_game_ttl_s > 0 else []
     compacted = service.compact_finished(conf.compact_after_s, now)
+    rematches = service.rematches_due(conf.rematch_wait_s, now)
     if expired or compacted or dealt:
         log.info("sweep: %d open games expired, %d finished games compacted, %d full games dealt", len(expired),
                  len(compacted), len(dealt))
-    return {"expired": expired, "compacted": compacted, "dealt": dealt}
+    return {"expired": expired, "compacted": compacted, "dealt": dealt, "rematches": rematches}
 
 
 def sweep_forever(service: Service, conf: Settings, stop: threading.Event) -> None:

@@ -8,6 +8,7 @@ import time
 
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
+from ..games import takeback
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..store import invitation_live
 from .common import (CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash,
@@ -83,7 +84,8 @@ class Queries(Part):
         given), else null."""
         meta = meta if meta is not None else self._meta(game_id)
         rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats,
-                 "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz")}
+                 "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz"),
+                 "bot": (seats.get(s) or {}).get("bot")}
                 for s in range(players)]
         if status == "open":
             invitations = self.store.invitations(game_id)
@@ -217,10 +219,12 @@ class Queries(Part):
         loaded = self.load(game_id)
         names = self.seat_names(game_id, loaded.meta["players"])
         try:
-            move = loaded.game.parse(text, loaded.state, viewer, names)
+            # the takeback words (takeback, accept, refuse) above every game's notation
+            move = takeback.parse(text) or loaded.game.parse(text, loaded.state, viewer, names)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
-        return {"move": move, "text": loaded.game.describe(move, viewer, names), "version": loaded.version}
+        return {"move": move, "text": takeback.describe_item(loaded.game, move, viewer, names),
+                "version": loaded.version}
 
     def events(self, game_id: str, token: str | None, after: int = 0, limit: int = 100) -> dict:
         meta = self._meta(game_id)

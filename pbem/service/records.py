@@ -5,10 +5,26 @@ from __future__ import annotations
 from typing import Iterator
 
 from .. import games
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..store import dumps
 from ..store import chat as chat_store
 from .common import Part, readable_chat
+
+
+def rated_as(seat: dict) -> str | None:
+    """Who a seat's result is rated for (pbem/ratings): its key, else the
+    address it joined by mail with (confirmed by that reply), by the random
+    id drawn once for that address (pbem/store/addresses.py), so the public
+    record never shows the address nor a digest one could test a guessed
+    address against; a bot seat is rated as its level."""
+    if seat.get("bot"):
+        return f"bot:{seat['bot']}"
+    if seat.get("public_key"):
+        return f"key:{seat['public_key']}"
+    if seat.get("rating_id"):
+        return f"mail:{seat['rating_id']}"
+    return None
 
 
 class Records(Part):
@@ -43,12 +59,14 @@ class Records(Part):
                 step["auth"] = rec.get("auth")
                 if "envelope" in rec:
                     step["envelope"] = rec["envelope"]
-            step["events"] = [game.redact(event, seen) for event in made]
+            step["events"] = [takeback.shown(game, event, seen) for event in made]
             lines.append(step)
         yield dumps({"record": "pbem-game", "format": 1, "id": game_id, "game": game.name,
                      "rules_version": game.version, "players": meta["players"], "options": meta["options"],
                      "title": meta.get("title"), "created": meta.get("created"), "seed_sha256": meta["seed_sha256"],
-                     "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"]}
+                     "seats": [{"seat": s, "name": d["name"], "public_key": d["public_key"],
+                                **({"bot": d["bot"]} if d.get("bot") else {}),
+                                **({"rated_as": rated_as(d)} if rated_as(d) else {})}
                                for s, d in sorted(seats.items())],
                      "viewer": viewer, "sees_all": finished,
                      "withheld": [step["move_id"] for step in lines if step.get("envelope_withheld")]})

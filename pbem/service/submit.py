@@ -7,6 +7,7 @@ import secrets
 import time
 
 from .. import games
+from ..games import takeback
 from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import GameError, rng_for
@@ -46,6 +47,7 @@ class Submitting(Part):
         # a resent envelope is nonce_reused, whatever the game's status. At
         # the signed version, queue_if_current finds the record (duplicate).
         if (version != envelope["expected_version"] or meta.get("status") != "active" or seat is None
+                or takeback.is_takeback(envelope.get("move"))  # decided on the log: the read path
                 or seat.get("mail_only") or not seat.get("public_key")):
             return None
         try:
@@ -87,6 +89,8 @@ class Submitting(Part):
         can then take ``_submit_hot``."""
         if record.get("status") != "applied" or not events or record.get("version_before") != before.version:
             return
+        if any(takeback.is_meta(event) for event in events):
+            return  # a takeback's state is an earlier one: the next read loads it
         state = before.state
         for event in events:
             state = before.game.evolve(state, event)
@@ -181,6 +185,16 @@ class Submitting(Part):
 
     def _precheck(self, loaded: Loaded, envelope: dict) -> None:
         expected, player, game = envelope["expected_version"], envelope["player"], loaded.game
+        if takeback.is_takeback(envelope["move"]):
+            if self.takeback_stale(loaded, expected, envelope["move"]):
+                raise Conflict("stale_version", _("the game is at version {version}, not {expected}",
+                                                  version=loaded.version, expected=expected),
+                               version=loaded.version)
+            try:
+                self.decide_takeback(loaded, player, envelope["move"])  # a trial: the events are thrown away
+            except GameError as err:
+                raise Unprocessable(err.code, err.message, **err.details) from None
+            return
         if expected > loaded.version:
             raise Conflict("stale_version", _("the game is at version {version}, not {expected}",
                                               version=loaded.version, expected=expected),

@@ -75,6 +75,8 @@ class Settings:
     admin_token: str | None = _env("PBEM_ADMIN_TOKEN")
     #: Open games nobody joined are deleted this long after their creation (0: never).
     open_game_ttl_s: float = _env("PBEM_OPEN_GAME_TTL_S")
+    #: A rematch offered this long ago starts with those who accepted, or is called off.
+    rematch_wait_s: float = _env("PBEM_REMATCH_WAIT_S")
     #: A finished game is compacted into one archive this long after it ended.
     compact_after_s: float = _env("PBEM_COMPACT_AFTER_S")
     #: How far a signed join's or token request's ``issued_at`` may be from now.

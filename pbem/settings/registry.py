@@ -137,6 +137,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_APPENDFSYNC", "always", "choice", "the embedded Redis's fsync policy", "server",
             choices=("always", "everysec", "no")),
     Setting("PBEM_WORKERS", "2", "int", "move workers `make run` starts", "server", minimum=1),
+    Setting("PBEM_BOT_BUDGET_S", "2", "float", "how long a `search` bot thinks per decision, seconds: 150 "
+            "search iterations a second, the seconds only a cap on a slow machine (docs/bots.md)", "server",
+            minimum=0.01),
     Setting("WEB_CONCURRENCY", "2", "int", "gunicorn processes `make run` starts", "server", minimum=1),
     Setting("PBEM_API_THREADS", "16", "int", "threads per gunicorn process (a move sent with `Prefer: wait` "
             "holds one until it is applied)", "server", minimum=1),
@@ -165,6 +168,9 @@ SETTINGS: tuple[Setting, ...] = (
             "and mail together (then `429 chat_too_fast` with `Retry-After`)", "upkeep", minimum=1),
     Setting("PBEM_OPEN_GAME_TTL_S", "604800", "float", "an open game nobody joined is deleted this long after "
             "its creation, and is no longer listed (0: never)", "upkeep", shown="`604800` (a week)", minimum=0),
+    Setting("PBEM_REMATCH_WAIT_S", "604800", "float", "a rematch offered this long ago, seconds, starts with the "
+            "players who accepted (if the game allows that many) or is called off", "upkeep",
+            shown="`604800` (a week)", minimum=1),
     Setting("PBEM_INVITATION_TTL_S", "604800", "float", "an invitation reserves its seat for its invitee this "
             "long, seconds (0: until it is used or withdrawn); once expired anyone may take the seat and its "
             "token, link and mail reply no longer work", "upkeep", shown="`604800` (a week)", minimum=0),
@@ -229,6 +235,12 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("PBEM_DIGEST_PERIOD", "86400", "float", "how often a daily digest is sent, seconds", "notifications",
             minimum=1),
+    Setting("PBEM_DIGEST_HOURLY_S", "3600", "float", "how often an hourly digest is sent, seconds",
+            "notifications", minimum=1),
+    Setting("PBEM_VACATION_DAYS", "30", "int", "vacation days a player may take a year (UTC calendar year of "
+            "the vacation's start): every deadline of their games pauses meanwhile", "notifications", minimum=0),
+    Setting("PBEM_VACATION_DAY_S", "86400", "float", "the length of one vacation day, seconds (tests shorten it)",
+            "notifications", minimum=1),
     Setting("PBEM_NOTICE_HOLD_BACKLOG", "3", "int", "notices wait while this many moves queue", "notifications",
             minimum=0),
     Setting("PBEM_NOTICE_MAX_DELAY_S", "30", "float", "... for at most this long, seconds", "notifications",
@@ -255,6 +267,8 @@ SETTINGS: tuple[Setting, ...] = (
             "is closed", "mail"),
     Setting("PBEM_MAIL_PER_HOUR", "120", "int", "inbound mails one seat's token may send an hour (then SMTP "
             "450, HTTP 429)", "mail", minimum=0),
+    Setting("PBEM_MY_GAMES_PER_HOUR", "10", "int", "lists of their games (a `games` mail) one address may be "
+            "sent an hour (then the answer says `too_many_lists`)", "mail", minimum=0),
     Setting("PBEM_INVITES_PER_HOUR", "20", "int", "invitation mails a game, and a client address, may have sent "
             "an hour (then `429 too_many_requests`, `Retry-After`)", "mail", minimum=0),
     Setting("PBEM_SUBSCRIBE_MAILS_PER_HOUR", "3", "int", "mails about announcements of open games (a "

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .. import games
 from . import signing
+from ..games import takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
@@ -67,6 +68,19 @@ def verify_lines(lines: list[str]) -> Report:
             report.seed_checked = True
     state = game.start(header["players"], header["options"])
     version = 0
+    # The states a takeback goes back to (kept as the replay passes them), and
+    # the steps so far, on which a takeback move is decided again.
+    # (A forged ``to_version`` names a state not kept: its takeback fails to verify.)
+    wanted = {e["to_version"] for s in lines for e in (s.get("events") or ()) if isinstance(e, dict)
+              and e.get("type") in (takeback.TAKEBACK_REQUESTED, takeback.TAKEBACK_APPLIED)
+              and isinstance(e.get("to_version"), int)}
+    kept = {0: state} if 0 in wanted else {}
+    history: list[takeback.Step] = []
+
+    def state_at(at: int):
+        if at not in kept:
+            raise GameError("illegal_move", f"a takeback names version {at}, which no step ends at")
+        return kept[at]
     forfeited = None  # a seat that forfeited ends the game with the server's result
     abandoned = None  # so does the operator's abandoning it
     said = 0  # the last chat message's number
@@ -99,6 +113,10 @@ def verify_lines(lines: list[str]) -> Report:
             try:
                 if step.get("auth") == "setup":
                     expected = game.setup(state, rng)
+                elif envelope is not None and takeback.is_takeback(envelope.get("move")):
+                    # Consent is checked like the rules: on the log so far.
+                    expected = takeback.decide(game, header["players"], history, envelope["player"],
+                                               envelope["move"], state_at)
                 elif envelope is not None:
                     # Signed or not (a mail reply, a deadline's default), the
                     # move must give exactly the logged events.
@@ -112,8 +130,17 @@ def verify_lines(lines: list[str]) -> Report:
                 report.moves_checked += 1
                 if canonical(expected) != canonical(step["events"]):
                     report.fail(f"move {step['move_id']}: logged events differ from what the rules give")
-        state = game.apply(state, step["events"])
+        try:
+            for event in step["events"]:
+                state = takeback.fold(game, state, event, state_at)
+        except GameError as err:
+            report.fail(f"move {step['move_id']}: {err.message}")
+            return report
         version = step["version_after"]
+        if version in wanted:
+            kept[version] = state
+        history.append(takeback.Step((envelope or {}).get("player"), (envelope or {}).get("move"),
+                                     step["version_before"], list(step["events"])))
         forfeits = [e for e in step["events"] if e.get("type") == SEAT_FORFEITED]
         if forfeits and forfeited is None:
             forfeited = forfeits[0]

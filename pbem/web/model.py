@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from .. import games, pictures
+from ..service.bots import bot_name
 from ..errors import NotFound
 from ..games.base import seat_names
 from ..games.i18n import N_, _, join_words, language, ngettext
-from ..service import SeatProof, Service
+from ..service import SeatProof, Service, mine
 from ..when import how_long
+from . import takebacks
 from .languages import game_title
+from .rematch import rematch_view
 
 #: How a move made through a play link is recorded (``auth``, docs/record.md).
 LINK_AUTH = "mail-link"
@@ -140,15 +143,7 @@ def my_games(service: Service, held: dict[str, set[int]]) -> dict:
     seats, then the others in play or open, then the finished ones; each
     group by its last move, latest first."""
     rows = [lobby_row(g) for g in service.listing_of(list(held)[:MY_GAMES_MAX])]
-    for row in rows:
-        row["mine"] = sorted(held.get(row["id"], ()))
-        row["waiting"] = row["status"] == "active" and bool(set(row["to_act"]) & held.get(row["id"], set()))
-
-    def latest(row):
-        return -(row["moved"] or row["created"] or 0)
-    return {"waiting": sorted((r for r in rows if r["waiting"]), key=latest),
-            "others": sorted((r for r in rows if not r["waiting"] and r["status"] != "finished"), key=latest),
-            "finished": sorted((r for r in rows if r["status"] == "finished"), key=latest)}
+    return mine.ordered(rows, held)  # the order the "games" mail lists them in too
 
 
 def game_types() -> list[dict]:
@@ -249,8 +244,10 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "free_seats": [s["seat"] for s in summary["seats"] if not s["joined"] and not s.get("invited")],
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
+        "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
+        "rematch": rematch_view(service, game_id, names) if summary["status"] == "finished" else None,
     }
 
 
@@ -354,9 +351,10 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
         score = scores[seat] if isinstance(scores, list) and seat < len(scores) else None
         if score is None and result.get("scores"):
             score = result["scores"][seat]
-        rows.append({"seat": seat, "name": s["name"], "joined": s["joined"], "score": score,
+        rows.append({"seat": seat, "name": bot_name(s["bot"]) if s.get("bot") else s["name"],
+                     "joined": s["joined"], "score": score,
                      "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
-                     "to_act": seat in to_act, "you": seat == viewer,
+                     "to_act": seat in to_act, "you": seat == viewer, "bot": s.get("bot"),
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
     return rows

@@ -25,6 +25,7 @@ from pathlib import Path
 import jinja2
 
 from .. import games
+from ..games import takeback
 from ..games.base import OMNISCIENT
 from ..games.i18n import language, reading
 from . import languages
@@ -81,12 +82,15 @@ def versions(lines: list[str]) -> dict:
         return picture["svg"]
 
     shown.append(draw(state))
+    states = [state]  # by version: a takeback goes back to one of them
     log = []
     for step in steps:
         for event in step["events"]:
-            state = game.evolve(state, event)
+            state = takeback.fold(game, state, event, lambda at: states[at])
+            states.append(state)
             shown.append(draw(state))
-            log.append({"version": len(shown) - 1, "text": named(game.describe(event, viewer, names), names)})
+            log.append({"version": len(shown) - 1,
+                        "text": named(takeback.describe_item(game, event, viewer, names), names)})
     result = (end or {}).get("result")
     return {"header": header, "game": game, "names": names, "pictures": shown, "moments": moments, "log": log,
             "result": result, "outcome": outcome_words(result, names) if result else None}

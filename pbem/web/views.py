@@ -35,7 +35,8 @@ from ..pictures import palette
 from ..trust import play_links as links
 from ..settings.registry import env
 from ..when import valid_zone, when
-from . import languages, model
+from ..trust import address_links
+from . import languages, model, my_games_page, ratings_model
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/_web")
@@ -158,20 +159,46 @@ def lobby():
 
 @web.get("/my-games")
 def my_games():
-    """The lobby's "my games": the games whose seats this browser holds
-    (``?seat=GAME.SEAT``, repeated; its tokens stay in the browser), as a
-    part the lobby's script puts in place. Only public rows: naming a seat
-    proves nothing and shows nothing private."""
-    held: dict[str, set[int]] = {}
-    for item in request.args.getlist("seat")[:model.MY_GAMES_MAX]:
-        game_id, _dot, seat = item.rpartition(".")
-        if game_id and len(game_id) <= 64 and seat.isascii() and seat.isdigit() and len(seat) <= 2:
-            held.setdefault(game_id, set()).add(int(seat))
+    """The player's page (a browser's navigation), or its list as a part
+    for the scripts (the lobby's "my games", the page's own): the games of
+    the seats and keys the browser names (``?seat=GAME.SEAT``, ``?key=``,
+    repeated; its tokens stay in the browser) and of the address it is
+    signed in for by a ``games`` mail's link (pbem/web/my_games_page.py).
+    Only public rows: naming a seat or a key proves nothing and shows
+    nothing private."""
+    address = my_games_page.session_address(request.cookies, secret())
+    held = my_games_page.held(service(), request.args, address)
     mine = model.my_games(service(), held)
+    ratings = ratings_model.my_ratings(service(), held)
+    if my_games_page.wants_page(request):
+        return html("my_games.html", private=True, mine=mine, address=address, tz=reader_zone(), ratings=ratings)
     body = {"count": sum(len(rows) for rows in mine.values()), "waiting": len(mine["waiting"]),
-            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone())}
+            "html": render_template("parts/my_games.html", mine=mine, tz=reader_zone(), address=address,
+                                    ratings=ratings)}
     resp = Response(json.dumps(body), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@web.get("/my-games/signin/<link>")
+def my_games_signin(link):
+    """A ``games`` mail's link: the address it names becomes this browser's
+    session (an HttpOnly cookie), and the page opens."""
+    address = address_links.read(secret(), "link", link)
+    resp = redirect("/my-games", 303)
+    resp.set_cookie(my_games_page.COOKIE, address_links.make(secret(), "session", address,
+                                                             address_links.SESSION_TTL_S),
+                    max_age=int(address_links.SESSION_TTL_S), httponly=True, samesite="Lax",
+                    secure=request.is_secure, path="/")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@web.post("/my-games/signout")
+def my_games_signout():
+    resp = redirect("/my-games", 303)
+    resp.delete_cookie(my_games_page.COOKIE, path="/")
     return resp
 
 
@@ -184,6 +211,12 @@ def reader_zone() -> str | None:
     keeps it in a cookie), else None: their language's usual one."""
     zone = request.cookies.get(ZONE_COOKIE, "")
     return zone if 0 < len(zone) <= 64 and valid_zone(zone) else None
+
+
+@web.get("/r/<game>")
+def ratings(game):
+    """A game type's ratings table (pbem/ratings)."""
+    return html("ratings.html", page=ratings_model.ratings_page(service(), game))
 
 
 @web.get("/g/<game_id>")

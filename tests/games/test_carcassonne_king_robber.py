@@ -4,9 +4,11 @@ notation, and the expansion together with the others."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from pbem import games
 from pbem.games.base import BadOptions, canonical
 from pbem.games.carcassonne.base_rules import rules_for
 from pbem.games.carcassonne.expansions.king_robber import holder, record
@@ -183,9 +185,17 @@ def test_random_games_alone_and_with_every_expansion():
     ("fixed_15_40", 4 + 15, [15]),
     ("continuous", 4 + 1, []),              # 1 when the city was completed, nothing at the end
 ])
-def test_the_king_robber_scorings(scoring, total, final):
-    state = new_game(["E"], expansions=["king_robber"], king_robber_scoring=scoring)
-    state, ev = play(state, "place 0,-1 r180 follower city S")
+def test_the_king_robber_scorings_of_carcassonne_v1(scoring, total, final):
+    """carcassonne@1's readings, kept for its games (carcassonne@2 plays JCloisterZone's:
+    test_carcassonne_variants.py)."""
+    v1 = games.get("carcassonne", 1)
+    opts = v1.check_options(2, {"draw_order": ["E"], "start_player": 0, "expansions": ["king_robber"],
+                                "king_robber_scoring": scoring})
+    state = v1.start(2, opts)
+    state = v1.apply(state, v1.setup(state, random.Random(0)))
+    move = v1.parse("place 0,-1 r180 follower city S", state, 0)
+    ev = v1.decide(state, 0, move, random.Random(0))
+    state = v1.apply(state, ev)
     during = [e for e in of_type(ev, "KingScored") if e.get("continuous")]
     assert [e["points"] for e in during] == ([1] if scoring == "continuous" else [])
     at_end = [e["points"] for e in of_type(ev, "KingScored") if not e.get("continuous")]

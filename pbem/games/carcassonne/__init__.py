@@ -50,8 +50,9 @@ fixed start player, moves in notation, then the scores)::
     (8, 3)
 """
 from .. import register
-from .game import Carcassonne
+from .game import Carcassonne, CarcassonneV1
 
 GAME = register(Carcassonne())
+register(CarcassonneV1())  # carcassonne@1: the games begun before carcassonne@2
 
-__all__ = ["Carcassonne", "GAME"]
+__all__ = ["Carcassonne", "CarcassonneV1", "GAME"]

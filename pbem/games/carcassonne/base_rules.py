@@ -89,6 +89,8 @@ def draw_tile(turn: Turn) -> None:
             return
         if remove:
             turn.emit({"type": "TileDiscarded", "player": turn.player, "tile": letter})
+            for fn in turn.rules.on_discard:
+                fn(turn, letter)
         else:
             turn.emit({"type": "TileReturned", "player": turn.player, "tile": letter})
             tried.add(letter)

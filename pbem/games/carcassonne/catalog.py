@@ -42,7 +42,8 @@ ERROR_CODES = {
                         "its scored one",
     "bad_abbey": "Abbey & Mayor: the abbey move could not be read",
     "bad_wagon": "Abbey & Mayor: the wagon move could not be read",
-    "figure_blocked": "Princess & Dragon: no figure may stand on the volcano tile (the dragon is there)",
+    "figure_blocked": "Princess & Dragon: no figure may stand on the volcano tile (the dragon is there); "
+                      "with The Tower, no follower closes a tower on the dragon's tile or on a volcano's turn",
     "action_required": "Princess & Dragon: with princess_action = must, the princess must send a knight home",
     "bad_dragon": "Princess & Dragon: a dragon step names a direction N, E, S or W (dragon N)",
     "dragon_blocked": "Princess & Dragon: the dragon cannot step there (no tile, entered already this flight, "
@@ -171,9 +172,10 @@ OPTIONS = (
            "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11, WFA-WFW)"), list),
     Option("start_player", -1, N_("seat that starts (-1: chosen at random)"), int, minimum=-1, maximum=5),
     Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
-           "completed road (per_feature); or the holders score 10 and 20 (fixed_10_20) or 15 and 40 "
-           "(fixed_15_40) at the end; or each holder scores 1 for every city (road) completed while it "
-           "holds the figure (continuous)"), str,
+           "completed road (per_feature); or each holder scores 10 at the end (fixed_10_20: 20 for both); or "
+           "each holder 15, a seat holding both 40 (fixed_15_40); or, each turn, the holder from before the "
+           "turn's change scores 1 for every city (road) the tile completed (continuous); JCloisterZone's "
+           "readings"), str,
            choices=("per_feature", "fixed_10_20", "fixed_15_40", "continuous")),
     Option("cult_set", 6, N_("Cult: the 6 shrine tiles (cult/6, CU1-CU6) or 5 (cult/5, CU1-CU5)"),
            int, choices=(6, 5)),
@@ -214,9 +216,30 @@ OPTIONS = (
     Option("allow_negative_scores", True, N_("scores may go below 0 (The Tower's ransom, bazaar bids); false: a seat may not pay points it "
            "does not have (no ransom under 3 points, no bid above its score, no buying at a bid it cannot pay)"),
            bool),
+    Option("besieged_tiny_city", "exempt", N_("Siege with tiny_city_scoring 2: a completed besieged 2-tile city scores 1 per tile and "
+           "pennant like any besieged city (exempt) or 0, the tiny-city rule and then the siege's (zero, as "
+           "JCloisterZone)"), str, choices=("exempt", "zero")),
+    Option("unplaceable_bazaar", "auction", N_("Bridges, Castles & Bazaars: a drawn bazaar tile that fits nowhere is removed and still "
+           "calls a bazaar (auction, the published text) or is removed with no bazaar (discard, as "
+           "JCloisterZone)"), str, choices=("auction", "discard")),
     Option("siege_escape_adjacency", "any_city_tile", N_("Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
            "or next to a siege tile"), str, choices=("any_city_tile", "siege_tile")),
 )
+
+#: the options of carcassonne@1 (its games keep their rules): no besieged_tiny_city nor
+#: unplaceable_bazaar (its games play exempt and discard), and the King & Robber scorings
+#: under the names they had, with carcassonne@1's readings (``game.CarcassonneV1``)
+OPTIONS_V1 = tuple(
+    Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
+           "completed road (per_feature); or the holders score 10 and 20 (fixed_10_20) or 15 and 40 "
+           "(fixed_15_40) at the end; or each holder scores 1 for every city (road) completed while it "
+           "holds the figure (continuous)"), str,
+           choices=("per_feature", "fixed_10_20", "fixed_15_40", "continuous"))
+    if o.name == "king_robber_scoring" else o
+    for o in OPTIONS if o.name not in ("besieged_tiny_city", "unplaceable_bazaar"))
+#: carcassonne@1's King & Robber values -> the readings it played (``king_robber.py``)
+KING_ROBBER_V1 = {"per_feature": "per_feature", "fixed_10_20": "king_10_robber_20",
+                  "fixed_15_40": "king_15_robber_40", "continuous": "continuous_new_holder"}
 
 SAMPLE_SETUPS = (
     (2, {}),
@@ -233,6 +256,10 @@ SAMPLE_SETUPS = (
     (3, {"expansions": ["cult"]}),
     (2, {"expansions": ["cult"], "cult_set": 5}),
     (2, {"expansions": ["siege"]}),
+    (2, {"expansions": ["siege", "king_robber"], "tiny_city_scoring": 2, "besieged_tiny_city": "zero",
+         "king_robber_scoring": "fixed_15_40"}),
+    (2, {"expansions": ["bridges_castles_bazaars", "king_robber"], "unplaceable_bazaar": "discard",
+         "king_robber_scoring": "fixed_10_20"}),
     (3, {"expansions": ["siege"], "siege_escape_adjacency": "siege_tile"}),
     (2, {"expansions": ["abbey_mayor"]}),
     (3, {"expansions": ["abbey_mayor"], "wagon_move": "adjacent_tiles", "barn_placement": "no_farmers",

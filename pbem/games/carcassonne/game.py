@@ -6,7 +6,7 @@ from collections import Counter
 from ..i18n import N_, _
 from ..base import BadOptions, Game, IllegalMove, Option, ParseError, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
 from .base_rules import rules_for
-from .catalog import ALL_EXPANSIONS, ERROR_CODES, OPTIONS, SAMPLE_SETUPS, VIEW_FIELDS
+from .catalog import ALL_EXPANSIONS, ERROR_CODES, KING_ROBBER_V1, OPTIONS, OPTIONS_V1, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
 from .moves import group_moves, legal_moves, legal_placements
 from .notation import (MOVE_TEXTS, describe_event, describe_move, describe_setup, examples_for, help_for,
@@ -43,7 +43,10 @@ def full_pile(options: dict) -> dict:
 
 class Carcassonne(Game):
     name = "carcassonne"
-    version = 1
+    #: 2: JCloisterZone's King & Robber scorings under their names, a removed bazaar tile
+    #: still calls its bazaar (``unplaceable_bazaar``), ``besieged_tiny_city``; the games
+    #: begun before keep carcassonne@1 (``CarcassonneV1``)
+    version = 2
     title = "Carcassonne"
     min_players = 2
     max_players = 6   # the base game takes 2 to 5; Inns & Cathedrals adds a 6th (check_setup)
@@ -349,3 +352,39 @@ class Carcassonne(Game):
     @staticmethod
     def tile_types() -> dict:
         return dict(TILES)
+
+
+class CarcassonneV1(Carcassonne):
+    """``carcassonne@1``, the rules of the games created before ``carcassonne@2``, kept so
+    that games in progress, and their records, play on as they began: the King & Robber
+    scorings ``fixed_10_20`` (the King 10, the Robber Baron 20), ``fixed_15_40`` (15 and
+    40) and ``continuous`` (the holder after the turn's change of hands) as they were read
+    then; no ``unplaceable_bazaar`` (a removed bazaar tile calls no bazaar) nor
+    ``besieged_tiny_city`` (exempt). The rules fixes that every game takes (a castle's
+    knight is neither eaten nor captured; no tower closed on the dragon's tile or on a
+    volcano's turn) apply here too: they change no stored event (docs/rules/carcassonne.md)."""
+
+    version = 1
+    options = OPTIONS_V1
+    sample_setups = ((2, {"expansions": ["king_robber", "bridges_castles_bazaars"],
+                          "king_robber_scoring": "fixed_10_20"}),)
+    bench_setups = ()
+
+    @staticmethod
+    def _as_v1(options: dict) -> dict:
+        """The options a carcassonne@1 game plays by: its King & Robber value named by the
+        reading it had (``king_robber.FIXED_V1``, ``continuous_new_holder``)."""
+        mode = options.get("king_robber_scoring", "per_feature")
+        return {**options, "king_robber_scoring": KING_ROBBER_V1.get(mode, mode)}
+
+    def start(self, players: int, options: dict) -> State:
+        back = {v: k for k, v in KING_ROBBER_V1.items()}
+        given = dict(options or {})
+        if given.get("king_robber_scoring") in back:        # options of a started game
+            given["king_robber_scoring"] = back[given["king_robber_scoring"]]
+        st = super().start(players, given)
+        st.options = self._as_v1(st.options)
+        return st
+
+    def describe_setup(self, options: dict, players: int | None = None) -> str:
+        return describe_setup(self._as_v1(options), players)

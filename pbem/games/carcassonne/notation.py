@@ -290,6 +290,8 @@ def describe_setup(options: dict, players: int | None = None) -> str:
         parts.append(_("an escape needs a monastery or shrine next to any tile of the besieged city")
                      if options.get("siege_escape_adjacency", "any_city_tile") == "any_city_tile"
                      else _("an escape needs a monastery or shrine next to a siege tile"))
+        if options.get("besieged_tiny_city", "exempt") == "zero" and options.get("tiny_city_scoring", 4) == 2:
+            parts.append(_("a completed besieged 2-tile city scores 0"))
     if "abbey_mayor" in expansions:
         parts.append(_(WAGON_MOVES.get(options.get("wagon_move", "along_road"), WAGON_MOVES["along_road"])))
         if options.get("barn_placement") == "no_farmers":
@@ -320,6 +322,8 @@ def describe_setup(options: dict, players: int | None = None) -> str:
             parts.append(_("bazaar bids up to the bidder's score"))
         if options.get("bazaar_mode", "auction") == "draft":
             parts.append(_("the bazaar's tiles are picked in turn, with no bids"))
+        if options.get("unplaceable_bazaar", "discard") == "auction":
+            parts.append(_("a bazaar tile that fits nowhere still calls a bazaar"))
     if "wheel_of_fortune" in expansions:
         parts.append(_("the Wheel of Fortune is a house reading: its board, wheel tiles and event values are house "
                        "data, no published source gives them"))
@@ -332,9 +336,14 @@ def describe_setup(options: dict, players: int | None = None) -> str:
 #: how the setup says each King & Robber scoring
 KING_ROBBER_SCORING = {
     "per_feature": N_("at the end the King scores 1 per completed city, the Robber Baron 1 per completed road"),
-    "fixed_10_20": N_("at the end the King and the Robber Baron score 10 and 20"),
-    "fixed_15_40": N_("at the end the King and the Robber Baron score 15 and 40"),
-    "continuous": N_("the King and the Robber Baron score 1 for every city (road) completed while held"),
+    "continuous": N_("each turn, the holder of the King (the Robber Baron) from before the turn scores 1 for every "
+                     "city (road) the tile completed"),
+    "fixed_10_20": N_("at the end the King and the Robber Baron score 10 each"),
+    "fixed_15_40": N_("at the end the King and the Robber Baron score 15 each, or 40 held together"),
+    # carcassonne@1's readings (game.CarcassonneV1)
+    "king_10_robber_20": N_("at the end the King and the Robber Baron score 10 and 20"),
+    "king_15_robber_40": N_("at the end the King and the Robber Baron score 15 and 40"),
+    "continuous_new_holder": N_("the King and the Robber Baron score 1 for every city (road) completed while held"),
 }
 #: how the setup says each wagon rule
 WAGON_MOVES = {

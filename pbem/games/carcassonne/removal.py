@@ -20,12 +20,22 @@ def item(state, player: int, sid: int, figure: str) -> dict:
     return {"player": player, "figure": figure, "x": x, "y": y, "on": label}
 
 
+def protected(f) -> bool:
+    """Whether nothing may take a figure off this feature before it scores: a castle's
+    knight (Bridges, Castles & Bazaars) is neither eaten by the dragon nor captured by a
+    tower (the rules notes' [HOUSE] reading, as JCloisterZone plays it)."""
+    return bool(f.marks.get("castle"))
+
+
 def figures_on(state, cells, keep=("barn",)) -> list:
     """Every figure standing on a segment of a tile at one of ``cells`` (not the
-    figures in ``keep``), sorted by cell, segment, seat, figure."""
+    figures in ``keep``, nor a castle's knight: ``protected``), sorted by cell,
+    segment, seat, figure."""
     cells = set(cells)
     out = []
     for _fid, f in occupied(state):
+        if protected(f):
+            continue
         for player, sid, figure in f.meeples:
             if figure in keep:
                 continue

@@ -116,9 +116,15 @@ class Rules:
         #: fn(turn, letter) -> True if the tile just drawn is put aside and another drawn
         #: (P&D: a dragon tile before the dragon is in play).
         self.draw_filters: list = []
+        #: fn(turn, letter) run after a drawn tile that fits nowhere was removed
+        #: (``TileDiscarded``; B,C&B: a bazaar tile still calls its bazaar).
+        self.on_discard: list = []
         #: fn(state, letter) -> None, "tile" (no figure on the new tile's segments) or
         #: "all" (no figure at all this turn) (P&D: the volcano).
         self.tile_blocks: list = []
+        #: fn(state) -> cells where no figure may be placed at all, by any way (P&D: the
+        #: dragon's tile; a tower's top there is no exception).
+        self.no_figure_cells: list = []
         #: fn(turn) -> True if it opened a decision before the final scoring (the Count's
         #: last moves out of the city); ``finish`` runs again once it is answered.
         self.before_finish: list = []

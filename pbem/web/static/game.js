@@ -496,7 +496,19 @@
     });
   }
 
+  /* Takebacks (parts/takeback.html): asked and answered as moves, sent as every move is. */
+  function attachTakeback() {
+    var form = document.querySelector("#play form.takeback-form");
+    if (!form || (G.mode === "page" && !me)) return;
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var b = e.submitter;
+      if (b) send(JSON.parse(b.value), b.dataset.text, +form.dataset.version);
+    });
+  }
+
   function attachPlay() {
+    attachTakeback();
     var form = document.querySelector("#play form.moves");
     if (!form || (G.mode === "page" && !me)) {
       if (window.PbemTouch) PbemTouch.reset();

@@ -34,12 +34,14 @@
   function showMine() {
     var box = document.getElementById("mine");
     var held = PbemKeys.heldSeats();
-    if (!box || !held.length) return Promise.resolve();
+    if (!box) return Promise.resolve();
+    // With no seat held, the answer may still list an address's games (its
+    // session cookie, from a "games" mail's link: pbem/web/my_games_page.py).
     var query = held.map(function (h) { return "seat=" + encodeURIComponent(h.game + "." + h.seat); }).join("&");
     return fetch("/my-games?" + query, { headers: { "Accept-Language": lang }, credentials: "same-origin" })
       .then(function (resp) { return resp.ok ? resp.json() : null; })
       .then(function (answer) {
-        if (!answer) return;
+        if (!answer || (!held.length && !answer.count)) return;
         box.querySelector(".mine-list").innerHTML = answer.html;  // the server's own part, its texts escaped
         box.hidden = false;
       })
@@ -125,6 +127,16 @@
       var item = { seat: +row.dataset.seat, email: email };
       if (name) item.name = name;
       out.push(item);
+    });
+    return out;
+  }
+
+  /* The seats given to the server's bots: {"seat": level}. */
+  function bots() {
+    var out = {};
+    form.querySelectorAll(".invite").forEach(function (row) {
+      var level = row.querySelector(".invite-bot");
+      if (!row.hidden && level && level.value) out[row.dataset.seat] = level.value;
     });
     return out;
   }
@@ -228,7 +240,7 @@
     var seat = +seatSel.value, body = {
       game: gameSel.value, players: +playersSel.value, title: form.querySelector("#create-title").value.trim(),
       lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
-      open: form.querySelector("#create-open").checked
+      open: form.querySelector("#create-open").checked, bots: bots()
     };
     button.disabled = true;
     markOption(null);

@@ -15,6 +15,11 @@ the base rules:
 * **At the end** (``king_robber_scoring`` = ``per_feature``): the King's holder
   scores 1 per completed city on the board, the Robber Baron's 1 per completed
   road (``KingScored`` / ``RobberScored``, category ``king_robber``).
+* **JCloisterZone's variants** (carcassonne@2): ``fixed_10_20`` 10 to each holder at
+  the end; ``fixed_15_40`` 15 to each, 40 once to a seat holding both; ``continuous``
+  each turn, before the records, 1 per city (road) the tile completed to the holder
+  from before the change. carcassonne@1 keeps its own readings under the names
+  ``king_10_robber_20``, ``king_15_robber_40``, ``continuous_new_holder``.
 * Holders and record sizes are public: ``view["king_robber"]`` and a line of
   the text board (``state.ext["king_robber"]``).
 
@@ -92,17 +97,41 @@ def take_records(turn: Turn) -> None:
         st = turn.state
 
 
-#: king_robber_scoring = fixed_A_B: the King's holder scores A at the end, the Robber Baron's B
-FIXED = {"fixed_10_20": {"king": 10, "robber": 20}, "fixed_15_40": {"king": 15, "robber": 40}}
+#: king_robber_scoring -> the points each holder scores at the end, the same for both
+#: figures (JCloisterZone's "10/20": 10 a card, so 20 for both), or (one card, both cards
+#: held by one seat) for "15/40" (JCZ: 15 for one, 40 for both, paid once)
+FIXED_PER_CARD = {"fixed_10_20": 10}
+FIXED_ONE_OR_BOTH = {"fixed_15_40": (15, 40)}
+#: the readings of carcassonne@1 (its games keep them; ``game.CarcassonneV1`` names its
+#: values so): the King's holder scores A at the end, the Robber Baron's B
+FIXED_V1 = {"king_10_robber_20": {"king": 10, "robber": 20}, "king_15_robber_40": {"king": 15, "robber": 40}}
+#: continuous scoring: JCZ pays the holder from before the turn's change of hands
+#: (``continuous``); carcassonne@1 paid the holder after it (``continuous_new_holder``)
+CONTINUOUS = ("continuous", "continuous_new_holder")
 
 
-def continuous(turn: Turn) -> None:
-    """Step 8.4 with king_robber_scoring = continuous: after the records, the King's
-    holder scores 1 for each city the tile completed, the Robber Baron's 1 for each road
-    (the holder at that moment: the one who just took the figure scores for that feature)."""
+def _mode(state) -> str:
+    return state.options.get("king_robber_scoring", "per_feature")
+
+
+def continuous_before(turn: Turn) -> None:
+    """Step 8.4 with king_robber_scoring = continuous (JCloisterZone's reading), before the
+    records: the holder from before this turn's change of hands scores 1 for each city
+    (road) the tile completed; a figure nobody holds yet pays nobody."""
+    if _mode(turn.state) == "continuous":
+        _pay_holders(turn)
+
+
+def continuous_after(turn: Turn) -> None:
+    """Step 8.4 with king_robber_scoring = continuous_new_holder (carcassonne@1's
+    ``continuous``): after the records, so the seat that just took the figure scores for
+    the feature that won it."""
+    if _mode(turn.state) == "continuous_new_holder":
+        _pay_holders(turn)
+
+
+def _pay_holders(turn: Turn) -> None:
     st = turn.state
-    if st.options.get("king_robber_scoring", "per_feature") != "continuous":
-        return
     for kind, (figure, _taken, scored) in FIGURES.items():
         p = holder(st, figure)
         n = sum(1 for fid in turn.completed if fid in st.features and st.features[fid].kind == kind)
@@ -111,22 +140,39 @@ def continuous(turn: Turn) -> None:
                        "category": EXPANSION, "continuous": True})
 
 
+def _fixed(turn: Turn, p: int, scored: str, points: int, **more) -> None:
+    turn.emit({"type": scored, "player": p, "features": None, "points": points, "winners": [p],
+               "category": EXPANSION, "fixed": True, **more})
+
+
 def final_scoring(turn: Turn) -> None:
     """At the end (per_feature): 1 per completed city to the King, 1 per completed road
-    to the Robber Baron (nothing if nobody holds it); fixed_10_20 / fixed_15_40: the
-    fixed points to each holder; continuous: nothing more."""
+    to the Robber Baron (nothing if nobody holds it); fixed_10_20: 10 to each holder;
+    fixed_15_40: 15 to each holder, or 40 once to a seat holding both; continuous: nothing
+    more. (carcassonne@1's king_10_robber_20 / king_15_robber_40: A to the King, B to the
+    Robber Baron.)"""
     st = turn.state
-    mode = st.options.get("king_robber_scoring", "per_feature")
-    if mode == "continuous":
+    mode = _mode(st)
+    if mode in CONTINUOUS:
         return
+    if mode in FIXED_ONE_OR_BOTH:
+        one, both = FIXED_ONE_OR_BOTH[mode]
+        king, robber = holder(st, "king"), holder(st, "robber")
+        if king is not None and king == robber:
+            _fixed(turn, king, "KingScored", both, both=True)
+            return
     for kind, (figure, _taken, scored) in FIGURES.items():
         p = holder(st, figure)
         if p is None:
             continue
-        if mode in FIXED:
-            points = FIXED[mode][figure]
-            turn.emit({"type": scored, "player": p, "features": None, "points": points, "winners": [p],
-                       "category": EXPANSION, "fixed": True})
+        if mode in FIXED_PER_CARD:
+            _fixed(turn, p, scored, FIXED_PER_CARD[mode])
+            continue
+        if mode in FIXED_ONE_OR_BOTH:
+            _fixed(turn, p, scored, FIXED_ONE_OR_BOTH[mode][0])
+            continue
+        if mode in FIXED_V1:
+            _fixed(turn, p, scored, FIXED_V1[mode][figure])
             continue
         n = sum(1 for f in st.features.values() if f.kind == kind and f.open == 0)
         turn.emit({"type": scored, "player": p, "features": n, "points": n, "winners": [p],
@@ -166,6 +212,8 @@ def _scored_text(figure: str, one: str, many: str):
         n = e["features"]
         args = dict(points=points(e["points"]), player=seat(e["player"]))
         if figure == "king":
+            if e.get("both"):
+                return _("The King and the Robber Baron, held together: {points} to {player}.", **args)
             if n is None:
                 return _("The King: {points} to {player}.", **args)
             return ngettext("The King: {n} completed city: {points} to {player}.",
@@ -209,8 +257,9 @@ class KingAndRobber(Expansion):
         points = rules.evolvers["FeatureScored"]
         rules.evolvers.update(KingTaken=_taken("king"), RobberTaken=_taken("robber"),
                               KingScored=points, RobberScored=points)
+        rules.on("score", continuous_before)
         rules.on("score", take_records)
-        rules.on("score", continuous)
+        rules.on("score", continuous_after)
         rules.on(FINAL_SCORING, final_scoring)
 
 

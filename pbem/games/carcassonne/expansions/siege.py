@@ -55,6 +55,16 @@ def besieged(f) -> bool:
     return f.kind == "city" and bool(f.marks.get("siege"))
 
 
+def tiny_and_halved(state, f) -> bool:
+    """``besieged_tiny_city`` = ``zero`` (as JCloisterZone scores it): under
+    ``tiny_city_scoring`` = 2 a completed besieged 2-tile city takes the tiny-city rule
+    (1 a tile and pennant) and then loses the siege's 1 a tile and pennant: 0 (1 a unit with
+    a cathedral). ``exempt`` (the default): the tiny-city rule does not touch a besieged
+    city, which scores 1 a tile and pennant as any besieged city."""
+    return (len(f.tiles) == 2 and state.options.get("tiny_city_scoring", 4) == 2
+            and state.options.get("besieged_tiny_city", "exempt") == "zero")
+
+
 def _mine(state) -> dict:
     return state.ext.get(EXPANSION) or {}
 
@@ -293,6 +303,8 @@ class Siege(Expansion):
                 if not complete:
                     return 0
                 per = 2 if f.marks.get("cathedral") else 1
+                if tiny_and_halved(state, f):
+                    per -= 1        # JCZ: the tiny city's 1 a unit, less the siege's 1
                 return per * (len(f.tiles) + f.marks.get("pennant", 0))
             return city(state, f, complete)
 

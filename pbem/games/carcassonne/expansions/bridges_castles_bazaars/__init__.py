@@ -66,6 +66,7 @@ class BridgesCastlesBazaars(Expansion):
         rules.on("start_turn", bazaar.take, first=True)
         rules.on("place_tile", bridges.build, first=True)
         rules.on("place_tile", bazaar.note)
+        rules.on_discard.append(bazaar.note_discarded)
         rules.on("resolve_figures", castles.offer)
         rules.on("score", castles.score)
         rules.on("end_turn", castles.resume_choice, first=True)   # castle_feature_choice = owner_choice

@@ -70,6 +70,21 @@ def note(turn: Turn) -> None:
     turn.emit({"type": "BazaarCalled", "player": turn.player})
 
 
+def note_discarded(turn: Turn, letter: str) -> None:
+    """Step 2 (``Rules.on_discard``): a drawn bazaar tile that fits nowhere and is removed
+    still calls a bazaar after the turn with ``unplaceable_bazaar`` = ``auction`` (the
+    published text: the bazaar is held when the tile is drawn, placed or not); with
+    ``discard`` (as JCloisterZone plays it, and the games begun before carcassonne@2, whose
+    options lack the key) it is removed with no bazaar. The same conditions as a placed one."""
+    st = turn.state
+    if st.options.get("unplaceable_bazaar", "discard") != "auction":
+        return
+    if BAZAAR not in TILES[letter.split("~")[0]].tags or mine(st).get("from_bazaar") or held(st) \
+            or auction(st) or mine(st).get("called"):
+        return
+    turn.emit({"type": "BazaarCalled", "player": turn.player, "discarded": letter})
+
+
 def _pile_size(state) -> int:
     return len(state.order) if state.order is not None else sum(state.pile.values())
 

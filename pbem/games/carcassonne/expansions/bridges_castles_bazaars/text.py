@@ -164,7 +164,9 @@ EVENT_TEXTS.update(
                                     points=points(e["points"])),
     CastleScored=lambda e: _("The castle at {at}: {points} to {player}.", at=at(e["x"], e["y"]),
                              points=points(e["points"]), player=seat(e["player"])),
-    BazaarCalled=lambda e: _("{player} placed a bazaar: a bazaar follows the turn.", player=seat(e["player"])),
+    BazaarCalled=lambda e: (_("{player} drew a bazaar tile that fits nowhere: it is removed, and a bazaar follows "
+                              "the turn.", player=seat(e["player"])) if e.get("discarded") else
+                            _("{player} placed a bazaar: a bazaar follows the turn.", player=seat(e["player"]))),
     BazaarCancelled=lambda e: _("No bazaar: {reason}.", reason=_(CANCEL_REASONS[e["reason"]])
                                 if e["reason"] in CANCEL_REASONS else e["reason"]),
     BazaarOpened=_opened,

@@ -42,6 +42,7 @@ class PrincessAndDragon(Expansion):
         rules.initial.append(initial)
         rules.draw_filters.append(dragon.set_aside)
         rules.tile_blocks.append(dragon.volcano_block)
+        rules.no_figure_cells.append(dragon.dragon_cells)
         rules.evolvers.update(dragon.EVOLVERS)
         rules.evolvers.update(fairy.EVOLVERS)
         points = rules.evolvers["FeatureScored"]

@@ -71,6 +71,12 @@ def volcano_block(state, letter: str):
     return "all" if state.options.get("volcano_blocks", "followers") == "all_figures" else "tile"
 
 
+def dragon_cells(state) -> list:
+    """``Rules.no_figure_cells``: the dragon's tile (no figure may ever be placed there)."""
+    here = dragon_at(state)
+    return [] if here is None else [here]
+
+
 def on_dragon(state, cell) -> bool:
     return dragon_at(state) == tuple(cell)
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from ....i18n import _
 from ....base import IllegalMove
 from ...features import label_of, occupied
-from ...removal import return_stranded
+from ...moves import tile_block
+from ...removal import protected, return_stranded
 from ...rules import Turn
 from ...segwords import cell_sid, is_int, typed
 from .prisoners import exchange_after_capture
@@ -61,11 +62,21 @@ def _top_figures(state, player: int) -> list:
     return [f for f in TOP_FIGURES if f in counts and counts[f](state, player) > 0]
 
 
+def _no_top_cells(state):
+    """Where no follower may close a tower now: every tower when the turn's tile takes no
+    figure (a volcano: step 4 is skipped, and closing a tower deploys a follower), and
+    the tiles where no figure may ever go (the dragon's)."""
+    if state.placed and state.rules.tile_blocks and tile_block(state, state.board[state.placed[-1]][0]):
+        return None
+    return {tuple(c) for fn in state.rules.no_figure_cells for c in fn(state)}
+
+
 def legal(state, player: int) -> list:
     m = mine(state)
     pieces = m["pieces"][player]
     tops_taken, heights = m.get("tops", {}), m.get("heights", {})
-    figures = _top_figures(state, player)
+    banned = _no_top_cells(state)
+    figures = _top_figures(state, player) if banned is not None else []
     out = []
     for y, x in sorted((c[1], c[0]) for c in m.get("foundations", ())):
         k = key(x, y)
@@ -73,7 +84,7 @@ def legal(state, player: int) -> list:
             continue
         if pieces > 0:
             out.append({"type": "action", "do": "tower", "x": x, "y": y})
-        if heights.get(k, 0) >= 1:
+        if heights.get(k, 0) >= 1 and figures and (x, y) not in banned:
             out.extend({"type": "action", "do": "tower", "x": x, "y": y, "top": f} for f in figures)
     return out
 
@@ -91,6 +102,11 @@ def validate(state, player: int, move: dict) -> dict:
             raise IllegalMove("no_tower_there", _("there is no tower foundation at {x},{y}", x=cell[0], y=cell[1]))
         if top(state, cell) is not None:
             raise IllegalMove("tower_closed", _("a follower stands on top of that tower"))
+        if "top" in move and _no_top_cells(state) is None:
+            raise IllegalMove("figure_blocked", _("no follower may close a tower this turn: the tile "
+                                                  "placed takes no figure (the volcano)"))
+        if "top" in move and cell in _no_top_cells(state):
+            raise IllegalMove("figure_blocked", _("no follower may close a tower on the dragon's tile"))
         if "top" in move:
             raise IllegalMove("bad_tower", _("a follower or big follower of your supply goes on top of "
                                              "a tower at least 1 floor high"))
@@ -103,6 +119,8 @@ def targets(state, cell, reach: int) -> list:
     x0, y0 = cell
     out = []
     for _fid, f in occupied(state):
+        if protected(f):
+            continue                    # a castle's knight cannot be captured
         for p, sid, figure in f.meeples:
             if figure not in FOLLOWERS:
                 continue

@@ -1,0 +1,53 @@
+"""What the seats are told of a takeback (pbem/games/takeback.py): the seats
+asked get a mail to answer (``accept`` / ``refuse``, in their language's
+words), everyone else the outcome. The seat whose move made the news needs
+no mail about it (a mail's mover is answered with the board)."""
+from __future__ import annotations
+
+from ..games import takeback
+from ..games.i18n import _, reading
+from . import wording
+from .kinds import TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED
+from .readers import quoted
+
+
+def tell(notifier, game_id: str, before_version: int, version: int, mover: int | None) -> dict:
+    """Mail and webhook each seat the news of the takeback events in
+    ``(before_version, version]``; returns what each seat was told."""
+    service = notifier.service
+    events = [e for _v, e, _m in service.store.events(game_id, before_version, version) if takeback.is_meta(e)]
+    if not events:
+        return {}
+    loaded = service.load(game_id, version)
+    if loaded.meta.get("status") != "active":
+        return {}
+    players = int(loaded.meta["players"])
+    names = wording.seat_names(service.store.seats(game_id), players)
+    out: dict = {}
+    for event in events:
+        if event["type"] == takeback.TAKEBACK_REQUESTED:
+            told, kind = [s for s in event["asked"] if s != mover], TAKEBACK_ASKED
+        elif event["type"] == takeback.TAKEBACK_ANSWERED and event["answer"] == "refuse":
+            told, kind = [s for s in range(players) if s != mover], TAKEBACK_REFUSED
+        elif event["type"] == takeback.TAKEBACK_APPLIED:
+            told, kind = [s for s in range(players) if s != mover], TAKEBACK_DONE
+        else:
+            continue
+        for seat in told:
+            with reading(notifier.reader(loaded, seat).lang):
+                message = _message(event, kind, names)
+            notifier.tell(loaded, seat, kind, before_version, message)
+            out[seat] = kind
+    return out
+
+
+def _message(event: dict, kind: str, names: list) -> str:
+    if kind == TAKEBACK_ASKED:
+        return _("{player} asks to take back their last move. Reply with {accept} to accept or {refuse} to "
+                 "refuse. The game goes back to before that move only if every other player accepts; a move "
+                 "made meanwhile declines it.", player=names[event["by"]], accept=quoted(takeback.word("accept")),
+                 refuse=quoted(takeback.word("refuse")))
+    if kind == TAKEBACK_REFUSED:
+        return _("{player} refused the takeback: the move stands.", player=names[event["by"]])
+    return _("Every other player accepted: the last move is taken back, and the game goes on from version "
+             "{version}.", version=event["to_version"])

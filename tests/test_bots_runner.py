@@ -1,0 +1,277 @@
+"""Bots through a real server (``python -m pbem.server.run``, its bot process
+under the supervisor): every game played to its end by bots alone; a game
+where a person plays by mail (real SMTP in, the maildir out) against a bot;
+a third party's bot (pbem/bots/runner.py, only a key and the public API)
+against a server bot, then the ratings that game gives, by the API and
+rebuilt offline from the records; bad input."""
+from __future__ import annotations
+
+import json
+import smtplib
+import time
+
+import pytest
+import redis
+import requests
+
+from pbem import bots
+from pbem.api.record_schemas import RecordHeader
+from pbem.bots.runner import BotSeat, play_game
+from pbem.client import ApiError, Client
+from pbem.errors import Unprocessable
+from pbem.ratings import ANCHOR_MU, ANCHOR_SIGMA, parse_record, rate
+from pbem.service import bots as bot_seats
+from pbem.trust.record import verify_lines
+from pbem.trust.signing import generate_key
+
+from .mail_players import answer, offered_examples, reply_address
+from .mail_reader import Maildir, text_of
+from .run_support import Server
+
+#: (game, players, options): small games, so each is quick.
+GAMES = [("wakanda", 2, {}), ("kachina", 2, {}), ("carcassonne", 2, {}), ("cartoona", 2, {"mode": "basic"})]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("bots") / "data"
+    # Turn mails on (the game by mail); one API process and one move worker: enough here.
+    srv = Server(data, PBEM_NOTIFY="1", WEB_CONCURRENCY="1", PBEM_WORKERS="1")
+    try:
+        srv.wait_ready()
+        yield srv
+    finally:
+        srv.stop()
+
+
+def wait_finished(client: Client, game_id: str, timeout: float = 90) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.game(game_id)
+        if game["status"] == "finished":
+            return game
+        time.sleep(0.1)
+    raise AssertionError(f"{game_id} not finished in {timeout} s: {client.game(game_id)['version']}")
+
+
+def test_the_service_knows_the_bots_levels():
+    assert bot_seats.LEVELS == bots.LEVELS
+
+
+@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
+def test_bots_alone_play_a_whole_game(server, game, players, options):
+    c = Client(server.base)
+    created = c.create_game(game, players, options, bots={seat: "random" for seat in range(players)}, open=True)
+    assert created["status"] == "active"  # every seat a bot: dealt at once
+    assert [(s["name"], s["bot"]) for s in created["seats"]] == [("Bot (random)", "random")] * players
+    final = wait_finished(c, created["id"])
+    assert final["result"]["placings"]
+    record = c.record(created["id"])
+    report = verify_lines(record.splitlines())
+    assert report.ok and report.seed_checked and report.signatures_checked > 0, report.problems
+    header = json.loads(record.splitlines()[0])
+    assert [(s["bot"], s["rated_as"]) for s in header["seats"]] == [("random", "bot:random")] * players
+    RecordHeader().load(header)  # as the record's schema documents it
+    # Every move signed by the seat's own key (ed25519), none an internal shortcut.
+    steps = [json.loads(line) for line in record.splitlines()[1:] if "move_id" in line]
+    assert {s["auth"] for s in steps} <= {"setup", "ed25519"} and any(s["auth"] == "ed25519" for s in steps)
+
+
+def test_a_third_partys_bot_against_a_server_bot_and_the_ratings(server, tmp_path):
+    c = Client(server.base)
+    created = c.create_game("wakanda", 2, bots={1: "random"}, open=True)
+    assert created["status"] == "open" and created["seats"][1]["bot"] == "random"
+    private, public = generate_key()
+    c.join(created["id"], 0, public, "Ann")
+    # The third party's program: its key, a fresh token from a signed
+    # request, the seat's view and legal moves, signed moves, the stream.
+    final = play_game(Client(server.base), created["id"], [BotSeat(0, private, "random")], seed=7)
+    assert final["status"] == "finished"
+    table = requests.get(f"{server.base}/ratings/wakanda", timeout=10).json()
+    rows = {r["player"]: r for r in table["ratings"]}
+    assert table["anchor"] == {"player": "bot:random", "mu": ANCHOR_MU, "sigma": ANCHOR_SIGMA}
+    assert rows["bot:random"]["mu"] == ANCHOR_MU and rows["bot:random"]["sigma"] == ANCHOR_SIGMA
+    assert rows["bot:random"]["bot"] == "random" and rows["bot:random"]["games"] >= 1
+    ann = rows[f"key:{public}"]
+    assert ann["name"] == "Ann" and ann["games"] == 1 and ann["sigma"] < 25 / 3
+    won = final["result"]["placings"][0] == 1
+    assert ann["wins"] == int(won) and (ann["mu"] > 25) == won
+    # Bots-only games (one identity at two seats) are not rated.
+    assert table["games_rated"] == 1
+    # Offline: the same table from the finished games' records.
+    finished = c.list_games("finished")
+    records = [parse_record(c.record(g["id"])) for g in finished if g["game"] == "wakanda"]
+    offline = rate(records)["wakanda"].as_dict()
+    assert offline == table
+
+
+def test_a_person_plays_by_mail_against_a_bot(server):
+    box = Maildir(server.data / "maildir")
+    box.new()
+    c = Client(server.base)
+    ann = "ann@example.test"
+    created = c.create_game("wakanda", 2, invitations=[{"email": ann, "seat": 0, "name": "Ann"}],
+                            bots={1: "random"})
+    assert [s["bot"] for s in created["seats"]] == [None, "random"]
+    began, replies, turns = time.monotonic(), 0, 0
+    smtp = smtplib.SMTP("127.0.0.1", server.mail_port, timeout=10)
+    try:
+        over = False
+        while not over:
+            assert time.monotonic() - began < 120, f"not over after {replies} replies"
+            try:
+                news = box.wait_for(lambda m: ann in str(m["To"]), timeout=30)
+            except AssertionError:
+                raise AssertionError(f"{c.game(created['id'])}\n{server.output()[-3000:]}") from None
+            offers = []  # the mails that say it is Ann's turn; the newest is answered
+            for msg in news:
+                if ann not in str(msg["To"]):
+                    continue
+                kind, text = msg["X-Pbem-Kind"], text_of(msg)
+                if kind == "invitation":
+                    sent = answer(msg, "join Ann", ann)
+                    smtp.send_message(sent, from_addr=ann, to_addrs=[reply_address(msg)])
+                elif kind == "game_over":
+                    over = True
+                elif kind == "your_turn" or (kind == "mail_reply" and "It is your turn." in text):
+                    assert "not applied" not in text and "Bot (random)" in text, text
+                    offers.append(msg)
+            if offers and not over:
+                turns += 1
+                msg = max(offers, key=lambda m: int(m["X-Pbem-Version"] or 0))
+                sent = answer(msg, offered_examples(text_of(msg))[0], ann)
+                smtp.send_message(sent, from_addr=ann, to_addrs=[reply_address(msg)])
+                replies += 1
+    finally:
+        smtp.quit()
+    final = c.game(created["id"])
+    assert final["status"] == "finished" and turns >= 3
+    steps = [json.loads(line) for line in c.record(created["id"]).splitlines()[1:] if "move_id" in line]
+    by_seat = {}
+    for step in steps:
+        if step.get("envelope"):
+            by_seat.setdefault(step["envelope"]["player"], set()).add(step["auth"])
+    assert by_seat == {0: {"mail-token"}, 1: {"ed25519"}}
+
+
+@pytest.mark.parametrize("bots_asked,code", [
+    ({"1": "genius"}, "unknown_bot_level"),
+    ({"2": "random"}, "bad_bot_seat"),
+    ({"x": "random"}, "bad_bot_seat"),
+])
+def test_bad_bot_seats_are_refused_and_nothing_is_stored(server, bots_asked, code):
+    c = Client(server.base)
+    store = redis.Redis(port=server.redis_port)
+    games_stored = lambda: len(list(store.scan_iter("pbem:{g:*}:*")))  # noqa: E731  (every key of every game)
+    before = games_stored()
+    with pytest.raises(ApiError) as err:
+        c._call("POST", "/games", json={"game": "wakanda", "players": 2, "bots": bots_asked})
+    assert (err.value.status, err.value.code) == (422, code) and err.value.message
+    assert games_stored() == before
+
+
+def test_a_bot_seat_cannot_also_be_invited(server):
+    c = Client(server.base)
+    with pytest.raises(ApiError) as err:
+        c.create_game("wakanda", 2, invitations=[{"email": "bo@example.test", "seat": 1}], bots={1: "random"})
+    assert (err.value.status, err.value.code) == (422, "bad_bot_seat")
+
+
+def test_a_game_type_without_bots_is_refused():
+    with pytest.raises(Unprocessable) as err:
+        bot_seats.check_bots("chess", 2, {"1": "random"})
+    assert err.value.code == "no_bots"
+
+
+def test_the_ratings_of_an_unknown_game_type(server):
+    resp = requests.get(f"{server.base}/ratings/chess", timeout=10)
+    assert resp.status_code == 404 and resp.json()["error"]["code"] == "unknown_game_type"
+
+
+def test_the_bot_process_killed_is_restarted_and_plays_on(server):
+    import os
+    import signal
+
+    c = Client(server.base)
+    created = c.create_game("carcassonne", 2, bots={0: "random", 1: "random"})
+    deadline = time.monotonic() + 30
+    while c.game(created["id"])["version"] < 20:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    before = server.children()["bots"]
+    os.kill(before[0], signal.SIGKILL)
+    final = wait_finished(c, created["id"])
+    assert final["result"]["placings"]
+    after = server.children()["bots"]
+    assert len(after) == 1 and after[0] != before[0]
+
+
+def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline(server, tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+    from .test_cli import run
+
+    c = Client(server.base)
+    game_id = c.create_game("kachina", 2, bots={1: "random"}, open=True)["id"]
+    home = tmp_path / "cy"
+    assert run(home, server.base, "keygen")[0] == 0
+    assert run(home, server.base, "join", game_id, "0", "--name", "Cy")[0] == 0
+    code, out = run(home, server.base, "bot", game_id, "--seat", "0", "--level", "random", "--seed", "3")
+    assert code == 0 and "a random bot plays seat(s) 0 of " + game_id in out and "result: " in out, out
+    assert c.game(game_id)["status"] == "finished"
+    # The server's table, and the same rebuilt offline from the records by anyone.
+    table = requests.get(f"{server.base}/ratings/kachina", timeout=10).json()
+    assert {r["name"] for r in table["ratings"]} == {"Cy", "Bot (random)"} and table["games_rated"] == 1
+    files = []
+    for g in c.list_games("finished"):
+        path = tmp_path / f"{g['id']}.jsonl"
+        path.write_text(c.record(g["id"]))
+        files.append(str(path))
+    done = subprocess.run([sys.executable, "-m", "pbem.ratings", "rebuild", *files], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["kachina"] == table
+
+
+def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
+    c = Client(server.base)
+    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60})
+    private, public = generate_key()
+    c.join(created["id"], 0, public, "Dee")
+    store = redis.Redis(port=server.redis_port)
+    due = store.zscore(bot_seats.FILL, created["id"])
+    assert due is not None and due - time.time() > 50  # a minute from its creation
+    assert c.game(created["id"])["status"] == "open"
+    store.zadd(bot_seats.FILL, {created["id"]: time.time()})  # the wait is over now (the test's clock)
+    deadline = time.monotonic() + 15
+    while c.game(created["id"])["status"] == "open":
+        assert time.monotonic() < deadline, "no bot took the free seat"
+        time.sleep(0.05)
+    seats = c.game(created["id"])["seats"]
+    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (greedy)", "greedy")]
+    while store.zscore(bot_seats.FILL, created["id"]) is not None:  # its wait done with (after the seat is taken)
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    # and the bot plays its seat: Dee's bot (the runner) against it, to the end
+    final = play_game(Client(server.base), created["id"], [BotSeat(0, private, "random")], seed=1)
+    assert final["status"] == "finished"
+
+
+def test_greedy_bots_play_carcassonne_with_an_expansion_from_its_public_log(server):
+    """A view alone cannot rebuild an expansion's state: the runner reads the
+    public log for it (in pages) and a greedy bot thinks from that."""
+    from pbem.bots import runner
+
+    c = Client(server.base)
+    options = {"expansions": ["inns_cathedrals"]}
+    created = c.create_game("carcassonne", 2, options, bots={"0": "greedy", "1": "greedy"}, open=True)
+    final = wait_finished(c, created["id"], timeout=150)
+    assert final["result"]["placings"]
+    assert runner.needs_events(runner.game_key(final), final["options"])
+    assert not runner.needs_events("carcassonne", {}) and not runner.needs_events("wakanda", options)
+    seat = runner.BotSeat(seat=0, private_key="")
+    read = runner._events(c, created["id"], seat)
+    assert len(read) == final["version"] > 200 and seat.events_after == final["version"]
+    assert runner._events(c, created["id"], seat) is read and len(read) == final["version"]  # nothing read twice

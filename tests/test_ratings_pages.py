@@ -1,0 +1,115 @@
+"""The ratings in pages, in a real browser: two finished Wakanda games of
+two players against the server's random bot (played through the API by
+the bot runner, a real worker applying the moves), then the ratings page
+/r/wakanda at a phone's width and a desktop's, in English, Traditional
+Chinese and the pseudo-locale (no English left), nothing scrolling
+sideways; "my games" shows the player's rating; the ratings table as the
+API answers it; an unknown game type's page is a 404. Screenshots go to
+test-artifacts/screenshots/<test>/."""
+from __future__ import annotations
+
+import pytest
+import requests
+
+from pbem.bots.runner import BotSeat, play_game
+from pbem.client import Client
+from pbem.service import bots as bot_seats
+from pbem.trust.signing import generate_key
+
+from .pseudo_support import leftover_english
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+NAMES = ("Ann", "Bob")
+
+
+def bot_vs(url: str, redis, name: str, seed: int) -> tuple[str, str]:
+    """A finished game: ``name`` (a key of its own) against the server's random bot, both played here
+    through the API; (game id, the player's public key)."""
+    c = Client(url)
+    game_id = c.create_game("wakanda", 2, bots={1: "random"})["id"]
+    private, public = generate_key()
+    c.join(game_id, 0, public, name)
+    bot = bot_seats.bot_credentials(redis, game_id)[1]
+    # Both seats in one runner (each with its own key): one of them always acts.
+    play_game(Client(url), game_id, [BotSeat(0, private, "random"),
+                                     BotSeat(1, bot["private_key"], "random", bot["token"])], seed=seed)
+    return game_id, public
+
+
+@pytest.fixture
+def rated(api_server, start_worker, redis_client):
+    start_worker(scheduler=False)
+    return api_server.url, [bot_vs(api_server.url, redis_client, name, i) for i, name in enumerate(NAMES)]
+
+
+def test_the_ratings_page_and_my_games(rated, browser, screenshots):
+    url, played = rated
+    table = requests.get(f"{url}/ratings/wakanda", timeout=10).json()
+    assert table["games_rated"] == 2
+    assert {r["name"] for r in table["ratings"]} == {"Ann", "Bob", "Bot (random)"}
+    for lang, words in (("en", ("Ratings: Wakanda", "Bot (random)", "Player")),
+                        ("zh-Hant", ("積分", "機器人（隨機）", "玩家"))):
+        for label, size in (("390", PHONE), ("1280", DESKTOP)):
+            context = browser.new_context(viewport=size)
+            page = context.new_page()
+            page.goto(f"{url}/r/wakanda?lang={lang}")
+            text = page.inner_text("main")
+            assert all(w in text for w in words), text
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (lang, label)
+            page.screenshot(path=str(screenshots / f"ratings-{lang}-{label}.png"), full_page=True)
+            context.close()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{url}/r/wakanda?lang=x-pseudo")
+    left = leftover_english(page.inner_text("main"), allowed_texts=("Ann", "Bob", "pbem"))
+    assert not left, left
+    context.close()
+    # "My games" of the browser holding Ann's seat: her rating, by name, linked to the table.
+    game_id, public = played[0]
+    mine = requests.get(f"{url}/my-games", params={"seat": f"{game_id}.0"}, timeout=10).json()["html"]
+    ann = next(r for r in table["ratings"] if r["player"] == f"key:{public}")
+    assert "Your ratings" in mine and 'href="/r/wakanda"' in mine and f"{ann['rating']:.1f}" in mine
+    assert "Bob" not in mine
+    zh = requests.get(f"{url}/my-games", params={"seat": f"{game_id}.0"}, headers={"Accept-Language": "zh-TW"},
+                      timeout=10).json()["html"]
+    assert "你的積分" in zh
+    # The player's page itself (a browser's navigation) shows them too.
+    page_html = requests.get(f"{url}/my-games", params={"key": public}, headers={"Accept": "text/html"},
+                             timeout=10).text
+    assert "Your ratings" in page_html and f"{ann['rating']:.1f}" in page_html
+    # The game's page marks the bot seat as a bot.
+    page = requests.get(f"{url}/g/{game_id}?lang=zh-Hant", timeout=10).text
+    assert "機器人（隨機）" in page and '<span class="bot-mark">機器人</span>' in page
+
+
+def test_an_unknown_game_types_ratings_page(api_server):
+    resp = requests.get(f"{api_server.url}/r/chess", timeout=10)
+    assert resp.status_code == 404
+
+
+def test_a_bot_seat_asked_for_on_the_lobbys_form(api_server, browser, screenshots):
+    url = api_server.url
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{url}/?lang=en")
+    if page.locator("details#create[open]").count() == 0:
+        page.click("details#create > summary")
+    page.select_option("#create-game", "wakanda")
+    page.select_option("#create-players", "2")
+    page.fill("#create-name", "Ann")
+    page.select_option("#invite-bot-1", "random")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator('.invite[data-seat="1"]').screenshot(path=str(screenshots / "form-bot-390-en.png"))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
+    if page.locator("#backup-done").count():
+        page.click("#backup-show")
+        page.click("#backup-done")
+    page.wait_for_url("**/g/*", timeout=20_000)
+    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    game = requests.get(f"{url}/games/{game_id}", timeout=10).json()
+    assert [(s["name"], s["bot"]) for s in game["seats"]] == [("Ann", None), ("Bot (random)", "random")]
+    assert game["status"] == "active"
+    page.wait_for_selector(".seat-1 .bot-mark")
+    context.close()
