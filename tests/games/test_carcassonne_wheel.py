@@ -172,3 +172,16 @@ def test_notation_in_chinese_and_the_house_reading_named():
                                                     "figure": "follower"}
     assert "house reading" in G.describe_setup(G.check_options(2, {"expansions": WOF}))
     assert "house reading" in G.render(state, 0)
+
+
+def test_carcassonne_1_stays_strict_and_knows_no_wheel():
+    from pbem import games
+    from pbem.games.base import BadOptions
+    v1 = next(g for g in games.all_games() if g.key == "carcassonne@1")
+    assert v1.concurrency == "strict" and G.concurrency == "window"
+    try:
+        v1.check_options(2, {"expansions": WOF})
+    except BadOptions as err:
+        assert err.code == "unknown_expansion"
+    else:
+        raise AssertionError("carcassonne@1 took the Wheel of Fortune")

@@ -366,6 +366,10 @@ class CarcassonneV1(Carcassonne):
 
     version = 1
     options = OPTIONS_V1
+    #: its games began before the Wheel of Fortune (the one window): one seat at a time
+    concurrency = "strict"
+    concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
+                         "must be signed at the game's current version.")
     sample_setups = ((2, {"expansions": ["king_robber", "bridges_castles_bazaars"],
                           "king_robber_scoring": "fixed_10_20"}),)
     bench_setups = ()
@@ -388,3 +392,8 @@ class CarcassonneV1(Carcassonne):
 
     def describe_setup(self, options: dict, players: int | None = None) -> str:
         return describe_setup(self._as_v1(options), players)
+
+    def check_setup(self, players: int, options: dict) -> None:
+        if "wheel_of_fortune" in options["expansions"]:
+            raise BadOptions("unknown_expansion", _("the Wheel of Fortune came after the games of carcassonne@1"))
+        super().check_setup(players, options)
