@@ -25,6 +25,7 @@ def test_the_picture_shows_the_wheel_the_pig_and_the_crowns(tmp_path):
     view = G.view(state, 0)
     svg = pictures.svg("carcassonne", view, names=["Ann", "Bob"], viewer=0)
     assert "[Tax]" in svg and "Plague Ann" in svg
+    assert ">the Wheel<" in svg                                         # the key
     assert svg.count("#f3c6d3") >= 5           # 4 quarters of the wheel + the number on the tile in hand's art
     with reading("zh-Hant"):
         zh = pictures.svg("carcassonne", view, names=["Ann", "Bob"], viewer=0)

@@ -6,13 +6,13 @@ sector and who stands on the crown spaces; the Plague's choices ringed on the bo
 a crown space offered as a button (the touch contract)."""
 from __future__ import annotations
 
-from ...games.carcassonne.expansions.wheel.data import ICON_NUMBERS
+from ...games.carcassonne.expansions.wheel.data import EXPANSION, ICON_NUMBERS
 from ...games.carcassonne.expansions.wheel.text import sector_name
 from ...games.carcassonne.notation import seat_name
 from ...games.carcassonne.words import localize
-from ...games.i18n import _
+from ...games.i18n import N_, _
 from .. import markup as m
-from . import hooks, touch
+from . import hooks, legend, touch
 from .board import ring
 from .terrain import INK
 
@@ -36,10 +36,10 @@ def hub(art, size, rot) -> str:
 @hooks.tag("wheel_number")
 def wheel_number(art, size, rot) -> str:
     """The wheel icon with its number, in the north-west corner."""
-    n = ICON_NUMBERS.get(art.letter.split("~", 1)[0], 0)
+    n = ICON_NUMBERS.get(art.letter.split("~", 1)[0], 0) if art is not None else 0   # (the key: no number)
     x, y, r = size * 0.2, size * 0.2, size * 0.12
     return (m.circle(x, y, r, fill="#f3c6d3", stroke=INK, stroke_width=0.8)
-            + m.text(x, y + r * 0.45, str(n), size=r * 1.3, anchor="middle", fill=INK))
+            + (m.text(x, y + r * 0.45, str(n), size=r * 1.3, anchor="middle", fill=INK) if n else ""))
 
 
 def wheel_lines(view, names) -> list:
@@ -55,6 +55,9 @@ def wheel_lines(view, names) -> list:
 
 
 hooks.PANEL_LINES.append(wheel_lines)
+legend.BY_EXPANSION[EXPANSION] = [("hub", legend._tile_tag(hub, size=18), N_("the Wheel")),
+                                  ("wheel_number", legend._tile_tag(wheel_number, (0.2, 0.2), 60),
+                                   N_("wheel number"))]
 
 
 # -- the viewer's decisions: the Plague (ringed followers) and a crown space (buttons) ----------
