@@ -185,3 +185,24 @@ def test_carcassonne_1_stays_strict_and_knows_no_wheel():
         assert err.code == "unknown_expansion"
     else:
         raise AssertionError("carcassonne@1 took the Wheel of Fortune")
+
+
+def test_moves_with_fields_they_do_not_have_are_refused():
+    state = new_game(["U", "E"], expansions=WOF)
+    state, _ = play(state, "place 0,-3 r90")
+    for move in ({"type": "action", "do": "wheel", "sector": "tax", "0": None},
+                 {"type": "action", "do": "wheel"}):
+        try:
+            G.decide(state, 0, move, random.Random(0))
+        except IllegalMove as err:
+            assert err.code in ("malformed_move", "bad_crown")
+        else:
+            raise AssertionError(move)
+    plague = _plague()
+    try:
+        G.decide(plague, 0, {"type": "plague", "x": -1, "y": -3, "on": "city N", "figure": "follower", "extra": 1},
+                 random.Random(0))
+    except IllegalMove as err:
+        assert err.code == "malformed_move"
+    else:
+        raise AssertionError("an extra field was taken")

@@ -195,6 +195,8 @@ def legal_plague(state, player: int) -> list:
 
 
 def validate_plague(state, player: int, move: dict) -> dict:
+    if not set(move) <= {"type", "x", "y", "on", "figure"}:
+        raise IllegalMove("malformed_move", _("the Plague's answer has the fields type, x, y, on and figure"))
     clean = {"type": PLAGUE, "x": move.get("x"), "y": move.get("y"), "on": move.get("on"),
              "figure": move.get("figure", "follower")}
     if clean not in legal_plague(state, player):
@@ -218,6 +220,8 @@ def exists_crown(state, player: int) -> bool:
 
 
 def validate_crown(state, player: int, move: dict) -> dict:
+    if set(move) != {"type", "do", "sector"}:
+        raise IllegalMove("malformed_move", _("a follower on the Wheel is the action with the fields do and sector"))
     clean = {"type": "action", "do": "wheel", "sector": move.get("sector")}
     if clean not in legal_crown(state, player):
         raise IllegalMove("bad_crown", _("a follower from your supply goes on a free crown space of a sector "
