@@ -15,14 +15,13 @@ import random
 import pytest
 
 from pbem.games.base import canonical
-from pbem.games.carcassonne.game import ALL_EXPANSIONS
 
 from pbem.trust import play_links as links
 from pbem.trust.signing import make_envelope
 
 from .conftest import drain, wait_until
 from .games.carcassonne_support import G, new_game
-from .games.test_carcassonne_all_expansions import ORDER, SCRIPT
+from .games.test_carcassonne_all_expansions import ORDER, SCRIPT, NO_WHEEL
 from .pages_support import pages_app, pages_server, stream_port, seated  # noqa: F401
 from .test_pages_axe import LinkConf, axe_source, violations  # noqa: F401  (axe_source: a fixture)
 from .test_touch_browser import PHONE, no_sideways_scroll, open_pages, touch_key
@@ -58,10 +57,10 @@ def place_by_pointing(page, move: dict) -> None:
 def test_a_whole_game_with_all_expansions_by_touching_the_board(browser, service, pages_server, start_worker,
                                                                  screenshots):
     start_worker()
-    options = {"draw_order": ORDER, "start_player": 0, "expansions": ALL_EXPANSIONS}
+    options = {"draw_order": ORDER, "start_player": 0, "expansions": NO_WHEEL}
     game_id, _keys, tokens = seated(service, "carcassonne", options=options)
     pages, errors, context = open_pages(browser, service, pages_server, game_id, 2)
-    state = new_game(ORDER, expansions=ALL_EXPANSIONS)       # the same game, to read the script's lines
+    state = new_game(ORDER, expansions=NO_WHEEL)       # the same game, to read the script's lines
     touched = set()
     for n, (seat, text, scores) in enumerate(SCRIPT):
         game = service.get_game(game_id, None)
@@ -112,7 +111,7 @@ def test_a_whole_game_with_all_expansions_by_touching_the_board(browser, service
 def test_a_carcassonne_touch_decision_has_no_accessibility_violation(browser, service, pages_server, axe_source):
     """axe-core on the page of a seat owing step 5's action (a tower, the fairy, pass):
     the tiles marked to touch, then one touched; no violation either time."""
-    options = {"draw_order": ORDER, "start_player": 0, "expansions": ALL_EXPANSIONS}
+    options = {"draw_order": ORDER, "start_player": 0, "expansions": NO_WHEEL}
     game_id, keys, tokens = seated(service, "carcassonne", options=options)
     for seat, text, _scores in SCRIPT[:9]:          # up to seat 1's dragon tile: then its action
         parsed = service.parse(game_id, tokens[seat], text)

@@ -638,8 +638,9 @@ def test_an_expansion_plugs_in_without_editing_the_base(monkeypatch):
 def test_one_seat_owes_a_decision_at_a_time_so_moves_are_strict(options):
     """Even the expansions' decisions (abbey round, wagon, escape) are owed
     by one seat at a time: no window, a move stands only where it was signed.
-    (The game is a window game only for the Catapult's shots, catapult_mode =
-    abstract: tests/games/test_carcassonne_catapult.py.)"""
+    (The game is a window game for the Catapult's shots, catapult_mode =
+    abstract: tests/games/test_carcassonne_catapult.py, and the Wheel of
+    Fortune's Plague.)"""
     from pbem.games.playout import play_random
     assert G.concurrency == "window" and G.concurrency_doc
     for seed in range(3):

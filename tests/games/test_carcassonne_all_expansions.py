@@ -8,6 +8,10 @@ import random
 from pbem.games.base import canonical
 from pbem.games.carcassonne.game import ALL_EXPANSIONS
 
+#: the ten published expansions (the Wheel of Fortune, a house reading, lays its board
+#: below the City, where this script plays: tests/games/test_carcassonne_wheel.py has it)
+NO_WHEEL = [name for name in ALL_EXPANSIONS if name != "wheel_of_fortune"]
+
 from .carcassonne_support import G
 
 ORDER = ["N", "E", "PD5", "TO1", "U", "PD4", "V", "E", "U"]
@@ -37,7 +41,7 @@ SCRIPT = [
 
 
 def test_a_game_with_all_ten_expansions():
-    opts = G.check_options(2, {"draw_order": ORDER, "start_player": 0, "expansions": ALL_EXPANSIONS})
+    opts = G.check_options(2, {"draw_order": ORDER, "start_player": 0, "expansions": NO_WHEEL})
     state = G.start(2, opts)
     log = G.setup(state, random.Random(0))
     state = G.apply(state, log)

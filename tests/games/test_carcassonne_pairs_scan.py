@@ -6,8 +6,8 @@ invariants checked after every decision:
 * no figure stands on the dragon's tile (barns on its corners aside: the dragon never
   eats them; and a castle's knight, which it spares), and no tower is closed there;
 * every figure of every seat is accounted for, once: in its supply, on the board, on
-  top of a tower, in the City of Carcassonne, or a prisoner (captured followers are in
-  one place);
+  top of a tower, in the City of Carcassonne, on a crown of the Wheel of Fortune, or a
+  prisoner (captured followers are in one place);
 * no castle loses its knight before it scores (the dragon spares it, no tower takes it);
 * with ``allow_negative_scores`` = false no score is ever below 0.
 
@@ -58,6 +58,11 @@ def _held(state) -> dict:
         for people in view["quarters"].values():
             for item in people:
                 add(item["player"], item["figure"])
+    wheel = state.ext.get("wheel_of_fortune") or {}
+    for row in (wheel.get("crowns") or {}).values():          # followers on the Wheel's crowns
+        for player in row:
+            if player is not None:
+                add(player, "follower")
     return out
 
 

@@ -33,10 +33,9 @@ from pbem.games.base import canonical, rng_for  # noqa: E402
 
 EXPECTED = Path(__file__).with_name("carcassonne_same_playouts.json")
 SEEDS = 2
-
 G = games.get("carcassonne")
 #: the expansions the digests were computed for, before the performance work: an
-#: expansion added later (the Tunnel, the Catapult) has no "before" to compare with
+#: expansion added later (the Tunnel, the Catapult, the Wheel of Fortune) has no "before" to compare with
 BEFORE = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
           "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
 

@@ -9,7 +9,8 @@ from .rules import EXPANSIONS
 
 #: every expansion, in the option's order (sample setups, benchmarks)
 ALL_EXPANSIONS = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
-                  "princess_dragon", "tower", "count", "bridges_castles_bazaars", "tunnel", "catapult"]
+                  "princess_dragon", "tower", "count", "bridges_castles_bazaars", "tunnel", "catapult",
+                  "wheel_of_fortune"]
 
 ERROR_CODES = {
     "unknown_move": "the move's type is not a move of the rules in play",
@@ -84,6 +85,9 @@ ERROR_CODES = {
     "bad_tunnel": "The Tunnel: a token goes on a free tunnel mouth (named by its road) in a colour you hold "
                   "(tunnel X,Y road E red)",
     "no_tunnel_token_left": "The Tunnel: you hold no token of that colour any more",
+    "bad_plague": "Wheel of Fortune: the Plague sends home one of your followers on a land tile, named by its tile "
+                  "and segment (plague X,Y road E)",
+    "bad_crown": "Wheel of Fortune: a follower from supply goes on a free crown space of a sector (wheel tax)",
     "two_figures": "one figure per move",
     "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
     "missing_segment": "the text does not say where the figure goes",
@@ -158,12 +162,17 @@ VIEW_FIELDS = {
                 "(knockout, seduction, or null while the active seat chooses), `chooser`, `shot` (the seats whose "
                 "shot is in), `to_shoot`, `targets` (the followers within reach: `player`, `figure`, `x`, `y`, "
                 "`on`) and, in a seat's own view, `my_shot` (its own shot, never another's); null when none",
+    "wheel": "Wheel of Fortune (a house reading): `pig` (the sector the big pink pig stands on), `sectors` "
+             "(clockwise from Fortune: `sector`, `crowns`: a seat or null per crown space), `tile_number` (the "
+             "wheel number of the tile in hand, 0 for none), `plague` (the seats still to send a follower home, "
+             "or null)",
 }
 
 OPTIONS = (
     Option("expansions", [], N_("expansions in play: inns_cathedrals, traders_builders, king_robber, "
            "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, tunnel, catapult "
-           "(any combination)"), list,
+           "(any combination), and wheel_of_fortune: the Wheel of Fortune as a house reading (its board, wheel "
+           "tiles and events are house data: no published source gives them)"), list,
            item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
     Option("tiny_city_scoring", 4, N_("points for a completed 2-tile city (4; early printings 2)"),
            int, choices=(4, 2)),
@@ -175,7 +184,7 @@ OPTIONS = (
     Option("draw_order", [], N_("fixed draw pile for scripted games: tile letters in draw order (the game ends when "
            "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
            "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11, TU1-TU4, "
-           "CA1-CA12)"), list),
+           "CA1-CA12, WFA-WFW)"), list),
     Option("start_player", -1, N_("seat that starts (-1: chosen at random)"), int, minimum=-1, maximum=5),
     Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
            "completed road (per_feature); or each holder scores 10 at the end (fixed_10_20: 20 for both); or "
@@ -296,6 +305,7 @@ SAMPLE_SETUPS = (
     (2, {"expansions": ["tunnel"]}),
     (2, {"expansions": ["tunnel", "princess_dragon"], "tunnel_other_expansions": True,
          "tunnel_claim_requires_follower": True}),
+    (2, {"expansions": ["wheel_of_fortune"]}),
     # every expansion: the Catapult's abstract round with 2 seats, its fair tiles alone with 6
     (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
     (6, {"expansions": ALL_EXPANSIONS}),

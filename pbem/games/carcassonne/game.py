@@ -24,6 +24,7 @@ add_tiles(BASE_TILES)
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
                          abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, tunnel,
                          catapult)
+from .expansions import wheel as _wheel  # noqa: F401  (the Wheel of Fortune, a house reading)
 from .expansions.catapult import round as catapult_round
 from .expansions.cult_tiles import SETS as CULT_SETS
 
@@ -55,12 +56,14 @@ class Carcassonne(Game):
     error_codes = ERROR_CODES
     view_fields = VIEW_FIELDS
     #: One seat owes a decision at a time (``state.pending`` holds one), the
-    #: expansions' decisions (abbey, wagon, escape) included; but the Catapult's
-    #: shots (catapult_mode = abstract) are one window every seat answers at once.
+    #: expansions' decisions (abbey, wagon, escape) included; but two are a
+    #: window every seat answers at once (``window``): the Catapult's shots
+    #: (catapult_mode = abstract) and the Wheel of Fortune's Plague.
     concurrency = "window"
     concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
-                       "must be signed at the game's current version. The Catapult's shots are one window: "
-                       "every seat shoots, signed at any version since the round's choice.")
+                       "must be signed at the game's current version. Two decisions ask every seat at once, "
+                       "the Catapult's shots and the Wheel of Fortune's Plague: an answer signed while one is "
+                       "open stands until it closes.")
     options = OPTIONS
     sample_setups = SAMPLE_SETUPS
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
@@ -138,10 +141,15 @@ class Carcassonne(Game):
         return frozenset(state.pending)
 
     def window(self, state: State):
-        """The Catapult's shots (every seat at once, until the last is in), named by
-        the fair tile's placement; else None: one seat acts."""
+        """The window several seats answer at once: the Catapult's shots (until
+        the last is in), named by the fair tile's placement, or the Wheel of
+        Fortune's Plague; else None: one seat acts."""
         if "shot" in state.pending.values():
             return f"catapult:{state.ext['catapult']['held']}"
+        for window in state.rules.windows:
+            found = window(state)
+            if found is not None:
+                return found
         return None
 
     def redact_move(self, move, mover: int, viewer, events=None):
@@ -382,6 +390,11 @@ class CarcassonneV1(Carcassonne):
 
     version = 1
     options = OPTIONS_V1
+    #: its games began before the Tunnel, the Catapult and the Wheel of Fortune (the
+    #: windows): one seat at a time
+    concurrency = "strict"
+    concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
+                         "must be signed at the game's current version.")
     sample_setups = ((2, {"expansions": ["king_robber", "bridges_castles_bazaars"],
                           "king_robber_scoring": "fixed_10_20"}),)
     bench_setups = ()
@@ -404,3 +417,10 @@ class CarcassonneV1(Carcassonne):
 
     def describe_setup(self, options: dict, players: int | None = None) -> str:
         return describe_setup(self._as_v1(options), players)
+
+    def check_setup(self, players: int, options: dict) -> None:
+        later = [name for name in ("tunnel", "catapult", "wheel_of_fortune") if name in options["expansions"]]
+        if later:  # no game of carcassonne@1 has them: they came with carcassonne@2
+            raise BadOptions("unknown_expansion", _("{expansion} came after the games of carcassonne@1",
+                                                    expansion=later[0]))
+        super().check_setup(players, options)

@@ -50,7 +50,8 @@ MARK_CHARS = {"inn": ("I", N_("inn")), "cathedral": ("C", N_("cathedral")), "win
 #: a tile's symbols (its tags), drawn in a free field cell, and their key
 TAG_CHARS = {"volcano": ("V", N_("volcano")), "magic portal": ("@", N_("magic portal")),
              "dragon": ("D", N_("dragon symbol")), "tower": ("T", N_("tower foundation")), "bazaar": ("$", N_("bazaar")),
-             "fair": ("^", N_("fair"))}
+             "fair": ("^", N_("fair")),
+             "wheel_number": ("%", N_("wheel number (the Wheel of Fortune)"))}
 #: where a tag goes: the first of these cells still field
 TAG_CELLS = ((2, 4), (2, 0), (0, 4), (0, 0), (1, 1), (1, 3))
 #: an edge inside the City of Carcassonne (the Count's tiles join there; the
@@ -59,6 +60,8 @@ INNER_EDGE = "="
 DISTRICT_EDGE = "\u00b7"
 #: the key's entry for the City of Carcassonne's inner edges
 INNER_KEY = (INNER_EDGE, N_("inside the City of Carcassonne"))
+#: ... and the Wheel of Fortune's (its board's tiles carry the tag ``wheel``)
+WHEEL_INNER_KEY = (INNER_EDGE, N_("inside the Wheel of Fortune"))
 ROAD_CHAR = ("|", "-", "|", "-")
 
 
@@ -211,8 +214,8 @@ def marks_in_play(expansions) -> list:
             found.update(name for seg in tile.segments for name, _count in seg.marks)
             found.update(tile.tags)
             if DISTRICT_EDGE in tile.edges:
-                found.add("district")
-    return [m for m in (*MARK_CHARS, *TAG_CHARS, "district") if m in found]
+                found.add("wheel_inner" if "wheel" in tile.tags else "district")
+    return [m for m in (*MARK_CHARS, *TAG_CHARS, "district", "wheel_inner") if m in found]
 
 
 #: the figures' names in the key
@@ -236,7 +239,7 @@ def key_lines(figures, shrines: bool, seats: list, marks_in_play=(), board_marks
     is, the tile marks of the expansions in play, the marks of the figures
     off the segments (``board_marks``: char -> words), and each seat's
     digit with its name (``seats``)."""
-    table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY}
+    table = {**MARK_CHARS, **TAG_CHARS, "district": INNER_KEY, "wheel_inner": WHEEL_INNER_KEY}
     items = [_("# city (split cities leave a gap)"), _("| - road"), _("o roads end"), _("+ road bends"),
              _("x two cross without joining"), _("M monastery")]
     if shrines:

@@ -148,6 +148,9 @@ class Rules:
         #: figure -> fn(state, player) -> how many the seat has in supply (the follower's
         #: is ``state.supply``; the expansions add theirs).
         self.supply_count: dict = {"follower": lambda state, player: state.supply[player]}
+        #: fn(state) -> the window several seats answer at once (a JSON-able id), or None
+        #: (the Wheel of Fortune's Plague): ``Game.window``.
+        self.windows: list = []
 
     def on(self, step: str, handler, first: bool = False, last: bool = False) -> None:
         """Add a handler to a step (``first``: before the ones already there; ``last``:

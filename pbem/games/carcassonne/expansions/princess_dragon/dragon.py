@@ -96,7 +96,7 @@ def steps_from(state) -> list:
     for d, (dx, dy) in enumerate(DELTA):
         c = (here[0] + dx, here[1] + dy)
         t = state.board.get(c)
-        if t is None or c in visited or c == fairy or has_tag(t[0], "district"):
+        if t is None or c in visited or c == fairy or has_tag(t[0], "district") or has_tag(t[0], "wheel"):
             continue
         out.append((EDGES[d], c))
     return out
