@@ -49,7 +49,7 @@ def error(r) -> dict:
 
 def test_a_game_and_its_seats_keep_their_languages(api_server, http):
     url = api_server.url
-    game = create(http, url, lang="zh-TW")  # any tag pbem reads: stored as the one it means
+    game = create(http, url, lang="zh-TW", open=True)  # any tag pbem reads: stored as the one it means; listed
     assert game["lang"] == "zh-Hant"
     assert create(http, url)["lang"] == "en"
     ann, _ = join(http, url, game["id"], 0, "Ann", lang="en", tz="Europe/London")

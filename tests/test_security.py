@@ -67,7 +67,7 @@ def world(api_server, http, monkeypatch):
 
 def request(http, world, method: str, path: str, token: str | None = None):
     game = world["open"] if (method, path) in ON_OPEN_GAME else world["active"]
-    url = world["url"] + path.format(game_id=game, seat=0, version=0, move_id="setup", failure_id="nosuch")
+    url = world["url"] + path.format(game_id=game, seat=0, version=0, move_id="setup", failure_id="nosuch", game="wakanda")
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     kwargs = {}
     if (method, path) in BODIES:
