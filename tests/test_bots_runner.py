@@ -237,7 +237,8 @@ def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline
 
 def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
     c = Client(server.base)
-    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60})
+    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60,
+                                              "bots_level": "random"})
     private, public = generate_key()
     c.join(created["id"], 0, public, "Dee")
     store = redis.Redis(port=server.redis_port)
@@ -250,10 +251,24 @@ def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
         assert time.monotonic() < deadline, "no bot took the free seat"
         time.sleep(0.05)
     seats = c.game(created["id"])["seats"]
-    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (greedy)", "greedy")]
-    while store.zscore(bot_seats.FILL, created["id"]) is not None:  # its wait done with (after the seat is taken)
+    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (random)", "random")]  # the level asked
+    while store.zscore(bot_seats.FILL, created["id"]) is not None or store.hget(bot_seats.FILL_LEVELS, created["id"]):
+        # its wait and level done with (after the seat is taken)
         assert time.monotonic() < deadline
         time.sleep(0.05)
     # and the bot plays its seat: Dee's bot (the runner) against it, to the end
     final = play_game(Client(server.base), created["id"], [BotSeat(0, private, "random")], seed=1)
     assert final["status"] == "finished"
+
+
+def test_bots_for_free_seats_at_an_unknown_level_are_refused(server):
+    store = redis.Redis(port=server.redis_port)
+    before = (store.zcard(bot_seats.FILL), len(list(store.scan_iter("pbem:{g:*}:*"))))
+    with pytest.raises(ApiError) as err:
+        Client(server.base)._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True,
+                                                          "bots_after_s": 60, "bots_level": "genius"})
+    assert (err.value.status, err.value.code) == (422, "unknown_bot_level")
+    assert err.value.details["levels"] == list(bot_seats.LEVELS)
+    assert (store.zcard(bot_seats.FILL), len(list(store.scan_iter("pbem:{g:*}:*")))) == before
+    # the default level, when none is asked for
+    assert bot_seats.fill_level(store, "no-such-game") == bot_seats.FILL_LEVEL == "greedy"
