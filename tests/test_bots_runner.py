@@ -272,3 +272,72 @@ def test_bots_for_free_seats_at_an_unknown_level_are_refused(server):
     assert (store.zcard(bot_seats.FILL), len(list(store.scan_iter("pbem:{g:*}:*")))) == before
     # the default level, when none is asked for
     assert bot_seats.fill_level(store, "no-such-game") == bot_seats.FILL_LEVEL == "greedy"
+
+
+def test_a_seat_handed_to_a_bot_for_a_vacation_and_taken_back(server):
+    """Ann hands her seat to a bot (Bob accepts, both by signed moves through
+    the API); the bot process plays it with the bot's own key; Ann takes it
+    back and finishes the game herself; the record verifies offline across
+    the handover, the bot's moves signed by the key the log names."""
+    from pbem.games import handover
+    from pbem.trust import signing
+
+    c = Client(server.base)
+    game_id = c.create_game("wakanda", 2)["id"]
+    (ann, ann_pub), (bob, bob_pub) = generate_key(), generate_key()
+    c.join(game_id, 0, ann_pub, "Ann")
+    c.join(game_id, 1, bob_pub, "Bob")
+    assert c.move(game_id, {"handover": "request", "level": "random"}, ann, 0)["status"] == "applied"
+    with pytest.raises(ApiError) as err:  # a second request while one waits
+        c.move(game_id, {"handover": "request", "level": "greedy"}, bob, 1)
+    assert (err.value.status, err.value.code) == (422, "handover_pending")
+    assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
+    seats = c.game(game_id)["seats"]
+    assert [(s["name"], s["bot"], s["handed_over"]) for s in seats] == [("Ann", None, "random"), ("Bob", None, None)]
+    # Bob plays his turns; the bot process plays Ann's, until it has made two moves.
+    deadline = time.monotonic() + 30
+
+    def bot_moves() -> int:
+        steps = [json.loads(line) for line in c.record(game_id).splitlines()[1:] if "move_id" in line]
+        return sum(1 for s in steps if (s.get("envelope") or {}).get("player") == 0
+                   and not handover.is_handover(s["envelope"]["move"]))
+    while bot_moves() < 2:
+        assert time.monotonic() < deadline, "the bot did not play Ann's seat"
+        if 1 in c.game(game_id)["to_act"] and c.game(game_id)["status"] == "active":
+            play_one_turn(c, game_id, 1, bob)
+        time.sleep(0.05)
+    assert c.move(game_id, {"handover": "return"}, ann, 0)["status"] == "applied"
+    assert c.game(game_id)["seats"][0]["handed_over"] is None
+    store = redis.Redis(port=server.redis_port)
+    assert 0 not in bot_seats.bot_credentials(store, game_id)
+    final = play_game(Client(server.base), game_id, [BotSeat(0, ann, "random"), BotSeat(1, bob, "random")], seed=5)
+    assert final["status"] == "finished"
+    record = c.record(game_id)
+    report = verify_lines(record.splitlines())
+    assert report.ok and report.seed_checked, report.problems
+    rows = [json.loads(line) for line in record.splitlines()]
+    bot_key = next(e["bot_key"] for r in rows for e in r.get("events", ()) if e.get("type") == "SeatHandedOver")
+    by_bot = [r for r in rows if (r.get("envelope") or {}).get("player") == 0 and r.get("auth") == "ed25519"
+              and _verifies(signing, r["envelope"], bot_key)]
+    assert len(by_bot) >= 2 and all(not handover.is_handover(r["envelope"]["move"]) for r in by_bot)
+    kinds = [e["type"] for r in rows for e in r.get("events", ()) if handover.is_event(e)]
+    assert kinds == ["HandoverRequested", "HandoverAnswered", "SeatHandedOver", "SeatTakenBack"]
+
+
+def _verifies(signing, envelope, key) -> bool:
+    try:
+        signing.verify(envelope, key)
+        return True
+    except signing.SignatureError:
+        return False
+
+
+def play_one_turn(c: Client, game_id: str, seat: int, private: str) -> None:
+    """The seat's first legal move, signed by its key (its token, from its join, to read them)."""
+    legal = c.legal_moves(game_id, seat)
+    if legal["to_act"] and legal["moves"]:
+        try:
+            c.move(game_id, legal["moves"][0]["move"], private, seat, expected_version=legal["version"])
+        except ApiError as err:
+            if err.code not in ("stale_version", "not_your_turn"):
+                raise

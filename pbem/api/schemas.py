@@ -228,6 +228,9 @@ class SeatSummary(Strict):
                                                                  "none (its language's usual one)"})
     bot = fields.String(allow_none=True, metadata={"description": "a bot seat's level (`random`, `greedy`, "
                                                                   "`search`), null for a person"})
+    handed_over = fields.String(allow_none=True, metadata={
+        "description": "while its player has handed the seat to a bot for a while (`{\"handover\": ...}` moves, "
+                       "docs/bots.md): that bot's level, and it plays for them; else null"})
     invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
         "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
                        "else null"})

@@ -85,7 +85,7 @@ class Queries(Part):
         meta = meta if meta is not None else self._meta(game_id)
         rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats,
                  "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz"),
-                 "bot": (seats.get(s) or {}).get("bot")}
+                 "bot": (seats.get(s) or {}).get("bot"), "handed_over": (seats.get(s) or {}).get("handed_over")}
                 for s in range(players)]
         if status == "open":
             invitations = self.store.invitations(game_id)
