@@ -155,3 +155,33 @@ def test_bots_for_the_free_seats_asked_for_on_the_lobbys_form(api_server, browse
     due = redis_client.zscore(bot_seats.FILL, game_id)
     assert due is not None and 3500 < due - time.time() <= 3600
     assert bot_seats.fill_level(redis_client, game_id) == "search"
+
+
+def test_a_seat_handed_to_a_bot_on_the_games_page(api_server, start_worker, browser, screenshots):
+    """"Played by a bot (level) for NAME" in the players' table, in both
+    languages (no English left in the pseudo-locale), at a phone's width."""
+    start_worker(scheduler=False)
+    url = api_server.url
+    c = Client(url)
+    game_id = c.create_game("wakanda", 2)["id"]
+    (ann, ann_pub), (bob, bob_pub) = generate_key(), generate_key()
+    c.join(game_id, 0, ann_pub, "Ann")
+    c.join(game_id, 1, bob_pub, "Bob")
+    assert c.move(game_id, {"handover": "request", "level": "greedy"}, ann, 0)["status"] == "applied"
+    assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    for lang, words in (("en", "played by a bot (greedy) for Ann"), ("zh-Hant", "由機器人（貪婪）代替Ann下棋"),
+                        ("x-pseudo", None)):
+        page.goto(f"{url}/g/{game_id}?lang={lang}")
+        row = page.locator(".seat-0").first
+        text = row.inner_text()
+        if words:
+            assert words in text, text
+        else:
+            left = leftover_english(text, allowed_texts=("Ann",))
+            assert not left, left
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), lang
+        page.locator(".seat-0").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"handed-over-{lang}-390.png"))  # the table is redrawn live: the page
+    context.close()

@@ -355,6 +355,7 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
                      "joined": s["joined"], "score": score,
                      "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
                      "to_act": seat in to_act, "you": seat == viewer, "bot": s.get("bot"),
+                     "handed_over": s.get("handed_over"),
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
     return rows
