@@ -292,7 +292,7 @@ def test_a_seat_handed_to_a_bot_for_a_vacation_and_taken_back(server):
         c.move(game_id, {"handover": "request", "level": "greedy"}, bob, 1)
     assert (err.value.status, err.value.code) == (422, "handover_pending")
     assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
-    seats = c.game(game_id)["seats"]
+    seats = wait_handed(c, game_id, 0, "random")
     assert [(s["name"], s["bot"], s["handed_over"]) for s in seats] == [("Ann", None, "random"), ("Bob", None, None)]
     # Bob plays his turns; the bot process plays Ann's, until it has made two moves.
     deadline = time.monotonic() + 30
@@ -307,7 +307,7 @@ def test_a_seat_handed_to_a_bot_for_a_vacation_and_taken_back(server):
             play_one_turn(c, game_id, 1, bob)
         time.sleep(0.05)
     assert c.move(game_id, {"handover": "return"}, ann, 0)["status"] == "applied"
-    assert c.game(game_id)["seats"][0]["handed_over"] is None
+    wait_handed(c, game_id, 0, None)
     store = redis.Redis(port=server.redis_port)
     assert 0 not in bot_seats.bot_credentials(store, game_id)
     final = play_game(Client(server.base), game_id, [BotSeat(0, ann, "random"), BotSeat(1, bob, "random")], seed=5)
@@ -322,6 +322,16 @@ def test_a_seat_handed_to_a_bot_for_a_vacation_and_taken_back(server):
     assert len(by_bot) >= 2 and all(not handover.is_handover(r["envelope"]["move"]) for r in by_bot)
     kinds = [e["type"] for r in rows for e in r.get("events", ()) if handover.is_event(e)]
     assert kinds == ["HandoverRequested", "HandoverAnswered", "SeatHandedOver", "SeatTakenBack"]
+
+
+def wait_handed(c: Client, game_id: str, seat: int, level) -> list:
+    """The seats once ``seat`` shows ``handed_over: level`` (the seat's record
+    follows the log's event a moment after the move's outcome is told)."""
+    deadline = time.monotonic() + 10
+    while (seats := c.game(game_id)["seats"])[seat]["handed_over"] != level:
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.02)
+    return seats
 
 
 def _verifies(signing, envelope, key) -> bool:

@@ -169,6 +169,8 @@ def test_a_seat_handed_to_a_bot_on_the_games_page(api_server, start_worker, brow
     c.join(game_id, 1, bob_pub, "Bob")
     assert c.move(game_id, {"handover": "request", "level": "greedy"}, ann, 0)["status"] == "applied"
     assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
+    from .test_bots_runner import wait_handed
+    wait_handed(c, game_id, 0, "greedy")
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     for lang, words in (("en", "played by a bot (greedy) for Ann"), ("zh-Hant", "由機器人（貪婪）代替Ann下棋"),
