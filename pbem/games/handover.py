@@ -41,8 +41,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import HANDOVER_ERROR_CODES, IllegalMove, name_seat
-from .i18n import N_, _
+from .base import HANDOVER_ERROR_CODES, IllegalMove, name_seat, plain_width
+from .i18n import CHINESE, ENGLISH, N_, _, notation_language
 
 HANDOVER_REQUESTED = "HandoverRequested"
 HANDOVER_ANSWERED = "HandoverAnswered"
@@ -165,6 +165,49 @@ def _handed(seat: int, level: str, bot_key: str | None) -> dict:
     if not isinstance(bot_key, str) or not bot_key:
         raise IllegalMove("malformed_move", "a handover needs the bot's key")  # the server's bug, never a player's
     return {"type": SEAT_HANDED_OVER, "seat": seat, "level": level, "bot_key": bot_key}
+
+
+#: The words of handover moves in mail and text, in each notation language;
+#: both languages' words are read from everyone, a reader is shown their own.
+#: (``accept``/``refuse`` alone are a takeback's answers: a handover's say "bot".)
+WORDS = {"request": {ENGLISH: "bot", CHINESE: "機器人"},
+         "accept": {ENGLISH: "accept bot", CHINESE: "接受機器人"},
+         "refuse": {ENGLISH: "refuse bot", CHINESE: "拒絕機器人"},
+         "return": {ENGLISH: "seat back", CHINESE: "收回座位"}}
+#: A level as written after ``bot`` in each language.
+LEVEL_WORDS = {"random": {ENGLISH: "random", CHINESE: "隨機"}, "greedy": {ENGLISH: "greedy", CHINESE: "貪婪"},
+               "search": {ENGLISH: "search", CHINESE: "搜尋"}}
+_ANSWERS = {w.casefold(): a for a, words in WORDS.items() if a != "request" for w in words.values()}
+_LEVELS = {w.casefold(): level for level, words in LEVEL_WORDS.items() for w in words.values()}
+
+
+def word(answer: str, level: str | None = None) -> str:
+    """How a handover move is written for the reader (``bot greedy``, ``機器人 貪婪``)."""
+    lang = notation_language()
+    if answer == "request":
+        return f"{WORDS['request'][lang]} {LEVEL_WORDS[level or 'greedy'][lang]}"
+    return WORDS[answer][lang]
+
+
+def parse(text: str) -> dict | None:
+    """The handover move a text is, or None: ``bot LEVEL`` (``機器人 LEVEL``,
+    ``機器人貪婪``), ``accept bot``, ``refuse bot``, ``seat back``, in either
+    language, any case; ``bot`` with a level that is none is read as a
+    request for that level (the move then says which levels there are)."""
+    if not isinstance(text, str):
+        return None
+    said = " ".join(plain_width(text).split()).casefold().rstrip(".。!！")
+    if said in _ANSWERS:
+        return {"handover": _ANSWERS[said]}
+    for first in (WORDS["request"][ENGLISH], WORDS["request"][CHINESE]):
+        if said == first:
+            return {"handover": "request", "level": "greedy"}
+        rest = said[len(first):] if said.startswith(first) else None
+        if rest is not None and (rest.startswith(" ") or not first.isascii()):
+            rest = rest.strip(" :：")
+            if rest and " " not in rest:
+                return {"handover": "request", "level": _LEVELS.get(rest, rest)}
+    return None
 
 
 def level_name(level: str) -> str:

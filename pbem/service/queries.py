@@ -8,7 +8,7 @@ import time
 
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..store import invitation_live
 from .common import (CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash,
@@ -220,7 +220,8 @@ class Queries(Part):
         names = self.seat_names(game_id, loaded.meta["players"])
         try:
             # the takeback words (takeback, accept, refuse) above every game's notation
-            move = takeback.parse(text) or loaded.game.parse(text, loaded.state, viewer, names)
+            move = takeback.parse(text) or handover.parse(text) or loaded.game.parse(text, loaded.state, viewer,
+                                                                                     names)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
         return {"move": move, "text": takeback.describe_item(loaded.game, move, viewer, names),
