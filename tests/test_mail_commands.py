@@ -23,6 +23,9 @@ from pbem.mail_in.store import MailStore
 from pbem.notify import wording
 from pbem.service import chat
 from pbem.store.keys import key
+from pbem.trust.signing import make_envelope
+
+from .conftest import drain
 
 from .test_mail_in_support import (mail_env, mail_in, notify_env, reply, reply_address, run_jobs,  # noqa: F401
                                    smtp, text_of)
@@ -266,6 +269,23 @@ def test_a_seat_handed_to_a_bot_by_mail(service, redis_client, smtp, mail_in):
     assert events() == ["HandoverRequested", "HandoverAnswered", "SeatHandedOver"]
     assert service.store.seats(game_id)[0]["handed_over"] == "random"
     assert "A bot (random) now plays for Ann." in text_of(smtp.to(ANN, "handover_news")[-1])
+    # Ann is away: the turns the bot plays for her are not mailed to her
+    turns = len(smtp.to(ANN, "your_turn"))
+    loaded = service.load(game_id)
+    bob_move = loaded.game.legal_moves(loaded.state, 1)[0] if 1 in loaded.game.to_act(loaded.state) else None
+    if bob_move is None:  # Ann's turn: the bot's move for her, then Bob's
+        bot = json.loads(redis_client.hget(key(game_id, "bots"), "0"))
+        service.submit(game_id, make_envelope(game_id, 0, loaded.version,
+                                              loaded.game.legal_moves(loaded.state, 0)[0], bot["private_key"]))
+        drain(service)
+        run_jobs(redis_client)
+        loaded = service.load(game_id)
+        bob_move = loaded.game.legal_moves(loaded.state, 1)[0]
+    service.submit(game_id, make_envelope(game_id, 1, loaded.version, bob_move, _keys[1]))
+    drain(service)
+    run_jobs(redis_client)
+    assert 0 in service.load(game_id).game.to_act(service.load(game_id).state)
+    assert len(smtp.to(ANN, "your_turn")) == turns
     body = answer_to(smtp, mail_in, redis_client, ANN, "seat back")
     assert "take my seat back" in body and "not applied" not in body, body
     assert events()[-1] == "SeatTakenBack" and "bot_key" not in service.store.seats(game_id)[0]
