@@ -44,6 +44,13 @@ class Handovers(Part):
         """The handovers as the log up to ``version`` stands."""
         return handover.standing(event for _v, event, _m in self.store.events(game_id, 0, version))
 
+    def handovers_if_any(self, game_id: str, version: int) -> handover.Seats:
+        """``handover_now``, reading the log only for a game with a handover
+        asked or standing (``HANDOVER_GAMES``): a page's cheap question."""
+        if not self.store.redis.sismember(HANDOVER_GAMES, game_id):
+            return handover.Seats()
+        return self.handover_now(game_id, version)
+
     def server_bot_seats(self, game_id: str) -> set[int]:
         return {seat for seat, data in self.store.seats(game_id).items() if data.get("bot")}
 
@@ -55,6 +62,8 @@ class Handovers(Part):
         now = self.handover_now(loaded.id, loaded.version)
         bots = self.server_bot_seats(loaded.id)
         bot_key = None
+        if not trial:  # listed before its events are appended: pages and the bot process look here first
+            self.store.redis.sadd(HANDOVER_GAMES, loaded.id)
         if isinstance(move, dict) and handover.needs_bot_key(players, now, player, move, bots):
             if trial:
                 bot_key = "trial"
@@ -90,7 +99,8 @@ class Handovers(Part):
         if not meta:
             return
         redis = self.store.redis
-        handed = self.handover_now(game_id, int(meta["version"])).handed
+        now_standing = self.handover_now(game_id, int(meta["version"]))
+        handed = now_standing.handed
         creds = {int(s): json.loads(v) for s, v in redis.hgetall(key(game_id, "bots")).items()}
         seats = self.store.seats(game_id)
         for seat, held in seats.items():
@@ -113,7 +123,7 @@ class Handovers(Part):
                 data = {k: v for k, v in held.items() if k not in ("handed_over", "bot_key", "bot_token_sha256")}
                 if self._update_seat(game_id, seat, data):
                     redis.hdel(key(game_id, "bots"), str(seat))
-        if meta.get("status") == "finished" or not handed:
+        if meta.get("status") == "finished" or not (handed or now_standing.waiting):
             redis.srem(HANDOVER_GAMES, game_id)
         if not redis.hlen(key(game_id, "bots")):
             redis.srem(BOT_GAMES, game_id)

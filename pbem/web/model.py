@@ -23,7 +23,7 @@ from ..games.base import seat_names
 from ..games.i18n import N_, _, join_words, language, ngettext
 from ..service import SeatProof, Service, mine
 from ..when import how_long
-from . import takebacks
+from . import handovers, takebacks
 from .languages import game_title
 from .rematch import rematch_view
 
@@ -245,6 +245,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
         "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
+        "handover": handovers.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
         "rematch": rematch_view(service, game_id, names) if summary["status"] == "finished" else None,
