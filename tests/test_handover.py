@@ -120,6 +120,16 @@ def test_a_seat_handed_over_played_by_its_bot_then_taken_back(service):
             if event.get("type") == handover.SEAT_HANDED_OVER:
                 event["bot_key"] = other
     assert not game_record.verify_lines([json.dumps(r) for r in forged]).ok
+    # Forged while the game runs (no seed yet): a handover no one asked for, slipped into a game move's step
+    running = [dict(r) for r in rows if not r.get("end")]
+    step = next(i for i, r in enumerate(running) if r.get("envelope") and not
+                handover.is_handover(r["envelope"]["move"]) and i > 6)
+    running[step] = {**running[step], "events": [*running[step]["events"],
+                                                 {"type": "SeatTakenBack", "seat": 0}]}
+    slipped = game_record.verify_lines([json.dumps(r) for r in running])
+    assert not slipped.ok and any("no handover move" in p for p in slipped.problems), slipped.problems
+    honest = game_record.verify_lines([json.dumps(r) for r in rows if not r.get("end")])
+    assert honest.ok and not honest.seed_checked and honest.moves_checked == 3, honest  # the 3 handover moves
     # Forged: the handover taken out of the log (its bot's signatures are then anyone's).
     cut = [r for r in rows if not (r.get("envelope") or {}).get("move", {}).get("handover")]
     v, fixed = 0, []

@@ -114,17 +114,27 @@ def verify_lines(lines: list[str]) -> Report:
                 header["id"], envelope.get("player"), envelope.get("nonce")):
             # Every envelope's id is derived from it: a step cannot be renamed.
             report.fail(f"move {step['move_id']}: the id is not the one its game, seat and nonce give")
-        if seed is not None:
+        if envelope is not None and handover.is_handover(envelope.get("move")):
+            # Decided again on the log so far, with the bot key the log names:
+            # no chance in it, so checked before the seed is known too.
+            named = [e.get("bot_key") for e in step["events"] if isinstance(e, dict)
+                     and e.get("type") == handover.SEAT_HANDED_OVER]
+            try:
+                expected = handover.decide(header["players"], handed, envelope["player"], envelope["move"],
+                                           bots, named[0] if named else None)
+            except GameError as err:
+                report.fail(f"move {step['move_id']}: the handover rules refuse it ({err.code})")
+                return report
+            report.moves_checked += 1
+            if canonical(expected) != canonical(step["events"]):
+                report.fail(f"move {step['move_id']}: logged events differ from what the handover rules give")
+        elif any(handover.is_event(e) for e in step["events"]):
+            report.fail(f"move {step['move_id']}: handover events in a step that is no handover move")
+        elif seed is not None:
             rng = rng_for(seed, version)
             try:
                 if step.get("auth") == "setup":
                     expected = game.setup(state, rng)
-                elif envelope is not None and handover.is_handover(envelope.get("move")):
-                    # Decided again on the log so far, with the bot key the log names.
-                    named = [e.get("bot_key") for e in step["events"] if isinstance(e, dict)
-                             and e.get("type") == handover.SEAT_HANDED_OVER]
-                    expected = handover.decide(header["players"], handed, envelope["player"], envelope["move"],
-                                               bots, named[0] if named else None)
                 elif envelope is not None and takeback.is_takeback(envelope.get("move")):
                     # Consent is checked like the rules: on the log so far.
                     expected = takeback.decide(game, header["players"], history, envelope["player"],
