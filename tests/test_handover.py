@@ -82,7 +82,8 @@ def test_a_seat_handed_over_played_by_its_bot_then_taken_back(service):
     creds = bot_seats.bot_credentials(redis, game_id)[0]
     assert creds["level"] == "random" and signing.public_key_of(creds["private_key"]) == seat["bot_key"]
     assert creds["private_key"] != keys[0] and game_id in bot_seats.bot_games(redis)
-    assert seat_of_token(service.store.seats(game_id), creds["token"]) == 0  # the bot reads the seat's view with its token
+    # the bot reads the seat's view with a token of its own
+    assert seat_of_token(service.store.seats(game_id), creds["token"]) == 0
     events = [e for _v, e, _m in service.store.events(game_id, 0, service.load(game_id).version)]
     handed = [e for e in events if e["type"] == handover.SEAT_HANDED_OVER]
     assert handed == [{"type": "SeatHandedOver", "seat": 0, "level": "random", "bot_key": seat["bot_key"]}]
