@@ -283,10 +283,11 @@ class EventStream:
 
 def open_stream(session: requests.Session, url: str, token: str | None = None, after: int | None = None,
                 last_event_id: str | int | None = None, ticket: str | None = None, timeout: float = 60,
-                comments: bool = False, lang: str | None = None) -> EventStream:
+                comments: bool = False, lang: str | None = None, chat: int | None = None) -> EventStream:
     """Open an event stream at ``url`` (the API's path, which answers 307 to
     the stream process and turns a bearer token into a ticket, or the
-    stream process's own URL)."""
+    stream process's own URL); ``chat``: with the game's chat after that
+    message number (ids then ``<version>:<n>``, docs/chat.md)."""
     headers = {"Accept": "text/event-stream"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -294,7 +295,7 @@ def open_stream(session: requests.Session, url: str, token: str | None = None, a
         headers["Last-Event-ID"] = str(last_event_id)
     if lang:
         headers["Accept-Language"] = lang
-    params = {k: v for k, v in (("after", after), ("ticket", ticket)) if v is not None}
+    params = {k: v for k, v in (("after", after), ("ticket", ticket), ("chat", chat)) if v is not None}
     resp = session.get(url, headers=headers, params=params, stream=True, timeout=(5, timeout))
     if resp.status_code >= 400:
         try:

@@ -22,6 +22,7 @@ BENCH = ROOT / "bench"
 #: must hold: {key: None} for a figure, {key: [keys]} for a list of rows
 #: (or a dict) whose first row holds those keys.
 CASES = {
+    "bots.py": ([], {"bench": None, "results": ["game", "level", "against", "games", "win_rate", "met"]}),
     "engines.py": ([], {"bench": None, "results": ["game", "median_ms", "replay_events_per_s"]}),
     "engines_ab.py": ([], {"bench": None, "a": None, "b": None,
                            "results": ["setup", "a_median_ms", "b_median_ms", "a_over_b"]}),

@@ -354,3 +354,21 @@ def play_one_turn(c: Client, game_id: str, seat: int, private: str) -> None:
         except ApiError as err:
             if err.code not in ("stale_version", "not_your_turn"):
                 raise
+
+
+def test_greedy_bots_play_carcassonne_with_an_expansion_from_its_public_log(server):
+    """A view alone cannot rebuild an expansion's state: the runner reads the
+    public log for it (in pages) and a greedy bot thinks from that."""
+    from pbem.bots import runner
+
+    c = Client(server.base)
+    options = {"expansions": ["inns_cathedrals"]}
+    created = c.create_game("carcassonne", 2, options, bots={"0": "greedy", "1": "greedy"}, open=True)
+    final = wait_finished(c, created["id"], timeout=150)
+    assert final["result"]["placings"]
+    assert runner.needs_events(runner.game_key(final), final["options"])
+    assert not runner.needs_events("carcassonne", {}) and not runner.needs_events("wakanda", options)
+    seat = runner.BotSeat(seat=0, private_key="")
+    read = runner._events(c, created["id"], seat)
+    assert len(read) == final["version"] > 200 and seat.events_after == final["version"]
+    assert runner._events(c, created["id"], seat) is read and len(read) == final["version"]  # nothing read twice

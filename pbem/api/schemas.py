@@ -516,6 +516,9 @@ class StreamQuery(ReaderQuery):
     ticket = fields.String(validate=validate.Length(1, 200),
                            metadata={"description": "a seat's stream ticket (POST /games/{id}/seats/{seat}/ticket), "
                                                     "for clients that cannot send a header (a browser's EventSource)"})
+    chat = QueryInt(validate=validate.Range(0, 10**9),
+                    metadata={"description": "also carry the game's chat after this message number (`event: chat`, "
+                                             "ids `<version>:<n>`; docs/chat.md)"})
 
 
 class TicketRequest(Strict):

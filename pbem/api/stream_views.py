@@ -50,8 +50,13 @@ the EventSource on `end`, or it reconnects). A comment line (`: keep-alive`) com
 disconnected and catches up by reconnecting with `Last-Event-ID`.
 
 Errors before the stream starts are in the one error format: `401` (`bad_token`,
-`bad_ticket`, `ticket_expired`), `404` (`unknown_game`), `422` (a bad `after` or
-`Last-Event-ID`, an unknown query parameter). The stream process sends CORS headers for the
+`bad_ticket`, `ticket_expired`), `404` (`unknown_game`), `422` (a bad `after`, `chat` or
+`Last-Event-ID`, an unknown query parameter).
+
+With `?chat=<n>` the stream also carries the players' chat after message `n`, each message
+as `GET /games/{id}/chat` lists it for the same caller (`event: chat`), and every frame's
+`id` is then `<version>:<n>` (the last version and the last message sent), so
+`Last-Event-ID` resumes both; the events' data and versions are unchanged (docs/chat.md). The stream process sends CORS headers for the
 origins in `PBEM_STREAM_ORIGINS` (default: the API's public origin)."""
 
 

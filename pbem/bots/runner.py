@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import requests
 
@@ -46,6 +46,11 @@ class BotSeat:
     #: next choice is made with another seed (never the same refusal forever).
     rejected: int = 0
     rejected_at: int = -1
+    #: The game's events as this seat reads them, for the games whose state a
+    #: view alone cannot rebuild (Carcassonne's expansions: pbem/bots/determinize),
+    #: read once each, in pages, as the game goes on.
+    events: list = field(default_factory=list)
+    events_after: int = 0
 
 
 def game_key(summary: dict) -> str:
@@ -79,8 +84,10 @@ def play_turn(client: Client, game_id: str, summary: dict, bot: BotSeat, seed: i
         bot.rejected, bot.rejected_at = 0, legal["version"]
     if bot.rejected >= MAX_REJECTED:
         raise RuntimeError(f"seat {bot.seat} of {game_id}: {bot.rejected} moves rejected at version {legal['version']}")
-    move = choose(game_key(summary), summary.get("options") or {}, summary["players"], bot.seat, view.get("view"),
-                  moves, bot.level, f"{seed}:{legal['version']}:{bot.rejected}", budget_s)
+    options = summary.get("options") or {}
+    events = _events(client, game_id, bot) if needs_events(game_key(summary), options) else None
+    move = choose(game_key(summary), options, summary["players"], bot.seat, view.get("view"),
+                  moves, bot.level, f"{seed}:{legal['version']}:{bot.rejected}", budget_s, events=events)
     try:
         out = client.move(game_id, move, bot.private_key, bot.seat, expected_version=legal["version"],
                           wait=MOVE_WAIT_S)
@@ -92,6 +99,23 @@ def play_turn(client: Client, game_id: str, summary: dict, bot: BotSeat, seed: i
         bot.rejected += 1
         log.warning("pbem bot: seat %d of %s: move rejected: %s", bot.seat, game_id, out.get("error"))
     return True
+
+
+def needs_events(game: str, options: dict) -> bool:
+    """Whether ``choose`` needs the public log to think: Carcassonne with an
+    expansion, whose extra state no view carries (docs/bots.md)."""
+    return game.split("@")[0] == "carcassonne" and bool(options.get("expansions"))
+
+
+def _events(client: Client, game_id: str, bot: BotSeat) -> list:
+    """The game's events as the seat reads them, the new ones read now."""
+    while True:
+        page = client.events(game_id, bot.seat, after=bot.events_after, limit=500)
+        for item in page.get("events") or []:
+            bot.events.append(item["event"])
+            bot.events_after = item["version"]
+        if page.get("next_after") is None:
+            return bot.events
 
 
 def play_game(client: Client, game_id: str, bots: list[BotSeat], seed: int | str = 0, budget_s: float = 2.0,

@@ -19,7 +19,7 @@ from ..games.i18n import _
 from ..service.mine import ordered, seats_of_address
 from ..trust import address_links
 
-WORDS = {"games", "my games", "list games", "我的遊戲", "遊戲列表", "我的游戏"}
+WORDS = {"games", "my games", "list games", "我的遊戲", "遊戲列表"}
 
 
 def is_games_line(line: str) -> bool:

@@ -19,6 +19,14 @@ its cursor at the new subscriber's ``after`` (no further than the version
 the stream read, so no row can be skipped), and the hub reads its catch-up
 too.
 
+Chat (docs/chat.md) rides the same read: a stream that asks for it
+(``Subscriber.chat``) makes the hub watch the game's ``:chat`` stream too,
+with a cursor of its own (``Watched.chat``) kept exactly as the log's, so
+the game's cursor, versions and frames never depend on it. Its rows are
+handed out as a ``ChatBatch``, each message filtered per viewer as ``GET
+/games/{id}/chat`` filters it (``readable_chat``). The ``:chat`` key shares
+the game's hash tag, so on a cluster it joins the same shard's XREAD.
+
 On a Redis Cluster one XREAD can name keys of one slot only: the hub has a
 reader per shard (pbem/store/shards.py), each with its own wake stream in its
 shard's slot, over the games born in that shard (all in that slot): one
@@ -42,7 +50,9 @@ from ..games.base import OMNISCIENT
 from ..games.i18n import language
 from ..service import game_of, shown_events
 from ..store.shards import Shards
-from ..store import decode_log, key, log_id
+from ..service.common import names_of, readable_chat
+from ..store import chat as chat_store
+from ..store import decode_log, decode_seats, key, log_id
 from . import sse
 
 log = logging.getLogger(__name__)
@@ -78,14 +88,37 @@ class Batch:
         return frames
 
 
+class ChatBatch:
+    """New messages of one game's chat, read once (dicts as ``GET /chat``
+    answers them, names included); the frames a viewer may read are built
+    once per distinct viewer."""
+
+    __slots__ = ("messages", "last", "_frames")
+    end = False  # a chat never ends a stream: the game's end does
+
+    def __init__(self, messages: list[dict]):
+        self.messages, self.last = messages, messages[-1]["n"]
+        self._frames: dict = {}
+
+    def frames(self, viewer) -> list[tuple[int, bytes]]:
+        frames = self._frames.get(viewer)
+        if frames is None:
+            frames = self._frames[viewer] = [(m["n"], sse.chat_body(m)) for m in self.messages
+                                             if readable_chat(m, viewer)]
+        return frames
+
+
 class Subscriber:
     """One open stream: who it is for, what it has been sent, and its queue
-    of batches (plus keep-alives and a close)."""
+    of batches (plus keep-alives and a close). ``chat``: the number of the
+    last chat message sent, or None for a stream without chat (its frames
+    are exactly as before chat existed)."""
 
-    __slots__ = ("viewer", "sent", "upto", "queue", "closed")
+    __slots__ = ("viewer", "sent", "upto", "queue", "closed", "chat", "chat_upto")
 
-    def __init__(self, viewer, after: int, upto: int):
+    def __init__(self, viewer, after: int, upto: int, chat: int | None = None, chat_upto: int = 0):
         self.viewer, self.sent, self.upto = viewer, after, upto
+        self.chat, self.chat_upto = chat, chat_upto
         self.queue: asyncio.Queue = asyncio.Queue()
         self.closed = False
 
@@ -104,9 +137,23 @@ class Subscriber:
     def take(self, batch: Batch) -> bytes:
         """The frames of ``batch`` this stream has not been sent yet (a
         stream that caught up past the hub's cursor drops what it has)."""
-        data = b"".join(frame for version, frame in batch.frames(self.viewer) if version > self.sent)
+        if self.chat is None:
+            data = b"".join(frame for version, frame in batch.frames(self.viewer) if version > self.sent)
+        else:  # each frame's id names both cursors (sse.with_id)
+            data = b"".join(sse.with_id(frame, version, self.chat) for version, frame in batch.frames(self.viewer)
+                            if version > self.sent)
         self.sent = max(self.sent, batch.last)
         return data
+
+    def take_chat(self, batch: ChatBatch) -> bytes:
+        """The messages of ``batch`` this stream may read and has not been
+        sent yet, each frame's id the game version sent and its number."""
+        out = []
+        for n, body in batch.frames(self.viewer):
+            if n > self.chat:
+                out.append(sse.chat_frame(self.sent, n, body))
+        self.chat = max(self.chat, batch.last)
+        return b"".join(out)
 
     def close(self) -> None:
         if not self.closed:
@@ -115,12 +162,15 @@ class Subscriber:
 
 
 class Watched:
-    __slots__ = ("game", "cursor", "subs", "shard", "names")
+    __slots__ = ("game", "cursor", "subs", "shard", "names", "chat")
 
     def __init__(self, game, cursor: int, shard: int = 0, names=None):
         # names: the players' by seat (every seat is taken before the first
         # event, so they stay as the first subscriber read them)
         self.game, self.cursor, self.subs, self.shard, self.names = game, cursor, set(), shard, names
+        #: the chat's cursor (the last message handed out), None until a
+        #: stream that asks for chat watches the game
+        self.chat: int | None = None
 
 
 class Reader:
@@ -230,16 +280,23 @@ class Hub:
 
     # -- subscribers ---------------------------------------------------------
 
-    def subscribe(self, game_id: str, meta: dict, viewer, after: int, names=None) -> Subscriber:
+    def subscribe(self, game_id: str, meta: dict, viewer, after: int, names=None, chat: int | None = None,
+                  said: int = 0) -> Subscriber:
         """Join the stream of ``game_id`` for ``viewer``, after version
-        ``after``; ``meta`` was read just before. Synchronous on purpose: no
-        batch can be handed out between reading the cursor and joining."""
+        ``after`` (and after chat message ``chat``, None: no chat; ``said``
+        the number of messages when ``meta`` was read); ``meta`` was read
+        just before. Synchronous on purpose: no batch can be handed out
+        between reading the cursors and joining."""
         watched = self.games.get(game_id)
         if watched is None:
             shard = self.shards.of_game(game_id)
             watched = self.games[game_id] = Watched(game_of(meta), min(after, int(meta["version"])), shard, names)
             self._wake(self.readers[shard])
-        sub = Subscriber(viewer, after, watched.cursor)
+        if chat is not None and watched.chat is None:
+            # As for a new game: no further than what the stream reads itself.
+            watched.chat = min(chat, said)
+            self._wake(self.readers[watched.shard])
+        sub = Subscriber(viewer, after, watched.cursor, chat, watched.chat or 0)
         watched.subs.add(sub)
         return sub
 
@@ -275,6 +332,8 @@ class Hub:
             streams = {reader.wake_key: reader.wake_id}
             for game_id, w in watched.items():
                 streams[key(game_id, "log")] = log_id(w.cursor)
+                if w.chat is not None:
+                    streams[key(game_id, chat_store.CHAT)] = log_id(w.chat)
             try:
                 reply = await self.reader.xread(streams, count=self.count, block=self.block_ms)
                 if reply:
@@ -310,6 +369,9 @@ class Hub:
             w = watched.get(game_id)
             if w is None or self.games.get(game_id) is not w:
                 continue  # nobody watches it any more (or a newer watch reads it itself)
+            if name.endswith(b":" + chat_store.CHAT.encode()):
+                await self._hand_out_chat(game_id, w, entries)
+                continue
             rows = [row for row in decode_log(entries) if row[0] > w.cursor]
             if rows:
                 news.append((game_id, w, rows))
@@ -335,6 +397,28 @@ class Hub:
                     w.subs.discard(sub)
             if end or not w.subs:
                 del self.games[game_id]  # nothing more will come: its streams end with this batch
+
+    async def _hand_out_chat(self, game_id: str, w: Watched, entries) -> None:
+        """New chat messages to every stream of the game that asked for chat.
+        Called before the same reply's log rows are handed out: a message
+        said before the game's last move reaches its streams before the end."""
+        messages = [chat_store.message(int(rid.split(b"-")[0]), fields) for rid, fields in entries]
+        messages = [m for m in messages if m["n"] > (w.chat or 0)]
+        if not messages:
+            return
+        names = w.names or []
+        if any(m["seat"] >= len(names) or not names[m["seat"]] for m in messages):
+            # A seat taken after the first stream read the names (chat may
+            # start while the game is still open): read them again.
+            players = max(len(names), 1 + max(m["seat"] for m in messages))
+            names = w.names = names_of(decode_seats(await self.client.hgetall(key(game_id, "seats"))), players)
+        if self.games.get(game_id) is not w:
+            return  # its last subscriber left while we asked
+        w.chat = messages[-1]["n"]
+        batch = ChatBatch([{**m, "name": names[m["seat"]] if m["seat"] < len(names) else None} for m in messages])
+        for sub in list(w.subs):
+            if sub.chat is not None and not sub.push(batch, self.backlog):
+                w.subs.discard(sub)
 
     async def _keepalive_forever(self) -> None:
         while True:

@@ -9,6 +9,11 @@ A stream: who is asking (no credential: a spectator; ``Authorization: Bearer
 caught up from the log and then live from the hub, each shown as ``GET
 /games/{id}/events`` shows it to the same caller; ``end`` once the game is
 over. Errors before the stream starts are the API's one error format.
+
+With ``?chat=<n>`` the stream also carries the game's chat after message
+``n`` (``event: chat``, each message as ``GET /games/{id}/chat`` shows it to
+the same caller), and every frame's id is ``<version>:<n>`` (both cursors),
+so ``Last-Event-ID`` resumes both; see docs/chat.md.
 """
 from __future__ import annotations
 
@@ -25,13 +30,14 @@ from ..telemetry import logs
 from ..settings.config import Settings, check_environment, settings as load_settings
 from ..errors import NotFound, ServiceError, Unauthorized, Unavailable, Unprocessable
 from ..games.i18n import _, best_language, language_of, reading
-from ..service.common import game_language
+from ..service.common import game_language, readable_chat
+from ..store import chat as chat_store
 from ..notify.config import NotifySettings
 from ..service import game_of, names_of, seat_of_token, shown_events
 from ..store import Archive, decode_archive, decode_extra, decode_log, decode_meta, decode_seats, dumps, key
 from ..trust.tickets import check_ticket
 from . import sse
-from .hub import CLOSE, KEEPALIVE, Hub
+from .hub import CLOSE, KEEPALIVE, ChatBatch, Hub
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +48,11 @@ SECRET = web.AppKey("secret", bytes)
 ORIGINS = web.AppKey("origins", frozenset)
 
 _VERSION = re.compile(r"^\d{1,10}$")
+# A Last-Event-ID of a stream with chat: "<version>:<n>" (not a dot: "1.5" reads
+# as a fraction of a version, and stays refused).
+_BOTH = re.compile(r"^(\d{1,10}):(\d{1,10})$")
 MAX_VERSION = 10**9  # as GET /games/{id}/events?after= allows
-QUERY = {"after", "ticket", "lang"}
+QUERY = {"after", "ticket", "lang", "chat"}
 #: Rows per catch-up read.
 PAGE = 500
 
@@ -81,8 +90,9 @@ def cors(request: web.Request) -> dict:
     return {"Vary": "Origin"}
 
 
-def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
-    """(after, bearer token, ticket) from the request, or a 4xx."""
+def where_from(request: web.Request) -> tuple[int, int | None, str | None, str | None]:
+    """(after, chat after (None: no chat), bearer token, ticket) from the
+    request, or a 4xx."""
     unknown = sorted(set(request.query) - QUERY)
     repeated = sorted(k for k in QUERY if len(request.query.getall(k, [])) > 1)
     if unknown or repeated:
@@ -92,6 +102,13 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
     # A browser's EventSource reconnects to the URL it opened (``?after=`` and
     # all) with Last-Event-ID: that is where the stream really left off.
     last = request.headers.get("Last-Event-ID", "").strip()
+    chat = request.query.get("chat")
+    if chat is not None and (not _VERSION.match(chat) or int(chat) > MAX_VERSION):
+        raise Unprocessable("invalid_request", _("the request does not match the schema"),
+                            fields={"chat": ["Must be a chat message number: a whole number, 0 or more."]})
+    both = _BOTH.match(last)
+    if both:  # a stream with chat left off here: both cursors
+        last, chat = both.group(1), both.group(2)
     given, name = (last, "Last-Event-ID") if last else (request.query.get("after", "0"), "after")
     if not _VERSION.match(given) or int(given) > MAX_VERSION:
         raise Unprocessable("invalid_request", _("the request does not match the schema"),
@@ -104,7 +121,7 @@ def where_from(request: web.Request) -> tuple[int, str | None, str | None]:
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized("bad_token", _("send the header as 'Authorization: Bearer <token>'"))
     ticket = request.query.get("ticket")
-    return int(given), token, ticket
+    return int(given), None if chat is None else int(chat), token, ticket
 
 
 def asked_language(request: web.Request) -> str | None:
@@ -112,20 +129,24 @@ def asked_language(request: web.Request) -> str | None:
     return language_of(request.query.get("lang")) or best_language(request.headers.get("Accept-Language"))
 
 
-async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None, list, str]:
+async def identify(request: web.Request, game_id: str) -> tuple[dict, object, int, Archive | None, list, str,
+                                                                 tuple[int, int] | None]:
     """The game's meta, who the caller is, where to start, the game's
     archive if it was compacted (``Store.compact``), the players' names
     by seat and the language the texts are read in (as the API decides
     it, pbem/api/reader.py: the request's ``?lang=``, the seat's, the
-    request's ``Accept-Language``, the game's); else a 4xx."""
-    after, token, ticket = where_from(request)
+    request's ``Accept-Language``, the game's), and for a stream with chat
+    (chat after, the number of messages said); else a 4xx."""
+    after, chat_after, token, ticket = where_from(request)
     ticket_seat = check_ticket(request.app[SECRET], ticket, game_id) if ticket is not None else None
     pipe = request.app[REDIS].pipeline(transaction=True)  # one step: the keys, or the archive that replaced them
     pipe.hgetall(key(game_id, "meta"))
     pipe.hgetall(key(game_id, "seats"))
     pipe.get(key(game_id, "archive"))
     pipe.get(key(game_id, "extra"))
-    raw_meta, raw_seats, raw_archive, raw_extra = await pipe.execute()
+    if chat_after is not None:
+        pipe.xlen(key(game_id, chat_store.CHAT))  # message n is entry n of the chat's stream
+    raw_meta, raw_seats, raw_archive, raw_extra, *said = await pipe.execute()
     if not raw_meta:
         raise NotFound("unknown_game", _("no game {game}", game=repr(game_id)))
     archive = decode_archive(raw_archive) if raw_archive else None
@@ -140,7 +161,8 @@ async def identify(request: web.Request, game_id: str) -> tuple[dict, object, in
     meta = decode_meta(raw_meta)
     lang = (language_of(request.query.get("lang")) or language_of((seats.get(viewer) or {}).get("lang"))
             or best_language(request.headers.get("Accept-Language")) or game_language(meta))
-    return meta, viewer, after, archive, names_of(seats, int(meta["players"])), lang
+    chat = None if chat_after is None else (chat_after, int(said[0]))
+    return meta, viewer, after, archive, names_of(seats, int(meta["players"])), lang, chat
 
 
 async def options(request: web.Request) -> web.Response:
@@ -158,7 +180,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     headers = cors(request)
     with reading(asked_language(request)):  # its errors read the language the request asks for
         try:
-            meta, viewer, after, archive, names, lang = await identify(request, game_id)
+            meta, viewer, after, archive, names, lang, chat = await identify(request, game_id)
         except ServiceError as err:
             return error(err, headers)
         except (RedisConnectionError, RedisTimeoutError, OSError) as err:
@@ -166,11 +188,11 @@ async def stream(request: web.Request) -> web.StreamResponse:
             return error(Unavailable("store_unavailable", _("the game store is unreachable; try again shortly")),
                          {**headers, "Retry-After": "2"})
     with reading(lang):  # every event's text, caught up or live, for this reader
-        return await _send(request, game_id, headers, meta, viewer, after, archive, names, lang)
+        return await _send(request, game_id, headers, meta, viewer, after, archive, names, lang, chat)
 
 
 async def _send(request: web.Request, game_id: str, headers: dict, meta: dict, viewer, after: int,
-                archive: Archive | None, names: list, lang: str) -> web.StreamResponse:
+                archive: Archive | None, names: list, lang: str, chat=None) -> web.StreamResponse:
     resp = web.StreamResponse(headers={**headers, "Content-Type": "text/event-stream; charset=utf-8",
                                        "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
                                        "Content-Language": lang})
@@ -186,9 +208,13 @@ async def _send(request: web.Request, game_id: str, headers: dict, meta: dict, v
             log.info("stream of %s ended: %s", game_id, err)
         return resp
     hub = request.app[HUB]
-    sub = hub.subscribe(game_id, meta, viewer, after, names)
+    chat_after, said = chat if chat is not None else (None, 0)
+    sub = hub.subscribe(game_id, meta, viewer, after, names, chat_after, said)
     try:
-        sub.sent = await catch_up(request, resp, game_id, game, viewer, False, after, sub.upto, names=names)
+        sub.sent = await catch_up(request, resp, game_id, game, viewer, False, after, sub.upto, names=names,
+                                  chat=chat_after)
+        if chat_after is not None:
+            sub.chat = await catch_up_chat(request, resp, game_id, viewer, sub.sent, chat_after, sub.chat_upto, names)
         while True:
             item = await sub.queue.get()
             if item is CLOSE:
@@ -196,7 +222,7 @@ async def _send(request: web.Request, game_id: str, headers: dict, meta: dict, v
             if item is KEEPALIVE:
                 await resp.write(sse.KEEPALIVE)
                 continue
-            data = sub.take(item)
+            data = sub.take_chat(item) if isinstance(item, ChatBatch) else sub.take(item)
             if data:
                 await resp.write(data)
             if item.end:
@@ -210,10 +236,11 @@ async def _send(request: web.Request, game_id: str, headers: dict, meta: dict, v
 
 
 async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, after: int, upto: int,
-                   archive: Archive | None = None, names=None) -> int:
+                   archive: Archive | None = None, names=None, chat: int | None = None) -> int:
     """Send the log's events in ``(after, upto]`` (read in pages, from the
-    archive for a compacted game) as ``viewer`` may see them; returns the
-    last version sent (or ``after``)."""
+    archive for a compacted game) as ``viewer`` may see them (on a stream
+    with chat, their ids name ``chat`` too); returns the last version sent
+    (or ``after``)."""
     client = request.app[REDIS]
     sent = after
     while sent < upto:
@@ -229,8 +256,36 @@ async def catch_up(request, resp, game_id: str, game, viewer, finished: bool, af
                 continue
         if not rows:
             break
-        await resp.write(b"".join(sse.event_frame(item) for item in shown_events(game, viewer, finished, rows, names)))
+        frames = (sse.event_frame(item) for item in shown_events(game, viewer, finished, rows, names))
+        if chat is not None:
+            frames = (sse.with_id(frame, item_version(frame), chat) for frame in frames)
+        await resp.write(b"".join(frames))
         sent = rows[-1][0]
+    return sent
+
+
+def item_version(frame: bytes) -> int:
+    """The version an event frame's id line names (``id: <version>``)."""
+    return int(frame[4:frame.index(b"\n")])
+
+
+async def catch_up_chat(request, resp, game_id: str, viewer, version: int, after: int, upto: int, names) -> int:
+    """Send the chat's messages in ``(after, upto]`` that ``viewer`` may
+    read (filtered as ``GET /chat`` filters them), each frame's id the game
+    version sent and its number; returns the last number passed (or ``after``)."""
+    sent = after
+    while sent < upto:
+        raw = await request.app[REDIS].xrange(key(game_id, chat_store.CHAT), f"{sent + 1}-0", f"{upto}-1", count=PAGE)
+        if not raw:
+            break
+        out = []
+        for rid, fields in raw:
+            m = chat_store.message(int(rid.split(b"-")[0]), fields)
+            if readable_chat(m, viewer):
+                m["name"] = names[m["seat"]] if m["seat"] < len(names) else None
+                out.append(sse.chat_frame(version, m["n"], sse.chat_body(m)))
+            sent = m["n"]
+        await resp.write(b"".join(out))
     return sent
 
 

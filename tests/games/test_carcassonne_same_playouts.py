@@ -35,12 +35,15 @@ EXPECTED = Path(__file__).with_name("carcassonne_same_playouts.json")
 SEEDS = 2
 
 G = games.get("carcassonne")
+#: the expansions the digests were computed for, before the performance work: an
+#: expansion added later (the Tunnel, the Catapult) has no "before" to compare with
+BEFORE = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
+          "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
 
 
 def setups():
     from pbem.games.carcassonne.base_rules import rules_for
-    from pbem.games.carcassonne.catalog import ALL_EXPANSIONS
-    combos = [[]] + [[name] for name in ALL_EXPANSIONS] + [list(ALL_EXPANSIONS)]
+    combos = [[]] + [[name] for name in BEFORE] + [list(BEFORE)]
     out = []
     for combo in combos:
         most = min(6, rules_for(combo).max_players)

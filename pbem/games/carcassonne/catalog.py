@@ -9,7 +9,7 @@ from .rules import EXPANSIONS
 
 #: every expansion, in the option's order (sample setups, benchmarks)
 ALL_EXPANSIONS = ["inns_cathedrals", "traders_builders", "king_robber", "cult", "siege", "abbey_mayor",
-                  "princess_dragon", "tower", "count", "bridges_castles_bazaars"]
+                  "princess_dragon", "tower", "count", "bridges_castles_bazaars", "tunnel", "catapult"]
 
 ERROR_CODES = {
     "unknown_move": "the move's type is not a move of the rules in play",
@@ -34,6 +34,10 @@ ERROR_CODES = {
     "no_knight_there": "Siege: the seat has no knight on that segment",
     "bad_escape": "Siege: the escape names the knight's city segment by an edge",
     "cannot_escape": "Siege: that city is not a besieged city with a monastery or shrine next to it",
+    "bad_catapult": "The Catapult: the round is knock-out or seduction (catapult knockout | catapult seduction)",
+    "bad_shot": "The Catapult: a shot names the follower's segment (shoot X,Y road E) or is no shot",
+    "not_a_target": "The Catapult: no follower the shot may name stands there (within 2 tiles of the fair; "
+                    "seduction: another seat's)",
     "no_abbey_left": "Abbey & Mayor: the seat's abbey is placed already",
     "not_a_hole": "Abbey & Mayor: an abbey fills an empty cell with 4 neighbouring tiles",
     "bad_barn": "Abbey & Mayor: a barn goes on a corner where 4 tiles meet, all 4 corners field, in a field "
@@ -77,6 +81,9 @@ ERROR_CODES = {
                "pass, or buy or sell (bazaar_mode draft: pick a free tile, no bid)",
     "not_enough_points": "allow_negative_scores false: the move would make you pay points you do not have "
                          "(a ransom, a bazaar bid above your score, buying at a bid you cannot pay)",
+    "bad_tunnel": "The Tunnel: a token goes on a free tunnel mouth (named by its road) in a colour you hold "
+                  "(tunnel X,Y road E red)",
+    "no_tunnel_token_left": "The Tunnel: you hold no token of that colour any more",
     "two_figures": "one figure per move",
     "missing_rotation": "the text does not say how the tile is turned (r0, r90, r180, r270)",
     "missing_segment": "the text does not say where the figure goes",
@@ -145,12 +152,18 @@ VIEW_FIELDS = {
               "draft); or null",
     "bazaar_tiles": "Bridges, Castles & Bazaars: per seat, the bazaar tile it plays at its next turn (or "
                     "null)",
+    "tunnel": "The Tunnel: `tokens` on the board in the order placed (`x`, `y`, `on`: the mouth's road, "
+              "`colour`, `player`: the seat holding that colour) and `supply`: per seat, tokens left by colour",
+    "catapult": "The Catapult (catapult_mode = abstract): the round under way: the fair (`x`, `y`), `kind` "
+                "(knockout, seduction, or null while the active seat chooses), `chooser`, `shot` (the seats whose "
+                "shot is in), `to_shoot`, `targets` (the followers within reach: `player`, `figure`, `x`, `y`, "
+                "`on`) and, in a seat's own view, `my_shot` (its own shot, never another's); null when none",
 }
 
 OPTIONS = (
     Option("expansions", [], N_("expansions in play: inns_cathedrals, traders_builders, king_robber, "
-           "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars (any "
-           "combination)"), list,
+           "cult, siege, abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, tunnel, catapult "
+           "(any combination)"), list,
            item_choices=EXPANSIONS, unique=True),  # the registry itself: a later expansion counts
     Option("tiny_city_scoring", 4, N_("points for a completed 2-tile city (4; early printings 2)"),
            int, choices=(4, 2)),
@@ -161,7 +174,8 @@ OPTIONS = (
     Option("tie_break", "shared", N_("tied players share the placing"), str, choices=("shared",)),
     Option("draw_order", [], N_("fixed draw pile for scripted games: tile letters in draw order (the game ends when "
            "they are used up); empty: the 71 base tiles drawn at random (plus the expansions' tiles: "
-           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11)"), list),
+           "IC1-IC17, TB1-TB24, KR1-KR5, CU1-CU6, SI1-SI4, AM1-AM12, PD1-PD29, TO1-TO17, BB1-BB11, TU1-TU4, "
+           "CA1-CA12)"), list),
     Option("start_player", -1, N_("seat that starts (-1: chosen at random)"), int, minimum=-1, maximum=5),
     Option("king_robber_scoring", "per_feature", N_("King & Robber: at the end the King scores 1 per completed city, the Robber Baron 1 per "
            "completed road (per_feature); or each holder scores 10 at the end (fixed_10_20: 20 for both); or "
@@ -216,6 +230,14 @@ OPTIONS = (
            "JCloisterZone)"), str, choices=("auction", "discard")),
     Option("siege_escape_adjacency", "any_city_tile", N_("Siege: the escape needs a monastery or shrine next to any tile of the besieged city, "
            "or next to a siege tile"), str, choices=("any_city_tile", "siege_tile")),
+    Option("tunnel_other_expansions", False, N_("The Tunnel: the roads passing under a city on other expansions' tiles "
+           "(P&D's PD25, A&M's AM12) end at two tunnel mouths that take tokens too"), bool),
+    Option("tunnel_claim_requires_follower", False, N_("The Tunnel: a seat may claim a tunnel mouth only if one of its "
+           "figures stands on that road (a fan variant against trapped roads)"), bool),
+    Option("catapult_mode", "tiles_only", N_("The Catapult: the fair tiles only (tiles_only), or after a fair tile a "
+           "catapult round without the dexterity game (abstract, a house rule): the active player chooses "
+           "knock-out or seduction, then every player takes one secret shot at a follower within 2 tiles of the "
+           "fair"), str, choices=("tiles_only", "abstract")),
 )
 
 #: the options of carcassonne@1 (its games keep their rules): no besieged_tiny_city nor
@@ -271,6 +293,11 @@ SAMPLE_SETUPS = (
          "bazaar_bid_cap": "current_score", "bazaar_mode": "draft", "allow_negative_scores": False,
          "king_robber_scoring": "continuous", "wagon_move": "nearby_tiles"}),
     (2, {"expansions": ["tower", "bridges_castles_bazaars"], "allow_negative_scores": False}),
-    (2, {"expansions": ALL_EXPANSIONS}),
+    (2, {"expansions": ["tunnel"]}),
+    (2, {"expansions": ["tunnel", "princess_dragon"], "tunnel_other_expansions": True,
+         "tunnel_claim_requires_follower": True}),
+    # every expansion: the Catapult's abstract round with 2 seats, its fair tiles alone with 6
+    (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
     (6, {"expansions": ALL_EXPANSIONS}),
+    (3, {"expansions": ["catapult"], "catapult_mode": "abstract"}),
 )

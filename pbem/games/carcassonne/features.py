@@ -160,6 +160,8 @@ def place_tile_into(board: dict, seg_feature: dict, features: dict, frontier: di
             for d in o.ports[k]:
                 if nbrs[d] is None:
                     opn += 1
+            if marks is not _NO_MARKS and "tunnel" in marks:
+                opn += 1             # a tunnel mouth is an open end until a pair of tokens joins it
             f = Feature(kind, (sid,), here, opn, marks, (), _EMPTY)
         features[sid] = f
         seg_feature[sid] = sid

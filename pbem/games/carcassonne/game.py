@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..i18n import N_, _
-from ..base import BadOptions, Game, IllegalMove, Option, ParseError, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
+from ..base import OMNISCIENT, BadOptions, Game, IllegalMove, Option, ParseError, Result, SnapshotOutdated, placings_from_keys, plain_names, plain_width
 from .base_rules import rules_for
 from .catalog import ALL_EXPANSIONS, ERROR_CODES, KING_ROBBER_V1, OPTIONS, OPTIONS_V1, SAMPLE_SETUPS, VIEW_FIELDS
 from .features import label_of, place_tile_into, sid_at
@@ -22,7 +22,9 @@ add_tiles(BASE_TILES)
 
 # importing an expansion registers it; this order is the option's order
 from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, siege,  # noqa: F401
-                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars)
+                         abbey_mayor, princess_dragon, tower, count, bridges_castles_bazaars, tunnel,
+                         catapult)
+from .expansions.catapult import round as catapult_round
 from .expansions.cult_tiles import SETS as CULT_SETS
 
 FOLLOWERS = 7
@@ -53,10 +55,12 @@ class Carcassonne(Game):
     error_codes = ERROR_CODES
     view_fields = VIEW_FIELDS
     #: One seat owes a decision at a time (``state.pending`` holds one), the
-    #: expansions' decisions (abbey, wagon, escape) included.
-    concurrency = "strict"
+    #: expansions' decisions (abbey, wagon, escape) included; but the Catapult's
+    #: shots (catapult_mode = abstract) are one window every seat answers at once.
+    concurrency = "window"
     concurrency_doc = N_("One seat acts at a time (the active player, or the seat owing a decision): a move "
-                       "must be signed at the game's current version.")
+                       "must be signed at the game's current version. The Catapult's shots are one window: "
+                       "every seat shoots, signed at any version since the round's choice.")
     options = OPTIONS
     sample_setups = SAMPLE_SETUPS
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
@@ -132,6 +136,26 @@ class Carcassonne(Game):
 
     def to_act(self, state: State) -> frozenset:
         return frozenset(state.pending)
+
+    def window(self, state: State):
+        """The Catapult's shots (every seat at once, until the last is in), named by
+        the fair tile's placement; else None: one seat acts."""
+        if "shot" in state.pending.values():
+            return f"catapult:{state.ext['catapult']['held']}"
+        return None
+
+    def redact_move(self, move, mover: int, viewer, events=None):
+        """A Catapult shot is secret: withheld from every other seat (the
+        events that reveal the shots, once all are in, say where they went)."""
+        if isinstance(move, dict) and move.get("type") == catapult_round.SHOT and viewer not in (mover, OMNISCIENT):
+            return None
+        return move
+
+    def resample(self, state: State, viewer, rng) -> State:
+        """The only hidden part: the Catapult shots of the other seats while the
+        round waits for the last (the draw pile's order is chance, not a secret:
+        ``hidden_information`` stays False, as most games have nothing to re-deal)."""
+        return catapult_round.resample(state, viewer, rng) if state.ext.get("catapult") else state
 
     def active_seat(self, state: State):
         """The seat whose turn it is; a dragon step, a bid or a Count's move
@@ -271,6 +295,9 @@ class Carcassonne(Game):
                             rotation // 90)
             placed.append((x, y))
         st.placed = tuple(placed)
+        st.ext = data["ext"]
+        for rejoin in st.rules.rejoin:
+            rejoin(st)
         for player, x, y, label, figure in data["followers"]:
             sid = sid_at(st, (x, y), label)
             fid = st.seg_feature[sid]

@@ -49,7 +49,8 @@ MARK_CHARS = {"inn": ("I", N_("inn")), "cathedral": ("C", N_("cathedral")), "win
               "princess": ("P", N_("princess"))}
 #: a tile's symbols (its tags), drawn in a free field cell, and their key
 TAG_CHARS = {"volcano": ("V", N_("volcano")), "magic portal": ("@", N_("magic portal")),
-             "dragon": ("D", N_("dragon symbol")), "tower": ("T", N_("tower foundation")), "bazaar": ("$", N_("bazaar"))}
+             "dragon": ("D", N_("dragon symbol")), "tower": ("T", N_("tower foundation")), "bazaar": ("$", N_("bazaar")),
+             "fair": ("^", N_("fair"))}
 #: where a tag goes: the first of these cells still field
 TAG_CELLS = ((2, 4), (2, 0), (0, 4), (0, 0), (1, 1), (1, 3))
 #: an edge inside the City of Carcassonne (the Count's tiles join there; the

@@ -128,12 +128,17 @@ EXPANSION_TEXT = {
         ("bid B | pass", N_("when it is your bid: your bid B, or none")),
         ("buy | sell", N_("the host's choice after the bids: buy the tile, or sell it to the highest bidder")),
     ), ("place 1,0 r0 bridge 1,0 NS", "castle 1,0 city N", "no castle", "castle points 1,0 road W", "bazaar 0 bid 1",
-        "bid 2", "pass", "buy", "sell")),
+        "bid 2", "pass", "buy", "sell")),    "catapult": (N_("The Catapult"), (
+        ("catapult knockout", N_("after a fair tile (catapult_mode abstract): your choice of round, knock-out "
+                                 "or seduction (catapult seduction)")),
+        ("shoot X,Y road E", N_("your secret shot at the follower on that segment, within 2 tiles of the fair")),
+        ("no shot", N_("... or none (also: pass)")),
+    ), ("catapult knockout", "shoot 1,0 road E", "no shot", "pass")),
 }
 #: the expansions whose moves name a seat ("ransom seat 1")
 SEAT_MOVES = ("princess_dragon", "tower")
 #: the expansions that bring optional decisions "pass" declines
-PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars")
+PASS_EXPANSIONS = ("princess_dragon", "tower", "count", "bridges_castles_bazaars", "tunnel", "catapult")
 #: the figures of other expansions a move may name, and the expansion that brings each
 FIGURE_EXPANSIONS = {"big": "inns_cathedrals", "mayor": "abbey_mayor", "wagon": "abbey_mayor"}
 #: the stand-ins of the help's moves (an edge N stays N: bazaar N is the tile's number)
@@ -318,6 +323,10 @@ def describe_setup(options: dict, players: int | None = None) -> str:
             parts.append(_("the bazaar's tiles are picked in turn, with no bids"))
         if options.get("unplaceable_bazaar", "discard") == "auction":
             parts.append(_("a bazaar tile that fits nowhere still calls a bazaar"))
+    if "catapult" in expansions:
+        parts.append(_("after a fair tile, a catapult round of secret shots (house rule)")
+                     if options.get("catapult_mode", "tiles_only") == "abstract"
+                     else _("the fair tiles without the catapult"))
     if ("tower" in expansions or "bridges_castles_bazaars" in expansions) \
             and not options.get("allow_negative_scores", True):
         parts.append(_("no score may go below 0"))

@@ -131,6 +131,9 @@ class Rules:
         #: fn(state) mutating a state whose features were just rebuilt from its tiles
         #: (``load``, a bridge) to put back what lives only in ``state.ext`` (castles).
         self.restore: list = []
+        #: fn(state) mutating a state rebuilt from its tiles by ``load``, before its followers
+        #: go back, to join what lives only in ``state.ext`` (the Tunnel's pairs of tokens)
+        self.rejoin: list = []
         #: fn(state, field) -> ids of city features a field borders besides its own
         #: tiles' cities (the City of Carcassonne).
         self.field_borders: list = []

@@ -23,7 +23,7 @@ import math
 from ... import games
 from ...games.i18n import _
 from .. import markup as m
-from . import expansion_marks, expansion_panel, expansion_pieces, figures, terrain  # noqa: F401  (register their hooks)
+from . import catapult, expansion_marks, expansion_panel, expansion_pieces, figures, terrain, tunnel  # noqa: F401  (register their hooks)
 from .board import Board
 from .panel import WIDTH, Panel
 from .touch import touch  # noqa: F401  (the touch contract: every decision but the placement)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...games.carcassonne.notation import GOODS_NAMES
 from ...games.i18n import N_
 from .. import markup as m
+from . import catapult
 from .expansion_marks import GOODS, cathedral, good_icon, inn_icon, shrine, siege
 from . import expansion_pieces as pieces
 from .figures import figure_svg
@@ -77,6 +78,7 @@ BY_EXPANSION = {
     "count": [("district", _tile_tag(pieces.district, size=18), N_("the City"))],
     "bridges_castles_bazaars": [(None, _figure("bridge"), N_("bridge")), (None, _figure("castle"), N_("castle")),
                                 ("bazaar", _tile_tag(pieces.bazaar_tag, (0.76, 0.72), 60), N_("bazaar"))],
+    "catapult": [("fair", _tile_tag(catapult.fair, (0.76, 0.72), 50), N_("fair"))],
 }
 
 

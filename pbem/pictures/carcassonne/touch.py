@@ -53,7 +53,7 @@ BIDS_AT_ONCE = 12
 PASS = {"action": N_("Pass (no action away from the tile)"), "abbey": N_("Draw a tile (keep the abbey)"),
         "capture": N_("Capture nobody"), "count": N_("Stay out of the City"),
         "count_move": N_("Move nobody"), "castle": N_("Keep the city (no castle)"),
-        "escape": N_("No escape"), "bazaar": N_("Pass (no higher bid)")}
+        "escape": N_("No escape"), "bazaar": N_("Pass (no higher bid)"), "shot": N_("No shot")}
 
 
 def touch(view: dict, legal: list, viewer, names) -> dict | None:
@@ -280,4 +280,6 @@ def _bazaar(view, mv, names, many):
 _BUILDERS = {"ransom": _ransom, "abbey": _abbey, "wagon": _wagon, "escape": _segment_move,
              "castle": _segment_move, "choose_castle_feature": _castle_feature, "capture": _capture,
              "dragon": _dragon, "action": _action, "count": _count, "count_move": _count_move,
-             "exchange": _exchange, "bazaar": _bazaar}
+             "exchange": _exchange, "bazaar": _bazaar, "shot": _segment_move,
+             "catapult": lambda view, mv, names, many: [(f"catapult:{mv['kind']}", _("Knock-out") if mv["kind"] ==
+                                                         "knockout" else _("Seduction"))]}

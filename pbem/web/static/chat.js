@@ -1,7 +1,11 @@
 /* The chat box of a game's page (parts/chat.html): the messages the reader
-   may read, kept current by asking for those after the last one every few
-   seconds while the page is shown (and at once after sending), and, for a
-   seat, a line to write to everyone or to one other seat. Who reads what is
+   may read, and, for a seat, a line to write to everyone or to one other
+   seat. They come live over the page's event stream (game.js opens it with
+   ?chat=<the last one shown> and hands each `chat` event here as a
+   "pbem:chat" event on the box; docs/chat.md). Only while that stream is
+   not open (a finished game, no stream, a dropped connection) are they
+   asked for after the last one every few seconds while the page is shown
+   (and at once after sending). Who reads what is
    the server's (pbem/service/chat.py): a key's seat asks the API with its
    token, a play link through the link, a spectator without either. Every
    message is shown with textContent: the players' text is never markup. */
@@ -20,6 +24,9 @@
   var note = document.getElementById("chat-note");
   var last = 0, names = {}, timer = null, busy = false;
   var EVERY_MS = 2000;
+  // Whether game.js will carry the chat over its stream (as it decides to open one).
+  var streamed = !finished && !!main.dataset.stream && !!window.EventSource, live = false;
+  var loaded = Date.now();
 
   function headers(json) {
     var h = json ? { "Content-Type": "application/json" } : {};
@@ -87,8 +94,22 @@
 
   function schedule() {
     clearTimeout(timer);
-    if (!document.hidden) timer = setTimeout(function () { fetchNew(true).then(schedule); }, EVERY_MS);
+    if (!document.hidden && !live) timer = setTimeout(function () { fetchNew(true).then(schedule); }, EVERY_MS);
   }
+
+  // The stream's messages: its catch-up after `last`, then each one as it is said.
+  box.addEventListener("pbem:chat", function (e) {
+    var m = e.detail;
+    // Said before the page was loaded: caught up, not news (a lenient clock).
+    if (m.n > last) { show(m, m.time * 1000 > loaded - 5000); last = m.n; }
+  });
+  box.addEventListener("pbem:chat-live", function (e) {
+    live = !!e.detail;
+    if (live) clearTimeout(timer);
+    else fetchNew(true).then(schedule);  // the stream is down: poll until it is back
+  });
+  // What the page has shown, for game.js's ?chat= when it (re)opens its stream.
+  window.PbemChat = { last: function () { return last; } };
 
   function setUp() {
     var writes = seat !== null && !finished;
@@ -110,14 +131,21 @@
     fetch(withLang(url), { method: "POST", headers: headers(true), body: JSON.stringify(body) }).then(answer)
       .then(function () {
         input.value = "";
-        return fetchNew(true);
+        if (!live) return fetchNew(true);  // else it comes back over the stream
       }).catch(function (err) {
         note.className = "sent bad";
         note.textContent = _("Not sent: {reason}", { reason: err.message || "" });
       }).then(function () { button.disabled = false; input.focus(); });
   });
 
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) fetchNew(true).then(schedule); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !live) fetchNew(true).then(schedule);
+  });
   setUp();
-  fetchNew(false).then(schedule);
+  if (streamed) {
+    // The stream brings every message; poll only if it has not opened soon.
+    timer = setTimeout(function () { if (!live) fetchNew(false).then(schedule); }, 4000);
+  } else {
+    fetchNew(false).then(schedule);
+  }
 })();

@@ -161,11 +161,24 @@
     }).then(function (t) { return t.ticket; });
   }
 
+  // The chat (chat.js) rides this stream: ?chat= the last message shown; each
+  // `chat` event goes to the box. The frames' ids then name both cursors, so
+  // EventSource's own reconnect (Last-Event-ID) resumes both (docs/chat.md).
+  var chatBox = document.getElementById("chat");
+
+  function chatLive(on) {
+    if (chatBox) chatBox.dispatchEvent(new CustomEvent("pbem:chat-live", { detail: on }));
+  }
+
   function stream() {
     ticket().then(function (t) {
-      var url = G.stream + "?after=" + seen + (t ? "&ticket=" + encodeURIComponent(t) : "");
+      var url = G.stream + "?after=" + seen + (t ? "&ticket=" + encodeURIComponent(t) : "")
+        + (chatBox ? "&chat=" + (window.PbemChat ? PbemChat.last() : 0) : "");
       var source = new EventSource(url);
-      source.addEventListener("open", function () { backoff = 1000; });
+      source.addEventListener("open", function () { backoff = 1000; chatLive(true); });
+      source.addEventListener("chat", function (msg) {
+        chatBox.dispatchEvent(new CustomEvent("pbem:chat", { detail: JSON.parse(msg.data) }));
+      });
       source.addEventListener("event", function (msg) {
         // The event's words come with the page's parts (in the page's language
         // and naming the seats as the page does): the stream only says when.
@@ -176,9 +189,11 @@
       });
       source.addEventListener("end", function () {
         source.close();   // the game is over: no more events
+        chatLive(false);
         soon();
       });
       source.addEventListener("error", function () {
+        chatLive(false);
         // A dropped connection is retried by EventSource itself (with Last-Event-ID);
         // a refused one (an expired ticket) closes it: open anew with a new ticket.
         if (source.readyState === EventSource.CLOSED) {
@@ -187,6 +202,7 @@
         }
       });
     }, function () {
+      chatLive(false);
       setTimeout(stream, backoff);
       backoff = Math.min(backoff * 2, 30000);
     });
