@@ -49,16 +49,16 @@ def test_a_seat_handed_over_and_taken_back_on_the_page(browser, service, pages_s
     assert bob.locator("#handover details.handover-offer").count() == 1  # Bob may offer his seat too
     read("offer", 0, ann)
     ann.click("button.handover-greedy")
-    bob.wait_for_selector("#handover button.handover-accept", timeout=15000)  # live, no reload
-    ann.wait_for_selector("#handover .handover-said", timeout=15000)
+    bob.wait_for_selector("#handover button.handover-accept", timeout=30000)  # live, no reload
+    ann.wait_for_selector("#handover .handover-said", timeout=30000)
     assert ann.locator("#handover button").count() == 0  # the asker waits
     read("asked", 1, bob)
     bob.click("button.handover-accept")
-    wait_until(lambda: service.store.seats(game_id)[0].get("handed_over") == "greedy", timeout=15)
-    ann.wait_for_selector("#handover button.handover-return", timeout=15000)
+    wait_until(lambda: service.store.seats(game_id)[0].get("handed_over") == "greedy", timeout=30)
+    ann.wait_for_selector("#handover button.handover-return", timeout=30000)
     read("handed", 0, ann)
     ann.click("button.handover-return")
-    wait_until(lambda: "bot_key" not in service.store.seats(game_id)[0], timeout=15)
-    ann.wait_for_selector("#handover button.handover-return", state="detached", timeout=15000)
+    wait_until(lambda: "bot_key" not in service.store.seats(game_id)[0], timeout=30)
+    ann.wait_for_selector("#handover button.handover-return", state="detached", timeout=30000)
     assert errors == [] and errors_bob == [], errors + errors_bob
     context.close()
