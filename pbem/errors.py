@@ -229,6 +229,8 @@ CODES: dict[str, Code] = _codes(
     Code("bad_bot_seat", (422,), N_("a bot seat must be a seat of the game, not also invited")),
     Code("no_bots", (422,), N_("this game type has no bots")),
     Code("unknown_game_type", (404,), N_("no game type with this name (ratings)")),
+    Code("handover_by_bot", (403,), N_("a handover move signed by the bot's key: only the seat's player hands a "
+         "seat over or takes it back")),
 )
 
 

@@ -237,7 +237,8 @@ def test_pbem_bot_plays_a_seat_from_the_terminal_and_the_ratings_rebuild_offline
 
 def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
     c = Client(server.base)
-    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60})
+    created = c._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True, "bots_after_s": 60,
+                                              "bots_level": "random"})
     private, public = generate_key()
     c.join(created["id"], 0, public, "Dee")
     store = redis.Redis(port=server.redis_port)
@@ -250,13 +251,109 @@ def test_bots_fill_the_empty_seats_of_an_open_game_after_its_wait(server):
         assert time.monotonic() < deadline, "no bot took the free seat"
         time.sleep(0.05)
     seats = c.game(created["id"])["seats"]
-    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (greedy)", "greedy")]
-    while store.zscore(bot_seats.FILL, created["id"]) is not None:  # its wait done with (after the seat is taken)
+    assert [(s["name"], s["bot"]) for s in seats] == [("Dee", None), ("Bot (random)", "random")]  # the level asked
+    while store.zscore(bot_seats.FILL, created["id"]) is not None or store.hget(bot_seats.FILL_LEVELS, created["id"]):
+        # its wait and level done with (after the seat is taken)
         assert time.monotonic() < deadline
         time.sleep(0.05)
     # and the bot plays its seat: Dee's bot (the runner) against it, to the end
     final = play_game(Client(server.base), created["id"], [BotSeat(0, private, "random")], seed=1)
     assert final["status"] == "finished"
+
+
+def test_bots_for_free_seats_at_an_unknown_level_are_refused(server):
+    store = redis.Redis(port=server.redis_port)
+
+    def games_stored() -> set:  # the games with anything stored (others' keys may come and go meanwhile)
+        return {k.split(b"}")[0] for k in store.scan_iter("pbem:{g:*}:meta")}
+    before = (store.zcard(bot_seats.FILL), games_stored())
+    with pytest.raises(ApiError) as err:
+        Client(server.base)._call("POST", "/games", json={"game": "wakanda", "players": 2, "open": True,
+                                                          "bots_after_s": 60, "bots_level": "genius"})
+    assert (err.value.status, err.value.code) == (422, "unknown_bot_level")
+    assert err.value.details["levels"] == list(bot_seats.LEVELS)
+    assert (store.zcard(bot_seats.FILL), games_stored()) == before
+    # the default level, when none is asked for
+    assert bot_seats.fill_level(store, "no-such-game") == bot_seats.FILL_LEVEL == "greedy"
+
+
+def test_a_seat_handed_to_a_bot_for_a_vacation_and_taken_back(server):
+    """Ann hands her seat to a bot (Bob accepts, both by signed moves through
+    the API); the bot process plays it with the bot's own key; Ann takes it
+    back and finishes the game herself; the record verifies offline across
+    the handover, the bot's moves signed by the key the log names."""
+    from pbem.games import handover
+    from pbem.trust import signing
+
+    c = Client(server.base)
+    game_id = c.create_game("wakanda", 2)["id"]
+    (ann, ann_pub), (bob, bob_pub) = generate_key(), generate_key()
+    c.join(game_id, 0, ann_pub, "Ann")
+    c.join(game_id, 1, bob_pub, "Bob")
+    assert c.move(game_id, {"handover": "request", "level": "random"}, ann, 0)["status"] == "applied"
+    with pytest.raises(ApiError) as err:  # a second request while one waits
+        c.move(game_id, {"handover": "request", "level": "greedy"}, bob, 1)
+    assert (err.value.status, err.value.code) == (422, "handover_pending")
+    assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
+    seats = wait_handed(c, game_id, 0, "random")
+    assert [(s["name"], s["bot"], s["handed_over"]) for s in seats] == [("Ann", None, "random"), ("Bob", None, None)]
+    # Bob plays his turns; the bot process plays Ann's, until it has made two moves.
+    deadline = time.monotonic() + 30
+
+    def bot_moves() -> int:
+        steps = [json.loads(line) for line in c.record(game_id).splitlines()[1:] if "move_id" in line]
+        return sum(1 for s in steps if (s.get("envelope") or {}).get("player") == 0
+                   and not handover.is_handover(s["envelope"]["move"]))
+    while bot_moves() < 2:
+        assert time.monotonic() < deadline, "the bot did not play Ann's seat"
+        if 1 in c.game(game_id)["to_act"] and c.game(game_id)["status"] == "active":
+            play_one_turn(c, game_id, 1, bob)
+        time.sleep(0.05)
+    assert c.move(game_id, {"handover": "return"}, ann, 0)["status"] == "applied"
+    wait_handed(c, game_id, 0, None)
+    store = redis.Redis(port=server.redis_port)
+    assert 0 not in bot_seats.bot_credentials(store, game_id)
+    final = play_game(Client(server.base), game_id, [BotSeat(0, ann, "random"), BotSeat(1, bob, "random")], seed=5)
+    assert final["status"] == "finished"
+    record = c.record(game_id)
+    report = verify_lines(record.splitlines())
+    assert report.ok and report.seed_checked, report.problems
+    rows = [json.loads(line) for line in record.splitlines()]
+    bot_key = next(e["bot_key"] for r in rows for e in r.get("events", ()) if e.get("type") == "SeatHandedOver")
+    by_bot = [r for r in rows if (r.get("envelope") or {}).get("player") == 0 and r.get("auth") == "ed25519"
+              and _verifies(signing, r["envelope"], bot_key)]
+    assert len(by_bot) >= 2 and all(not handover.is_handover(r["envelope"]["move"]) for r in by_bot)
+    kinds = [e["type"] for r in rows for e in r.get("events", ()) if handover.is_event(e)]
+    assert kinds == ["HandoverRequested", "HandoverAnswered", "SeatHandedOver", "SeatTakenBack"]
+
+
+def wait_handed(c: Client, game_id: str, seat: int, level) -> list:
+    """The seats once ``seat`` shows ``handed_over: level`` (the seat's record
+    follows the log's event a moment after the move's outcome is told)."""
+    deadline = time.monotonic() + 10
+    while (seats := c.game(game_id)["seats"])[seat]["handed_over"] != level:
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.02)
+    return seats
+
+
+def _verifies(signing, envelope, key) -> bool:
+    try:
+        signing.verify(envelope, key)
+        return True
+    except signing.SignatureError:
+        return False
+
+
+def play_one_turn(c: Client, game_id: str, seat: int, private: str) -> None:
+    """The seat's first legal move, signed by its key (its token, from its join, to read them)."""
+    legal = c.legal_moves(game_id, seat)
+    if legal["to_act"] and legal["moves"]:
+        try:
+            c.move(game_id, legal["moves"][0]["move"], private, seat, expected_version=legal["version"])
+        except ApiError as err:
+            if err.code not in ("stale_version", "not_your_turn"):
+                raise
 
 
 def test_greedy_bots_play_carcassonne_with_an_expansion_from_its_public_log(server):

@@ -13,7 +13,7 @@ import json
 import re
 
 from pbem import games
-from pbem.games import takeback
+from pbem.games import handover, takeback
 from pbem.games.carcassonne.notation import EXPANSION_TEXT
 from pbem.games.i18n import CHINESE, ENGLISH, PSEUDO, reading
 from pbem.mail_in import (commands, digest_command, language_command, my_games, process, reading as
@@ -23,6 +23,9 @@ from pbem.mail_in.store import MailStore
 from pbem.notify import wording
 from pbem.service import chat
 from pbem.store.keys import key
+from pbem.trust.signing import make_envelope
+
+from .conftest import drain
 
 from .test_mail_in_support import (mail_env, mail_in, notify_env, reply, reply_address, run_jobs,  # noqa: F401
                                    smtp, text_of)
@@ -53,6 +56,9 @@ def every_command_line() -> list[tuple[str, str]]:
     out += [(w, "rematch") for w in rematch.ACCEPT] + [(w, "no rematch") for w in rematch.DECLINE]
     out += [(w, "games") for w in my_games.WORDS]
     out += [(w, {"request": "takeback"}.get(a, a)) for w, a in takeback._READ.items()]
+    out += [(w, f"{a} bot" if a != "return" else "seat back") for w, a in handover._ANSWERS.items()]
+    out += [(f"{first} {level}", "bot") for first in handover.WORDS["request"].values()
+            for level in handover._LEVELS] + [("機器人貪婪", "bot"), ("bot", "bot")]
     out += [(f"{w} carcassonne", "subscribe") for w in commands.SUBSCRIBE_WORDS] + [("訂閱卡卡頌", "subscribe")]
     out += [(w, "unsubscribe") for w in commands.UNSUBSCRIBE_WORDS]
     said = [(f"{w} {text}", "say") for w in ("say", "說") for text in ("gg", "@Bob hi", "加油")]
@@ -240,3 +246,49 @@ def test_lines_that_were_misread_now_do_what_they_say(service, redis_client, smt
     body = " ".join(answer_to(smtp, mail_in, redis_client, CY, "accept").split())
     assert "not applied: the game is over, so there is no takeback to answer. To answer a rematch, write " \
            "“rematch” or “no rematch”." in body, body
+
+
+def test_a_seat_handed_to_a_bot_by_mail(service, redis_client, smtp, mail_in):
+    """``bot random`` asks, ``接受機器人`` (accept bot) answers, ``seat back``
+    takes the seat back: each a move of the seat's mail, none a takeback's;
+    taking back a seat not handed over says why, in the reader's words."""
+    game_id, _keys, _tokens = new_game(service, "wakanda", {"start_player": 0}, title="Away", names=NAMES)
+    run_jobs(redis_client)
+
+    def events() -> list[str]:
+        return [e["type"] for _v, e, _m in service.store.events(game_id, 0, service.load(game_id).version)
+                if handover.is_event(e)]
+    body = answer_to(smtp, mail_in, redis_client, ANN, "bot random")
+    assert "hand my seat to a bot (random)" in body and "not applied" not in body, body
+    assert events() == ["HandoverRequested"]
+    asked = " ".join(text_of(smtp.to(BOB, "handover_asked")[-1]).split())
+    assert "Ann asks that a bot (random) play their seat for a while. Reply with “accept bot” to accept or " \
+           "“refuse bot” to refuse" in asked, asked
+    body = answer_to(smtp, mail_in, redis_client, BOB, "接受機器人")
+    assert "accept the handover" in body and "not applied" not in body, body
+    assert events() == ["HandoverRequested", "HandoverAnswered", "SeatHandedOver"]
+    assert service.store.seats(game_id)[0]["handed_over"] == "random"
+    assert "A bot (random) now plays for Ann." in text_of(smtp.to(ANN, "handover_news")[-1])
+    # Ann is away: the turns the bot plays for her are not mailed to her
+    turns = len(smtp.to(ANN, "your_turn"))
+    loaded = service.load(game_id)
+    bob_move = loaded.game.legal_moves(loaded.state, 1)[0] if 1 in loaded.game.to_act(loaded.state) else None
+    if bob_move is None:  # Ann's turn: the bot's move for her, then Bob's
+        bot = json.loads(redis_client.hget(key(game_id, "bots"), "0"))
+        service.submit(game_id, make_envelope(game_id, 0, loaded.version,
+                                              loaded.game.legal_moves(loaded.state, 0)[0], bot["private_key"]))
+        drain(service)
+        run_jobs(redis_client)
+        loaded = service.load(game_id)
+        bob_move = loaded.game.legal_moves(loaded.state, 1)[0]
+    service.submit(game_id, make_envelope(game_id, 1, loaded.version, bob_move, _keys[1]))
+    drain(service)
+    run_jobs(redis_client)
+    assert 0 in service.load(game_id).game.to_act(service.load(game_id).state)
+    assert len(smtp.to(ANN, "your_turn")) == turns
+    body = answer_to(smtp, mail_in, redis_client, ANN, "seat back")
+    assert "take my seat back" in body and "not applied" not in body, body
+    assert events()[-1] == "SeatTakenBack" and "bot_key" not in service.store.seats(game_id)[0]
+    body = " ".join(answer_to(smtp, mail_in, redis_client, ANN, "seat back").split())
+    assert "your seat is not played by a bot: there is nothing to take back" in body, body
+    assert events()[-1] == "SeatTakenBack" and len(events()) == 4

@@ -8,6 +8,8 @@ API answers it; an unknown game type's page is a 404. Screenshots go to
 test-artifacts/screenshots/<test>/."""
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -112,4 +114,76 @@ def test_a_bot_seat_asked_for_on_the_lobbys_form(api_server, browser, screenshot
     assert [(s["name"], s["bot"]) for s in game["seats"]] == [("Ann", None), ("Bot (random)", "random")]
     assert game["status"] == "active"
     page.wait_for_selector(".seat-1 .bot-mark")
+    context.close()
+
+
+def test_bots_for_the_free_seats_asked_for_on_the_lobbys_form(api_server, browser, screenshots, redis_client):
+    """The wait and the level chosen on the form, at a phone's width, in both
+    languages (the pseudo-locale: no English left in the new fieldset)."""
+    url = api_server.url
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    for lang, words in (("zh-Hant", ("沒人坐的座位交給機器人", "1 小時", "機器人（搜尋）")), ("x-pseudo", ())):
+        page.goto(f"{url}/?lang={lang}")
+        if page.locator("details#create[open]").count() == 0:
+            page.click("details#create > summary")
+        text = page.inner_text("#create-bots-fill")
+        assert all(w in text for w in words), text
+        assert lang != "x-pseudo" or not leftover_english(text), leftover_english(text)
+        page.locator("#create-bots-fill").screenshot(path=str(screenshots / f"form-bots-fill-390-{lang}.png"))
+    page.goto(f"{url}/?lang=en")
+    if page.locator("details#create[open]").count() == 0:
+        page.click("details#create > summary")
+    page.select_option("#create-game", "wakanda")
+    page.select_option("#create-players", "2")
+    page.fill("#create-name", "Ann")
+    page.check("#create-open")
+    page.select_option("#create-bots-after", "3600")
+    page.select_option("#create-bots-level", "search")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("#create-bots-fill").screenshot(path=str(screenshots / "form-bots-fill-390-en.png"))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
+    if page.locator("#backup-done").count():
+        page.click("#backup-show")
+        page.click("#backup-done")
+    page.wait_for_url("**/g/*", timeout=20_000)
+    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    context.close()
+    game = requests.get(f"{url}/games/{game_id}", timeout=10).json()
+    assert game["status"] == "open" and [s["bot"] for s in game["seats"]] == [None, None]
+    due = redis_client.zscore(bot_seats.FILL, game_id)
+    assert due is not None and 3500 < due - time.time() <= 3600
+    assert bot_seats.fill_level(redis_client, game_id) == "search"
+
+
+def test_a_seat_handed_to_a_bot_on_the_games_page(api_server, start_worker, browser, screenshots):
+    """"Played by a bot (level) for NAME" in the players' table, in both
+    languages (no English left in the pseudo-locale), at a phone's width."""
+    start_worker(scheduler=False)
+    url = api_server.url
+    c = Client(url)
+    game_id = c.create_game("wakanda", 2)["id"]
+    (ann, ann_pub), (bob, bob_pub) = generate_key(), generate_key()
+    c.join(game_id, 0, ann_pub, "Ann")
+    c.join(game_id, 1, bob_pub, "Bob")
+    assert c.move(game_id, {"handover": "request", "level": "greedy"}, ann, 0)["status"] == "applied"
+    assert c.move(game_id, {"handover": "accept"}, bob, 1)["status"] == "applied"
+    from .test_bots_runner import wait_handed
+    wait_handed(c, game_id, 0, "greedy")
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    for lang, words in (("en", "played by a bot (greedy) for Ann"), ("zh-Hant", "由機器人（貪婪）代替Ann下棋"),
+                        ("x-pseudo", None)):
+        page.goto(f"{url}/g/{game_id}?lang={lang}")
+        row = page.locator(".seat-0").first
+        text = row.inner_text()
+        if words:
+            assert words in text, text
+        else:
+            left = leftover_english(text, allowed_texts=("Ann",))
+            assert not left, left
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), lang
+        page.locator(".seat-0").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / f"handed-over-{lang}-390.png"))  # the table is redrawn live: the page
     context.close()

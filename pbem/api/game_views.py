@@ -27,7 +27,7 @@ def create_game(body: dict) -> dict:
     invitations; everything is checked before anything is stored."""
     invitations = body["invitations"]
     if body["bots_after_s"] is not None:
-        bot_seats.check_fill(body["game"])
+        bot_seats.check_fill(body["game"], body["bots_level"])
     chosen_language(body["lang"])  # every choice checked before anything is counted or stored
     for item in invitations:
         preferences(item.get("lang"), item.get("tz"))
@@ -59,7 +59,8 @@ def create_game(body: dict) -> dict:
         invites.invite(service(), game["id"], invitations)
         game = {**game, "seats": service().seat_rows(game["id"], game["players"], "open", {}, game)}
     if body["bots_after_s"] is not None:
-        bot_seats.fill_later(service().store.redis, game["id"], body["bots_after_s"])
+        bot_seats.fill_later(service().store.redis, game["id"], body["bots_after_s"],
+                             bot_seats.check_fill(body["game"], body["bots_level"]))
     if bots:
         bot_seats.seat_bots(service(), game["id"], bots, game["lang"])
         game = {**game, **{k: v for k, v in service().get_game(game["id"], None, board=False).items()

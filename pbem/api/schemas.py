@@ -186,8 +186,11 @@ class CreateGame(Strict):
                        "free) and on the lobby page, where anyone joins a free seat. A game not opened is never "
                        "listed to strangers: only its link, its invitations or a key that holds a seat reach it"})
     bots_after_s = Int(load_default=None, allow_none=True, validate=validate.Range(60, 30 * 86400), metadata={
-        "description": "fill the seats still empty (not invited) with bots after this many seconds (level "
-                       "`greedy`; docs/bots.md); `422 no_bots` for a game type without bots"})
+        "description": "fill the seats still empty (not invited) with bots after this many seconds (at "
+                       "`bots_level`; docs/bots.md); `422 no_bots` for a game type without bots"})
+    bots_level = Line(load_default=None, allow_none=True, validate=validate.Length(1, 32), metadata={
+        "description": "the level of the bots that fill the empty seats after `bots_after_s`: `random`, "
+                       "`greedy` (the default) or `search`; `422 unknown_bot_level` for another"})
     bots = fields.Dict(keys=fields.String(validate=validate.Length(1, 3)), values=Line(validate=validate.Length(1, 32)),
                        load_default=dict, metadata={
                            "description": "seats played by the server's bots and their levels, e.g. "
@@ -225,6 +228,9 @@ class SeatSummary(Strict):
                                                                  "none (its language's usual one)"})
     bot = fields.String(allow_none=True, metadata={"description": "a bot seat's level (`random`, `greedy`, "
                                                                   "`search`), null for a person"})
+    handed_over = fields.String(allow_none=True, metadata={
+        "description": "while its player has handed the seat to a bot for a while (`{\"handover\": ...}` moves, "
+                       "docs/bots.md): that bot's level, and it plays for them; else null"})
     invited = fields.Nested(SeatInvitation, allow_none=True, metadata={
         "description": "while the game is open: the seat is kept for an invitation (only its invitee may take it), "
                        "else null"})

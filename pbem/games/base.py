@@ -179,6 +179,18 @@ TAKEBACK_ERROR_CODES = {
 }
 PROTOCOL_ERROR_CODES.update(TAKEBACK_ERROR_CODES)
 
+#: The codes a handover move (a seat handed to a bot: pbem/games/handover.py) is refused with.
+HANDOVER_ERROR_CODES = {
+    "handover_pending": N_("a handover is already asked for in this game and waits for answers"),
+    "seat_handed_over": N_("the seat is handed to a bot already"),
+    "seat_is_a_bot": N_("a bot of the server's plays the seat: it cannot be handed over"),
+    "seat_not_handed_over": N_("the seat is not handed to a bot: there is nothing to take back"),
+    "handover_not_pending": N_("no handover is waiting for an answer"),
+    "handover_not_asked": N_("this seat is not asked to answer the handover (or has answered it)"),
+    "unknown_bot_level": N_("no bot level with this name (`details.levels`: the levels there are)"),
+}
+PROTOCOL_ERROR_CODES.update(HANDOVER_ERROR_CODES)
+
 
 def default_message(code: str) -> str:
     """The message of an error raised with a code only: the protocol code's

@@ -37,13 +37,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import handover
 from .base import TAKEBACK_ERROR_CODES, Game, IllegalMove, State, name_seat, plain_width
 from .i18n import CHINESE, ENGLISH, _, notation_language
 
 TAKEBACK_REQUESTED = "TakebackRequested"
 TAKEBACK_ANSWERED = "TakebackAnswered"
 TAKEBACK_APPLIED = "TakebackApplied"
-META_EVENTS = frozenset({TAKEBACK_REQUESTED, TAKEBACK_ANSWERED, TAKEBACK_APPLIED})
+# A handover's events (pbem/games/handover.py) are meta events too: above the
+# game, its state unchanged, not a game move (a takeback request stands).
+META_EVENTS = frozenset({TAKEBACK_REQUESTED, TAKEBACK_ANSWERED, TAKEBACK_APPLIED}) | handover.EVENTS
 
 ANSWERS = ("request", "accept", "refuse")
 
@@ -166,6 +169,8 @@ def describe(event: dict, names=None) -> str:
     """A takeback event in words, in the reader's language (they are
     public: every seat sees who asked and who answered what)."""
     kind = event["type"]
+    if kind in handover.EVENTS:
+        return handover.describe(event, names)
     if kind == TAKEBACK_REQUESTED:
         return _("{player} asks to take back their last move.", player=name_seat(event["by"], names, capital=True))
     if kind == TAKEBACK_ANSWERED:
@@ -206,6 +211,8 @@ def describe_item(game: Game, item: dict, viewer=None, names=None) -> str:
     """``game.describe`` for a log or moves that may hold takebacks."""
     if is_meta(item):
         return describe(item, names)
+    if handover.is_handover(item):
+        return handover.describe_move(item)
     if is_takeback(item):
         return word(item["takeback"]) if item.get("takeback") in WORDS else str(item.get("takeback"))
     return game.describe(item, viewer, names)

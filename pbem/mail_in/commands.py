@@ -12,7 +12,7 @@ read as exactly one command, in both languages and typed full width.
 """
 from __future__ import annotations
 
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import plain_width
 from ..games.i18n import CHINESE, N_, _, notation_language
 from . import chat_command, digest_command, language_command, my_games, rematch, vacation_command
@@ -73,6 +73,11 @@ READERS = (
     ("takeback", lambda line: (takeback.parse(line) or {}).get("takeback") == "request"),
     ("accept", lambda line: (takeback.parse(line) or {}).get("takeback") == "accept"),
     ("refuse", lambda line: (takeback.parse(line) or {}).get("takeback") == "refuse"),
+    # a handover's words (pbem/games/handover.py): moves too, above every game
+    ("bot", lambda line: (handover.parse(line) or {}).get("handover") == "request"),
+    ("accept bot", lambda line: (handover.parse(line) or {}).get("handover") == "accept"),
+    ("refuse bot", lambda line: (handover.parse(line) or {}).get("handover") == "refuse"),
+    ("seat back", lambda line: (handover.parse(line) or {}).get("handover") == "return"),
     ("subscribe", lambda line: _first(line, SUBSCRIBE_WORDS) and not _first(line, UNSUBSCRIBE_WORDS)),
     ("unsubscribe", lambda line: _first(line, UNSUBSCRIBE_WORDS)),
 )
@@ -109,10 +114,12 @@ WORDS = {"help": ("help", "說明"), "board": ("board", "盤面"), "moves": ("mo
          "refuse": ("refuse", "拒絕"), "rematch": ("rematch", "再來一局"), "no rematch": ("no rematch", "不再來"),
          "vacation": ("vacation", "休假"), "back": ("back", "收假"), "digest": ("digest", "摘要"),
          "games": ("games", "我的遊戲"), "lang": ("lang", "語言"), "subscribe": ("subscribe", "訂閱"),
-         "unsubscribe": ("unsubscribe", "取消訂閱"), "join": ("join", "加入")}
+         "unsubscribe": ("unsubscribe", "取消訂閱"), "join": ("join", "加入"),
+         "bot": ("bot", "機器人"), "accept bot": ("accept bot", "接受機器人"),
+         "refuse bot": ("refuse bot", "拒絕機器人"), "seat back": ("seat back", "收回座位")}
 #: A command's argument in each language: the example's words typed after it.
 _ARGS = {"digest daily": ("daily", "每天"), "digest off": ("off", "關閉"), "lang": ("zh", "中文"),
-         "lang en": ("en", "英文")}
+         "lang en": ("en", "英文"), "bot greedy": ("greedy", "貪婪")}
 
 #: What the chat examples say (messages: outside the f-strings the catalogs are read from).
 GOOD_LUCK, YOUR_MOVE = N_("Good luck!"), N_("Your move!")
@@ -128,7 +135,12 @@ GROUPS = (
                        ("accept", N_("accept a takeback")),
                        ("refuse", N_("refuse a takeback")),
                        ("rematch", N_("game over: offer or accept a rematch")),
-                       ("no rematch", N_("decline the rematch")))),
+                       ("no rematch", N_("decline the rematch")),
+                       ("bot greedy", N_("ask the others to let a bot (random, greedy or search) play your seat "
+                                         "for a while")),
+                       ("accept bot", N_("accept that a bot plays another player's seat")),
+                       ("refuse bot", N_("refuse it")),
+                       ("seat back", N_("take your seat back from the bot")))),
     (N_("You:"), (("vacation", N_("7 days away: your games' deadlines pause")),
                   ("back", N_("back from vacation")),
                   ("digest daily", N_("one mail a day for all your games (or hourly, or off)")),

@@ -19,7 +19,7 @@ from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
-from ..games import i18n, takeback
+from ..games import handover, i18n, takeback
 from ..games.i18n import CHINESE, ENGLISH, _, ngettext
 from ..notify import transport
 from ..notify.config import NotifySettings
@@ -33,7 +33,7 @@ from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
 from ..store.failures import Failures
-from ..games import i18n, takeback
+from ..games import handover, i18n, takeback
 from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, my_games, pasting, reading,
                rematch, subscriptions, try_later, wrapped)
 from . import commands, digest_command, vacation_command
@@ -79,7 +79,7 @@ def _keyword(line: str) -> bool:
             or vacation_command.is_vacation_line(line) or digest_command.is_digest_line(line)
             or rematch.is_rematch_line(line) or my_games.is_games_line(line) or commands.elsewhere(line)
             # a takeback word is a move, but never a note, in a game over too ("accept" there is answered)
-            or takeback.parse(line) is not None)
+            or takeback.parse(line) is not None or handover.parse(line) is not None)
 
 
 def retry_answer(client, msg, attempt: int = 1) -> bool:
@@ -693,7 +693,7 @@ class MailProcessor:
             read_as = paragraph(_("(read as {move}; {note} beside it was taken for a note)", move=quoted(text),
                                   note=quoted(note))) if note else []
             at = self._answers_now(loaded, seat, version)
-            if takeback.is_takeback(move) and version <= loaded.version:
+            if (takeback.is_takeback(move) or handover.is_handover(move)) and version <= loaded.version:
                 # Judged on the log (pbem/service/takebacks.py): an answer stands
                 # if the mail's version is the request's or later.
                 at = version

@@ -35,6 +35,9 @@ DEADLINE_AUTH = "deadline"
 TAKEBACK_ASKED = "takeback_asked"
 TAKEBACK_REFUSED = "takeback_refused"
 TAKEBACK_DONE = "takeback_done"
+#: A seat handed to a bot for a while (pbem/games/handover.py): asked of the other seats; what came of it.
+HANDOVER_ASKED = "handover_asked"
+HANDOVER_NEWS = "handover_news"
 KINDS = (YOUR_TURN, REMINDER, DEADLINE_PASSED, MOVE_REJECTED, GAME_OVER, REMATCH_OFFERED, REMATCH_STARTED,
          REMATCH_OFF)
 
@@ -50,6 +53,8 @@ SUBJECTS = {
     TAKEBACK_ASKED: N_("a takeback is asked of you"),
     TAKEBACK_REFUSED: N_("the takeback was refused"),
     TAKEBACK_DONE: N_("a move was taken back"),
+    HANDOVER_ASKED: N_("a player asks that a bot play for them"),
+    HANDOVER_NEWS: N_("a seat played by a bot"),
     VACATION: N_("a player's vacation"),
     REMATCH_OFFERED: N_("a rematch is offered"),
     REMATCH_STARTED: N_("the rematch has begun"),

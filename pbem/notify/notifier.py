@@ -193,7 +193,10 @@ class Notifier:
         telling everything since the first). A seat that acts and whose turn
         passes is free again (``after_move``), so a game played turn by turn
         gets each turn mail at once."""
-        ch = self.channels(loaded.id, seat)
+        held = self.service.store.seats(loaded.id).get(seat) or {}
+        if held.get("handed_over"):
+            return "bot_plays"  # handed to a bot for a while (pbem/games/handover.py): its player is away
+        ch = self.store.channels(loaded.id, seat, held)
         if not ch.get("email"):
             return "no_email"
         if digests.wanted(ch):  # held for the player's digest (webhooks are not: after_move sends them)

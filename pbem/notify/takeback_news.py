@@ -4,10 +4,10 @@ words), everyone else the outcome. The seat whose move made the news needs
 no mail about it (a mail's mover is answered with the board)."""
 from __future__ import annotations
 
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.i18n import _, reading
 from . import wording
-from .kinds import TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED
+from .kinds import HANDOVER_ASKED, HANDOVER_NEWS, TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED
 from .readers import quoted
 
 
@@ -31,6 +31,11 @@ def tell(notifier, game_id: str, before_version: int, version: int, mover: int |
             told, kind = [s for s in range(players) if s != mover], TAKEBACK_REFUSED
         elif event["type"] == takeback.TAKEBACK_APPLIED:
             told, kind = [s for s in range(players) if s != mover], TAKEBACK_DONE
+        elif event["type"] == handover.HANDOVER_REQUESTED:
+            told, kind = [s for s in event["asked"] if s != mover], HANDOVER_ASKED
+        elif event["type"] in (handover.SEAT_HANDED_OVER, handover.SEAT_TAKEN_BACK) or (
+                event["type"] == handover.HANDOVER_ANSWERED and event["answer"] == "refuse"):
+            told, kind = [s for s in range(players) if s != mover], HANDOVER_NEWS
         else:
             continue
         for seat in told:
@@ -42,6 +47,14 @@ def tell(notifier, game_id: str, before_version: int, version: int, mover: int |
 
 
 def _message(event: dict, kind: str, names: list) -> str:
+    if kind == HANDOVER_ASKED:
+        return _("{player} asks that a bot ({level}) play their seat for a while. Reply with {accept} to accept "
+                 "or {refuse} to refuse; the bot plays only if every other player accepts, and {player} may take "
+                 "the seat back at any time.", player=names[event["seat"]],
+                 level=handover.level_name(event["level"]), accept=quoted(handover.word("accept")),
+                 refuse=quoted(handover.word("refuse")))
+    if kind == HANDOVER_NEWS:
+        return handover.describe(event, names)
     if kind == TAKEBACK_ASKED:
         return _("{player} asks to take back their last move. Reply with {accept} to accept or {refuse} to "
                  "refuse. The game goes back to before that move only if every other player accepts; a move "

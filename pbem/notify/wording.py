@@ -9,7 +9,7 @@ the games' ``describe_setup`` and ``notation_help_for``.
 """
 from __future__ import annotations
 
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, name_seats
 from ..games.i18n import _
 from ..games.base import seat_names as game_seat_names
@@ -46,8 +46,9 @@ def render(game, state, viewer, names: list[str] | None) -> str:
 def parse(game, text: str, state, seat: int, names: list[str] | None):
     """A line as a move; a move that names a seat may name it by name. The
     takeback words (``takeback``, ``accept``, ``refuse``; ``悔棋``, ``接受``,
-    ``拒絕``) are read above every game (pbem/games/takeback.py)."""
-    return takeback.parse(text) or game.parse(text, state, seat, names=names)
+    ``拒絕``) are read above every game (pbem/games/takeback.py), and so are
+    a handover's (``bot greedy``, ``accept bot``, ``seat back``: pbem/games/handover.py)."""
+    return takeback.parse(text) or handover.parse(text) or game.parse(text, state, seat, names=names)
 
 
 def acting(loaded) -> tuple[list[int], list[int]]:

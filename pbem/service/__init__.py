@@ -16,6 +16,7 @@ reasons and live apart, as mixins of that one object (they share its caches):
     apply       the move pipeline's worker side: decide and append in batches, hooks
     records     the game record (JSON lines)
     takebacks   takebacks by consent: their moves decided on the whole log
+    handovers   a seat handed to a bot for a while, by consent: decided on the log, its bot key kept
     rematch     a finished game's rematch: offered, answered, started with the seats rotated
     languages   who reads in which language: the game's, each seat's, and its time zone
     open_games  the games opened to anyone: the only ones a stranger is listed
@@ -40,10 +41,11 @@ from .records import Records
 from .rematch import Rematching
 from .submit import Submitting
 from .takebacks import Takebacks
+from .handovers import Handovers
 
 
 class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Loading, Languages, OpenGames,
-              Rematching):
+              Rematching, Handovers):
     def __init__(self, store: Store, enqueue: Callable[[str, str], None] | None = None,
                  snapshot_every: int = 50, cache: StateCache | None = None,
                  enqueue_wait: Callable | None = None, enqueue_checked: Callable | None = None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from .. import failpoint
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import GameError, rng_for
 from ..store import Read, Tail
 from .common import Loaded, Part, log
@@ -47,7 +47,9 @@ class Applying(Part):
                 if record["status"] != "queued":
                     results[pair] = record
                     continue
-                if game_id in heads and takeback.is_takeback((record.get("envelope") or {}).get("move")):
+                if game_id in heads and (takeback.is_takeback((record.get("envelope") or {}).get("move"))
+                                         or handover.is_handover((record.get("envelope") or {}).get("move"))
+                                         or record.get("signed_by") == "bot"):
                     # A takeback is decided on the log as stored: after this batch's moves are.
                     deferred.add(game_id)
                     retry.append(pair)
@@ -140,6 +142,8 @@ class Applying(Part):
         if events and takeback.is_meta(events[-1]):
             failpoint.hit("takeback_appended")  # the fault suite's: stored, nothing after it done
         self.cache.put(game_id, after.version, after.state, after.meta)
+        if any(handover.is_event(event) for event in events):
+            self.reconcile_handovers(game_id)  # the seat's keys and the bot's credentials, from the log
         if after.version // self.snapshot_every > before.version // self.snapshot_every:
             self.store.save_snapshot(game_id, after.version, after.game.dump(after.state))
         for hook in self.after_apply:
@@ -179,6 +183,22 @@ class Applying(Part):
             return rejected("game_over", _("the game is over")) if loaded.finished else \
                 rejected("game_not_started", _("the game waits for players to join"))
         expected = envelope["expected_version"]
+        if handover.is_handover(envelope["move"]):
+            if self.handover_stale(loaded, expected, envelope["move"]):
+                return rejected("stale_version", _("the game is at version {version}; the move was signed at "
+                                                   "{expected}", version=loaded.version, expected=expected),
+                                version=loaded.version)
+            try:
+                events, state = self.decide_handover(loaded, player, envelope["move"])
+            except GameError as err:
+                return rejected(err.code, err.message, **err.details)
+            return {**base, "status": "applied", "version": loaded.version + len(events),
+                    "_events": events, "_state": state}
+        if record.get("signed_by") == "bot":
+            try:
+                self.check_bot_signed(loaded, player, record.get("bot_key"))
+            except GameError as err:
+                return rejected(err.code, err.message)
         if takeback.is_takeback(envelope["move"]):
             if self.takeback_stale(loaded, expected, envelope["move"]):
                 return rejected("stale_version", _("the game is at version {version}; the move was signed at "

@@ -84,17 +84,35 @@ def seat_bots(service, game_id: str, bots: dict[int, str], lang: str) -> None:
 
 #: Open games whose free seats bots take at a time (a sorted set: game id -> Unix time).
 FILL = "pbem:bots:fill"
-#: The level of the bots that fill free seats (``bots_after_s``).
+#: The level each of those games' bots play at, when the creator chose one (game id -> level).
+FILL_LEVELS = "pbem:bots:fill:levels"
+#: The level of the bots that fill free seats (``bots_after_s``) unless the creator chose another.
 FILL_LEVEL = "greedy"
 
 
-def check_fill(game: str) -> None:
+def check_fill(game: str, level: str | None = None) -> str:
+    """The level of the bots that will fill an open game's free seats, or 422 (nothing stored)."""
     if game.split("@")[0] not in GAMES_WITH_BOTS:
         raise Unprocessable("no_bots", _("the game type {game} has no bots", game=game))
+    level = FILL_LEVEL if level is None else level
+    if level not in levels():
+        raise Unprocessable("unknown_bot_level", _("there is no bot level {level}: the levels are {levels}",
+                                                   level=repr(level), levels=", ".join(levels())),
+                            levels=list(levels()))
+    return level
 
 
-def fill_later(redis, game_id: str, after_s: float) -> None:
-    redis.zadd(FILL, {game_id: time.time() + after_s})
+def fill_later(redis, game_id: str, after_s: float, level: str = FILL_LEVEL) -> None:
+    """The wait and the level kept together (one transaction): a crash keeps both or neither."""
+    pipe = redis.pipeline(transaction=True)
+    pipe.hset(FILL_LEVELS, game_id, level)
+    pipe.zadd(FILL, {game_id: time.time() + after_s})
+    pipe.execute()
+
+
+def fill_level(redis, game_id: str) -> str:
+    level = redis.hget(FILL_LEVELS, game_id)
+    return (level.decode() if isinstance(level, bytes) else level) or FILL_LEVEL
 
 
 def fill_due(service, now: float | None = None) -> list[str]:
@@ -104,6 +122,7 @@ def fill_due(service, now: float | None = None) -> list[str]:
     due = [g.decode() for g in redis.zrangebyscore(FILL, 0, time.time() if now is None else now)]
     for game_id in due:
         meta = service.store.meta(game_id)
+        level = fill_level(redis, game_id)
         if meta and meta.get("status") == "open":
             held = service.store.seats(game_id)
             invited = service.store.invitations(game_id)
@@ -111,10 +130,11 @@ def fill_due(service, now: float | None = None) -> list[str]:
                 if seat in held or invitation_live(invited.get(seat), time.time()):
                     continue
                 try:
-                    seat_bots(service, game_id, {seat: FILL_LEVEL}, meta.get("lang") or "en")
+                    seat_bots(service, game_id, {seat: level}, meta.get("lang") or "en")
                 except ServiceError:
                     continue  # taken by a person meanwhile (or the game started): theirs
         redis.zrem(FILL, game_id)
+        redis.hdel(FILL_LEVELS, game_id)  # after the wait is gone: a crash between leaves a harmless level
     return due
 
 

@@ -123,6 +123,8 @@ def seat_of_token(seats: dict[int, dict], token: str | None):
     for seat, data in seats.items():
         if secrets.compare_digest(data["token_sha256"], wanted):
             return seat
+        if data.get("bot_token_sha256") and secrets.compare_digest(data["bot_token_sha256"], wanted):
+            return seat  # the bot of a seat handed over (pbem/service/handovers.py) reads as the seat
     raise Unauthorized("bad_token", _("this token belongs to no seat of this game"))
 
 

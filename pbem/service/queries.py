@@ -8,7 +8,7 @@ import time
 
 from .. import games
 from ..errors import Forbidden, NotFound, Unauthorized, Unprocessable
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import OMNISCIENT, SPECTATOR, GameError
 from ..store import invitation_live
 from .common import (CREATOR, Loaded, Part, SeatProof, game_of, names_of, seat_of_token, shown_events, token_hash,
@@ -85,7 +85,7 @@ class Queries(Part):
         meta = meta if meta is not None else self._meta(game_id)
         rows = [{"seat": s, "name": seats[s]["name"] if s in seats else None, "joined": s in seats,
                  "lang": seat_language(seats.get(s), meta), "tz": (seats.get(s) or {}).get("tz"),
-                 "bot": (seats.get(s) or {}).get("bot")}
+                 "bot": (seats.get(s) or {}).get("bot"), "handed_over": (seats.get(s) or {}).get("handed_over")}
                 for s in range(players)]
         if status == "open":
             invitations = self.store.invitations(game_id)
@@ -220,7 +220,8 @@ class Queries(Part):
         names = self.seat_names(game_id, loaded.meta["players"])
         try:
             # the takeback words (takeback, accept, refuse) above every game's notation
-            move = takeback.parse(text) or loaded.game.parse(text, loaded.state, viewer, names)
+            move = takeback.parse(text) or handover.parse(text) or loaded.game.parse(text, loaded.state, viewer,
+                                                                                     names)
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
         return {"move": move, "text": takeback.describe_item(loaded.game, move, viewer, names),

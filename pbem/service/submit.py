@@ -7,7 +7,7 @@ import secrets
 import time
 
 from .. import games
-from ..games import takeback
+from ..games import handover, takeback
 from ..trust import signing
 from ..errors import Conflict, Forbidden, NotFound, Unauthorized, Unprocessable
 from ..games.base import GameError, rng_for
@@ -48,12 +48,13 @@ class Submitting(Part):
         # the signed version, queue_if_current finds the record (duplicate).
         if (version != envelope["expected_version"] or meta.get("status") != "active" or seat is None
                 or takeback.is_takeback(envelope.get("move"))  # decided on the log: the read path
+                or handover.is_handover(envelope.get("move"))
                 or seat.get("mail_only") or not seat.get("public_key")):
             return None
         try:
-            signing.verify(envelope, seat["public_key"])  # the key never changes once set
-        except signing.SignatureError as err:
-            raise Unauthorized(err.code, err.message) from None
+            signing.verify(envelope, seat["public_key"])  # the player's key never changes once set
+        except signing.SignatureError:
+            return None  # perhaps a bot's, for a seat handed over since this copy: the read path says
         loaded = Loaded(meta, games.get(meta["game"], int(meta["rules_version"])), state, version)
         try:
             self._precheck(loaded, envelope)
@@ -103,13 +104,31 @@ class Submitting(Part):
     def _submit_read(self, game_id: str, envelope: dict, wait: float) -> dict:
         """``submit`` reading the game first (two round trips)."""
         meta, seat, move_id, tail = self._submittable(game_id, envelope)
-        if seat.get("mail_only") or not seat.get("public_key"):
+        if (seat.get("mail_only") or not seat.get("public_key")) and not seat.get("bot_key"):
             raise Forbidden("mail_only_seat", _("this seat has no signing key: it plays by mail only"))
-        try:
-            signing.verify(envelope, seat["public_key"])
-        except signing.SignatureError as err:
-            raise Unauthorized(err.code, err.message) from None
+        signer = self._signer(seat, envelope)
+        if signer == "bot":
+            if handover.is_handover(envelope.get("move")):
+                raise Forbidden("handover_by_bot", _("only the seat's player hands it over or takes it back, "
+                                                     "with their own key"))
+            return self._queue(meta, envelope, move_id, tail, "ed25519", wait=wait, signed_by="bot",
+                               bot_key=seat["bot_key"])
         return self._queue(meta, envelope, move_id, tail, "ed25519", wait=wait)
+
+    @staticmethod
+    def _signer(seat: dict, envelope: dict) -> str:
+        """Who signed: the seat's player ("seat") or, while the seat is handed
+        over, its bot ("bot"); 401 for any other key."""
+        error = None
+        for who, public in seat_keys(seat):
+            try:
+                signing.verify(envelope, public)
+                return who
+            except signing.SignatureError as err:
+                error = error or err
+        if error is None:
+            raise Unauthorized("bad_signature", _("the seat has no key to check the signature with"))
+        raise Unauthorized(error.code, error.message) from None
 
     def submit_trusted(self, game_id: str, player: int, move: dict, expected_version: int,
                        auth: str, nonce: str, **extra) -> dict:
@@ -185,6 +204,16 @@ class Submitting(Part):
 
     def _precheck(self, loaded: Loaded, envelope: dict) -> None:
         expected, player, game = envelope["expected_version"], envelope["player"], loaded.game
+        if handover.is_handover(envelope["move"]):
+            if self.handover_stale(loaded, expected, envelope["move"]):
+                raise Conflict("stale_version", _("the game is at version {version}, not {expected}",
+                                                  version=loaded.version, expected=expected),
+                               version=loaded.version)
+            try:
+                self.decide_handover(loaded, player, envelope["move"], trial=True)
+            except GameError as err:
+                raise Unprocessable(err.code, err.message, **err.details) from None
+            return
         if takeback.is_takeback(envelope["move"]):
             if self.takeback_stale(loaded, expected, envelope["move"]):
                 raise Conflict("stale_version", _("the game is at version {version}, not {expected}",
@@ -209,3 +238,12 @@ class Submitting(Part):
             game.decide(loaded.state, player, envelope["move"], rng_for(b"precheck", loaded.version))
         except GameError as err:
             raise Unprocessable(err.code, err.message, **err.details) from None
+
+
+def seat_keys(held: dict) -> list[tuple[str, str]]:
+    """The keys a seat's envelopes may be signed with, and who holds each:
+    its player's, and a bot's while the seat is handed over."""
+    keys = [("seat", held["public_key"])] if held.get("public_key") else []
+    if held.get("bot_key"):
+        keys.append(("bot", held["bot_key"]))
+    return keys

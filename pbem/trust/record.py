@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .. import games
 from . import signing
-from ..games import takeback
+from ..games import handover, takeback
 from ..games.base import GAME_ABANDONED, SEAT_FORFEITED, GameError, abandoned_result, canonical, forfeit_result, rng_for
 
 
@@ -76,6 +76,8 @@ def verify_lines(lines: list[str]) -> Report:
               and isinstance(e.get("to_version"), int)}
     kept = {0: state} if 0 in wanted else {}
     history: list[takeback.Step] = []
+    logged: list = []  # every event so far, for the handovers (who may sign for a seat)
+    bots = {s["seat"] for s in header["seats"] if s.get("bot")}
 
     def state_at(at: int):
         if at not in kept:
@@ -96,19 +98,39 @@ def verify_lines(lines: list[str]) -> Report:
         envelope = step.get("envelope")
         if step.get("envelope_withheld"):
             report.envelopes_withheld += 1
+        handed = handover.standing(logged) if envelope is not None else None
         if envelope is not None and step.get("auth") == "ed25519":
-            try:
-                signing.verify(envelope, keys[envelope["player"]])
-                report.signatures_checked += 1
-            except (signing.SignatureError, KeyError):
+            # A seat handed over may sign with its bot's key too, a game move only.
+            bot = (handed.handed.get(envelope.get("player")) or {}).get("bot_key")
+            allowed = [keys.get(envelope.get("player"))] + ([bot] if bot and not handover.is_handover(
+                envelope.get("move")) else [])
+            if not any(_signed_by(envelope, k) for k in allowed if k):
                 report.fail(f"move {step['move_id']}: bad signature")
+            else:
+                report.signatures_checked += 1
             if envelope.get("game") != header["id"]:
                 report.fail(f"move {step['move_id']}: signed for another game")
         if envelope is not None and step["move_id"] != signing.move_id_for(
                 header["id"], envelope.get("player"), envelope.get("nonce")):
             # Every envelope's id is derived from it: a step cannot be renamed.
             report.fail(f"move {step['move_id']}: the id is not the one its game, seat and nonce give")
-        if seed is not None:
+        if envelope is not None and handover.is_handover(envelope.get("move")):
+            # Decided again on the log so far, with the bot key the log names:
+            # no chance in it, so checked before the seed is known too.
+            named = [e.get("bot_key") for e in step["events"] if isinstance(e, dict)
+                     and e.get("type") == handover.SEAT_HANDED_OVER]
+            try:
+                expected = handover.decide(header["players"], handed, envelope["player"], envelope["move"],
+                                           bots, named[0] if named else None)
+            except GameError as err:
+                report.fail(f"move {step['move_id']}: the handover rules refuse it ({err.code})")
+                return report
+            report.moves_checked += 1
+            if canonical(expected) != canonical(step["events"]):
+                report.fail(f"move {step['move_id']}: logged events differ from what the handover rules give")
+        elif any(handover.is_event(e) for e in step["events"]):
+            report.fail(f"move {step['move_id']}: handover events in a step that is no handover move")
+        elif seed is not None:
             rng = rng_for(seed, version)
             try:
                 if step.get("auth") == "setup":
@@ -136,6 +158,7 @@ def verify_lines(lines: list[str]) -> Report:
         except GameError as err:
             report.fail(f"move {step['move_id']}: {err.message}")
             return report
+        logged.extend(step["events"])
         version = step["version_after"]
         if version in wanted:
             kept[version] = state
@@ -162,6 +185,14 @@ def verify_lines(lines: list[str]) -> Report:
         elif recorded is not None and report.result is None:
             report.fail("the record ends with a result the replayed game does not reach")
     return report
+
+
+def _signed_by(envelope: dict, public_key: str) -> bool:
+    try:
+        signing.verify(envelope, public_key)
+        return True
+    except signing.SignatureError:
+        return False
 
 
 def _check_chat(report: Report, line: dict, header: dict, version: int, said: int) -> int:

@@ -23,7 +23,7 @@ from ..games.base import seat_names
 from ..games.i18n import N_, _, join_words, language, ngettext
 from ..service import SeatProof, Service, mine
 from ..when import how_long
-from . import takebacks
+from . import handovers, takebacks
 from .languages import game_title
 from .rematch import rematch_view
 
@@ -245,6 +245,7 @@ def game_page(service: Service, game_id: str, caller: Caller, version: int | Non
         "outcome": outcome, "refusal": None,
         "extras": play_extras(summary["game"], view, legal, viewer, names),
         "takeback": takebacks.offer(service, game_id, viewer, summary["status"], version, names),
+        "handover": handovers.offer(service, game_id, viewer, summary["status"], version, names),
         # the reader's zone for the times on the page: their seat's, else their language's
         "tz": seat_row.get("tz"),
         "rematch": rematch_view(service, game_id, names) if summary["status"] == "finished" else None,
@@ -355,6 +356,7 @@ def seat_rows(summary: dict, view, to_act: list, viewer) -> list:
                      "joined": s["joined"], "score": score,
                      "invited": invited_name(s) if not s["joined"] and s.get("invited") else None,
                      "to_act": seat in to_act, "you": seat == viewer, "bot": s.get("bot"),
+                     "handed_over": s.get("handed_over"),
                      "winner": seat in (result.get("winners") or []),
                      "placing": (result.get("placings") or [None] * (seat + 1))[seat]})
     return rows

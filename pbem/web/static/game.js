@@ -514,12 +514,14 @@
 
   /* Takebacks (parts/takeback.html): asked and answered as moves, sent as every move is. */
   function attachTakeback() {
-    var form = document.querySelector("#play form.takeback-form");
-    if (!form || (G.mode === "page" && !me)) return;
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
-      var b = e.submitter;
-      if (b) send(JSON.parse(b.value), b.dataset.text, +form.dataset.version);
+    if (G.mode === "page" && !me) return;
+    // and a handover's (parts/handover.html): the same kind of form
+    document.querySelectorAll("#play form.takeback-form").forEach(function (form) {
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var b = e.submitter;
+        if (b) send(JSON.parse(b.value), b.dataset.text, +form.dataset.version);
+      });
     });
   }
 

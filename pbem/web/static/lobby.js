@@ -242,6 +242,11 @@
       lang: form.querySelector("#create-lang").value, options: options(), invitations: invitations(),
       open: form.querySelector("#create-open").checked, bots: bots()
     };
+    var fillAfter = form.querySelector("#create-bots-after");
+    if (fillAfter && fillAfter.value) {  // bots for the seats still free after that wait, at the level chosen
+      body.bots_after_s = +fillAfter.value;
+      body.bots_level = form.querySelector("#create-bots-level").value;
+    }
     button.disabled = true;
     markOption(null);
     tell(_("Creating the game\u2026"));
