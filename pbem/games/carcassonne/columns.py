@@ -4,6 +4,7 @@ Chinese breaks between any two characters where English breaks at spaces
 (the text board and the help keep to 80 columns in both)."""
 from __future__ import annotations
 
+import re
 import textwrap
 import unicodedata
 
@@ -12,7 +13,14 @@ WIDTH = 80
 
 def width(text: str) -> int:
     """The columns ``text`` takes in a fixed-width font."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    # Measured often (a line is measured again as each word is added): no ASCII
+    # character is wide, so only the others are looked up, each adding a column.
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in _NOT_ASCII.findall(text) if unicodedata.east_asian_width(ch) in "WF")
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _wide(ch: str) -> bool:
