@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import textwrap
 import unicodedata
+from functools import lru_cache
 
 WIDTH = 80
 
@@ -82,6 +83,17 @@ def wrap(text: str, limit: int = WIDTH, indent: str = "  ") -> list:
     """``text`` in lines of at most ``limit`` columns (a piece longer than
     that stands alone); the lines after the first start with ``indent``
     added to the first's own indent."""
+    return list(_wrapped(text, limit, indent))
+
+
+# A board's lines come back text after text (each viewer's board, with names
+# and without, the next step's mostly the same): each is cut once and kept.
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, limit: int, indent: str) -> tuple:
+    return tuple(_wrap(text, limit, indent))
+
+
+def _wrap(text: str, limit: int, indent: str) -> list:
     if width(text) <= limit:
         return [text]
     if width(text) == len(text):        # no wide character: as textwrap has always cut it
