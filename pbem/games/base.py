@@ -92,7 +92,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Collection, Iterable, Sequence
 
-from .i18n import CHINESE, N_, _, join_words, ngettext, notation_language
+from .i18n import CHINESE, N_, _, join_words, language, ngettext, notation_language
 
 Event = dict
 Move = dict
@@ -417,6 +417,12 @@ def _name_key(name: str) -> str:
 def seat_label(seat: int, capital: bool = False) -> str:
     """A seat with no usable name, as a sentence names it ("seat 2",
     "座位2"); ``capital`` at the start of a sentence ("Seat 2 drew")."""
+    return _seat_label(language(), seat, capital)
+
+
+@functools.lru_cache(maxsize=1024)
+def _seat_label(lang: str, seat: int, capital: bool) -> str:
+    # kept per language: a Carcassonne board names its seats hundreds of times
     return _("Seat {n}", n=seat) if capital else _("seat {n}", n=seat)
 
 

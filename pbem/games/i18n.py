@@ -223,19 +223,39 @@ def _fill(text: str, args: dict) -> str:
     return text.format(**args) if args else text
 
 
+# Each lookup's answer kept: a board or a mail looks up the same few hundred
+# messages thousands of times, and a zh-Hant lookup walks the chain of seven
+# catalogs (the pseudo-locale rewrites the message each time). The catalogs
+# are read once per process (``translations``), so an answer never changes;
+# bounded, in case a caller translates texts it did not write.
+@lru_cache(maxsize=8192)
+def _gettext(lang: str, message: str) -> str:
+    return translations(lang).gettext(message)
+
+
+@lru_cache(maxsize=8192)
+def _ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    return translations(lang).ngettext(singular, plural, n)
+
+
+@lru_cache(maxsize=8192)
+def _pgettext(lang: str, context: str, message: str) -> str:
+    return translations(lang).pgettext(context, message)
+
+
 def _(message: str, /, **args) -> str:
     """``message`` in the reader's language, its ``{placeholders}`` filled."""
-    return _fill(translations(_now()).gettext(message), args)
+    return _fill(_gettext(_now(), message), args)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
     """The plural form for ``n`` in the reader's language (``{n}`` filled)."""
-    return _fill(translations(_now()).ngettext(singular, plural, n), {"n": n, **args})
+    return _fill(_ngettext(_now(), singular, plural, n), {"n": n, **args})
 
 
 def pgettext(context: str, message: str, /, **args) -> str:
     """``message`` as it reads in ``context`` (a game's own word)."""
-    return _fill(translations(_now()).pgettext(context, message), args)
+    return _fill(_pgettext(_now(), context, message), args)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, /, **args) -> str:

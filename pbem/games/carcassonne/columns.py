@@ -4,15 +4,24 @@ Chinese breaks between any two characters where English breaks at spaces
 (the text board and the help keep to 80 columns in both)."""
 from __future__ import annotations
 
+import re
 import textwrap
 import unicodedata
+from functools import lru_cache
 
 WIDTH = 80
 
 
 def width(text: str) -> int:
     """The columns ``text`` takes in a fixed-width font."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    # Measured often (a line is measured again as each word is added): no ASCII
+    # character is wide, so only the others are looked up, each adding a column.
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in _NOT_ASCII.findall(text) if unicodedata.east_asian_width(ch) in "WF")
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _wide(ch: str) -> bool:
@@ -74,6 +83,17 @@ def wrap(text: str, limit: int = WIDTH, indent: str = "  ") -> list:
     """``text`` in lines of at most ``limit`` columns (a piece longer than
     that stands alone); the lines after the first start with ``indent``
     added to the first's own indent."""
+    return list(_wrapped(text, limit, indent))
+
+
+# A board's lines come back text after text (each viewer's board, with names
+# and without, the next step's mostly the same): each is cut once and kept.
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, limit: int, indent: str) -> tuple:
+    return tuple(_wrap(text, limit, indent))
+
+
+def _wrap(text: str, limit: int, indent: str) -> list:
     if width(text) <= limit:
         return [text]
     if width(text) == len(text):        # no wide character: as textwrap has always cut it

@@ -7,7 +7,9 @@ the glossary (shared/rules/glossary-zh-Hant.md, Cartoona section).
 """
 from __future__ import annotations
 
-from ..i18n import _, join_words, ngettext, pgettext
+from functools import lru_cache
+
+from ..i18n import _, join_words, language, ngettext, pgettext
 from .data import C_KIND, C_VALUE, PART_EDGES, SOCKETS, T_COLOURS, T_PART, T_SOCKETS, T_VALUE
 
 # Lambdas: each name is looked up when shown, in the reader's language;
@@ -86,6 +88,13 @@ def tile_name(t) -> str:
     its points; an unknown one is "a hidden tile"."""
     if not _known_tile(t):
         return _("a hidden tile")
+    return _tile_name(language(), t)
+
+
+# A board names every tile of every creature and hand, text after text: each
+# tile's name is built once per language (the catalogs never change in a process).
+@lru_cache(maxsize=None)
+def _tile_name(lang: str, t: int) -> str:
     return _("t{id} ({what}; {points})", id=t, what=tile_what(t), points=points(T_VALUE[t]))
 
 
@@ -108,6 +117,11 @@ def card_name(c) -> str:
     """A card as texts show it: "k44 (Steal)"; unknown: "a hidden card"."""
     if not _known_card(c):
         return _("a hidden card")
+    return _card_name(language(), c)
+
+
+@lru_cache(maxsize=None)
+def _card_name(lang: str, c: int) -> str:
     return _("k{id} ({kind})", id=c, kind=kind_name(C_KIND[c]))
 
 
