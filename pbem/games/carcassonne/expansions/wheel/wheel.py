@@ -26,6 +26,7 @@ from ...evolve import followers_returned
 from ...features import label_of, occupied
 from ...removal import return_stranded
 from ...scoring import bordering_cities, majority
+from ...segwords import is_int
 from ...state import SEG_BITS
 from ..ext_state import part_of, with_part
 from .data import CROWNS, EXPANSION, FOLLOWERS, HOUSE, ICON_NUMBERS, KNIGHTS, SECTORS
@@ -199,7 +200,8 @@ def validate_plague(state, player: int, move: dict) -> dict:
         raise IllegalMove("malformed_move", _("the Plague's answer has the fields type, x, y, on and figure"))
     clean = {"type": PLAGUE, "x": move.get("x"), "y": move.get("y"), "on": move.get("on"),
              "figure": move.get("figure", "follower")}
-    if clean not in legal_plague(state, player):
+    # true == 1 in Python: a boolean coordinate would match a follower at 1
+    if not (is_int(clean["x"]) and is_int(clean["y"])) or clean not in legal_plague(state, player):
         raise IllegalMove("bad_plague", _("the Plague sends home one of your followers on a land tile: name it by its "
                                           "tile and segment (plague X,Y road E)"))
     return clean
