@@ -51,7 +51,8 @@ def everything(client, game_id: str) -> dict:
 
 
 def seated(http, url, name="wakanda", players=2):
-    game = http.post(f"{url}/games", json={"game": name, "players": players}).json()
+    # opened to anyone: only those are listed to a stranger (GET /games)
+    game = http.post(f"{url}/games", json={"game": name, "players": players, "open": True}).json()
     keys, tokens = [], []
     for seat in range(players):
         private, public = signing.generate_key()
@@ -247,8 +248,9 @@ def test_a_turn_mail_that_gave_up_is_retried(admin, http, service, redis_client,
 def test_open_games_nobody_joined_expire_under_a_worker(admin, http, redis_client, start_worker, monkeypatch):
     monkeypatch.setenv("PBEM_OPEN_GAME_TTL_S", "1")
     monkeypatch.setenv("PBEM_SWEEP_EVERY_S", "0.2")
-    lonely = http.post(f"{admin.url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
-    half = http.post(f"{admin.url}/games", json={"game": "wakanda", "players": 2}).json()["id"]
+    opened = {"game": "wakanda", "players": 2, "open": True}  # listed to anyone
+    lonely = http.post(f"{admin.url}/games", json=opened).json()["id"]
+    half = http.post(f"{admin.url}/games", json=opened).json()["id"]
     assert http.post(f"{admin.url}/games/{half}/seats/0",
                      json={"public_key": signing.generate_key()[1], "name": "Ann"}).status_code == 201
     full, _, _ = seated(http, admin.url)

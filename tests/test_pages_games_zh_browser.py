@@ -92,8 +92,9 @@ def test_a_whole_game_from_the_pages_in_chinese(case, browser, service, pages_se
         seat = game["to_act"][0]
         me = pages[seat]
         me.wait_for_selector("#play form.moves button", state="attached", timeout=15000)
-        for folded in me.locator("#play details:not([open]) > summary").all():
-            folded.click()
+        folded = me.locator("#play details:not([open]) > summary")
+        while folded.count():  # each click changes which are folded: open the first until none is
+            folded.first.click()
         buttons = me.locator("#play form.moves button")
         texts = buttons.all_inner_texts()
         marks |= latin_marks(texts)

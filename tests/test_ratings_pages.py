@@ -184,6 +184,6 @@ def test_a_seat_handed_to_a_bot_on_the_games_page(api_server, start_worker, brow
             left = leftover_english(text, allowed_texts=("Ann",))
             assert not left, left
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), lang
-        page.locator(".seat-0").first.scroll_into_view_if_needed()
+        page.evaluate("document.querySelector('.seat-0').scrollIntoView()")  # one step: the live page may put its parts in place again
         page.screenshot(path=str(screenshots / f"handed-over-{lang}-390.png"))  # the table is redrawn live: the page
     context.close()

@@ -16,7 +16,7 @@ from pbem.store import Store
 from pbem.trust import record as game_record
 from pbem.trust import signing
 
-from .conftest import drain
+from .conftest import drain, wait_until
 
 
 def new_game(service, name="cartoona", players=2, options=None):
@@ -33,7 +33,8 @@ def play(service, game_id, keys, seat, move):
     loaded = service.load(game_id)
     record = service.submit(game_id, signing.make_envelope(game_id, seat, loaded.version, move, keys[seat]))
     drain(service)
-    settled = service.store.move(game_id, record["id"])
+    # a worker process (where a test runs one) may have taken the move first: wait for its outcome
+    settled = wait_until(lambda: (m := service.store.move(game_id, record["id"]))["status"] != "queued" and m)
     assert settled["status"] == "applied", settled
     return settled
 
