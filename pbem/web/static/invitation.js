@@ -18,17 +18,6 @@
     said.classList.toggle("good", kind === "good");
   }
 
-  function signedJoin(pair, name) {
-    return PbemKeys.publicKey(pair).then(function (pub) {
-      var issued = Math.floor(Date.now() / 1000);
-      var signed = { purpose: "pbem-join", game: game, seat: seat, public_key: pub, issued_at: issued };
-      return PbemKeys.sign(pair, PbemCanon.utf8(PbemCanon.canonical(signed))).then(function (signature) {
-        return { public_key: pub, name: name, invitation: token,
-                 proof: { issued_at: issued, signature: signature } };
-      });
-    });
-  }
-
   /* A key made just now: the player saves its one copy (or says not to)
      before the seat is taken with it (PbemBackup, as on the game's page). */
   function saveCopy(made) {
@@ -49,28 +38,11 @@
     var button = form.querySelector("button[type=submit]");
     button.disabled = true;
     tell(_("Taking the seat\u2026"));
-    var pub;
     PbemKeys.load().then(function (pair) {
       return pair || PbemKeys.generate().then(saveCopy);
     }).then(function (pair) {
-      return signedJoin(pair, name);
-    }).then(function (body) {
-      pub = body.public_key;
-      return fetch("/games/" + encodeURIComponent(game) + "/seats/" + seat, {
-        method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": lang },
-        body: JSON.stringify(body)
-      });
-    }).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (answer) {
-        if (!resp.ok) {
-          var err = answer.error || {};
-          var message = err.message || _("the server answered {status}", { status: resp.status });
-          throw new Error(err.code ? _("{message} ({code})", { message: message, code: err.code }) : message);
-        }
-        return answer;
-      });
-    }).then(function (joined) {
-      PbemKeys.rememberSeat(game, seat, joined.token, name, pub);
+      return PbemKeys.takeSeat(pair, game, seat, name, { invitation: token }, lang);
+    }).then(function () {
       tell(_("You sit at seat {n}.", { n: seat }), "good");
       location.assign("/g/" + encodeURIComponent(game));
     }).catch(function (err) {

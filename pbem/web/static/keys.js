@@ -293,10 +293,44 @@
     try { return localStorage.getItem(CREATOR + game); } catch (e) { return null; }
   }
 
+  /** Take seat `seat` of `game` with `pair`, by a signed join (purpose
+      "pbem-join": sent again after a lost answer, it answers again with a
+      new token instead of "seat taken"); `extra` goes into the body too (an
+      invitation's token). Resolves to the server's answer once the seat is
+      remembered here; rejects with an Error saying why (the server's message
+      and code), in the page's language `lang`. The invitation's page and the
+      lobby's open games both join so. */
+  function takeSeat(pair, game, seat, name, extra, lang) {
+    var pub;
+    return publicKey(pair).then(function (key) {
+      pub = key;
+      var issued = Math.floor(Date.now() / 1000);
+      var signed = { purpose: "pbem-join", game: game, seat: seat, public_key: pub, issued_at: issued };
+      return sign(pair, root.PbemCanon.utf8(root.PbemCanon.canonical(signed))).then(function (signature) {
+        var body = { public_key: pub, name: name, proof: { issued_at: issued, signature: signature } };
+        Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
+        return fetch("/games/" + encodeURIComponent(game) + "/seats/" + seat, {
+          method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": lang },
+          body: JSON.stringify(body)
+        });
+      });
+    }).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (answer) {
+        if (!resp.ok) {
+          var err = answer.error || {};
+          var message = err.message || _("the server answered {status}", { status: resp.status });
+          throw new Error(err.code ? _("{message} ({code})", { message: message, code: err.code }) : message);
+        }
+        rememberSeat(game, seat, answer.token, name, pub);
+        return answer;
+      });
+    });
+  }
+
   root.PbemKeys = {
     b64e: b64e, b64d: b64d, load: load, loadFor: loadFor, generate: generate, importPrivate: importPrivate,
     publicKey: publicKey, exportPrivate: exportPrivate, sign: sign, signEnvelope: signEnvelope, nonce: nonce,
     seatOf: seatOf, seatsOf: seatsOf, chooseSeat: chooseSeat, rememberSeat: rememberSeat, forgetSeat: forgetSeat,
-    heldSeats: heldSeats, rememberCreator: rememberCreator, creatorOf: creatorOf
+    heldSeats: heldSeats, rememberCreator: rememberCreator, creatorOf: creatorOf, takeSeat: takeSeat
   };
 })(window);

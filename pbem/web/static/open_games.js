@@ -10,16 +10,6 @@
   if (!main) return;
   var _ = PbemI18n._, lang = main.dataset.lang || "en";
 
-  function signedJoin(pair, game, seat, name) {
-    return PbemKeys.publicKey(pair).then(function (pub) {
-      var issued = Math.floor(Date.now() / 1000);
-      var signed = { purpose: "pbem-join", game: game, seat: seat, public_key: pub, issued_at: issued };
-      return PbemKeys.sign(pair, PbemCanon.utf8(PbemCanon.canonical(signed))).then(function (signature) {
-        return { public_key: pub, name: name, proof: { issued_at: issued, signature: signature } };
-      });
-    });
-  }
-
   function join(form) {
     var game = form.dataset.game, seat = +form.dataset.seat;
     var said = form.querySelector(".sent"), button = form.querySelector("button[type=submit]");
@@ -36,7 +26,6 @@
     }
     button.disabled = true;
     tell(_("Taking the seat\u2026"));
-    var pub;
     PbemKeys.load().then(function (pair) {
       if (pair) return pair;
       return PbemKeys.generate().then(function (made) {
@@ -50,24 +39,8 @@
           });
       });
     }).then(function (pair) {
-      return signedJoin(pair, game, seat, name);
-    }).then(function (body) {
-      pub = body.public_key;
-      return fetch("/games/" + encodeURIComponent(game) + "/seats/" + seat, {
-        method: "POST", headers: { "Content-Type": "application/json", "Accept-Language": lang },
-        body: JSON.stringify(body)
-      });
-    }).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (answer) {
-        if (!resp.ok) {
-          var err = answer.error || {};
-          var message = err.message || _("the server answered {status}", { status: resp.status });
-          throw new Error(err.code ? _("{message} ({code})", { message: message, code: err.code }) : message);
-        }
-        return answer;
-      });
-    }).then(function (joined) {
-      PbemKeys.rememberSeat(game, seat, joined.token, name, pub);
+      return PbemKeys.takeSeat(pair, game, seat, name, {}, lang);
+    }).then(function () {
       tell(_("You sit at seat {n}.", { n: seat }), "good");
       location.assign("/g/" + encodeURIComponent(game));
     }).catch(function (err) {
