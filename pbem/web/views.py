@@ -343,15 +343,20 @@ def play_move(link):
     return redirect(f"/play/{link}?move={record['id']}", code=303)
 
 
-def read_json_body() -> dict:
-    """A JSON object body (a play link's move, its chat), read as the API reads one."""
+def _json_body():
+    """The request's JSON body, parsed as the API parses one (any JSON value)."""
     raw = request.get_data(cache=True)
     if too_deep(raw):
         raise ServiceError("malformed_json", _("the body nests too deeply"))
     try:
-        data = json.loads(raw)
+        return json.loads(raw)
     except ValueError:
         raise ServiceError("malformed_json", _("the body is not valid JSON")) from None
+
+
+def read_json_body() -> dict:
+    """A JSON object body (a play link's move, its chat), read as the API reads one."""
+    data = _json_body()
     if not isinstance(data, dict) or surrogate_at(data) is not None:
         raise Unprocessable("invalid_request", _("the body is not one JSON object of valid text"))
     return data
@@ -359,13 +364,7 @@ def read_json_body() -> dict:
 
 def read_move_body(is_json: bool) -> dict:
     if is_json:
-        raw = request.get_data(cache=True)
-        if too_deep(raw):
-            raise ServiceError("malformed_json", _("the body nests too deeply"))
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise ServiceError("malformed_json", _("the body is not valid JSON")) from None
+        data = _json_body()
     else:
         form = request.form
         try:

@@ -14,17 +14,7 @@
   var choice = document.getElementById("digest-choice"), said = document.getElementById("digest-said");
 
   function call(method, body) {
-    var init = { method: method, headers: { Authorization: "Bearer " + me.token, "Accept-Language": lang } };
-    if (body) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(url, init).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (answer) {
-        if (!resp.ok) throw new Error((answer.error && answer.error.message) || _("the server answered {status}", { status: resp.status }));
-        return answer;
-      });
-    });
+    return PbemKeys.seatCall(me.token, lang, method, url, body);
   }
 
   document.getElementById("digest-form").addEventListener("submit", function (e) {

@@ -327,10 +327,28 @@
     });
   }
 
+  /** Call `url` as the seat whose bearer `token` this browser holds
+      (`method`, an optional JSON `body`); resolves to the JSON answer, or
+      rejects with an Error carrying the server's message in `lang`. */
+  function seatCall(token, lang, method, url, body) {
+    var init = { method: method, headers: { Authorization: "Bearer " + token, "Accept-Language": lang } };
+    if (body) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(url, init).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (answer) {
+        if (!resp.ok) throw new Error((answer.error && answer.error.message) || _("the server answered {status}", { status: resp.status }));
+        return answer;
+      });
+    });
+  }
+
   root.PbemKeys = {
     b64e: b64e, b64d: b64d, load: load, loadFor: loadFor, generate: generate, importPrivate: importPrivate,
     publicKey: publicKey, exportPrivate: exportPrivate, sign: sign, signEnvelope: signEnvelope, nonce: nonce,
     seatOf: seatOf, seatsOf: seatsOf, chooseSeat: chooseSeat, rememberSeat: rememberSeat, forgetSeat: forgetSeat,
-    heldSeats: heldSeats, rememberCreator: rememberCreator, creatorOf: creatorOf, takeSeat: takeSeat
+    heldSeats: heldSeats, rememberCreator: rememberCreator, creatorOf: creatorOf, takeSeat: takeSeat,
+    seatCall: seatCall
   };
 })(window);
