@@ -60,7 +60,9 @@ def test_chat_streams_filtered_per_viewer_with_both_cursors_resumed_exactly(stre
     expected = {"seat0": everything, "seat1": everything, "seat2": public, "spectator": public}
     wait_until(lambda: any(ev.data["version"] == version for ev in plain.items), timeout=10)
     for who, c in streams.items():
-        wait_until(lambda c=c: any(ev.event == "event" and ev.data["version"] == version for ev in c.items), timeout=10)
+        # "nice move" is said after the move: wait for it too, not only for the move's event
+        wait_until(lambda c=c, who=who: any(ev.event == "event" and ev.data["version"] == version for ev in c.items)
+                   and len(chat_of(c.items)) >= len(expected[who]), timeout=10)
         assert chat_of(c.items) == expected[who], who  # in order, once each, only the readable ones
         # Each message as GET /chat gives it to the same caller (names included).
         token = readers[who]
