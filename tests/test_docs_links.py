@@ -50,3 +50,15 @@ def test_the_readme_is_an_entrance():
     for page in ("docs/api.md", "docs/operations.md", "docs/architecture.md", "docs/performance.md",
                  "docs/testing.md", "docs/playing.md", "docs/img/game-page.png", "docs/img/turn-mail.png"):
         assert page in linked, f"the README does not lead to {page}"
+
+
+#: A merge's conflict markers at the start of a line (what a half-finished merge leaves).
+CONFLICT = re.compile(r"^(<{7} |={7}$|>{7} )", re.M)
+
+
+def test_no_page_or_module_holds_a_merge_conflict():
+    texts = [*pages(), *sorted((ROOT / "pbem").rglob("*.py")), *sorted((ROOT / "pbem").rglob("*.html")),
+             *sorted((ROOT / "pbem").rglob("*.js")), *sorted((ROOT / "tests").rglob("*.py"))]
+    left = [f"{p.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}"
+            for p in texts for text in [p.read_text(errors="replace")] for m in CONFLICT.finditer(text)]
+    assert not left, "merge conflict markers left in:\n" + "\n".join(left)
