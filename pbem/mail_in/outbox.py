@@ -1,8 +1,9 @@
-"""The outbox of the mail reader's own mails (answers to replies): a mail
-the relay refused is kept
-(``MailStore.put_outgoing``) and sent again by the ``pbem-mail`` job
-``send_answer`` after each of ``RETRIES``; once they are used up it is kept
-a week more and recorded for the operator (pbem.store.failures)."""
+"""The outbox of the mail reader's own mails (answers to replies, and the
+open games' announcements, pbem/mail_in/subscriptions.py): a mail the
+relay refused is kept (``MailStore.put_outgoing``) and sent again by the
+``pbem-mail`` job ``send_answer`` after each of ``RETRIES``; once they are
+used up it is kept a week more and recorded for the operator
+(pbem.store.failures)."""
 from __future__ import annotations
 
 import logging
