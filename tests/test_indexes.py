@@ -134,3 +134,36 @@ def test_a_first_build_on_an_empty_store_is_routine_and_one_that_finds_games_is_
     indexes.delete_all()  # a store from before the indexes
     assert indexes.ensure()["added"] > 0
     assert [r.levelname for r in caplog.records if r.getMessage().startswith("indexes built")] == ["WARNING"]
+
+
+@BOTH
+def test_a_game_seated_before_the_address_index_is_found_by_its_address(service, redis_client):
+    """The address index (``pbem:address:H``: "my games" of an address, the
+    ``games`` mail) came after the others: a store whose indexes were built
+    before it (an older ``LAYOUT``) gets it at the next start, from the
+    addresses the seats were taken with; built again, nothing changes."""
+    from pbem.service import mine
+    from pbem.store.addresses import address_key
+    from pbem.store.indexes import BUILT, LAYOUT
+
+    game_id = service.create_game("wakanda", 2, {})["id"]
+    service.join(game_id, 0, None, "Ann", email="Ann@Example.test")
+    _, public = signing.generate_key()
+    service.join(game_id, 1, public, "Bob", email="bob@example.test")
+    joined = {s: d["joined"] for s, d in service.store.seats(game_id).items()}
+    # a store from before the address index: seats without entries, indexes built by the older layout
+    redis_client.delete(address_key("ann@example.test"), address_key("bob@example.test"))
+    redis_client.set(BUILT, repr(time.time()))
+    assert mine.seats_of_address(service, "ann@example.test") == {}
+    indexes = Indexes(redis_client)
+    assert indexes.built_layout() == 1
+    assert indexes.ensure()["added"] == 2
+    assert indexes.built_layout() == LAYOUT
+    assert mine.seats_of_address(service, "ann@example.test") == {game_id: {0}}
+    assert mine.seats_of_address(service, "BOB@example.test") == {game_id: {1}}
+    assert redis_client.zscore(address_key("ann@example.test"), game_id) == joined[0]
+    assert indexes.ensure() is None  # built with this layout: not again
+    kept = {a: redis_client.zrange(address_key(a), 0, -1, withscores=True)
+            for a in ("ann@example.test", "bob@example.test")}
+    assert indexes.rebuild()["added"] == 0
+    assert {a: redis_client.zrange(address_key(a), 0, -1, withscores=True) for a in kept} == kept

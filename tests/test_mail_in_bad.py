@@ -291,7 +291,7 @@ def test_an_answer_the_relay_refuses_is_sent_again_later(service, redis_client, 
     from pbem.server.embedded_redis import free_port
     from pbem.mail_in import QUEUE as MAIL_QUEUE
     from pbem.mail_in import RETRIES
-    from pbem.mail_in.process import send_answer
+    from pbem.mail_in.outbox import send_answer
 
     game_id, s, addr, turn = game
     before = snapshot(service, redis_client, game_id)

@@ -159,3 +159,37 @@ def test_the_announcement_and_confirmation_leave_no_english_in_the_pseudo_locale
         text = text_of(mail) + "\n" + str(mail["Subject"])
         assert "⟦" in text
         assert leftover_english(text, ["Garden", game, "pbem", "http://pbem.test", "wakanda"], ["join"]) == [], kind
+
+
+def test_an_announcement_the_relay_refuses_is_sent_again_later(notify_env, service, smtp, redis_client,
+                                                                monkeypatch):
+    """An announcement goes through the same retrying outbox as the
+    answers to replies (pbem/mail_in/outbox.py): refused by the relay, it
+    is kept and a pbem-mail job scheduled; once the relay is back it goes,
+    once, with its one-click unsubscribe headers; the game is announced to
+    that subscriber once (announce run again sends nothing)."""
+    from rq import Queue
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry
+
+    from pbem.mail_in import QUEUE as MAIL_QUEUE, subscriptions
+    from pbem.mail_in.outbox import send_answer
+    from pbem.notify.config import NotifySettings
+    from pbem.server.embedded_redis import free_port
+
+    subscriptions.Subscribers(service.store.redis).add("wakanda", {"email": AMY, "lang": "en", "since": 0})
+    game = service.create_game("wakanda", 2, {}, "Garden", listed=True)["id"]
+    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")  # the relay is down
+    assert subscriptions.announce(service, game, NotifySettings()) == 0
+    assert smtp.to(AMY, "announcement") == []
+    registry = ScheduledJobRegistry(queue=Queue(MAIL_QUEUE, connection=redis_client))
+    jobs = [j for j in (Job.fetch(i, connection=redis_client) for i in registry.get_job_ids())
+            if j.func_name.endswith(".send_answer")]
+    assert len(jobs) == 1 and jobs[0].args[1] == 2
+    monkeypatch.setenv("SMTP_URL", smtp.url)  # back
+    assert subscriptions.announce(service, game, NotifySettings()) == 0  # announced once: not again
+    assert send_answer(redis_client, jobs[0].args[0], 2) == "sent"
+    assert send_answer(redis_client, jobs[0].args[0], 2) == "gone"
+    got = smtp.to(AMY, "announcement")
+    assert len(got) == 1 and "Garden" in str(got[0]["Subject"])
+    assert got[0]["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and got[0]["List-Unsubscribe"]

@@ -94,3 +94,59 @@ def test_a_rematch_offered_and_accepted_on_the_page_and_played(browser, service,
     assert ann_errors == [] and bob_errors == []
     ann_ctx.close()
     bob_ctx.close()
+
+
+def test_a_rematch_offered_and_accepted_through_play_links(browser, service, pages_server, start_worker, http,
+                                                           screenshots):
+    """A turn mail's play link is a seat: its page shows the rematch buttons
+    and they answer through the link (no key, no token in the browser); once
+    begun, "play your seat" opens a play link of the seat it plays in the
+    rematch, valid no longer than the link it came from."""
+    from pbem.trust import play_links as links
+
+    from .pages_support import LinkConf
+    start_worker()
+    game_id, _keys, _tokens = seated(service, "carcassonne", options=SHORT, title="Two links")
+    assert play(service, game_id, _keys, _tokens, random.Random(1))["status"] == "finished"
+    url = pages_server.url
+    ann_link, bob_link = (links.play_link(LinkConf(url), game_id, seat) for seat in (0, 1))
+
+    # nothing begun yet: the link has no seat in a rematch, and nothing is stored
+    early = http.post(bob_link + "/rematch/seat")
+    assert early.status_code == 404 and early.json()["error"]["code"] == "unknown_seat", early.text
+    assert service.rematch_of(game_id)["status"] == "none"
+
+    ann_ctx = browser.new_context(viewport=PHONE, locale="en-US")
+    ann = ann_ctx.new_page()
+    ann_errors = watch(ann)
+    ann.goto(ann_link + "?lang=en")
+    ann.click("#rematch .rematch-offer:not([hidden])")
+    ann.wait_for_selector("#rematch[data-status=offered]")
+    assert "Ann offers a rematch." in ann.inner_text("#rematch")
+    ann.wait_for_timeout(50)  # the script has run on the new page: Ann answered, so no button
+    assert ann.locator("#rematch button:not([hidden])").count() == 0
+    assert sideways(ann) == 0
+    shot(ann, screenshots, "link-offered-en-390")
+
+    bob_ctx = browser.new_context(viewport=PHONE, locale="zh-TW")
+    bob = bob_ctx.new_page()
+    bob_errors = watch(bob)
+    bob.goto(bob_link + "?lang=zh-Hant")
+    bob.wait_for_selector("#rematch .rematch-decline:not([hidden])")
+    assert bob.evaluate("localStorage.length") == 0   # no key: the link is the seat
+    shot(bob, screenshots, "link-asked-zh-390")
+    bob.click("#rematch .rematch-accept")
+    bob.wait_for_selector("#rematch[data-status=started] .rematch-go:not([hidden])")
+    new_id = service.rematch_of(game_id)["new_game"]
+    assert sideways(bob) == 0
+    shot(bob, screenshots, "link-started-zh-390")
+    bob.click("#rematch .rematch-go")
+    bob.wait_for_url(f"**/play/{new_id}.0.*")   # Bob plays seat 0 of the rematch (the seats rotated)
+    assert bob.get_attribute("main.game", "data-game") == new_id
+    assert "Bob" in bob.inner_text("#you")
+    new_link = bob.url.split("/play/", 1)[1].split("?")[0]
+    assert links.read_token(LinkConf.secret(), new_link)[2] == links.read_token(LinkConf.secret(),
+                                                                                 bob_link.split("/play/")[1])[2]
+    assert ann_errors == [] and bob_errors == []
+    ann_ctx.close()
+    bob_ctx.close()

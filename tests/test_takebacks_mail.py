@@ -17,9 +17,17 @@ from .test_mail_in_support import (mail_env, mail_in, notify_env, reply, reply_a
 PLAYERS = ("ann@example.test", "bob@example.test")
 
 
-def mail_game(service, redis_client, smtp, mail_in, lang: str) -> str:
+#: Kachina's shortest deal (as tests/test_touch_browser.py's): its pile runs out
+#: at once, so a move soon draws nothing and may pass the turn and be taken back
+KACHINA = {"tile_order": ["sun", "sun", "sun", "eagle", "warrior", "chief", "wolf", "hummingbird", "eagle",
+                          "warrior", "koshari", "wolf", "chief", "eagle", "warrior"],
+           "start_player": 0, "opening_redraw": False}
+
+
+def mail_game(service, redis_client, smtp, mail_in, lang: str, game: str = "cartoona",
+              options: dict | None = None) -> str:
     install(service)
-    game_id = service.create_game("cartoona", 2, {}, "Takebacks", lang=lang)["id"]
+    game_id = service.create_game(game, 2, options or {}, "Takebacks", lang=lang)["id"]
     invites.invite(service, game_id, [{"email": e, "lang": lang} for e in PLAYERS])
     run_jobs(redis_client)
     for email in PLAYERS:
@@ -41,15 +49,19 @@ def send(mail_in, redis_client, smtp, email, line, kind=None):
     run_jobs(redis_client)
 
 
-def move_that_can_be_taken_back(service, game_id, redis_client, smtp, mail_in, lang):
-    """Play by mail until a seat has made a move that can be taken back.
-    Returns (its seat, the state before that move)."""
+def move_that_can_be_taken_back(service, game_id, redis_client, smtp, mail_in, lang, passing=False):
+    """Play by mail until a seat has made a move that can be taken back
+    (``passing``: one that ends its turn). Returns (its seat, the state
+    before that move)."""
     for _ in range(30):
         loaded = service.load(game_id)
         names = wording.seat_names(service.store.seats(game_id), 2)
         for seat in sorted(loaded.game.to_act(loaded.state)):
             for move in loaded.game.legal_moves(loaded.state, seat):
                 events = loaded.game.decide(loaded.state, seat, move, random.Random(0))
+                if passing and (seat not in loaded.game.turn_of(loaded.state)
+                                or seat in loaded.game.turn_of(loaded.game.apply(loaded.state, events))):
+                    continue
                 if loaded.game.takeback_refusal(loaded.state, 2, seat, move, events) is None:
                     with reading(lang):
                         text = wording.describe(loaded.game, move, seat, names)
@@ -73,14 +85,38 @@ def test_takeback_accepted_by_mail(service, redis_client, smtp, mail_in):
     asked = text_of(newest(smtp, PLAYERS[other], "takeback_asked"))
     assert f"{('ann', 'bob')[seat]} asks to take back their last move." in asked, asked
     assert "“accept”" in asked and "“refuse”" in asked, asked
+    had = len(smtp.to(PLAYERS[seat]))
     send(mail_in, redis_client, smtp, PLAYERS[other], "accept", "takeback_asked")
     loaded = service.load(game_id)
     assert canonical(loaded.game.dump(loaded.state)) == canonical(loaded.game.dump(before))
     assert service.takeback_pending(game_id) is None
-    # the asker is told, with the board as it is again
+    # the asker is told, with the board as it is again, in one mail (its turn went on through the move)
+    assert [m["X-Pbem-Kind"] for m in smtp.to(PLAYERS[seat])[had:]] == ["takeback_done"]
     done = text_of(newest(smtp, PLAYERS[seat], "takeback_done"))
     assert "Every other player accepted: the last move is taken back" in done, done
     assert "The move is taken back: the game goes on from version" in done, done
+
+
+def test_a_move_that_passed_the_turn_taken_back_is_told_in_one_mail(service, redis_client, smtp, mail_in):
+    """The move taken back had passed the turn, so the takeback gives it
+    back: the asker gets one mail saying both (its turn, with the takeback
+    among what happened and the play link), not a "taken back" mail and a
+    "your turn" mail for the same change."""
+    game_id = mail_game(service, redis_client, smtp, mail_in, ENGLISH, "kachina", KACHINA)
+    seat, before = move_that_can_be_taken_back(service, game_id, redis_client, smtp, mail_in, ENGLISH,
+                                               passing=True)
+    other = 1 - seat
+    send(mail_in, redis_client, smtp, PLAYERS[seat], "takeback")
+    had = len(smtp.to(PLAYERS[seat]))
+    send(mail_in, redis_client, smtp, PLAYERS[other], "accept", "takeback_asked")
+    loaded = service.load(game_id)
+    assert canonical(loaded.game.dump(loaded.state)) == canonical(loaded.game.dump(before))
+    assert seat in loaded.game.turn_of(loaded.state)
+    got = smtp.to(PLAYERS[seat])[had:]
+    assert [m["X-Pbem-Kind"] for m in got] == ["your_turn"], [m["X-Pbem-Kind"] for m in got]
+    text = text_of(got[0])
+    assert "The move is taken back: the game goes on from version" in text, text
+    assert "/play/" in text, text
 
 
 def test_takeback_refused_by_mail_in_chinese(service, redis_client, smtp, mail_in):

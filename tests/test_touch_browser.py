@@ -26,7 +26,9 @@ PHONE = {"width": 390, "height": 844}
 KACHINA_ORDER = ["sun", "sun", "sun", "eagle", "warrior", "chief", "wolf", "hummingbird", "eagle", "warrior",
                  "koshari", "wolf", "chief", "eagle", "warrior"]
 
-
+#: The confirm panel's note on taking the move back (the English message)
+TAKEBACK_NOTE = ("Once sent, a move can be taken back only if every other player agrees before anyone moves "
+                 "again, and only if it drew or revealed nothing.")
 
 
 def watch(page) -> list:
@@ -215,6 +217,8 @@ def test_the_steps_in_the_readers_language(lang, browser, service, pages_server,
     """The step and confirm panels and the spots' labels come from the
     catalogs: no English left in the pseudo-locale, Chinese in zh-Hant (the
     move's own line stays as the notation writes it)."""
+    from pbem.games.i18n import pseudo
+
     from .pseudo_support import leftover_english
     game_id, _keys, _tokens = seated(service, "kachina", options={"tile_order": KACHINA_ORDER, "start_player": 0,
                                                                   "opening_redraw": False})
@@ -236,13 +240,17 @@ def test_the_steps_in_the_readers_language(lang, browser, service, pages_server,
     page.wait_for_selector("#touch-panel.confirm")
     page.screenshot(path=str(screenshots / f"confirm-{lang}.png"), full_page=False)
     texts.append(page.inner_text("#touch-panel"))
+    # takebacks exist, by consent (pbem/games/takeback.py): the note says when, not "never"
+    note = page.inner_text("#touch-panel p.note")
     words = " ".join(texts + labels).replace(legal[0]["text"], " ")
     if lang == "x-pseudo":
         assert leftover_english(words) == [], words
+        assert note == pseudo(TAKEBACK_NOTE), note
     else:
         assert re.search(r"[\u4e00-\u9fff]", texts[0]) and re.search(r"[\u4e00-\u9fff]", texts[1])
         assert all(re.search(r"[\u4e00-\u9fff]", label) for label in labels), labels
         assert not re.search(r"[A-Za-z]{3,}", words), words
         assert page.inner_text("#touch-panel button.play-it") == "下這一步"
+        assert "同意" in note and "悔棋" in note and "無法收回" not in note, note
     assert errors == []
     context.close()

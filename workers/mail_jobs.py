@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from pbem.mail_in import invites, subscriptions
-from pbem.mail_in.process import MailProcessor, send_answer as send_kept_answer
+from pbem.mail_in.outbox import send_answer as send_kept_answer
+from pbem.mail_in.process import MailProcessor
 
 from .context import context
 
@@ -19,7 +20,7 @@ def send_invitation(game_id: str, seat: int, attempt: int = 1) -> bool:
 
 
 def send_answer(out_id: str, attempt: int) -> str:
-    """Send again an answer the relay refused (pbem.mail_in.process.retry_answer)."""
+    """Send again an answer the relay refused (pbem.mail_in.outbox.retry_answer)."""
     service, _ = context()
     return send_kept_answer(service.store.redis, out_id, attempt)
 

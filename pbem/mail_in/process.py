@@ -14,8 +14,6 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
-from email import message_from_bytes
-from email.policy import SMTP
 
 from ..errors import ServiceError
 from ..games.base import OMNISCIENT, SPECTATOR, GameError, plain_width
@@ -32,10 +30,10 @@ from ..notify.readers import Reader, invitation_reader, quoted, seat_reader
 from ..notify.store import NotifyStore
 from ..notify.tokens import reply_address
 from ..service import Loaded, Service
-from ..store.failures import Failures
 from ..games import handover, i18n, takeback
 from . import (QUEUE, RETRIES, chat_command, compose, decisions, language_command, my_games, pasting, reading,
                rematch, subscriptions, try_later, wrapped)
+from .outbox import retry_answer
 from . import commands, digest_command, vacation_command
 from .addresses import Recipient, read_recipient
 from .invites import current_invitation
@@ -80,36 +78,6 @@ def _keyword(line: str) -> bool:
             or rematch.is_rematch_line(line) or my_games.is_games_line(line) or commands.elsewhere(line)
             # a takeback word is a move, but never a note, in a game over too ("accept" there is answered)
             or takeback.parse(line) is not None or handover.parse(line) is not None)
-
-
-def retry_answer(client, msg, attempt: int = 1) -> bool:
-    """Keep an answer the relay refused and schedule another try; False
-    once the tries are used up."""
-    if attempt > len(RETRIES):
-        return False
-    out_id = MailStore(client).put_outgoing(msg.as_bytes(policy=SMTP), sum(RETRIES) + 3600)
-    return try_later(client, attempt, "workers.mail_jobs.send_answer", out_id)
-
-
-def send_answer(client, out_id: str, attempt: int, conf: NotifySettings | None = None) -> str:
-    """Try a kept answer again: "sent", "retrying", "given_up" or "gone"."""
-    conf = conf or NotifySettings()
-    raw = MailStore(client).take_outgoing(out_id)
-    if raw is None:
-        return "gone"
-    msg = message_from_bytes(raw, policy=SMTP)
-    try:
-        transport.send(msg, conf.smtp_url, conf.data_dir)
-        return "sent"
-    except Exception as err:
-        log.warning("answer %s failed again (try %s): %s", out_id, attempt, err)
-        if retry_answer(client, msg, attempt):
-            return "retrying"
-        # Given up: kept a week more for the operator to retry (pbem.store.failures).
-        kept = MailStore(client).put_outgoing(raw, 7 * 86400)
-        Failures(client).record("answer", None, None, f"{type(err).__name__}: {err}", attempt,
-                                "workers.mail_jobs.send_answer", [kept, 1], QUEUE, to=msg.get("To"))
-        return "given_up"
 
 
 @dataclass

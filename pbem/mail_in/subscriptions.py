@@ -53,6 +53,7 @@ from ..store import dumps, key
 from ..store.connections import rq_connection
 from . import JOB_OPTS, QUEUE, commands, compose, reading as mail_reading
 from .invites import check_email
+from .outbox import retry_answer
 from .words import command_word
 from .subscription_tokens import (LOBBY, address_hash, announce_token, confirm_token, new_nonce,
                                   unsubscribe_token)
@@ -139,7 +140,11 @@ def _lobby_address(conf: NotifySettings) -> str:
 
 def _send(conf: NotifySettings, *, to: str, subject: str, lines: list[str], reply_to: str | None, kind: str,
           game_id: str, in_reply_to: str | None = None, unsubscribe: str | None = None,
-          offered: list[str] | None = None) -> bool:
+          offered: list[str] | None = None, outbox=None) -> bool:
+    """Send one mail; False if the relay refused it. ``outbox`` (a Redis
+    client): then kept and sent again later (pbem/mail_in/outbox.py), as an
+    announcement is; a confirmation is not (an address the relay refuses
+    is never subscribed)."""
     msg = compose.message(kind=kind, to_addr=to, sender=conf.sender, subject=subject, text="\n".join(lines),
                           domain=conf.mail_domain, game_id=game_id, reply_to=reply_to, in_reply_to=in_reply_to,
                           offered=offered)
@@ -151,7 +156,9 @@ def _send(conf: NotifySettings, *, to: str, subject: str, lines: list[str], repl
         transport.send(msg, conf.smtp_url, conf.data_dir)
         return True
     except Exception as err:  # the relay refused: an address that cannot be reached is never subscribed
-        log.warning("%s mail to an address failed: %s", kind, err)
+        log.warning("%s mail to an address failed%s: %s", kind, ", sent again later" if outbox else "", err)
+        if outbox is not None:
+            retry_answer(outbox, msg)
         return False
 
 
@@ -392,8 +399,9 @@ def enqueue_announcement(client, game_id: str) -> None:
 
 def announce(service, game_id: str, conf: NotifySettings | None = None) -> int:
     """Mail the game's announcement to every confirmed subscriber of its
-    type, each in their language; how many were sent. Only while the game
-    is open to anyone and has seats free."""
+    type, each in their language; how many were sent at once (one the relay
+    refused goes to the outbox, sent again later). Only while the game is
+    open to anyone and has seats free."""
     conf = conf or NotifySettings()
     meta = service.store.meta(game_id)
     if meta is None or meta.get("status") != "open" or meta.get("listed") != "1":
@@ -427,7 +435,8 @@ def announce(service, game_id: str, conf: NotifySettings | None = None) -> int:
                        subject="[pbem] " + _("New open game of {game}: {title}", game=game.title_text(), title=title),
                        lines=lines, reply_to=f"move+{announce_token(conf.secret(), game_id, hashed)}@"
                                              f"{conf.mail_domain}",
-                       kind=ANNOUNCEMENT, game_id=game_id, unsubscribe=link, offered=[command_word("join")])
+                       kind=ANNOUNCEMENT, game_id=game_id, unsubscribe=link, offered=[command_word("join")],
+                       outbox=service.store.redis)
         sent += ok
     return sent
 

@@ -1,13 +1,17 @@
 """What the seats are told of a takeback (pbem/games/takeback.py): the seats
 asked get a mail to answer (``accept`` / ``refuse``, in their language's
 words), everyone else the outcome. The seat whose move made the news needs
-no mail about it (a mail's mover is answered with the board)."""
+no mail about it (a mail's mover is answered with the board). A takeback
+that gives a seat its turn back gets it a turn mail (``after_move``), which
+lists the takeback among what happened: that seat is not mailed "taken
+back" as well for the same change (its webhook still is told both)."""
 from __future__ import annotations
 
 from ..games import handover, takeback
 from ..games.i18n import _, reading
-from . import wording
-from .kinds import HANDOVER_ASKED, HANDOVER_NEWS, TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED
+from . import digests, wording
+from .kinds import (HANDOVER_ASKED, HANDOVER_NEWS, TAKEBACK_ASKED, TAKEBACK_DONE, TAKEBACK_REFUSED, YOUR_TURN,
+                    mail_wanted, newly_to_act)
 from .readers import quoted
 
 
@@ -38,11 +42,37 @@ def tell(notifier, game_id: str, before_version: int, version: int, mover: int |
             told, kind = [s for s in range(players) if s != mover], HANDOVER_NEWS
         else:
             continue
+        turn_mailed = _turn_mailed(notifier, game_id, before_version, loaded, mover) if kind == TAKEBACK_DONE \
+            else set()
         for seat in told:
             with reading(notifier.reader(loaded, seat).lang):
                 message = _message(event, kind, names)
+            if seat in turn_mailed:
+                notifier.webhook(notifier.notice(loaded, seat, kind, before_version, message))
+                out[seat] = YOUR_TURN
+                continue
             notifier.tell(loaded, seat, kind, before_version, message)
             out[seat] = kind
+    return out
+
+
+def _turn_mailed(notifier, game_id: str, before_version: int, loaded, mover: int | None) -> set:
+    """The seats whose turn this change gave back and that ``after_move``
+    mails "your turn" for it, by the same rule: newly their turn (and still),
+    not the mover, with an address, turn mails wanted one by one (not a
+    digest, not a seat handed to a bot)."""
+    service = notifier.service
+    _acting, before_turn = wording.acting(service.load(game_id, before_version))
+    _acting, after_turn = wording.acting(loaded)
+    _acting, still_turn = wording.acting(service.load(game_id))
+    seats = service.store.seats(game_id)
+    out = set()
+    for seat in newly_to_act(before_turn, after_turn, mover):
+        held = seats.get(seat) or {}
+        ch = notifier.store.channels(game_id, seat, held)
+        if (seat != mover and seat in still_turn and ch.get("email") and not held.get("handed_over")
+                and not digests.wanted(ch) and mail_wanted(YOUR_TURN, ch.get("preference", "every"))):
+            out.add(seat)
     return out
 
 

@@ -1,7 +1,9 @@
 """The games of a mail address: ``pbem:address:H`` (H the SHA-256 of the
 address in lower case: no address is stored in a key's name), a sorted set
 of game ids by the time a seat with that address was taken. Written when a
-seat is taken with an address (``Service.join``); read by "my games" (the
+seat is taken with an address (``Service.join``), and made again from the
+seats by the indexes' rebuild (pbem/store/indexes.py, at a worker's start
+for a store built before this index); read by "my games" (the
 page signed in for an address, the ``games`` mail: pbem/service/mine.py).
 A seat whose address changes later (``PUT .../notifications``) stays listed
 under the address it was taken with, and the new one does not list it."""

@@ -16,11 +16,17 @@ merges them. With one plain Redis there is one shard and the keys are
     listed                 zset  the games opened to anyone, by creation time (written with the
                                  game, pbem/store/games.py; the rebuild adds what is missing)
 
+and, outside the shards, ``pbem:address:H`` (pbem/store/addresses.py: the
+games where a seat was taken with a mail address, by when), which the
+rebuild only adds to: a seat keeps its game listed under the address it
+was taken with.
+
 Nothing here is the truth: a game's meta, seats and notification settings
 are, and ``rebuild`` makes every index again from them (``python -m
 pbem.store.indexes rebuild``), safely while the server runs: it adds what is
 missing and removes only what the game itself no longer says. A store from
-before these indexes gets them from the first worker that starts (``ensure``).
+before these indexes gets them from the first worker that starts (``ensure``),
+and so does a store built before an index was added (``LAYOUT``).
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ import logging
 import sys
 import time
 
+from .addresses import address_key
 from .codec import decode_seats
 from .connections import shards_of
 from .keys import DEADLINE, NOTIFY_GAME, key
@@ -39,8 +46,11 @@ from .shards import Shards, UnknownShard
 log = logging.getLogger(__name__)
 
 STATUSES = ("open", "active", "finished")
-#: Set once the indexes of this store have been built (by ``ensure``).
+#: Set once the indexes of this store have been built (by ``ensure``): "LAYOUT TIME".
 BUILT = "pbem:indexes:built"
+#: The indexes there are, numbered: a store built with an older layout is
+#: built again at start (1: before the address index; 2: with it).
+LAYOUT = 2
 BUILD_LOCK = "pbem:indexes:building"
 
 
@@ -195,6 +205,8 @@ class Indexes:
                     if seat.get("public_key"):
                         wanted.setdefault(self.player_key(shard, seat["public_key"]), {})[game_id] = \
                             seat.get("joined") or created
+                    if seat.get("email"):  # the address it was taken with (Service.join writes the same)
+                        wanted.setdefault(address_key(seat["email"]), {})[game_id] = seat.get("joined") or created
                 for field, raw in settings.items():
                     if field.startswith(DEADLINE.encode()):
                         record = json.loads(raw)
@@ -213,7 +225,7 @@ class Indexes:
             for member in stale:
                 if not self._still_true(k, member):
                     removed += self.redis.zrem(k, member)
-        self.redis.set(BUILT, repr(time.time()))
+        self.redis.set(BUILT, f"{LAYOUT} {time.time()!r}")
         return {"games": games, "indexes": len(wanted), "added": added, "removed": removed}
 
     def _still_true(self, index: str, member: str) -> bool:
@@ -242,10 +254,20 @@ class Indexes:
         self.redis.delete(BUILT)
         return len(keys)
 
+    def built_layout(self) -> int:
+        """The ``LAYOUT`` this store's indexes were built with (0: never; an
+        older build wrote its time alone: 1)."""
+        raw = self.redis.get(BUILT)
+        if raw is None:
+            return 0
+        first = raw.decode().split(" ")[0] if " " in raw.decode() else ""
+        return int(first) if first.isdigit() else 1
+
     def ensure(self) -> dict | None:
         """Build the indexes once for a store that has none yet (a store from
-        before them): the first worker to start does, under a lock."""
-        if self.redis.exists(BUILT):
+        before them), or that was built before the latest index was added
+        (``LAYOUT``): the first worker to start does, under a lock."""
+        if self.built_layout() >= LAYOUT:
             return None
         if not self.redis.set(BUILD_LOCK, "1", nx=True, ex=600):
             return None

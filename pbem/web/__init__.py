@@ -12,5 +12,6 @@ def register(app) -> None:
     from . import unsubscribe  # noqa: F401  (its route joins the pages' blueprint before it is registered)
     from .views import register as register_views
     from . import chat_pages  # noqa: F401  (its routes join views' blueprint before it is registered)
+    from . import rematch_pages  # noqa: F401  (likewise)
     register_views(app)
     register_icons(app)  # /favicon.svg and /favicon.ico

@@ -4,14 +4,21 @@
    the seat's bearer token; the page is then read again. Once the rematch has
    begun, "Play your seat in the rematch" takes this seat's place in the new
    game with the same key (a signed join of the seat the server seated it at:
-   the answer is that seat's token) and opens the new game's page. */
+   the answer is that seat's token) and opens the new game's page. A turn
+   mail's play link is a seat too (data-link-seat): it answers through its
+   link (/play/LINK/rematch, .../decline, no token), and its "play your
+   seat" asks the link for its seat's play link in the new game
+   (/play/LINK/rematch/seat, pbem/web/rematch_pages.py). */
 (function () {
   "use strict";
   var box = document.getElementById("rematch");
   if (!box || typeof PbemKeys === "undefined") return;
   var _ = PbemI18n._, lang = document.documentElement.lang || "en";
   var game = box.dataset.game, status = box.dataset.status, said = box.querySelector(".rematch-said");
-  var me = PbemKeys.seatOf(game);
+  var main = document.querySelector("main.game");
+  var linked = !!main && main.dataset.mode === "link" && box.dataset.linkSeat !== "";
+  var base = linked ? main.dataset.base + "/rematch" : "/games/" + encodeURIComponent(game) + "/rematch";
+  var me = linked ? { seat: +box.dataset.linkSeat } : PbemKeys.seatOf(game);
   if (!me) return;   // a spectator: no buttons
   var waiting = JSON.parse(box.dataset.waiting || "[]"), plan = JSON.parse(box.dataset.plan || "{}");
 
@@ -33,9 +40,9 @@
 
   function answer(path) {
     box.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-    fetch("/games/" + encodeURIComponent(game) + "/rematch" + path, {
-      method: "POST", headers: { Authorization: "Bearer " + me.token, "Accept-Language": lang }
-    }).then(answered).then(function () {
+    var headers = { "Accept-Language": lang };
+    if (!linked) headers.Authorization = "Bearer " + me.token;
+    fetch(base + path, { method: "POST", headers: headers }).then(answered).then(function () {
       location.reload();
     }).catch(function (err) {
       box.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
@@ -49,7 +56,17 @@
     b.addEventListener("click", onClick);
   }
 
+  function goByLink() {
+    tell(_("Taking your seat in the rematch\u2026"));
+    fetch(base + "/seat", { method: "POST", headers: { "Accept-Language": lang } }).then(answered).then(function (seat) {
+      location.assign(seat.url);
+    }).catch(function (err) {
+      tell(_("Not done: {reason}", { reason: err.message }), "bad");
+    });
+  }
+
   function goToRematch() {
+    if (linked) return goByLink();
     var to = box.dataset.newGame, mine = plan[String(me.seat)];
     tell(_("Taking your seat in the rematch\u2026"));
     PbemKeys.loadFor(me.key).then(function (pair) {

@@ -10,7 +10,9 @@
    take the focus (tabindex, role button, the key's label) and answer a tap,
    a click, Enter and Space. Back (or Escape) undoes a step, Cancel all of them. When a
    path is whole the move is asked for once more ("Play: ...?"), since a
-   move cannot be taken back, and Play sends it through the page's own send.
+   move is taken back only by the others' consent (and never one that drew
+   or revealed something: pbem/games/takeback.py), and Play sends it
+   through the page's own send.
    Carcassonne's tile placement keeps its own chooser (carcassonne.js): its
    pictures module sends no touch data for a decision placing a tile, so
    this one stays away (Cartoona's tiles, also "place_tile", are touched here). */
@@ -111,7 +113,8 @@
       row.appendChild(play);
       row.appendChild(button(_("Cancel"), "cancel", function () { cancel(); }));
       panel.appendChild(row);
-      panel.appendChild(el("p", { "class": "note" }, _("A move cannot be taken back.")));
+      panel.appendChild(el("p", { "class": "note" }, _("Once sent, a move can be taken back only if every other player agrees before anyone moves " +
+        "again, and only if it drew or revealed nothing.")));
       if (at.sending) row.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
       return play;
     }
