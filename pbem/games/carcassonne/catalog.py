@@ -311,9 +311,9 @@ SAMPLE_SETUPS = (
     (2, {"expansions": ["tunnel", "princess_dragon"], "tunnel_other_expansions": True,
          "tunnel_claim_requires_follower": True}),
     (2, {"expansions": ["wheel_of_fortune"]}),
-    (2, {"expansions": ["wheel_of_fortune"], "wheel_tiles": "full_set"}),
     # every expansion: the Catapult's abstract round with 2 seats, its fair tiles alone with 6
     (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
     (6, {"expansions": ALL_EXPANSIONS}),
     (3, {"expansions": ["catapult"], "catapult_mode": "abstract"}),
+    (2, {"expansions": ["wheel_of_fortune"], "wheel_tiles": "full_set"}),
 )
