@@ -115,8 +115,9 @@ def _counter(cells, x0: int, y0: int, x1: int, y1: int):
 MARK_CELLS = ((0, 0), (0, 4), (2, 0), (2, 4), (1, 1), (1, 3))
 
 
-#: what a mark placed at a cell of its own (a tunnel token at its mouth) may cover there
-UNDER_MARK = "|-."
+#: what a mark placed at a cell of its own (a tunnel token at its mouth) may cover there:
+#: road, field, a free mouth
+UNDER_MARK = "|-.~"
 
 
 def _with_marks(cell: list, chars: list) -> list:

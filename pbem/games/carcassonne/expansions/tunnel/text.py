@@ -17,7 +17,7 @@ from ...notation import (EVENT_TEXTS, EXPANSION_TEXT, MOVE_TEXTS, OWED_TEXTS, at
 from ...segwords import XY, segment_words
 from ...words import localize
 from ...orient import oriented
-from .tokens import COLOURS, TUNNEL, colour_name, colours_of, left, mine, mouths, tunnel_moves
+from .tokens import COLOURS, TUNNEL, colour_name, colours_of, left, mine, tunnel_moves
 
 _TUNNEL = re.compile(r"^\s*tunnel\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
 _NO = re.compile(r"^\s*(?:no\s+tunnel|tunnel\s+(?:pass|none|no))\s*$", re.IGNORECASE)
@@ -92,11 +92,11 @@ def view(state, viewer, out: dict) -> None:
 
 
 #: the text board's marks at the mouths: a token by its colour's letter (none of them a
-#: letter the glyphs use already: G is grain, so green is E), a free mouth ``~``
+#: letter the glyphs use already: G is grain, so green is E); a free mouth is the tile's
+#: own ``~`` (``glyphs.MOUTH_MARKS``)
 TOKEN_CHARS = {"red": "R", "blue": "B", "green": "E", "yellow": "Y", "black": "K", "grey": "A"}
 FREE_MOUTH = "~"
-BOARD_MARKS = {FREE_MOUTH: N_("a free tunnel mouth"),
-               " ".join(TOKEN_CHARS.values()): N_("tunnel tokens by colour (their letters under the board)")}
+BOARD_MARKS = {" ".join(TOKEN_CHARS.values()): N_("tunnel tokens by colour (their letters under the board)")}
 
 
 def mouth_cells(state, x: int, y: int, label: str) -> tuple:
@@ -109,10 +109,9 @@ def mouth_cells(state, x: int, y: int, label: str) -> tuple:
 
 
 def board_marks(state) -> list:
-    """Every mouth on the board (``Rules.board_marks``): its token's letter, or ``~``."""
-    claimed = {(x, y, on): c for x, y, on, c in mine(state).get("tokens") or ()}
-    return [(x, y, TOKEN_CHARS[claimed[(x, y, on)]] if (x, y, on) in claimed else FREE_MOUTH,
-             mouth_cells(state, x, y, on)) for x, y, on in mouths(state)]
+    """Every token on the board (``Rules.board_marks``): its colour's letter at its mouth,
+    over the tile's ``~``."""
+    return [(x, y, TOKEN_CHARS[c], mouth_cells(state, x, y, on)) for x, y, on, c in mine(state).get("tokens") or ()]
 
 
 def legend(state) -> str:
