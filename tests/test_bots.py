@@ -149,3 +149,43 @@ def test_carcassonne_with_expansions_thinks_from_its_public_events():
     stats = {}
     bots.choose(game.key, options, 2, seat, view, legal, level="greedy", stats=stats, events=public[:-1])
     assert stats["level"] == "random" and "do not lead" in stats["unsupported"]
+
+
+def test_catapult_shots_withheld_from_the_bot_are_re_dealt_in_each_sample():
+    """Carcassonne's one secret: a Catapult round's shots (abstract mode) until the last
+    is in. Seat 1 has shot at seat 0's thief; seat 0's bot, given the public events
+    (which withhold that shot), replays a state where seat 1 passed, and its samples
+    re-deal seat 1's shot among its legal shots (both appear); greedy averages over
+    them, search keeps its tree; both answer a legal shot."""
+    from pbem.bots.thinking import Position
+    game = games.get("carcassonne")
+    options = game.check_options(2, {"draw_order": ["U", "CA1", "E", "E"], "start_player": 0,
+                                     "expansions": ["catapult"], "catapult_mode": "abstract"})
+    state = game.start(2, options)
+    log = list(game.setup(state, rng_for(b"cat", 0)))
+    state = game.apply(state, log)
+    for v, (seat, text) in enumerate([(0, "place 1,0 r0 thief road E"), (1, "place 0,1 r0"),
+                                      (1, "catapult knockout"), (1, "shoot 1,0 road E")]):
+        events = game.decide(state, seat, game.parse(text, state, seat), rng_for(b"cat", v + 1))
+        log += events
+        state = game.apply(state, events)
+        first = len(log) if v == 0 else first
+    assert game.to_act(state) == {0}
+    view, legal = seen(game, state, 0)
+    public = json.loads(json.dumps([game.redact(e, 0) for e in log]))
+    assert "road E" not in json.dumps([e for e in public if e["type"] == "ShotAimed"])
+    pos = Position(game.key, options, 2, 0, view, events=public)
+    assert pos.redeal and pos._fixed.ext["catapult"]["round"]["shots"] == {"1": {"pass": True}}
+    dealt = {json.dumps(pos.sample(random.Random(i)).ext["catapult"]["round"]["shots"]["1"], sort_keys=True)
+             for i in range(12)}
+    assert dealt == {'{"pass": true}', '{"on": "road E", "x": 1, "y": 0}'}
+    for level in ("greedy", "search"):
+        stats = {}
+        move = bots.choose(game.key, options, 2, 0, view, legal, level=level, iterations=6, stats=stats,
+                           events=public)
+        assert move in legal and stats["level"] == level
+    # before the round (seat 1 to place the fair tile): one state, nothing re-dealt
+    early = log[:first]
+    before = Position(game.key, options, 2, 1, seen(game, game.replay(2, options, early), 1)[0],
+                      events=json.loads(json.dumps([game.redact(e, 1) for e in early])))
+    assert not before.redeal and before.sample(random.Random(1)) is before.sample(random.Random(2))

@@ -46,3 +46,13 @@ def test_the_catapult_by_mail(service, redis_client, mail_in, monkeypatch, tmp_p
     # the board it shows is after the round: Bob's shot knocked Ann's thief out
     assert "Followers in supply: Ann 7, Bob 7" in told and "On the board:" not in told, told
     assert t.view()["followers"] == [] and t.view()["catapult"] is None
+
+
+def test_the_catapult_choice_left_to_its_deadline(service, redis_client, mail_in, monkeypatch, tmp_path):
+    """Bob's choice of round is left to its deadline: the server chooses knock-out (the
+    rules' default), tells him by mail, and both seats then owe their shot."""
+    box = begin(monkeypatch, tmp_path)
+    t = MailTable(service, redis_client, mail_in, box, CATAPULT).script()
+    assert t.to_act() == [1] and t.view()["catapult"]["kind"] is None
+    assert t.deadline(1) == "catapult knockout"
+    assert t.view()["catapult"]["kind"] == "knockout" and t.to_act() == [0, 1]

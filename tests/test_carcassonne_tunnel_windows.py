@@ -39,6 +39,11 @@ def test_the_tunnel_by_mail(service, redis_client, mail_in, monkeypatch, tmp_pat
     told = flat(text_of(t.newest(1)))
     assert "Ann places a red tunnel token on road W at 1,0." in told, told
     assert "Tunnel tokens on the board: red on road W at 1,0" in told, told
+    # the mail's board: the red token at TU2's west mouth (Ann's thief beside it), its east
+    # mouth free, and the letters' legend with the seats' names
+    assert "R0o~-" in text_of(t.newest(1)) and "R B E Y K A tunnel tokens by colour" in told, told
+    assert "Tunnel tokens on the text board: R red, E green, K black (Ann); B blue, Y yellow, A grey (Bob)" \
+        in told, told
     t.play(1, "place -1,0 r270")
     assert t.deadline(1) == "no tunnel"
     assert t.to_act() == [0] and t.view()["tunnel"]["supply"][1] == {"blue": 2, "yellow": 2, "grey": 2}

@@ -47,3 +47,29 @@ def test_the_plague_by_mail_and_by_deadline(service, redis_client, mail_in, monk
     view = t.view()
     assert view["wheel"]["plague"] is None and view["supply"] == [7, 7] and t.to_act() == [1]
     assert view["tile"] == "WFD" and view["followers"] == []
+
+
+#: Ann's U, then her step 5 by mail: a follower on a crown of Tax; Bob's WFA, drawn at
+#: once, turns the pig onto Tax
+CROWN = (["U", "WFA", "E", "E"], ["wheel_of_fortune"], {}, [(0, "place 0,-3 r90")])
+
+
+def test_a_crown_by_mail_then_the_next_step_5_left_to_its_deadline(service, redis_client, mail_in, monkeypatch,
+                                                                     tmp_path):
+    """The crown (the action ``wheel SECTOR``, step 5) is offered in the mail and played by
+    reply; the wheel tile Bob then draws pays it and sends it home. Bob's own step 5 is
+    left to its deadline: the server passes (no crown), and the mail says so."""
+    box = begin(monkeypatch, tmp_path)
+    t = MailTable(service, redis_client, mail_in, box, CROWN).script()
+    assert t.to_act() == [0]
+    t.window(0, "may act away from the tile (or pass)", "wheel tax", "wheel tax")
+    # Bob draws WFA at once: the pig goes Fortune -> Tax, Ann's crown scores 3 and goes home
+    view = t.view()
+    assert view["tile"] == "WFA" and view["wheel"]["pig"] == "tax" and view["scores"] == [3, 0]
+    assert view["supply"] == [7, 7] and view["wheel"]["sectors"][1]["crowns"] == [None, None]
+    t.play(1, "place -3,-1 r180")
+    assert t.to_act() == [1] and t.loaded.state.pending == {1: "action"}
+    assert t.deadline(1) == "pass"
+    view = t.view()
+    assert view["supply"] == [7, 7] and all(c is None for s in view["wheel"]["sectors"] for c in s["crowns"])
+    assert t.to_act() == [0]

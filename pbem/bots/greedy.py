@@ -15,7 +15,8 @@ import random
 from . import evaluation
 from .thinking import Position, move_key, play
 
-#: States sampled where information is hidden.
+#: States sampled where information is hidden (or a replayed state holds another seat's
+#: secret: ``Position.redeal``).
 SAMPLES = 4
 #: Steps of one seat's own turn looked through.
 TURN_DEPTH = 2
@@ -34,7 +35,7 @@ def _value(pos: Position, state, depth: int, chance: random.Random) -> float:
 
 
 def choose(pos: Position, legal: list[dict], rng: random.Random) -> dict:
-    samples = SAMPLES if pos.hidden else 1
+    samples = SAMPLES if pos.hidden or pos.redeal else 1
     totals = [0.0] * len(legal)
     for i in range(samples):
         state = pos.sample(rng)

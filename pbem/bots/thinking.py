@@ -32,16 +32,21 @@ class Position:
         self.rules = game_of(self.game)
         self.hidden = bool(self.rules.hidden_information)
         self._fixed = None
+        #: the replayed state holds a secret of another seat all the same (Carcassonne's
+        #: Catapult shots while the round waits): each sample re-deals it (``resample``)
+        self.redeal = False
         if self.events is not None and not self.hidden:
             self._fixed = replayed(self.rules, self.options, self.players, self.seat, self.view, self.events)
+            self.redeal = self.rules.resample(self._fixed, self.seat, random.Random(0)) is not self._fixed
 
     def sample(self, rng: random.Random):
         """A state consistent with the view. Without hidden information every
-        sample is the same state: it is built once."""
+        sample is the same state: it is built once (the other seats' secret shots
+        of a Catapult round, which the public events withhold, re-dealt each time)."""
         if not self.hidden:
             if self._fixed is None:
                 self._fixed = state_from_view(self.game, self.options, self.players, self.seat, self.view, rng)
-            return self._fixed
+            return self.rules.resample(self._fixed, self.seat, rng) if self.redeal else self._fixed
         return state_from_view(self.game, self.options, self.players, self.seat, self.view, rng)
 
 

@@ -234,3 +234,42 @@ def test_the_builders_extra_tile_waits_for_the_round():
     assert G.to_act(state) == {0} and state.active == 0 and state.tile == "E"
     figures = {(f["player"], f["figure"]) for f in G.view(state)["followers"]}
     assert (1, "follower") in figures and (0, "builder") not in figures
+
+
+def test_a_follower_on_a_tower_is_exempt():
+    """Digest §3.10: followers on towers are exempt. Seat 1 builds a floor on TO1 (seat 0's
+    farmer beside it), seat 0 closes the tower with a follower on top; seat 1's fair tile
+    two tiles south holds a round whose only target is the farmer, not the follower on
+    the tower's top standing on the same tile."""
+    state = new_game(["TO1", "TO2", "E", "CA1", "E"], expansions=["catapult", "tower"])
+    for text in ("place 0,-1 r180 farmer NL", "place 1,-1 r0", "tower 0,-1", "capture none", "place 2,-1 r0",
+                 "tower 0,-1 top"):
+        state, ev = play(state, text)
+    assert G.view(state, 1)["tower"]["towers"][0]["top"] == {"player": 0, "figure": "follower"}
+    state, _ = play(state, "place 0,1 r0")             # CA1, the fair: 2 tiles from the tower
+    state, ev = play(state, "pass")
+    assert of_type(ev, "CatapultRound")[0]["held"]
+    state, _ = play(state, "catapult knockout")
+    assert G.view(state, 1)["catapult"]["targets"] == [{"player": 0, "figure": "follower", "x": 0, "y": -1,
+                                                        "on": "field NL"}]
+    assert G.legal_moves(state, 1) == [{"type": "shot", "pass": True},
+                                       {"type": "shot", "x": 0, "y": -1, "on": "field NL"}]
+
+
+def test_a_knight_on_a_castle_is_exempt():
+    """Digest §3.10: followers on castles are exempt. Seat 0's knight closes the start
+    tile's city and makes it a castle; seat 1's fair tile south of the start, with its own
+    farmer, holds a round whose only target is that farmer."""
+    state = new_game(["E", "CA1", "E"], expansions=["catapult", "bridges_castles_bazaars"])
+    state, ev = play(state, "place 0,-1 r180 follower city S")
+    assert of_type(ev, "CastleOffered")
+    state, ev = play(state, "castle 0,-1 city S")
+    assert of_type(ev, "CastleBuilt") and G.view(state, 1)["followers"][0]["player"] == 0
+    state, ev = play(state, "place 0,1 r0 farmer NL")  # the knight is 1 and 2 tiles away
+    assert of_type(ev, "CatapultRound")[0]["held"]
+    state, _ = play(state, "catapult knockout")
+    assert G.view(state, 0)["catapult"]["targets"] == [{"player": 1, "figure": "follower", "x": 0, "y": 1,
+                                                        "on": "field NL"}]
+    with pytest.raises(IllegalMove) as err:
+        G.decide(state, 0, {"type": "shot", "x": 0, "y": -1, "on": "city S"}, random.Random(0))
+    assert err.value.code == "not_a_target"

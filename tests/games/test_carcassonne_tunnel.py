@@ -249,6 +249,42 @@ def test_the_text_board_shows_the_tokens_by_colour_in_both_languages():
     assert "⟦" in pseudo and not leftover_english(pseudo, moves, notation_words(moves))
 
 
+def test_the_text_board_draws_each_token_at_its_mouth_by_colour_with_a_legend():
+    """TU2 at 1,0: the red token at its west mouth (the thief stands on the mouth's inner
+    cell, so the token takes the edge cell), ``~`` at the free east mouth; the key and the
+    legend name the letters, in both languages. A green token on the east mouth then
+    shows as E; a free mouth on a north-south road (TU4's south) as ``~``, and so does the
+    tile to place."""
+    state = _two_mouths_open()
+    text = G.render(state, 0)
+    assert "R0o~-" in text.splitlines()[6]
+    assert "~ a tunnel mouth" in text and "R B E Y K A tunnel tokens by colour" in text
+    legend = ("Tunnel tokens on the text board: R red, E green, K black (seat 0); B blue, Y yellow, A grey "
+              "(seat 1); ~ a free mouth")
+    assert legend in " ".join(line.replace("      ... ", "") for line in text.splitlines())
+    with reading(CHINESE):
+        zh = G.render(state, 0)
+    assert "R0o~-" in zh and "~ 隧道口" in zh and "R 紅色、E 綠色、K 黑色（座位0）" in zh
+    with reading(PSEUDO):
+        pseudo = G.render(state, 0)
+        moves = [G.describe(m) for m in G.legal_moves(state, 0)]
+    assert not leftover_english(pseudo, moves, notation_words(moves))
+    state, _ = play(state, "place 2,0 r90")             # A, its road W to TU2's east
+    state, _ = play(state, "tunnel 1,0 road E green")
+    assert "R0oE-" in G.render(state, 0).splitlines()[6]
+    state = new_game(["TU4", "A"])
+    state, _ = play(state, "place -1,0 r0")              # TU4 west of D: mouths E, S, W free
+    rows = G.render(state, 1).splitlines()
+    assert rows[2:5] == ["     ..|.. .###.", "   0>-~o~-<-----", "     ..~.. ....."]
+    # the tile to place shows its mouths too, each way round
+    state = new_game(["E", "TU2"])
+    state, _ = play(state, "place 0,-1 r180")
+    rows = G.render(state, 0).splitlines()
+    i = rows.index("   r0    r90  r180  r270 ")
+    assert rows[i + 1:i + 4] == ["  .###. ..~.. ..... ..~..", "  -~o~- ..o.# -~o~- #.o..",
+                                 "  ..... ..~.. .###. ..~.."]
+
+
 def test_the_picture_shows_the_tokens_by_colour_and_rings_the_free_mouths():
     from pbem import pictures
     from pbem.pictures.carcassonne.touch import touch

@@ -206,3 +206,69 @@ def test_moves_with_fields_they_do_not_have_are_refused():
         assert err.code == "malformed_move"
     else:
         raise AssertionError("an extra field was taken")
+
+
+# -- wheel_tiles: the set with wheel numbers (icons_only) or the box's own 72 (full_set) --------
+
+
+def test_wheel_tiles_full_set_is_the_boxs_72_land_tiles_on_house_data():
+    from pbem.games.carcassonne.game import full_pile
+    icons = full_pile(G.check_options(2, {"expansions": WOF}))
+    full = full_pile(G.check_options(2, {"expansions": WOF, "wheel_tiles": "full_set"}))
+    assert G.check_options(2, {"expansions": WOF})["wheel_tiles"] == "icons_only"
+    assert sum(icons.values()) == 71 and sum(full.values()) == 72
+    made = HOUSE["full_set"]
+    assert {t: full.get(t, 0) - icons.get(t, 0) for t in set(full) | set(icons) if full.get(t) != icons.get(t)} == {
+        **{t: -1 for t in made["left_out"]}, **{t: 1 for t in made["added"]}}
+    base = sum(n for t, n in full.items() if len(t) == 1 or t.startswith("WF"))
+    assert base == 63 and [sum(1 for t in made["added"] if t.startswith(s)) for s in ("IC", "TB", "KR")] == [6, 1, 2]
+    assert sum(1 for t in full if t in ICON_NUMBERS) == 19
+    # plain tiles: no mark that needs its own expansion's rules
+    assert not {m for t in made["added"] for s in TILES[t].segments for m, _n in s.marks} - {"pennant"}
+    # an expansion in play with a tile of the box: one copy more
+    both = full_pile(G.check_options(2, {"expansions": [*WOF, "inns_cathedrals"], "wheel_tiles": "full_set"}))
+    assert both["IC2"] == 2 and both["IC1"] == 2
+
+
+def test_wheel_tiles_full_set_scripted_game_draws_the_boxs_tiles():
+    """A draw order with the box's King & Scout and Inns & Cathedrals tiles is accepted with
+    full_set only, and plays: KR1's monastery scores, IC5 joins its cities; a ninth V
+    (icons_only's pile holds 8, the box 7) is refused with full_set."""
+    from pbem.games.base import BadOptions
+    order = ["KR1", "WFA", "IC5"]
+    try:
+        new_game(order, expansions=WOF)
+    except BadOptions as err:
+        assert err.code == "bad_option_value" and "KR1" in str(err)
+    else:
+        raise AssertionError("icons_only took KR1")
+    state = new_game(order, expansions=WOF, wheel_tiles="full_set")
+    assert "72 land tiles" in G.describe_setup(state.options)
+    legal = [G.describe(m) for m in G.legal_moves(state, 0)]
+    assert any(m.endswith("monk") or "cloister" in m or "monastery" in m for m in legal), legal[:20]
+    state, ev = play(state, legal[0])
+    assert of_type(ev, "TilePlaced")[0]["tile"] == "KR1"
+    for letters, ok in ((["V"] * 7, True), (["V"] * 8, False)):
+        try:
+            new_game(letters, expansions=WOF, wheel_tiles="full_set")
+        except BadOptions as err:
+            assert not ok and err.code == "bad_option_value"
+        else:
+            assert ok
+    new_game(["V"] * 8, expansions=WOF)                   # icons_only: 9 V less the wheel copy
+
+
+def test_wheel_tiles_full_set_random_game_plays_to_the_end_in_both_languages():
+    from pbem.games.carcassonne.render import render
+    rng = random.Random(3)
+    state = G.start(2, G.check_options(2, {"expansions": WOF, "wheel_tiles": "full_set", "start_player": 0}))
+    state = G.apply(state, G.setup(state, rng))
+    drawn = set()
+    while not state.over:
+        (player, *_rest) = sorted(G.to_act(state))
+        drawn.add(state.tile)
+        legal = G.legal_moves(state, player)
+        state = G.apply(state, G.decide(state, player, rng.choice(legal), rng))
+    assert {"KR1", "IC3"} & drawn and sum(state.pile.values()) == 0
+    with reading("zh-Hant"):
+        assert "命運之輪" in G.describe_setup(state.options) and render(state, 0)

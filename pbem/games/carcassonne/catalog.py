@@ -243,6 +243,11 @@ OPTIONS = (
            "(P&D's PD25, A&M's AM12) end at two tunnel mouths that take tokens too"), bool),
     Option("tunnel_claim_requires_follower", False, N_("The Tunnel: a seat may claim a tunnel mouth only if one of its "
            "figures stands on that road (a fan variant against trapped roads)"), bool),
+    Option("wheel_tiles", "icons_only", N_("The Wheel of Fortune (a house reading): the set in play with 19 of its "
+           "base tiles showing a wheel number (icons_only), or the Wheel of Fortune box's own 72 land tiles "
+           "instead of the base game's 71 (full_set: 63 base designs, 6 Inns & Cathedrals, 1 Traders & "
+           "Builders and 2 King & Scout tiles, which ones a house choice)"), str,
+           choices=("icons_only", "full_set")),
     Option("catapult_mode", "tiles_only", N_("The Catapult: the fair tiles only (tiles_only), or after a fair tile a "
            "catapult round without the dexterity game (abstract, a house rule): the active player chooses "
            "knock-out or seduction, then every player takes one secret shot at a follower within 2 tiles of the "
@@ -310,4 +315,5 @@ SAMPLE_SETUPS = (
     (2, {"expansions": ALL_EXPANSIONS, "catapult_mode": "abstract"}),
     (6, {"expansions": ALL_EXPANSIONS}),
     (3, {"expansions": ["catapult"], "catapult_mode": "abstract"}),
+    (2, {"expansions": ["wheel_of_fortune"], "wheel_tiles": "full_set"}),
 )

@@ -27,6 +27,7 @@ from .expansions import (inns_cathedrals, traders_builders, king_robber, cult, s
 from .expansions import wheel as _wheel  # noqa: F401  (the Wheel of Fortune, a house reading)
 from .expansions.catapult import round as catapult_round
 from .expansions.cult_tiles import SETS as CULT_SETS
+from .expansions.wheel.tiles import full_set_pile as wheel_full_set
 
 FOLLOWERS = 7
 
@@ -35,11 +36,14 @@ SNAPSHOT_FORMAT = 2
 
 
 def full_pile(options: dict) -> dict:
-    """The draw pile of the rules' tiles for these options (Cult: ``cult_set``)."""
+    """The draw pile of the rules' tiles for these options (Cult: ``cult_set``; the Wheel
+    of Fortune: ``wheel_tiles``)."""
     pile = dict(rules_for(options["expansions"]).pile)
     if "cult" in options["expansions"]:
         for letter in set(CULT_SETS[6]) - set(CULT_SETS[options.get("cult_set", 6)]):
             pile.pop(letter, None)
+    if "wheel_of_fortune" in options["expansions"] and options.get("wheel_tiles", "icons_only") == "full_set":
+        pile = wheel_full_set(pile)
     return pile
 
 

@@ -46,7 +46,10 @@ FIGURE_LETTERS = {"big": "b", "builder": "u", "pig": "p", "mayor": "m", "wagon":
 #: what a segment's marks look like (a pennant is ``*``), and what the key says of them
 MARK_CHARS = {"inn": ("I", N_("inn")), "cathedral": ("C", N_("cathedral")), "wine": ("W", N_("wine")),
               "grain": ("G", N_("grain")), "cloth": ("F", N_("cloth (fabric)")), "siege": ("!", N_("besieged")),
-              "princess": ("P", N_("princess"))}
+              "princess": ("P", N_("princess")), "tunnel": ("~", N_("a tunnel mouth"))}
+#: marks drawn where their road meets the tile's middle, not in a spare cell (a tunnel
+#: mouth: on the board, its token's letter takes its place, ``expansions/tunnel/text.py``)
+MOUTH_MARKS = ("tunnel",)
 #: a tile's symbols (its tags), drawn in a free field cell, and their key
 TAG_CHARS = {"volcano": ("V", N_("volcano")), "magic portal": ("@", N_("magic portal")),
              "dragon": ("D", N_("dragon symbol")), "tower": ("T", N_("tower foundation")), "bazaar": ("$", N_("bazaar")),
@@ -135,6 +138,9 @@ def _glyph(letter: str, rot: int, figures: tuple) -> list:
             elif ports:
                 road_ends.append(k)
                 anchors[k] = INNER[ports[0]]
+                for name in MOUTH_MARKS:
+                    if o.tile.segments[k].mark(name):
+                        grid[INNER[ports[0]][0]][INNER[ports[0]][1]] = MARK_CHARS[name][0]
         elif kind == "cloister":
             cloister = k
             anchors[k] = CENTRE
@@ -162,7 +168,7 @@ def _glyph(letter: str, rot: int, figures: tuple) -> list:
     for k, seg in enumerate(o.tile.segments):
         spare = [at for at in cells.get(k, ()) if at != anchors.get(k)]
         for name, _count in seg.marks:
-            if name in MARK_CHARS and spare:
+            if name in MARK_CHARS and name not in MOUTH_MARKS and spare:
                 r, c = spare.pop()
                 grid[r][c] = MARK_CHARS[name][0]
     for figure, seat, label in figures:

@@ -338,6 +338,9 @@ def describe_setup(options: dict, players: int | None = None) -> str:
     if "wheel_of_fortune" in expansions:
         parts.append(_("the Wheel of Fortune is a house reading: its board, wheel tiles and event values are house "
                        "data, no published source gives them"))
+        if options.get("wheel_tiles", "icons_only") == "full_set":
+            parts.append(_("the Wheel of Fortune box's own 72 land tiles instead of the base game's 71 (which ones "
+                           "is a house choice)"))
     if ("tower" in expansions or "bridges_castles_bazaars" in expansions) \
             and not options.get("allow_negative_scores", True):
         parts.append(_("no score may go below 0"))

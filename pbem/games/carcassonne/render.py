@@ -115,11 +115,19 @@ def _counter(cells, x0: int, y0: int, x1: int, y1: int):
 MARK_CELLS = ((0, 0), (0, 4), (2, 0), (2, 4), (1, 1), (1, 3))
 
 
+#: what a mark placed at a cell of its own (a tunnel token at its mouth) may cover there:
+#: road, field, a free mouth
+UNDER_MARK = "|-.~"
+
+
 def _with_marks(cell: list, chars: list) -> list:
-    """A tile's glyph with the board marks standing on it (``Rules.board_marks``)."""
+    """A tile's glyph with the board marks standing on it (``Rules.board_marks``): each
+    ``(char, cells)``, at the first of its own ``cells`` still road or field (a figure
+    drawn there stays), else in a corner left field."""
     grid = [list(row) for row in cell]
-    for ch in chars:
-        free = [(r, c) for r, c in MARK_CELLS if grid[r][c] == "."]
+    for ch, cells in chars:
+        own = [(r, c) for r, c in cells if grid[r][c] in UNDER_MARK]
+        free = own or [(r, c) for r, c in MARK_CELLS if grid[r][c] == "."]
         r, c = free[0] if free else MARK_CELLS[0]
         grid[r][c] = ch
     return ["".join(row) for row in grid]
@@ -132,8 +140,8 @@ def board_lines(state, box: tuple, marked: list) -> list:
         on_tile.setdefault((x, y), []).append((figure, player, label))
     marks: dict = {}
     for fn in (state.rules.board_marks if state.rules is not None else ()):
-        for x, y, ch in fn(state):
-            marks.setdefault((x, y), []).append(ch)
+        for x, y, ch, *cells in fn(state):          # (x, y, char[, glyph cells it prefers])
+            marks.setdefault((x, y), []).append((ch, cells[0] if cells else ()))
     last = state.placed[-1] if state.placed else None
     marked = set(marked)
     out = ["    " + "".join(f" {x:^5}" for x in range(x0, x1 + 1))]

@@ -87,7 +87,9 @@ class Rules:
         #: fn(state, viewer) -> lines added to the text rendering.
         self.render_lines: list = []
         #: fn(state) -> [(x, y, char)]: a figure off the segments (the dragon, the fairy)
-        #: drawn on its tile of the text board, in a corner left field
+        #: drawn on its tile of the text board, in a corner left field; or (x, y, char,
+        #: cells): drawn at the first of those glyph cells still road or field (a tunnel
+        #: token at its mouth)
         self.board_marks: list = []
         #: char -> what the key says of a board mark
         self.board_mark_keys: dict[str, str] = {}

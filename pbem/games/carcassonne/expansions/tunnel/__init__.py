@@ -8,7 +8,8 @@
   segments score (each tile once). ``tunnel_claim_requires_follower``: a seat claims
   only a mouth whose road holds one of its figures.
 * **Text** (``text.py``): notation ``tunnel X,Y road E red`` / ``no tunnel``, event
-  sentences, the view's ``tunnel`` and the text board's lines.
+  sentences, the view's ``tunnel`` and the text board's lines; on the text board each
+  mouth shows its token's letter (R B E Y K A: red blue green yellow black grey) or ``~``.
 """
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ class Tunnel(Expansion):
         rules.parsers.append(text.parse)
         rules.views.append(text.view)
         rules.render_lines.append(text.render)
+        rules.board_marks.append(text.board_marks)
+        rules.board_mark_keys.update(text.BOARD_MARKS)
         rules.on("resolve_figures", tokens.offer, first=True)
         # right after the base game's scoring of the new tile's features
         score = rules.handlers["score"]

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 
 from ....i18n import N_, _
+from ...glyphs import EDGE_ANCHOR, EDGE_CELLS, INNER
 from ...notation import (EVENT_TEXTS, EXPANSION_TEXT, MOVE_TEXTS, OWED_TEXTS, at, examples_now,
                          parse_error, seat, segment)
 from ...segwords import XY, segment_words
 from ...words import localize
+from ...orient import oriented
 from .tokens import COLOURS, TUNNEL, colour_name, colours_of, left, mine, tunnel_moves
 
 _TUNNEL = re.compile(r"^\s*tunnel\s+" + XY + r"\s+(.*?)\s*$", re.IGNORECASE)
@@ -89,8 +91,41 @@ def view(state, viewer, out: dict) -> None:
     }
 
 
+#: the text board's marks at the mouths: a token by its colour's letter (none of them a
+#: letter the glyphs use already: G is grain, so green is E); a free mouth is the tile's
+#: own ``~`` (``glyphs.MOUTH_MARKS``)
+TOKEN_CHARS = {"red": "R", "blue": "B", "green": "E", "yellow": "Y", "black": "K", "grey": "A"}
+FREE_MOUTH = "~"
+BOARD_MARKS = {" ".join(TOKEN_CHARS.values()): N_("tunnel tokens by colour (their letters under the board)")}
+
+
+def mouth_cells(state, x: int, y: int, label: str) -> tuple:
+    """The glyph cells of the mouth of road ``label`` at x,y, nearest the mouth first: the
+    road's inner cell, its edge cell (where a thief stands there), then beside the edge."""
+    letter, rot, _n = state.board[(x, y)]
+    o = oriented(letter, rot)
+    d = o.ports[o.label_index[label]][0]
+    return (INNER[d], EDGE_ANCHOR[d], *(c for c in EDGE_CELLS[d] if c != EDGE_ANCHOR[d]))
+
+
+def board_marks(state) -> list:
+    """Every token on the board (``Rules.board_marks``): its colour's letter at its mouth,
+    over the tile's ``~``."""
+    return [(x, y, TOKEN_CHARS[c], mouth_cells(state, x, y, on)) for x, y, on, c in mine(state).get("tokens") or ()]
+
+
+def legend(state) -> str:
+    """The letters of the colours in play, by the seat holding them."""
+    return _("Tunnel tokens on the text board: {list}; {free} a free mouth", free=FREE_MOUTH, list=_("; ").join(
+        _("{colours} ({player})", player=seat(p), colours=_(", ").join(
+            _("{letter} {colour}", letter=TOKEN_CHARS[COLOURS[c]], colour=colour_name(COLOURS[c]))
+            for c in colours_of(state.players, p)))
+        for p in range(state.players)))
+
+
 def render(state, viewer) -> list:
-    lines = [_("Tunnel tokens in supply: {list}", list=_("; ").join(
+    lines = [legend(state)]
+    lines += [_("Tunnel tokens in supply: {list}", list=_("; ").join(
         _("{player} {tokens}", player=seat(p), tokens=_(", ").join(
             _("{colour} {n}", colour=colour_name(c), n=n) for c, n in left(state, p).items()))
         for p in range(state.players)))]

@@ -21,6 +21,11 @@ change of this table alone.
 * ``icon_rule``/``icon_numbers``: which tiles show the wheel, with which number.
 * ``events``: the formula of each sector's event, the best-supported reading of
   the notes (§2.4), with their values.
+* ``full_set``: the box's own 72 land tiles (option ``wheel_tiles`` = ``full_set``):
+  the sources give its make-up (63 base designs, 6 Inns & Cathedrals, 1 Traders &
+  Builders, 2 King & Scout tiles) but not which tiles; ``left_out`` are the 8 base
+  copies the 63 lack, ``added`` the 9 others, plain tiles whose segments need no rule
+  of their own expansion (no inn, cathedral, goods or castle mark).
 """
 from __future__ import annotations
 
@@ -67,6 +72,15 @@ WB16 | 1 | · F F · | – | – | all 8 halves | wheel
         # Plague: every seat sends one of its followers on a land tile home, 0 points; the
         # deadline default is the follower on the latest placed tile (digest §5)
         "plague": {},
+    },
+    "full_set": {
+        # one copy less of each of the 8 designs the base pile holds most copies of (the most
+        # first, letter order on ties): the base pile's 71 become the box's 63
+        "left_out": ("V", "U", "E", "B", "W", "D", "H", "J"),
+        # the first tiles of each set (in label order) with no mark of their expansion's rules:
+        # 6 of Inns & Cathedrals (IC1 has a cathedral, IC7 a no-castle mark), 1 of Traders &
+        # Builders (TB1-TB15 carry goods), 2 of King & Scout (filed as KR1-KR5)
+        "added": ("IC2", "IC3", "IC4", "IC5", "IC6", "IC8", "TB16", "KR1", "KR2"),
     },
 }
 

@@ -29,6 +29,18 @@ def layout(start_tiles: list) -> list:
     return board + [(x, top + r, f"WB{1 + r * 4 + (x + 2)}", 0) for r in range(4) for x in (-2, -1, 0, 1)]
 
 
+def full_set_pile(pile: dict) -> dict:
+    """``wheel_tiles`` = ``full_set``: the pile with the box's own 72 land tiles in place of
+    the base game's 71 (house make-up, ``data.HOUSE["full_set"]``); the other expansions'
+    tiles stay, a tile of the box also in an expansion in play is one copy more."""
+    out = dict(pile)
+    for letter in HOUSE["full_set"]["left_out"]:
+        out[letter] -= 1
+    for letter in HOUSE["full_set"]["added"]:
+        out[letter] = out.get(letter, 0) + 1
+    return out
+
+
 def wheel_pile(pile: dict) -> dict:
     """The pile's changes: one copy of each icon design becomes its wheel tile."""
     out = {}
