@@ -4,6 +4,7 @@ from __future__ import annotations
 from ....i18n import _
 from ...notation import figure_name, segment
 from ....base import IllegalMove
+from ...features import occupancy_mask
 from ...geometry import DELTA, opposite_half
 from ...orient import oriented
 from ...rules import Turn
@@ -212,7 +213,6 @@ def _figure_validator(figure: str):
 
 
 def _occupancy(state, cell):
-    from ...features import occupancy_mask
     return occupancy_mask(state, cell)
 
 
