@@ -206,6 +206,10 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         known = _PURE.get(keys)
         if known is None:
             known = _PURE[keys] = {}
+        # this tile's choices by (mask << 2 | quarter turns): int keys and tuples of strings,
+        # which the garbage collector stops tracking once seen (a kept (oriented, mask)
+        # key stays on its lists for the whole process)
+        known = known.get(letter) or known.setdefault(letter, {})
         ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
@@ -224,7 +228,7 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                 o = orients[r]
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
                 if keys:
-                    key = (o, mask)
+                    key = mask << 2 | r
                     choices = known.get(key)
                     if choices is None:
                         choices = _pure_choices(known, key, o, mask, pure)
@@ -272,8 +276,8 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     return out
 
 
-#: the pure parts' keys -> (oriented tile, occupancy mask) -> the (figure, label) choices
-#: of those parts, in order (see ``_pure_plan``).
+#: the pure parts' keys -> tile letter -> occupancy mask << 2 | quarter turns -> the
+#: (figure, label) choices of those parts, in order (see ``_pure_plan``).
 _PURE: dict = {}
 
 

@@ -116,8 +116,9 @@ def provider(state, player: int):
             lists = _FREE.get(key)
             if lists is None:
                 free = o.free_labels(mask)
-                lists = _FREE[key] = ([(MAYOR, lab) for lab in free if lab.startswith("city")],
-                                      [(WAGON, lab) for lab in free if not lab.startswith("field")])
+                # tuples: kept for the process, they leave the garbage collector's lists
+                lists = _FREE[key] = (tuple([(MAYOR, lab) for lab in free if lab.startswith("city")]),
+                                      tuple([(WAGON, lab) for lab in free if not lab.startswith("field")]))
             if mayor:
                 out += lists[0]
             if wagon:

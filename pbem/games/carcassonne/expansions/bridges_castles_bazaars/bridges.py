@@ -150,7 +150,8 @@ def _own_options(state, letter, cell, constraint, checks=None):
     key = (letter, constraint)
     fitting = _OWN.get(key)
     if fitting is None:
-        fitting = _OWN[key] = [(r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint)]
+        # a tuple: kept for the process, it leaves the garbage collector's lists (a list stays)
+        fitting = _OWN[key] = tuple((r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint))
     if not fitting or not (relevant_checks(state, letter) if checks is None else checks):
         return fitting
     return [(r, axis, v) for r, axis, v in fitting if not refusal(state, v, cell, r)]
