@@ -197,8 +197,13 @@ def bridge_moves(state, player: int) -> list:
     frontier = state.frontier
     own = variants(letter)
     road = "R" in TILES[letter].edges    # else no bridge next to the cell can make it fit
+    own_get = _OWN.get
     for _y, _x, cell, constraint in frontier_order(frontier):
-        for r, axis, variant in (_own_options(state, letter, cell, constraint, checks) if own else ()):
+        # ``_own_options``, its kept answer read here when no check applies (most cells: none)
+        fitting = own_get((letter, constraint)) if own else ()
+        if fitting is None or (fitting and checks):
+            fitting = _own_options(state, letter, cell, constraint, checks)
+        for r, axis, variant in fitting:
             prep = choices.get(variant)
             if prep is None:
                 prep = choices[variant] = figure_choices(state, player, variant)
