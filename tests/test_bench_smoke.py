@@ -23,7 +23,7 @@ BENCH = ROOT / "bench"
 #: (or a dict) whose first row holds those keys.
 CASES = {
     "bots.py": ([], {"bench": None, "results": ["game", "level", "against", "games", "win_rate", "met"]}),
-    "engines.py": ([], {"bench": None, "results": ["game", "median_ms", "replay_events_per_s"]}),
+    "engines.py": ([], {"bench": None, "results": ["game", "median_ms", "replay_events_per_s", "cpu_us_per_decision"]}),
     "engines_ab.py": ([], {"bench": None, "a": None, "b": None,
                            "results": ["setup", "a_median_ms", "b_median_ms", "a_over_b"]}),
     "pages.py": ([], {"bench": None, "worst_page_p95_ms": None, "met": None, "rows": ["page", "in_process", "http"]}),

@@ -3,6 +3,7 @@ evolvers, figure strengths and scoring functions."""
 from __future__ import annotations
 
 from .evolve import EVOLVERS
+from .features import label_of
 from .moves import fitting_cells, legal_moves, refusal, validate_place
 from .rules import FINAL_SCORING, EXPANSIONS, Rules, Turn
 from .scoring import (city_points, cloister_points, completed_by_last_tile, feature_scored,
@@ -124,7 +125,6 @@ def return_followers(turn: Turn) -> None:
     if not turn.completed:
         return
     st = turn.state
-    from .features import label_of
     back = []
     for fid in turn.completed:
         f = st.features.get(fid)

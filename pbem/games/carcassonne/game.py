@@ -73,6 +73,8 @@ class Carcassonne(Game):
     #: what bench/engines.py times: full base games (the scripted sample is tiny), and a 2-seat
     #: game with every expansion.
     bench_setups = ((2, {}), (3, {}), (4, {}), (5, {}), (2, {"expansions": ALL_EXPANSIONS}))
+    #: what ``bench/engines.py --each`` adds: 2 seats with each expansion alone
+    bench_each = tuple((2, {"expansions": [name]}) for name in ALL_EXPANSIONS)
     #: the help with every expansion (a game's own help: ``notation_help_for``)
     notation_help = help_for(ALL_EXPANSIONS)
 
@@ -402,6 +404,7 @@ class CarcassonneV1(Carcassonne):
     sample_setups = ((2, {"expansions": ["king_robber", "bridges_castles_bazaars"],
                           "king_robber_scoring": "fixed_10_20"}),)
     bench_setups = ()
+    bench_each = ()
 
     @staticmethod
     def _as_v1(options: dict) -> dict:

@@ -206,10 +206,21 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
         known = _PURE.get(keys)
         if known is None:
             known = _PURE[keys] = {}
+        # this tile's choices by (mask << 2 | quarter turns): int keys and tuples of strings,
+        # which the garbage collector stops tracking once seen (a kept (oriented, mask)
+        # key stays on its lists for the whole process)
+        known = known.get(letter) or known.setdefault(letter, {})
         ports_of = cell_ports(state)
         for cell, rots in cells:
             x, y = cell
-            mask, ports = _occupancy(ports_of, board, features, seg_feature, cell)
+            sids = ports_of.get(cell)        # ``_occupancy``, inline: asked for every cell
+            if sids is None:
+                sids = _kept_ports(ports_of, board, cell)
+            mask = 0
+            for bit, sid in sids:
+                if features[seg_feature[sid]].meeples:
+                    mask |= bit
+            ports = [(bit, seg_feature[sid]) for bit, sid in sids] if mask else ()
             if picky:
                 calls = []
                 for fn, needs_mask, cell_ok in asks:
@@ -224,10 +235,10 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
                 o = orients[r]
                 append({"type": "place_tile", "x": x, "y": y, "rotation": rotation})
                 if keys:
-                    key = (o, mask)
+                    key = mask << 2 | r
                     choices = known.get(key)
                     if choices is None:
-                        choices = _pure_choices(known, key, o, mask, pure)
+                        choices = _pure_choices(known, key, o, mask, pure, keys)
                     for figure, label in choices:
                         append({"type": "place_tile", "x": x, "y": y, "rotation": rotation,
                                 "figure": figure, "on": label})
@@ -272,8 +283,8 @@ def placement_moves(state, player: int, letter: str, cells, more: dict | None = 
     return out
 
 
-#: the pure parts' keys -> (oriented tile, occupancy mask) -> the (figure, label) choices
-#: of those parts, in order (see ``_pure_plan``).
+#: the pure parts' keys -> tile letter -> occupancy mask << 2 | quarter turns -> the
+#: (figure, label) choices of those parts, in order (see ``_pure_plan``).
 _PURE: dict = {}
 
 
@@ -284,9 +295,10 @@ def _follower_choices(o, mask) -> list:
 def _pure_plan(has_follower: bool, providers: list):
     """How ``placement_moves`` may list the figure choices from kept tuples, or None.
 
-    A provider may say that the first part of its choices depends only on the oriented
-    tile and the mask: attributes ``pure_key`` (hashable, naming that part: which figures
-    the seat has) and ``pure(o, mask)``, and ``rest`` (None, or fn(cell, o, mask, ports)
+    A provider may say that the first part of its choices depends only on the labels the
+    mask leaves free on the oriented tile (``o.free_labels(mask)``: ``_BY_FREE``): attributes
+    ``pure_key`` (hashable, naming that part: which figures the seat has) and
+    ``pure(o, mask)``, and ``rest`` (None, or fn(cell, o, mask, ports)
     for the remaining choices). That works when every pure part comes before every asked
     one (the follower first, as always): returns (keys, pure fns, asked fns)."""
     keys, pure, calls = [], [], []
@@ -307,11 +319,27 @@ def _pure_plan(has_follower: bool, providers: list):
     return tuple(keys), pure, calls
 
 
-def _pure_choices(known: dict, key, o, mask, pure) -> tuple:
-    out = []
-    for fn in pure:
-        out.extend(fn(o, mask))
-    out = tuple(out)
+#: the pure parts' keys -> the free labels (``Oriented.free_labels``) -> their choices:
+#: what a pure part lists depends on the mask only through the labels it leaves free (the
+#: follower, the big follower, the mayor and the wagon go on a free segment), and many
+#: (tile, mask) pairs leave the same labels free, so a new pair is most often known here
+_BY_FREE: dict = {}
+
+
+def _pure_choices(known: dict, key, o, mask, pure, keys=None) -> tuple:
+    free = o.free_labels(mask)
+    by_free = _BY_FREE.get(keys)
+    if by_free is None:
+        by_free = _BY_FREE[keys] = {}
+    out = by_free.get(free)
+    if out is None:
+        out = []
+        for fn in pure:
+            out.extend(fn(o, mask))
+        out = tuple(out)
+        if len(by_free) > 100000:          # a long-lived process: start again
+            by_free.clear()
+        by_free[free] = out
     if len(known) > 100000:                # a long-lived process: start again
         known.clear()
     known[key] = out

@@ -59,11 +59,14 @@ def _around(board, cell, kind: str) -> list:
     """Cells of the 8-neighbourhood of ``cell`` holding a ``kind`` (shrine / monastery)."""
     x, y = cell
     out = []
+    kinds = _KIND
     for dx, dy in RING:
         c = (x + dx, y + dy)
         t = board.get(c)
-        if t is not None and cloister_kind(t[0]) == kind:
-            out.append(c)
+        if t is not None:
+            k = kinds.get(t[0], 0)          # ``cloister_kind``, read from its table when known
+            if (cloister_kind(t[0]) if k == 0 else k) == kind:
+                out.append(c)
     return out
 
 

@@ -240,26 +240,39 @@ def provider(state, player: int):
 _CHOICES: dict = {}
 
 
+#: (tile letter, quarter turns, figure) -> (segment index, its port mask) of the segments
+#: the figure may stand on
+_SEGS: dict = {}
+
+
 def _choices(figures, o, own_mask, ports) -> list:
     out = []
     for figure in figures:
-        kinds = _KINDS[figure]
-        segs = [k for k in range(o.nseg) if o.kinds[k] in kinds]
-        joined = {k for k in segs if o.masks[k] & own_mask}
+        segs = _SEGS.get((o.letter, o.rot, figure))
+        if segs is None:
+            kinds = _KINDS[figure]
+            segs = _SEGS[(o.letter, o.rot, figure)] = tuple((k, o.masks[k]) for k in range(o.nseg)
+                                                            if o.kinds[k] in kinds)
+        joined = {k for k, m in segs if m & own_mask}
         if not joined:
             continue
-        # a segment sharing a neighbour's feature with one that meets the seat's
-        # follower ends up in the same feature (``joined_features``, by the ports)
-        touched = {k: {fid for bit, fid in ports if bit & o.masks[k]} for k in segs}
-        grown = True
-        while grown:
-            grown = False
-            for k in segs:
-                if k not in joined and any(touched[k] & touched[j] for j in joined):
-                    joined.add(k)
-                    grown = True
-        out.extend((figure, o.labels[k]) for k in segs if k in joined)
+        if len(joined) < len(segs):
+            # a segment sharing a neighbour's feature with one that meets the seat's
+            # follower ends up in the same feature (``joined_features``, by the ports)
+            _grow(joined, segs, ports)
+        out.extend((figure, o.labels[k]) for k, _m in segs if k in joined)
     return out
+
+
+def _grow(joined: set, segs: tuple, ports) -> None:
+    touched = {k: {fid for bit, fid in ports if bit & m} for k, m in segs}
+    grown = True
+    while grown:
+        grown = False
+        for k, _m in segs:
+            if k not in joined and any(touched[k] & touched[j] for j in joined):
+                joined.add(k)
+                grown = True
 
 
 def _validator(figure: str):

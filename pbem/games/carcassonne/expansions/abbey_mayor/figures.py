@@ -4,6 +4,7 @@ from __future__ import annotations
 from ....i18n import _
 from ...notation import figure_name, segment
 from ....base import IllegalMove
+from ...features import occupancy_mask
 from ...geometry import DELTA, opposite_half
 from ...orient import oriented
 from ...rules import Turn
@@ -115,8 +116,9 @@ def provider(state, player: int):
             lists = _FREE.get(key)
             if lists is None:
                 free = o.free_labels(mask)
-                lists = _FREE[key] = ([(MAYOR, lab) for lab in free if lab.startswith("city")],
-                                      [(WAGON, lab) for lab in free if not lab.startswith("field")])
+                # tuples: kept for the process, they leave the garbage collector's lists
+                lists = _FREE[key] = (tuple([(MAYOR, lab) for lab in free if lab.startswith("city")]),
+                                      tuple([(WAGON, lab) for lab in free if not lab.startswith("field")]))
             if mayor:
                 out += lists[0]
             if wagon:
@@ -212,7 +214,6 @@ def _figure_validator(figure: str):
 
 
 def _occupancy(state, cell):
-    from ...features import occupancy_mask
     return occupancy_mask(state, cell)
 
 

@@ -150,7 +150,8 @@ def _own_options(state, letter, cell, constraint, checks=None):
     key = (letter, constraint)
     fitting = _OWN.get(key)
     if fitting is None:
-        fitting = _OWN[key] = [(r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint)]
+        # a tuple: kept for the process, it leaves the garbage collector's lists (a list stays)
+        fitting = _OWN[key] = tuple((r, axis, v) for r, axis, v in variants(letter) if r in fits(v, constraint))
     if not fitting or not (relevant_checks(state, letter) if checks is None else checks):
         return fitting
     return [(r, axis, v) for r, axis, v in fitting if not refusal(state, v, cell, r)]
@@ -196,8 +197,13 @@ def bridge_moves(state, player: int) -> list:
     frontier = state.frontier
     own = variants(letter)
     road = "R" in TILES[letter].edges    # else no bridge next to the cell can make it fit
+    own_get = _OWN.get
     for _y, _x, cell, constraint in frontier_order(frontier):
-        for r, axis, variant in (_own_options(state, letter, cell, constraint, checks) if own else ()):
+        # ``_own_options``, its kept answer read here when no check applies (most cells: none)
+        fitting = own_get((letter, constraint)) if own else ()
+        if fitting is None or (fitting and checks):
+            fitting = _own_options(state, letter, cell, constraint, checks)
+        for r, axis, variant in fitting:
             prep = choices.get(variant)
             if prep is None:
                 prep = choices[variant] = figure_choices(state, player, variant)

@@ -29,7 +29,7 @@ from ...orient import oriented
 from ...rules import Turn
 from ...scoring import completed_by_last_tile
 from ...segwords import cell_sid, typed
-from ...state import SEG_BITS
+from ...state import SEG_BITS, Feature
 from .tiles import EXPANSION
 from ..ext_state import part_of, with_part
 
@@ -305,7 +305,6 @@ def _mark(state, sid):
     fid = state.seg_feature[sid]
     f = state.features[fid]
     features = state.features.copy()
-    from ...state import Feature
     features[fid] = Feature(f.kind, f.segs, f.tiles, f.open, {**f.marks, "castle": 1}, f.meeples, f.cities)
     state.features = features
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ....i18n import _
 from ....base import IllegalMove
 from ...features import is_complete, label_of, sid_at
+from ...orient import oriented
 from ...removal import return_stranded
 from ...rules import Turn
 from ...segwords import cell_sid, typed
@@ -26,17 +27,29 @@ from .tiles import PORTAL
 # -- the princess ----------------------------------------------------------------------------
 
 
+#: tile letter -> indices of its city segments with a princess (most tiles: none)
+_PRINCESS_SEGS: dict = {}
+
+
+def _princess_segments(letter: str) -> tuple:
+    ks = _PRINCESS_SEGS.get(letter)
+    if ks is None:
+        ks = _PRINCESS_SEGS[letter] = tuple(k for k, seg in enumerate(oriented(letter, 0).tile.segments)
+                                            if seg.kind == "city" and seg.mark("princess"))
+    return ks
+
+
 def _princess_cities(state):
     cell, letter = last_tile(state)
+    ks = _princess_segments(letter)
+    if not ks:
+        return []
     t = state.board[cell]
-    from ...orient import oriented
-    o = oriented(t[0], t[1])
     fids = []
-    for k, seg in enumerate(o.tile.segments):
-        if seg.kind == "city" and seg.mark("princess"):
-            fid = state.seg_feature[(t[2] << SEG_BITS) + k]
-            if fid not in fids:
-                fids.append(fid)
+    for k in ks:
+        fid = state.seg_feature[(t[2] << SEG_BITS) + k]
+        if fid not in fids:
+            fids.append(fid)
     return fids
 
 

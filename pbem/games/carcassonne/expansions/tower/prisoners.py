@@ -87,6 +87,8 @@ def _ransoms(state, player: int) -> list:
     """The ransoms the seat could pay, whatever its score."""
     if player != state.active or player not in state.pending or state.over:
         return []
+    if not mine(state)["prisoners"]:
+        return []                        # most of the time: nobody to ransom
     if mine(state).get("ransom") == _turn_id(state):
         return []
     out = []

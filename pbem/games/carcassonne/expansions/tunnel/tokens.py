@@ -117,6 +117,15 @@ def free_mouths(state, player: int) -> list:
     return out
 
 
+def _may_place(state, player: int) -> bool:
+    """Whether ``tunnel_moves`` lists anything (a token left and a free mouth), without
+    listing: asked each time a decision runs step 6 (most turns offer nothing)."""
+    mouths_now = mouths(state)
+    if not mouths_now or not any(n > 0 for n in left(state, player).values()):
+        return False
+    return bool(free_mouths(state, player))
+
+
 def tunnel_moves(state, player: int) -> list:
     colours = [c for c, n in left(state, player).items() if n > 0]
     if not colours:
@@ -185,7 +194,7 @@ def offer(turn: Turn) -> None:
         return
     if part.get("placed_at") == st.turn - 1 and (st.ext.get("traders_builders") or {}).get("extra") == st.turn:
         return       # the builder's extra tile is the same turn: a token was placed with its first
-    if tunnel_moves(st, turn.player):
+    if _may_place(st, turn.player):
         turn.emit({"type": "TunnelOffered", "player": turn.player, "turn_data": dict(turn.data),
                    "turn_move": turn.move})
 
