@@ -245,7 +245,10 @@ def _pgettext(lang: str, context: str, message: str) -> str:
 
 def _(message: str, /, **args) -> str:
     """``message`` in the reader's language, its ``{placeholders}`` filled."""
-    return _fill(_gettext(_now(), message), args)
+    # (``_now`` and ``_fill`` written out: a board calls this thousands of times)
+    lang = _reading.get()
+    text = _gettext(lang if isinstance(lang, str) else lang.get(), message)
+    return text.format(**args) if args else text
 
 
 def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
