@@ -274,6 +274,26 @@ def screenshots(request) -> Path:
     return folder
 
 
+# -- the timing phase's files ----------------------------------------------------
+# make test's timing phase collects only the files whose text says
+# `mark.timing` (Makefile: TIMING_FILES); a timing test in a file that does not
+# (a marker applied some other way) would never run there, so every collection
+# (the parallel phase's too) stops on one.
+
+_SAYS_TIMING: dict = {}
+
+
+def pytest_itemcollected(item):
+    if item.get_closest_marker("timing") is None:
+        return
+    path = Path(str(item.path))
+    if path not in _SAYS_TIMING:
+        _SAYS_TIMING[path] = "mark.timing" in path.read_text()
+    if not _SAYS_TIMING[path]:
+        raise pytest.UsageError(f"{item.nodeid} is a timing test, but its file's text does not say `mark.timing`: "
+                                "make test's timing phase finds its files by those words (Makefile: TIMING_FILES)")
+
+
 # -- the order of the contract tests --------------------------------------------
 # tests/test_game_contract.py and its languages' half,
 # tests/test_game_contract_languages.py, run their tests setup by setup (every
