@@ -50,7 +50,8 @@ TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/
 # The timing phase collects only the files that mark timing tests (their
 # text says `mark.timing`; tests/conftest.py stops any collection that meets
 # a timing test in a file that does not): collecting all the others only to
-# deselect them cost about 10 CPU-s, on the serial phase's clock.
+# deselect them cost about 3.5 CPU-s (4.4 against 1.0, bytecode caches warm),
+# on the serial phase's clock.
 TIMING_FILES = $(shell grep -rl --include='test_*.py' 'mark\.timing' tests | sort)
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(TEST_STAMP)
