@@ -378,6 +378,21 @@ SLOW_FILES = {
     "tests/test_mail_read_in_browser.py": 12,
     "tests/test_pages_phone_targets.py": 9,
     "tests/test_pages_replay_browser.py": 8,
+    # files with a test of 15 s or more, or many slow ones, that had come since
+    # (estimated from a loaded run of the suite's --durations, divided by 3)
+    "tests/games/test_carcassonne_text.py": 40,
+    "tests/test_touch_paths.py": 40,
+    "tests/test_stream.py": 30,
+    "tests/test_open_games_mail.py": 20,
+    "tests/test_pages_canon.py": 16,
+    "tests/test_replay_past_states.py": 16,
+    "tests/test_mail_pasting.py": 11,
+    "tests/test_view_docs.py": 11,
+    "tests/test_secret_theft_server.py": 10,
+    "tests/test_carcassonne_tunnel_browser.py": 8,
+    "tests/test_cluster.py": 8,
+    "tests/test_chat_browser.py": 7,
+    "tests/test_takebacks_browser.py": 6,
 }
 
 
