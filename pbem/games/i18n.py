@@ -258,7 +258,9 @@ def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
 
 def pgettext(context: str, message: str, /, **args) -> str:
     """``message`` as it reads in ``context`` (a game's own word)."""
-    return _fill(_pgettext(_now(), context, message), args)
+    lang = _reading.get()  # (``_now`` and ``_fill`` written out, as in ``_``)
+    text = _pgettext(lang if isinstance(lang, str) else lang.get(), context, message)
+    return text.format(**args) if args else text
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, /, **args) -> str:
