@@ -274,6 +274,26 @@ def screenshots(request) -> Path:
     return folder
 
 
+# -- the timing phase's files ----------------------------------------------------
+# make test's timing phase collects only the files whose text says
+# `mark.timing` (Makefile: TIMING_FILES); a timing test in a file that does not
+# (a marker applied some other way) would never run there, so every collection
+# (the parallel phase's too) stops on one.
+
+_SAYS_TIMING: dict = {}
+
+
+def pytest_itemcollected(item):
+    if item.get_closest_marker("timing") is None:
+        return
+    path = Path(str(item.path))
+    if path not in _SAYS_TIMING:
+        _SAYS_TIMING[path] = "mark.timing" in path.read_text()
+    if not _SAYS_TIMING[path]:
+        raise pytest.UsageError(f"{item.nodeid} is a timing test, but its file's text does not say `mark.timing`: "
+                                "make test's timing phase finds its files by those words (Makefile: TIMING_FILES)")
+
+
 # -- the order of the contract tests --------------------------------------------
 # tests/test_game_contract.py and its languages' half,
 # tests/test_game_contract_languages.py, run their tests setup by setup (every
@@ -358,6 +378,21 @@ SLOW_FILES = {
     "tests/test_mail_read_in_browser.py": 12,
     "tests/test_pages_phone_targets.py": 9,
     "tests/test_pages_replay_browser.py": 8,
+    # files with a test of 15 s or more, or many slow ones, that had come since
+    # (estimated from a loaded run of the suite's --durations, divided by 3)
+    "tests/games/test_carcassonne_text.py": 40,
+    "tests/test_touch_paths.py": 40,
+    "tests/test_stream.py": 30,
+    "tests/test_open_games_mail.py": 20,
+    "tests/test_pages_canon.py": 16,
+    "tests/test_replay_past_states.py": 16,
+    "tests/test_mail_pasting.py": 11,
+    "tests/test_view_docs.py": 11,
+    "tests/test_secret_theft_server.py": 10,
+    "tests/test_carcassonne_tunnel_browser.py": 8,
+    "tests/test_cluster.py": 8,
+    "tests/test_chat_browser.py": 7,
+    "tests/test_takebacks_browser.py": 6,
 }
 
 

@@ -3,8 +3,10 @@ the development setup) the test extras too. Read from `make -n` on a fresh
 virtualenv path: nothing is installed."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,3 +45,24 @@ def test_bench_targets_install_the_server_then_run_the_benchmarks(tmp_path):
     full = planned("bench", venv)
     for name in ("engines.py", "replay.py", "storage.py", "pictures.py", "pages.py", "pipeline.py", "stream.py"):
         assert name in full, name
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_the_timing_phase_collects_only_the_files_that_say_mark_timing(tmp_path):
+    """make test's timing phase hands pytest the files whose text says
+    `mark.timing`; a timing test marked some other way stops the collection
+    (tests/conftest.py), so none is left out of that phase unseen."""
+    assert "pytest -m timing $(TIMING_FILES)" in (ROOT / "Makefile").read_text()
+    hidden = ROOT / "tests" / f"test_zz_timing_hidden_{os.getpid()}.py"
+    hidden.write_text("import pytest\n\n\n@getattr(pytest.mark, 'tim' + 'ing')\ndef test_hidden():\n    pass\n")
+    try:
+        listed = subprocess.run(["make", "-n", "-C", str(ROOT), "test", f"VENV={tmp_path / 'venv'}"],
+                                capture_output=True, text=True, check=True, timeout=60).stdout
+        assert "tests/test_stream_queue.py" in listed and hidden.name not in listed
+        collected = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider",
+                                    "--collect-only", "-q", str(hidden.relative_to(ROOT))], cwd=ROOT,
+                                   capture_output=True, text=True, timeout=120)
+    finally:
+        hidden.unlink()
+    assert collected.returncode != 0
+    assert "is a timing test, but its file's text does not say `mark.timing`" in collected.stdout + collected.stderr

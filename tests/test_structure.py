@@ -29,6 +29,7 @@ parts never import the facade."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +147,12 @@ def imports_of(name: str) -> set[str]:
     return found
 
 
-GRAPH = {name: imports_of(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Every module's imports: built when a test first asks (not at import:
+    every pytest process collects this file, and parsing all of pbem costs
+    half a second in each)."""
+    return {name: imports_of(name) for name in MODULES}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -213,15 +219,15 @@ def test_the_cycle_finder_finds_every_circle():
 
 def test_the_graph_sees_deferred_and_package_imports():
     # a deferred import inside a function (web/__init__ registers the views when asked)
-    assert "pbem.web.views" in GRAPH["pbem.web"]
+    assert "pbem.web.views" in graph()["pbem.web"]
     # ``from .. import games``: the package; ``from ..store import key``: the facade
-    assert "pbem.games" in GRAPH["pbem.web.standalone"]
-    assert "pbem.store" in GRAPH["pbem.service.common"]
-    assert "pbem.store.failures" in GRAPH["pbem.service.lifecycle"]
+    assert "pbem.games" in graph()["pbem.web.standalone"]
+    assert "pbem.store" in graph()["pbem.service.common"]
+    assert "pbem.store.failures" in graph()["pbem.service.lifecycle"]
 
 
 def test_no_import_circles():
-    found = cycles(GRAPH)
+    found = cycles(graph())
     assert not found, "import circles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
@@ -266,7 +272,7 @@ def test_every_part_of_pbem_has_a_layer():
 
 def test_dependencies_point_down_the_layers():
     wrong = []
-    for source, targets in sorted(GRAPH.items()):
+    for source, targets in sorted(graph().items()):
         if source == "pbem":
             continue
         for target in sorted(targets):
@@ -297,7 +303,7 @@ def test_the_games_import_only_the_standard_library_and_themselves():
                 continue
             outside = {t for t in tops if t not in sys.stdlib_module_names and t != "__future__"}
             assert not outside, f"{name} imports {outside}"
-        assert all(t != "pbem" and part_of(t) == "games" for t in GRAPH[name]), (name, GRAPH[name])
+        assert all(t != "pbem" and part_of(t) == "games" for t in graph()[name]), (name, graph()[name])
 
 
 def test_the_top_of_pbem_holds_a_dozen_modules_at_most():

@@ -245,7 +245,10 @@ def _pgettext(lang: str, context: str, message: str) -> str:
 
 def _(message: str, /, **args) -> str:
     """``message`` in the reader's language, its ``{placeholders}`` filled."""
-    return _fill(_gettext(_now(), message), args)
+    # (``_now`` and ``_fill`` written out: a board calls this thousands of times)
+    lang = _reading.get()
+    text = _gettext(lang if isinstance(lang, str) else lang.get(), message)
+    return text.format(**args) if args else text
 
 
 def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
@@ -255,7 +258,9 @@ def ngettext(singular: str, plural: str, n: int, /, **args) -> str:
 
 def pgettext(context: str, message: str, /, **args) -> str:
     """``message`` as it reads in ``context`` (a game's own word)."""
-    return _fill(_pgettext(_now(), context, message), args)
+    lang = _reading.get()  # (``_now`` and ``_fill`` written out, as in ``_``)
+    text = _pgettext(lang if isinstance(lang, str) else lang.get(), context, message)
+    return text.format(**args) if args else text
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, /, **args) -> str:

@@ -20,10 +20,28 @@ def esc(text) -> str:
     return escape(str(text), quote=True)
 
 
+# A board writes the same few hundred coordinates (tile corners, text
+# baselines) hundreds of thousands of times: each float's text is kept
+# (floats only: 1.0 and True hash alike but read "1" and "True"). Bounded.
+_FLOATS: dict = {}
+_FLOATS_KEPT = 1 << 16
+
+
 def num(value) -> str:
     """A coordinate, short: integers as such, else at most 2 decimals."""
     if isinstance(value, int):
         return str(value)
+    if type(value) is float:
+        text = _FLOATS.get(value)
+        if text is None:
+            if len(_FLOATS) >= _FLOATS_KEPT:
+                _FLOATS.clear()
+            text = _FLOATS[value] = _short(value)
+        return text
+    return _short(value)
+
+
+def _short(value) -> str:
     if value == int(value):
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")

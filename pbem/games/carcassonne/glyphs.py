@@ -213,6 +213,15 @@ def marks_in_play(expansions) -> list:
     base game's and those of ``expansions``) draw, in the key's order: what
     the key must explain, and only that."""
     from .orient import TILES
+    # every text board asks, and scanning every tile type was a tenth of its time:
+    # kept per set of expansions and number of tile types known (factories add
+    # types as games first name them; none is ever taken away)
+    return list(_marks_in_play(tuple(expansions), len(TILES)))
+
+
+@functools.lru_cache(maxsize=256)
+def _marks_in_play(expansions: tuple, _tile_types: int) -> tuple:
+    from .orient import TILES
     kinds = {"base", *expansions}
     found = set()
     for tile in TILES.values():
@@ -221,7 +230,7 @@ def marks_in_play(expansions) -> list:
             found.update(tile.tags)
             if DISTRICT_EDGE in tile.edges:
                 found.add("wheel_inner" if "wheel" in tile.tags else "district")
-    return [m for m in (*MARK_CHARS, *TAG_CHARS, "district", "wheel_inner") if m in found]
+    return tuple(m for m in (*MARK_CHARS, *TAG_CHARS, "district", "wheel_inner") if m in found)
 
 
 #: the figures' names in the key

@@ -1,6 +1,7 @@
 """The Cartoona Game object: options, setup, views, results, resampling."""
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -522,9 +523,9 @@ class Cartoona(Game):
 
     def _creature_view(self, s, c):
         tiles = c["tiles"]
-        shown = cr.in_part_order(tiles)  # not in the order they joined: see ``dump``
+        shown, open_, complete = _shape(tuple(tiles.items()))
         out = {"id": c["id"], "owner": c["owner"], "tiles": dict(shown),
-               "open": cr.open_sockets(tiles), "complete": cr.is_complete(tiles)}
+               "open": list(open_), "complete": complete}
         if "colour" in c:
             out["colour"] = c["colour"]
         if s["att"]:
@@ -685,6 +686,16 @@ class Cartoona(Game):
 
 
 GAME = Cartoona()
+
+
+# Every view shows every creature on the table, and a creature's tiles stay
+# as they are for many turns: its shape (its tiles in the parts' order, not in
+# the order they joined: see ``dump``; its open sockets; whether complete) is
+# worked out once per set of tiles. A pure function of the tiles; bounded.
+@functools.lru_cache(maxsize=4096)
+def _shape(tiles: tuple) -> tuple:
+    as_dict = dict(tiles)
+    return tuple(cr.in_part_order(as_dict)), tuple(cr.open_sockets(as_dict)), cr.is_complete(as_dict)
 
 
 def _keeps_secret(event: dict, viewer: Any) -> bool:

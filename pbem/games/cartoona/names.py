@@ -125,8 +125,25 @@ def _card_name(lang: str, c: int) -> str:
     return _("k{id} ({kind})", id=c, kind=kind_name(C_KIND[c]))
 
 
+# The card discard grows through a game and every board lists it whole, for
+# every reader: each list's text is kept per language, keyed by the list as
+# text (a hit is the very text the join would give). Bounded: emptied when full.
+_CARD_LISTS: dict = {}
+_CARD_LISTS_KEPT = 2048
+
+
 def card_names(cards) -> str:
-    return _(", ").join(card_name(c) for c in cards) if cards else pgettext("cartoona", "none")
+    if not cards:
+        return pgettext("cartoona", "none")
+    if type(cards) not in (list, tuple):  # (an iterator's text does not say what it holds)
+        return _(", ").join(card_name(c) for c in cards)
+    key = (language(), repr(cards))
+    text = _CARD_LISTS.get(key)
+    if text is None:
+        if len(_CARD_LISTS) >= _CARD_LISTS_KEPT:
+            _CARD_LISTS.clear()
+        text = _CARD_LISTS[key] = _(", ").join(card_name(c) for c in cards)
+    return text
 
 
 def needed_parts(tiles: dict, open_sockets) -> list:

@@ -387,13 +387,34 @@ def kids_goal(target) -> str:
     return str(target)
 
 
+# A board writes every creature on the table, and most creatures stay as
+# they are for many turns, boards and readers: each line is kept, keyed by
+# everything it is built from (the reader's language, the creature's view
+# as text, its owner's label, the solo heading), so a hit is the very text
+# the build would give. Bounded: emptied when full.
+_LINES: dict = {}
+_LINES_KEPT = 4096
+
+
 def creature_line(c, who, solo=False) -> str:
     """One creature of the view: whose, its tiles by what they are, and
     whether it is complete (its points) or what it still needs."""
-    if solo and "colour" in c:
+    solo = bool(solo and "colour" in c)
+    owner = None if solo else who[c["owner"]]  # (the solo heading names no owner)
+    key = (language(), repr(c), owner, solo)
+    line = _LINES.get(key)
+    if line is None:
+        if len(_LINES) >= _LINES_KEPT:
+            _LINES.clear()
+        line = _LINES[key] = _creature_line(c, owner, solo)
+    return line
+
+
+def _creature_line(c, owner, solo) -> str:
+    if solo:
         head = _("c{id}, the {colour} creature", id=c["id"], colour=colour_name(c["colour"]))
     else:
-        head = _("c{id}, {name}'s creature", id=c["id"], name=who[c["owner"]])
+        head = _("c{id}, {name}'s creature", id=c["id"], name=owner)
     tiles = [t for _part, t in c["tiles"].items()]  # the view's order: the parts'
     out = [_("{creature}: {tiles}.", creature=head, tiles=tile_names(tiles))]
     if c["complete"]:
