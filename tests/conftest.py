@@ -27,7 +27,7 @@ from werkzeug.serving import make_server
 
 from pbem.settings.config import Settings
 from pbem.store.connections import connect
-from pbem.server.embedded_redis import EmbeddedRedis
+from pbem.server.embedded_redis import EmbeddedRedis, free_port
 from pbem.service import Service
 from pbem.pipeline.shard_queues import move_queue
 from pbem.store import Store
@@ -110,8 +110,8 @@ POLL_S = 0.02
 
 
 class LiveServer:
-    def __init__(self, app):
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+    def __init__(self, app, port: int = 0):
+        self.server = make_server("127.0.0.1", port, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         # shutdown() waits for serve_forever to look at its flag, once a poll
         # interval (0.5 s by default, paid at the end of every test with a server)
@@ -124,6 +124,35 @@ class LiveServer:
 
     def __exit__(self, *exc):
         self.server.shutdown()
+        self.server.server_close()  # the port is free again at once (pages_server binds it test after test)
+
+
+# -- the pages' server and its event stream (tests/pages_support.py's pages_server) --
+# Here, not there: every module that imports pages_server finds them.
+
+@pytest.fixture(scope="module")
+def pages_ports() -> tuple[int, int]:
+    """The pages' port and the event stream's, the same for every test of a
+    module: the stream process is started once per module (``streams``) and
+    lets in the pages at that one address (CORS)."""
+    return free_port(), free_port()
+
+
+@pytest.fixture(scope="module")
+def streams(pages_ports):
+    """The event stream's processes of a module's tests, by Redis URL (one
+    Redis, or a cluster for the tests that ask for one): started by the first
+    test that needs one, killed when the module is done. Starting one costs
+    about 0.4 s and a third of a CPU-second, and over a hundred tests use
+    the pages; the stream holds nothing of a test that the next one (which
+    empties Redis) could meet (pbem/stream/hub.py: what it keeps is per game,
+    and every test makes its own games)."""
+    running: dict = {}  # URL -> tests.stream_support.StreamProcess
+    yield running
+    for stream in running.values():
+        # SIGKILL, not a warm shutdown: the tests are over (tests/test_stream.py
+        # and tests/test_faults_stream.py are the stream process's own tests)
+        stream.kill()
 
 
 @pytest.fixture

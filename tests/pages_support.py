@@ -11,7 +11,6 @@ import redis
 from pbem.service import Service
 from pbem.trust.signing import generate_key, make_envelope
 
-from pbem.server.embedded_redis import free_port
 
 from .conftest import LiveServer, drain
 from .stream_support import StreamProcess
@@ -69,8 +68,8 @@ def move_buttons(page, timeout: float = 15000):
 
 
 @pytest.fixture
-def stream_port() -> int:
-    return free_port()
+def stream_port(pages_ports) -> int:
+    return pages_ports[1]
 
 
 @pytest.fixture
@@ -82,18 +81,21 @@ def pages_app(redis_client, settings, monkeypatch, stream_port):
 
 
 @pytest.fixture
-def pages_server(pages_app, settings, stream_port):
+def pages_server(pages_app, settings, pages_ports, streams):
     """The pages over HTTP, and the event stream's own process beside them
     (as ``make run`` starts it), sharing the server secret."""
-    live = LiveServer(pages_app)   # bound already: the stream may let its pages in (CORS)
-    stream = StreamProcess(settings.redis_url, stream_port, keepalive_s=1.0, origins=live.url)
-    stream.env["PBEM_SECRET"] = SECRET
-    stream.start()
-    try:
-        with live:
-            yield live
-    finally:
-        # SIGKILL, not a warm shutdown (0.17 s each, in 120-odd tests): the test
-        # is over and the next one empties Redis (tests/test_stream.py and
-        # tests/test_faults_stream.py are the stream process's own tests)
-        stream.kill()
+    pages_port, stream_port = pages_ports
+    stream = streams.get(settings.redis_url)
+    if stream is not None and stream.proc.poll() is not None:  # it died: another in its place
+        streams.pop(settings.redis_url)
+        stream = None
+    if stream is None:
+        if streams:  # one port: the other Redis's stream makes way
+            streams.pop(next(iter(streams))).kill()
+        stream = StreamProcess(settings.redis_url, stream_port, keepalive_s=1.0,
+                               origins=f"http://127.0.0.1:{pages_port}")
+        stream.env["PBEM_SECRET"] = SECRET
+        stream.start()
+        streams[settings.redis_url] = stream
+    with LiveServer(pages_app, port=pages_port) as live:
+        yield live
