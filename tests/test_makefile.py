@@ -52,7 +52,7 @@ def test_the_timing_phase_collects_only_the_files_that_say_mark_timing(tmp_path)
     """make test's timing phase hands pytest the files whose text says
     `mark.timing`; a timing test marked some other way stops the collection
     (tests/conftest.py), so none is left out of that phase unseen."""
-    assert "pytest -m timing $(TIMING_FILES)" in (ROOT / "Makefile").read_text()
+    assert "-m timing $(TIMING_FILES)" in (ROOT / "Makefile").read_text()
     hidden = ROOT / "tests" / f"test_zz_timing_hidden_{os.getpid()}.py"
     hidden.write_text("import pytest\n\n\n@getattr(pytest.mark, 'tim' + 'ing')\ndef test_hidden():\n    pass\n")
     try:
