@@ -200,16 +200,53 @@ _OCCUPIED: tuple = (None, 0, [])
 
 def occupied(state: State) -> list:
     """(feature id, feature) of each feature holding a figure, in ``state.features``'
-    order: what a scan for figures reads (kept for the last features dict asked about; a
-    state's is never changed once the state is made)."""
+    order: what a scan for figures reads. Kept with the state (``State.occupied_memo``,
+    which the base evolvers fill from their parent's, see ``occupied_after``) and for the
+    last features dict asked about; a state's features are never changed once it is made."""
     global _OCCUPIED
     features = state.features
+    memo = state.occupied_memo
+    if memo is not None and memo[0] is features and memo[1] == len(features):
+        return memo[2]
+    last = _OCCUPIED
+    if last[0] is features and last[1] == len(features):
+        out = last[2]
+    else:
+        out = [(fid, f) for fid, f in features.items() if f.meeples]
+        _OCCUPIED = (features, len(features), out)
+    state.occupied_memo = (features, len(features), out)
+    return out
+
+
+def known_occupied(state: State) -> list | None:
+    """``occupied(state)`` if it is known already (no scan), else None."""
+    features = state.features
+    memo = state.occupied_memo
+    if memo is not None and memo[0] is features and memo[1] == len(features):
+        return memo[2]
     last = _OCCUPIED
     if last[0] is features and last[1] == len(features):
         return last[2]
-    out = [(fid, f) for fid, f in features.items() if f.meeples]
-    _OCCUPIED = (features, len(features), out)
-    return out
+    return None
+
+
+def occupied_after(new: State, before: list, changed=()) -> None:
+    """Note ``occupied(new)`` on ``new`` from its parent's (``before``), when ``new``'s
+    features differ from the parent's only by merges, new features without figures and
+    the features ``changed`` (ids): a feature holding a figure now held one before (it
+    or a feature merged into it: the owner of that feature's first segment) or is one of
+    ``changed``. Read in id order: a features dict's ids only ever come in ascending
+    (a placement's new segments) and keep their place, so its order is the ids' order."""
+    features = new.features
+    seg_feature = new.seg_feature
+    fids = {seg_feature[fid] for fid, _f in before}
+    fids.update(changed)
+    out = []
+    for fid in sorted(fids):
+        f = features.get(fid)
+        if f is not None and f.meeples:
+            out.append((fid, f))
+    new.occupied_memo = (features, len(features), out)
 
 
 def neighbours_filled(board: dict, cell: tuple) -> int:
