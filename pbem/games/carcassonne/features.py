@@ -7,7 +7,7 @@ the one place tiles are joined, used by ``evolve`` and by ``load``.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 
 from .geometry import DELTA, RING, opposite_half
 from .orient import _ORIENTED, oriented
@@ -238,12 +238,27 @@ def occupied_after(new: State, before: list, changed=()) -> None:
     ``changed``. Read in id order: a features dict's ids only ever come in ascending
     (a placement's new segments) and keep their place, so its order is the ids' order."""
     features = new.features
+    get = features.get
+    for fid, f in before:
+        if get(fid) is not f and fid not in changed:
+            break                          # merged: read the owners again
+    else:
+        if changed:                        # the figures of these features changed
+            out = [item for item in before if item[0] not in changed]
+            for fid in changed:
+                f = get(fid)
+                if f.meeples and (fid, f) not in out:
+                    insort(out, (fid, f))  # ids differ: the features are never compared
+        else:                              # nothing holding a figure was touched
+            out = before
+        new.occupied_memo = (features, len(features), out)
+        return
     seg_feature = new.seg_feature
     fids = {seg_feature[fid] for fid, _f in before}
     fids.update(changed)
     out = []
     for fid in sorted(fids):
-        f = features.get(fid)
+        f = get(fid)
         if f is not None and f.meeples:
             out.append((fid, f))
     new.occupied_memo = (features, len(features), out)
