@@ -7,7 +7,7 @@ the one place tiles are joined, used by ``evolve`` and by ``load``.
 """
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 
 from .geometry import DELTA, RING, opposite_half
 from .orient import _ORIENTED, oriented
@@ -231,37 +231,34 @@ def known_occupied(state: State) -> list | None:
 
 
 def occupied_after(new: State, before: list, changed=()) -> None:
-    """Note ``occupied(new)`` on ``new`` from its parent's (``before``), when ``new``'s
-    features differ from the parent's only by merges, new features without figures and
-    the features ``changed`` (ids): a feature holding a figure now held one before (it
-    or a feature merged into it: the owner of that feature's first segment) or is one of
-    ``changed``. Read in id order: a features dict's ids only ever come in ascending
-    (a placement's new segments) and keep their place, so its order is the ids' order."""
+    """Note ``occupied(new)`` on ``new`` from its parent's (``before``) where that needs no
+    scan: ``new``'s features are the parent's with merges, new features without figures
+    and the figures of the features ``changed`` (ids) changed. When no feature holding a
+    figure was touched, the list is the parent's; when only those features' figures
+    changed, their entries are replaced or dropped in place (a dict keeps a key's place
+    when its value is replaced). A merge of such a feature, or a feature holding its
+    first figure, leaves it to ``occupied``'s scan: the place of a key in the features'
+    order is not known without one (a bridge on a placed tile adds a feature id out of
+    the ids' order)."""
     features = new.features
     get = features.get
     for fid, f in before:
         if get(fid) is not f and fid not in changed:
-            break                          # merged: read the owners again
-    else:
-        if changed:                        # the figures of these features changed
-            out = [item for item in before if item[0] not in changed]
-            for fid in changed:
+            return                         # merged: left to the scan
+    if changed:
+        out = []
+        for fid, f in before:
+            if fid in changed:
                 f = get(fid)
-                if f.meeples and (fid, f) not in out:
-                    insort(out, (fid, f))  # ids differ: the features are never compared
-        else:                              # nothing holding a figure was touched
-            out = before
-        new.occupied_memo = (features, len(features), out)
-        return
-    seg_feature = new.seg_feature
-    fids = {seg_feature[fid] for fid, _f in before}
-    fids.update(changed)
-    out = []
-    for fid in sorted(fids):
-        f = get(fid)
-        if f is not None and f.meeples:
+                if not f.meeples:
+                    continue               # its last figure left
             out.append((fid, f))
-    new.occupied_memo = (features, len(features), out)
+        for fid in changed:
+            f = get(fid)
+            if f.meeples and (fid, f) not in out:
+                return                     # its first figure: left to the scan
+        before = out
+    new.occupied_memo = (features, len(features), before)
 
 
 def neighbours_filled(board: dict, cell: tuple) -> int:
