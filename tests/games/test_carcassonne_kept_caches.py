@@ -83,3 +83,23 @@ def test_listed_barns_match_each_corner_asked_in_full(barns, seed):
         asked += 1
         with_figures += any(f.kind == "field" and f.meeples for f in state.features.values())
     assert asked > 50 and with_figures > 20
+
+
+@pytest.mark.parametrize("players,expansions,seed", [(2, [], 1), (2, ALL_EXPANSIONS, 1), (6, ALL_EXPANSIONS, 2),
+                                                     (2, ["tunnel", "count"], 0), (3, ["traders_builders"], 2)])
+def test_occupied_carried_from_parent_to_child_matches_a_scan(players, expansions, seed):
+    """``features.occupied`` as the base evolvers carry it from a state to the next
+    (``occupied_after``: placements, deployments, returns) lists what a scan of the
+    features finds, in the features' order (a bridge on a placed tile adds a feature id out
+    of the ids' order: 6 seats, seed 2)."""
+    from pbem.games.carcassonne.features import occupied
+    p = play_random(G, players, {"expansions": list(expansions)}, seed=seed)
+    state = G.start(players, p.options)
+    carried = 0
+    for event in p.events:
+        state = G.evolve(state, event)
+        memo = state.occupied_memo
+        if memo is not None and memo[0] is state.features:
+            carried += 1
+        assert occupied(state) == [(fid, f) for fid, f in state.features.items() if f.meeples], event
+    assert carried > len(p.events) // 4

@@ -5,7 +5,7 @@ changes, so the state it was given is never mutated.
 """
 from __future__ import annotations
 
-from .features import Frontier, place_tile_into, sid_at
+from .features import Frontier, known_occupied, occupied_after, place_tile_into, sid_at
 from .state import State
 
 
@@ -88,6 +88,9 @@ def tile_placed(state: State, event: dict) -> State:
     new.pending = {}
     new.step = "figure_phase_1"
     new.turn = state.turn + 1
+    before = known_occupied(state)
+    if before is not None:
+        occupied_after(new, before)
     return new
 
 
@@ -101,6 +104,9 @@ def follower_deployed(state: State, event: dict) -> State:
     f = features[fid]
     features[fid] = f.with_meeples(f.meeples + ((player, sid, figure),))
     new.features = features
+    before = known_occupied(state)
+    if before is not None:
+        occupied_after(new, before, (fid,))
     if figure == "follower":
         new.supply = _add(state.supply, player, -1)
     else:
@@ -133,11 +139,13 @@ def followers_returned(state: State, event: dict) -> State:
     features = state.features.copy()
     seg_feature = state.seg_feature
     supply = list(state.supply)
+    changed = []
     for item in event["followers"]:
         sid = sid_at(state, (item["x"], item["y"]), item["on"])
         figure = item.get("figure", "follower")
         player = item["player"]
         fid = seg_feature[sid]
+        changed.append(fid)
         f = features[fid]
         meeples = list(f.meeples)
         meeples.remove((player, sid, figure))
@@ -150,6 +158,9 @@ def followers_returned(state: State, event: dict) -> State:
             supply = list(new.supply)
     new.features = features
     new.supply = tuple(supply)
+    before = known_occupied(state)
+    if before is not None:
+        occupied_after(new, before, changed)
     return new
 
 

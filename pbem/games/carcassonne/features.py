@@ -200,16 +200,65 @@ _OCCUPIED: tuple = (None, 0, [])
 
 def occupied(state: State) -> list:
     """(feature id, feature) of each feature holding a figure, in ``state.features``'
-    order: what a scan for figures reads (kept for the last features dict asked about; a
-    state's is never changed once the state is made)."""
+    order: what a scan for figures reads. Kept with the state (``State.occupied_memo``,
+    which the base evolvers fill from their parent's, see ``occupied_after``) and for the
+    last features dict asked about; a state's features are never changed once it is made."""
     global _OCCUPIED
     features = state.features
+    memo = state.occupied_memo
+    if memo is not None and memo[0] is features and memo[1] == len(features):
+        return memo[2]
+    last = _OCCUPIED
+    if last[0] is features and last[1] == len(features):
+        out = last[2]
+    else:
+        out = [(fid, f) for fid, f in features.items() if f.meeples]
+        _OCCUPIED = (features, len(features), out)
+    state.occupied_memo = (features, len(features), out)
+    return out
+
+
+def known_occupied(state: State) -> list | None:
+    """``occupied(state)`` if it is known already (no scan), else None."""
+    features = state.features
+    memo = state.occupied_memo
+    if memo is not None and memo[0] is features and memo[1] == len(features):
+        return memo[2]
     last = _OCCUPIED
     if last[0] is features and last[1] == len(features):
         return last[2]
-    out = [(fid, f) for fid, f in features.items() if f.meeples]
-    _OCCUPIED = (features, len(features), out)
-    return out
+    return None
+
+
+def occupied_after(new: State, before: list, changed=()) -> None:
+    """Note ``occupied(new)`` on ``new`` from its parent's (``before``) where that needs no
+    scan: ``new``'s features are the parent's with merges, new features without figures
+    and the figures of the features ``changed`` (ids) changed. When no feature holding a
+    figure was touched, the list is the parent's; when only those features' figures
+    changed, their entries are replaced or dropped in place (a dict keeps a key's place
+    when its value is replaced). A merge of such a feature, or a feature holding its
+    first figure, leaves it to ``occupied``'s scan: the place of a key in the features'
+    order is not known without one (a bridge on a placed tile adds a feature id out of
+    the ids' order)."""
+    features = new.features
+    get = features.get
+    for fid, f in before:
+        if get(fid) is not f and fid not in changed:
+            return                         # merged: left to the scan
+    if changed:
+        out = []
+        for fid, f in before:
+            if fid in changed:
+                f = get(fid)
+                if not f.meeples:
+                    continue               # its last figure left
+            out.append((fid, f))
+        for fid in changed:
+            f = get(fid)
+            if f.meeples and (fid, f) not in out:
+                return                     # its first figure: left to the scan
+        before = out
+    new.occupied_memo = (features, len(features), before)
 
 
 def neighbours_filled(board: dict, cell: tuple) -> int:

@@ -45,6 +45,10 @@ class State:
     """One version of a game. Evolvers copy it (``copy``) and replace the
     containers they change; nothing reachable from a state is mutated."""
 
+    #: (features dict, its length, ``features.occupied`` of it), or None: kept with the
+    #: state (a copy that keeps the features keeps it too), never part of its value
+    occupied_memo = None
+
     def __init__(self):
         self.players = 0
         self.options: dict = {}
