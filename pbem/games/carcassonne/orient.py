@@ -136,6 +136,21 @@ def oriented(letter: str, rot: int) -> Oriented:
     return _ORIENTED[letter][rot]
 
 
+#: (tile letter, kind, mark) -> indices of its segments of that kind bearing that mark
+_MARKED: dict = {}
+
+
+def marked_segments(letter: str, kind: str, mark: str) -> tuple:
+    """Indices of ``letter``'s segments of ``kind`` with ``mark`` (a princess's
+    city, a tunnel mouth's road): made once a tile type, most tiles have none."""
+    key = (letter, kind, mark)
+    ks = _MARKED.get(key)
+    if ks is None:
+        ks = _MARKED[key] = tuple(k for k, seg in enumerate(_ORIENTED[letter][0].tile.segments)
+                                  if seg.kind == kind and seg.mark(mark))
+    return ks
+
+
 def orientations(letter: str) -> tuple:
     return _ORIENTED[letter]
 

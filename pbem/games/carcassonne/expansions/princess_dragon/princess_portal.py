@@ -16,7 +16,7 @@ from __future__ import annotations
 from ....i18n import _
 from ....base import IllegalMove
 from ...features import is_complete, label_of, sid_at
-from ...orient import oriented
+from ...orient import marked_segments
 from ...removal import return_stranded
 from ...rules import Turn
 from ...segwords import cell_sid, typed
@@ -27,21 +27,9 @@ from .tiles import PORTAL
 # -- the princess ----------------------------------------------------------------------------
 
 
-#: tile letter -> indices of its city segments with a princess (most tiles: none)
-_PRINCESS_SEGS: dict = {}
-
-
-def _princess_segments(letter: str) -> tuple:
-    ks = _PRINCESS_SEGS.get(letter)
-    if ks is None:
-        ks = _PRINCESS_SEGS[letter] = tuple(k for k, seg in enumerate(oriented(letter, 0).tile.segments)
-                                            if seg.kind == "city" and seg.mark("princess"))
-    return ks
-
-
 def _princess_cities(state):
     cell, letter = last_tile(state)
-    ks = _princess_segments(letter)
+    ks = marked_segments(letter, "city", "princess")
     if not ks:
         return []
     t = state.board[cell]

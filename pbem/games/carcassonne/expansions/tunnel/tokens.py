@@ -26,7 +26,7 @@ from __future__ import annotations
 from ....base import IllegalMove
 from ....i18n import N_, _
 from ...features import _merge, label_of, sid_at
-from ...orient import oriented
+from ...orient import marked_segments, oriented
 from ...rules import Turn
 from ...scoring import feature_scored
 from ...segwords import typed
@@ -75,16 +75,9 @@ def mouths(state) -> list:
     return mine(state).get("mouths") or []
 
 
-#: tile letter -> indices of its segments that end at a tunnel mouth
-_MOUTH_SEGS: dict = {}
-
-
 def mouth_segments(letter: str) -> tuple:
-    ks = _MOUTH_SEGS.get(letter)
-    if ks is None:
-        ks = _MOUTH_SEGS[letter] = tuple(k for k, seg in enumerate(oriented(letter, 0).tile.segments)
-                                         if seg.kind == "road" and seg.mark("tunnel"))
-    return ks
+    """Indices of the tile's road segments that end at a tunnel mouth."""
+    return marked_segments(letter, "road", "tunnel")
 
 
 def placed(base):
