@@ -15,9 +15,12 @@ place of a network):
 
 - the first time a node is reached, every move of the seat to act there is
   evaluated in that sample (``evaluation.reward`` for that seat after the
-  move): these are the node's priors; the iteration ends there and backs up
-  the rewards of the state after the best of them (a one-move greedy
-  playout);
+  move): these are the node's priors; the iteration plays the best of them,
+  then the next seat's greedy reply (``PLAYOUT`` decisions), and backs up
+  the rewards of the state reached (a leaf judged before the reply it
+  invites is optimistic: a city left for the rival to join);
+- where a sample offers moves an earlier one did not (another tile drawn,
+  another hand dealt), their priors are evaluated in that sample;
 - later visits choose among the ``WIDTH + sqrt(visits)`` moves of best prior
   that are available (progressive widening), by UCB1 plus the prior as a
   bias that fades with visits (progressive bias); a move never tried is tried
