@@ -20,7 +20,7 @@ LEVELS = ("random", "greedy", "search")
 #: ``search``'s iterations per second of budget: the budget in iterations is
 #: ``budget_s * ITERATIONS_PER_SECOND`` (what makes a choice the same on every
 #: machine); the seconds themselves are only a cap.
-ITERATIONS_PER_SECOND = 150
+ITERATIONS_PER_SECOND = 100
 
 
 def default_iterations(budget_s: float) -> int:
