@@ -20,7 +20,12 @@ LEVELS = ("random", "greedy", "search")
 #: ``search``'s iterations per second of budget: the budget in iterations is
 #: ``budget_s * ITERATIONS_PER_SECOND`` (what makes a choice the same on every
 #: machine); the seconds themselves are only a cap.
-ITERATIONS_PER_SECOND = 150
+ITERATIONS_PER_SECOND = 100
+
+
+def default_iterations(budget_s: float) -> int:
+    """``search``'s iterations for a budget of ``budget_s`` seconds."""
+    return max(1, int(budget_s * ITERATIONS_PER_SECOND))
 
 
 class UnknownLevel(ValueError):
@@ -34,7 +39,7 @@ def default_budget_s() -> float:
 
 
 def choose(game: str, options: dict, players: int, seat: int, view: dict, legal: list[dict],
-           level: str = "random", seed: int | str = 0, budget_s: float = 2.0, *,
+           level: str = "random", seed: int | str = 0, budget_s: float | None = 2.0, *,
            iterations: int | None = None, stats: dict | None = None, events: list | None = None) -> dict:
     """The move (one of ``legal``) the seat plays.
 
@@ -43,7 +48,9 @@ def choose(game: str, options: dict, players: int, seat: int, view: dict, legal:
     ``legal`` the move dicts of ``GET /games/{id}/legal-moves`` for that seat.
     Deterministic for a given seed and inputs: ``search`` runs ``iterations``
     (default ``budget_s * ITERATIONS_PER_SECOND``) and stops early only if
-    ``budget_s`` of wall-clock time runs out first (a slow machine). ``stats``,
+    ``budget_s`` of wall-clock time runs out first (a slow machine);
+    ``budget_s=None`` with ``iterations`` given runs them all, uncapped (the
+    bench: its figures must not depend on the machine's load). ``stats``,
     if given, is filled with what the level did (``level``: the level that
     decided, ``random`` where the game's setup has no determinizer yet).
     ``events``, if given, are the game's events as the seat reads them (the
@@ -71,7 +78,9 @@ def choose(game: str, options: dict, players: int, seat: int, view: dict, legal:
             stats["level"] = "greedy"
             return greedy.choose(pos, legal, rng)
         from . import mcts
-        budget = iterations if iterations is not None else max(1, int(budget_s * ITERATIONS_PER_SECOND))
+        if iterations is None:
+            iterations = default_iterations(2.0 if budget_s is None else budget_s)
+        budget = iterations
         move, found = mcts.search(pos, legal, rng, budget, deadline_s=budget_s)
         stats.update(found, level="search")
         return move

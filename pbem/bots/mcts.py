@@ -15,9 +15,12 @@ place of a network):
 
 - the first time a node is reached, every move of the seat to act there is
   evaluated in that sample (``evaluation.reward`` for that seat after the
-  move): these are the node's priors; the iteration ends there and backs up
-  the rewards of the state after the best of them (a one-move greedy
-  playout);
+  move): these are the node's priors; the iteration plays the best of them,
+  then the next seat's greedy reply (``PLAYOUT`` decisions), and backs up
+  the rewards of the state reached (a leaf judged before the reply it
+  invites is optimistic: a city left for the rival to join);
+- where a sample offers moves an earlier one did not (another tile drawn,
+  another hand dealt), their priors are evaluated in that sample;
 - later visits choose among the ``WIDTH + sqrt(visits)`` moves of best prior
   that are available (progressive widening), by UCB1 plus the prior as a
   bias that fades with visits (progressive bias); a move never tried is tried
@@ -44,6 +47,9 @@ EXPLORATION = 0.5
 BIAS = 1.0
 #: moves considered at a node before its visits widen it
 WIDTH = 3
+#: greedy decisions played after a leaf's own before it is evaluated (the
+#: next seat's reply: a leaf judged before the answer it invites is optimistic)
+PLAYOUT = 1
 
 
 class Node:
@@ -67,17 +73,52 @@ def _rewards(pos: Position, state) -> list[float]:
     return [evaluation.reward(pos.rules, state, p, pos.players) for p in range(pos.players)]
 
 
-def _expand(pos: Position, node: Node, state, player: int, moves: list, it: random.Random):
-    """Evaluate every move of ``player`` here (the node's priors); the state after the best."""
-    node.priors = {}
+def _greedy_step(pos: Position, state, player: int, moves: list, it: random.Random, priors: dict | None = None):
+    """The state after ``player``'s move of best immediate reward (the first of
+    equals); each move's reward is written into ``priors`` if given."""
     best, best_state = None, state
     for m in moves:
         after = play(pos.rules, state, player, m, it)
         r = evaluation.reward(pos.rules, after, player, pos.players)
-        node.priors[move_key(m)] = r
+        if priors is not None:
+            priors[move_key(m)] = r
         if best is None or r > best:
             best, best_state = r, after
     return best_state
+
+
+def _playout(pos: Position, state, it: random.Random, plies: int):
+    """``plies`` more greedy decisions (each seat to act choosing its best
+    immediate reward): the leaf is evaluated after the replies it invites."""
+    rules = pos.rules
+    for _ in range(plies):
+        if rules.result(state) is not None:
+            break
+        player = _actor(rules, state, it)
+        if player is None:
+            break
+        moves = evaluation.considered(rules, rules.legal_moves(state, player))
+        if not moves:
+            break
+        state = _greedy_step(pos, state, player, moves, it)
+    return state
+
+
+def _expand(pos: Position, node: Node, state, player: int, moves: list, it: random.Random):
+    """Evaluate every move of ``player`` here (the node's priors); the state
+    after the best, then after the greedy replies of ``PLAYOUT`` decisions."""
+    node.priors = {}
+    after = _greedy_step(pos, state, player, moves, it, node.priors)
+    return _playout(pos, after, it, PLAYOUT)
+
+
+def _prior_missing(pos: Position, node: Node, state, player: int, keyed: list, it: random.Random):
+    """Priors for the moves this sample offers that earlier ones did not (a
+    tile drawn, a hand dealt differently): evaluated here, in this sample."""
+    for k, m in keyed:
+        if k not in node.priors:
+            after = play(pos.rules, state, player, m, it)
+            node.priors[k] = evaluation.reward(pos.rules, after, player, pos.players)
 
 
 def _select(node: Node, keyed: list) -> tuple:
@@ -124,7 +165,9 @@ def search(pos: Position, legal: list[dict], rng: random.Random, iterations: int
             if node.priors is None:
                 state = _expand(pos, node, state, player, moves, it)
                 break
-            k, m = _select(node, [(move_key(m), m) for m in moves])
+            keyed = [(move_key(m), m) for m in moves]
+            _prior_missing(pos, node, state, player, keyed, it)
+            k, m = _select(node, keyed)
             child = node.children.get(k)
             if child is None:
                 child = node.children[k] = Node(m, player)

@@ -11,9 +11,13 @@ from pbem.games.base import rng_for
 from .determinize import Unsupported, game_of, state_from_view
 
 
+#: one encoder for every key (``json.dumps`` with options builds one a call)
+_KEYS = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def move_key(move: dict) -> str:
     """A move's identity across determinizations (its canonical JSON)."""
-    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+    return _KEYS.encode(move)
 
 
 @dataclass

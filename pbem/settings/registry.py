@@ -137,7 +137,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_APPENDFSYNC", "always", "choice", "the embedded Redis's fsync policy", "server",
             choices=("always", "everysec", "no")),
     Setting("PBEM_WORKERS", "2", "int", "move workers `make run` starts", "server", minimum=1),
-    Setting("PBEM_BOT_BUDGET_S", "2", "float", "how long a `search` bot thinks per decision, seconds: 150 "
+    Setting("PBEM_BOT_BUDGET_S", "2", "float", "how long a `search` bot thinks per decision, seconds: 100 "
             "search iterations a second, the seconds only a cap on a slow machine (docs/bots.md)", "server",
             minimum=0.01),
     Setting("WEB_CONCURRENCY", "2", "int", "gunicorn processes `make run` starts", "server", minimum=1),

@@ -17,10 +17,15 @@ from . import generic
 _MODULES = {"carcassonne", "kachina", "wakanda", "cartoona"}
 
 
+_LOADED: dict = {}
+
+
 def _module(rules):
-    if rules.name in _MODULES:
-        return importlib.import_module(f"{__name__}.{rules.name}")
-    return generic
+    mod = _LOADED.get(rules.name)
+    if mod is None:
+        mod = importlib.import_module(f"{__name__}.{rules.name}") if rules.name in _MODULES else generic
+        _LOADED[rules.name] = mod
+    return mod
 
 
 def considered(rules, legal: list[dict]) -> list[dict]:

@@ -12,9 +12,24 @@ SCALE = 8.0
 SUPPLY_WEIGHT = 1.0
 
 
+def _majority(state, f, strength: dict) -> list:
+    """``scoring.majority`` where no figure's strength is computed (the base
+    game): the same seats, without its lookups (it runs for every feature
+    of every state search evaluates)."""
+    total: dict = {}
+    for player, _sid, figure in f.meeples:
+        total[player] = total.get(player, 0) + strength.get(figure, 1)
+    best = max(total.values())
+    if best <= 0:
+        return []
+    return sorted(p for p, v in total.items() if v == best)
+
+
 def values(rules, state) -> list[float]:
     out = [float(s) for s in state.scores]
     points = state.rules.points
+    strength = state.rules.strength
+    plain = not getattr(state.rules, "strength_of", None)
     for f in state.features.values():
         if not f.meeples:
             continue
@@ -24,7 +39,7 @@ def values(rules, state) -> list[float]:
             value = points[f.kind](state, f, False)
         else:
             continue
-        for p in majority(state, f):
+        for p in (_majority(state, f, strength) if plain else majority(state, f)):
             if 0 <= p < len(out):
                 out[p] += value
     for p, n in enumerate(state.supply):
