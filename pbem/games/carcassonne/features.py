@@ -204,17 +204,12 @@ def occupied(state: State) -> list:
     which the base evolvers fill from their parent's, see ``occupied_after``) and for the
     last features dict asked about; a state's features are never changed once it is made."""
     global _OCCUPIED
-    features = state.features
-    memo = state.occupied_memo
-    if memo is not None and memo[0] is features and memo[1] == len(features):
-        return memo[2]
-    last = _OCCUPIED
-    if last[0] is features and last[1] == len(features):
-        out = last[2]
-    else:
+    out = known_occupied(state)
+    if out is None:
+        features = state.features
         out = [(fid, f) for fid, f in features.items() if f.meeples]
         _OCCUPIED = (features, len(features), out)
-    state.occupied_memo = (features, len(features), out)
+    state.occupied_memo = (state.features, len(state.features), out)
     return out
 
 
