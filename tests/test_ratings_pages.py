@@ -45,6 +45,23 @@ def rated(api_server, start_worker, redis_client):
     return api_server.url, [bot_vs(api_server.url, redis_client, name, i) for i, name in enumerate(NAMES)]
 
 
+def open_create_form(page) -> None:
+    """Unfold the lobby's form to create a game (folded on a phone)."""
+    if page.locator("details#create[open]").count() == 0:
+        page.click("details#create > summary")
+
+
+def create_and_open(page) -> str:
+    """Submit the lobby's form, past the key backup prompt, to the new game's page: its id."""
+    page.click("#create-form button[type=submit]")
+    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
+    if page.locator("#backup-done").count():
+        page.click("#backup-show")
+        page.click("#backup-done")
+    page.wait_for_url("**/g/*", timeout=20_000)
+    return page.url.rsplit("/g/", 1)[1].split("?")[0]
+
+
 def test_the_ratings_page_and_my_games(rated, browser, screenshots):
     url, played = rated
     table = requests.get(f"{url}/ratings/wakanda", timeout=10).json()
@@ -95,21 +112,14 @@ def test_a_bot_seat_asked_for_on_the_lobbys_form(api_server, browser, screenshot
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{url}/?lang=en")
-    if page.locator("details#create[open]").count() == 0:
-        page.click("details#create > summary")
+    open_create_form(page)
     page.select_option("#create-game", "wakanda")
     page.select_option("#create-players", "2")
     page.fill("#create-name", "Ann")
     page.select_option("#invite-bot-1", "random")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator('.invite[data-seat="1"]').screenshot(path=str(screenshots / "form-bot-390-en.png"))
-    page.click("#create-form button[type=submit]")
-    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
-    if page.locator("#backup-done").count():
-        page.click("#backup-show")
-        page.click("#backup-done")
-    page.wait_for_url("**/g/*", timeout=20_000)
-    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    game_id = create_and_open(page)
     game = requests.get(f"{url}/games/{game_id}", timeout=10).json()
     assert [(s["name"], s["bot"]) for s in game["seats"]] == [("Ann", None), ("Bot (random)", "random")]
     assert game["status"] == "active"
@@ -125,15 +135,13 @@ def test_bots_for_the_free_seats_asked_for_on_the_lobbys_form(api_server, browse
     page = context.new_page()
     for lang, words in (("zh-Hant", ("沒人坐的座位交給機器人", "1 小時", "機器人（搜尋）")), ("x-pseudo", ())):
         page.goto(f"{url}/?lang={lang}")
-        if page.locator("details#create[open]").count() == 0:
-            page.click("details#create > summary")
+        open_create_form(page)
         text = page.inner_text("#create-bots-fill")
         assert all(w in text for w in words), text
         assert lang != "x-pseudo" or not leftover_english(text), leftover_english(text)
         page.locator("#create-bots-fill").screenshot(path=str(screenshots / f"form-bots-fill-390-{lang}.png"))
     page.goto(f"{url}/?lang=en")
-    if page.locator("details#create[open]").count() == 0:
-        page.click("details#create > summary")
+    open_create_form(page)
     page.select_option("#create-game", "wakanda")
     page.select_option("#create-players", "2")
     page.fill("#create-name", "Ann")
@@ -142,13 +150,7 @@ def test_bots_for_the_free_seats_asked_for_on_the_lobbys_form(api_server, browse
     page.select_option("#create-bots-level", "search")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator("#create-bots-fill").screenshot(path=str(screenshots / "form-bots-fill-390-en.png"))
-    page.click("#create-form button[type=submit]")
-    page.wait_for_function("() => location.pathname.startsWith('/g/') || document.querySelector('#backup-done')")
-    if page.locator("#backup-done").count():
-        page.click("#backup-show")
-        page.click("#backup-done")
-    page.wait_for_url("**/g/*", timeout=20_000)
-    game_id = page.url.rsplit("/g/", 1)[1].split("?")[0]
+    game_id = create_and_open(page)
     context.close()
     game = requests.get(f"{url}/games/{game_id}", timeout=10).json()
     assert game["status"] == "open" and [s["bot"] for s in game["seats"]] == [None, None]
