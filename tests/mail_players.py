@@ -4,6 +4,7 @@ mail by pasting a line it offers, the way a mail client replies (quoting
 the mail below, keeping its subject and threading headers)."""
 from __future__ import annotations
 
+import random
 import re
 
 from pbem.games.i18n import ENGLISH, _, reading
@@ -59,6 +60,19 @@ def offered_board_lines(text: str, legal_texts: list[str], lang: str = ENGLISH) 
     return out
 
 
+def choose(game_name: str, lines: list[str], rng: random.Random) -> str:
+    """What a player picks: Cartoona's players head for the target (score,
+    place, end the turn; now and then a card, to open reaction windows);
+    the others pick any offered line."""
+    if game_name == "cartoona":
+        for prefix, chance in (("score", 1), ("place", 1), ("play", 0.3), ("discard", 1), ("pass", 1),
+                               ("end turn", 1)):
+            picks = [x for x in lines if x.startswith(prefix)]
+            if picks and rng.random() < chance:
+                return rng.choice(picks)
+    return rng.choice(lines)
+
+
 def invite_all(service, game_id: str, players: list[tuple[str, str]]) -> None:
     """Invite each (name, address) to the next free seat."""
     invites.invite(service, game_id, [{"email": address, "name": name} for name, address in players])
@@ -69,5 +83,5 @@ def answer(msg, line: str, sender: str):
     return reply(msg, line, sender)
 
 
-__all__ = ["offered_examples", "board_of", "offered_board_lines", "invite_all", "answer", "reply_address",
+__all__ = ["offered_examples", "choose", "board_of", "offered_board_lines", "invite_all", "answer", "reply_address",
            "text_of"]

@@ -1,12 +1,13 @@
 """Bots through a real server (``python -m pbem.server.run``, its bot process
-under the supervisor): every game played to its end by bots alone; a game
-where a person plays by mail (real SMTP in, the maildir out) against a bot;
-a third party's bot (pbem/bots/runner.py, only a key and the public API)
+under the supervisor): every game played to its end by bots alone; one game
+of each where a person plays by mail (real SMTP in, the maildir out) against
+a bot; a third party's bot (pbem/bots/runner.py, only a key and the public API)
 against a server bot, then the ratings that game gives, by the API and
 rebuilt offline from the records; bad input."""
 from __future__ import annotations
 
 import json
+import random
 import smtplib
 import time
 
@@ -24,7 +25,7 @@ from pbem.service import bots as bot_seats
 from pbem.trust.record import verify_lines
 from pbem.trust.signing import generate_key
 
-from .mail_players import answer, offered_examples, reply_address
+from .mail_players import answer, choose, offered_examples, reply_address
 from .mail_reader import Maildir, text_of
 from .run_support import Server
 
@@ -105,20 +106,34 @@ def test_a_third_partys_bot_against_a_server_bot_and_the_ratings(server, tmp_pat
     assert offline == table
 
 
-def test_a_person_plays_by_mail_against_a_bot(server):
+#: One game of each with a person playing by mail against a bot: (game, options), small options
+#: (a short draw order, a low target) so that each ends in a few dozen mails.
+BY_MAIL = {
+    "wakanda": ("wakanda", {}),
+    "kachina": ("kachina", {"tile_order": ["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird",
+                                           "koshari"] * 2}),
+    "carcassonne": ("carcassonne", {"draw_order": list("UVWXCBAKLD")}),
+    "cartoona": ("cartoona", {"target_score": 8}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BY_MAIL))
+def test_a_person_plays_by_mail_against_a_bot(server, case):
+    game_name, options = BY_MAIL[case]
     box = Maildir(server.data / "maildir")
     box.new()
     c = Client(server.base)
-    ann = "ann@example.test"
-    created = c.create_game("wakanda", 2, invitations=[{"email": ann, "seat": 0, "name": "Ann"}],
+    ann = f"ann-{case}@example.test"
+    created = c.create_game(game_name, 2, options, invitations=[{"email": ann, "seat": 0, "name": "Ann"}],
                             bots={1: "random"})
     assert [s["bot"] for s in created["seats"]] == [None, "random"]
+    rng = random.Random(case)
     began, replies, turns = time.monotonic(), 0, 0
     smtp = smtplib.SMTP("127.0.0.1", server.mail_port, timeout=10)
     try:
         over = False
         while not over:
-            assert time.monotonic() - began < 120, f"not over after {replies} replies"
+            assert time.monotonic() - began < 150, f"not over after {replies} replies"
             try:
                 news = box.wait_for(lambda m: ann in str(m["To"]), timeout=30)
             except AssertionError:
@@ -139,7 +154,9 @@ def test_a_person_plays_by_mail_against_a_bot(server):
             if offers and not over:
                 turns += 1
                 msg = max(offers, key=lambda m: int(m["X-Pbem-Version"] or 0))
-                sent = answer(msg, offered_examples(text_of(msg))[0], ann)
+                lines = offered_examples(text_of(msg))
+                assert lines, text_of(msg)
+                sent = answer(msg, choose(game_name, lines, rng), ann)
                 smtp.send_message(sent, from_addr=ann, to_addrs=[reply_address(msg)])
                 replies += 1
     finally:
@@ -152,6 +169,7 @@ def test_a_person_plays_by_mail_against_a_bot(server):
         if step.get("envelope"):
             by_seat.setdefault(step["envelope"]["player"], set()).add(step["auth"])
     assert by_seat == {0: {"mail-token"}, 1: {"ed25519"}}
+    print(f"{case}: {replies} replies, {time.monotonic() - began:.1f} s")
 
 
 @pytest.mark.parametrize("bots_asked,code", [

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from .mail_players import answer, invite_all, offered_board_lines, offered_examples, reply_address
+from .mail_players import answer, choose, invite_all, offered_board_lines, offered_examples, reply_address
 from .mail_reader import Maildir, picture_of, png_size, text_of
 from .test_mail_in_e2e import failed_jobs
 from .test_mail_in_support import mail_env, mail_in, notify_env, smtp  # noqa: F401
@@ -50,19 +50,6 @@ def address(name: str) -> str:
 
 def version_of(msg) -> int:
     return int(msg["X-Pbem-Version"] or msg["Subject"].rsplit("(v", 1)[1].rstrip(")"))
-
-
-def choose(game_name: str, lines: list[str], rng: random.Random) -> str:
-    """What a player picks: Cartoona's players head for the target (score,
-    place, end the turn; now and then a card, to open reaction windows);
-    the others pick any offered line."""
-    if game_name == "cartoona":
-        for prefix, chance in (("score", 1), ("place", 1), ("play", 0.3), ("discard", 1), ("pass", 1),
-                               ("end turn", 1)):
-            picks = [x for x in lines if x.startswith(prefix)]
-            if picks and rng.random() < chance:
-                return rng.choice(picks)
-    return rng.choice(lines)
 
 
 class Table:
