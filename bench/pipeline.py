@@ -585,7 +585,7 @@ class Backend:
 
     def __init__(self, masters: int, replicas: int, appendfsync: str, shards: int = 12):
         self.masters, self.replicas, self.appendfsync, self.shards = masters, replicas, appendfsync, shards
-        self.cluster = self.queues = None
+        self.cluster = self.queues = self.data = None
         self.name = "single Redis" if not masters else f"{masters} master{'s' if masters > 1 else ''}"
         self.url = None
 
@@ -595,7 +595,7 @@ class Backend:
             from pbem.server.embedded_cluster import EmbeddedCluster
             from pbem.server.embedded_redis import EmbeddedRedis
 
-            data = Path(tempfile.mkdtemp(prefix="pbem-bench-cluster-"))
+            data = self.data = Path(tempfile.mkdtemp(prefix="pbem-bench-cluster-"))
             self.cluster = EmbeddedCluster(data / "nodes", masters=self.masters, replicas=self.replicas,
                                            appendfsync=self.appendfsync).start()
             self.queues = EmbeddedRedis(data / "queues", appendfsync="everysec").start()
@@ -626,6 +626,8 @@ class Backend:
             self.cluster.stop()
         if self.queues:
             self.queues.stop()
+        if self.data:  # the cluster's and the queues' files: nothing to keep once stopped
+            shutil.rmtree(self.data, ignore_errors=True)
 
 
 def pids_by_role(root: int) -> list[tuple[int, str]]:
