@@ -422,6 +422,8 @@ SLOW_FILES = {
     "tests/test_cluster.py": 8,
     "tests/test_chat_browser.py": 7,
     "tests/test_takebacks_browser.py": 6,
+    "tests/test_bots_by_mail.py": 20,
+    "tests/test_bots_runner.py": 20,
 }
 
 
