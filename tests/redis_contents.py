@@ -26,3 +26,20 @@ def every_key(client, keys=None) -> dict:
     """{key: contents} of ``keys``, or of every key of the server."""
     names = sorted(client.keys("*")) if keys is None else keys
     return {k: contents(client, k) for k in names}
+
+
+def settled_keys(client, quiet_s: float = 0.3, timeout: float = 10) -> dict:
+    """``every_key`` once the server has stopped writing: the same contents
+    twice ``quiet_s`` apart and no RQ job running (a worker may still be
+    dealing or draining after the last request answered). The snapshot a
+    test compares with after requests that must store nothing."""
+    import time
+    deadline = time.monotonic() + timeout
+    last = every_key(client)
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = every_key(client)
+        if now == last and not any(k.startswith(b"rq:execution:") for k in now):
+            return now
+        last = now
+    raise AssertionError(f"the server kept writing for {timeout} s")
