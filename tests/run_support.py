@@ -108,6 +108,17 @@ class Server:
         return self.proc.returncode, self.log_path.read_text()
 
 
+def bot_server(tmp_path_factory, name: str):
+    """A module's server for games with bots: turn mails on (games by mail),
+    one API process and one move worker (enough there); stopped after."""
+    srv = Server(tmp_path_factory.mktemp(name) / "data", PBEM_NOTIFY="1", WEB_CONCURRENCY="1", PBEM_WORKERS="1")
+    try:
+        srv.wait_ready()
+        yield srv
+    finally:
+        srv.stop()
+
+
 @dataclass
 class Game:
     """A Wakanda game on the server whose every move is signed beforehand

@@ -16,19 +16,12 @@ from pbem.client import Client
 
 from .mail_players import answer, choose, offered_examples, reply_address
 from .mail_reader import Maildir, text_of
-from .run_support import Server
+from .run_support import bot_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("bots-by-mail") / "data"
-    # Turn mails on (the game by mail); one API process and one move worker: enough here.
-    srv = Server(data, PBEM_NOTIFY="1", WEB_CONCURRENCY="1", PBEM_WORKERS="1")
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        srv.stop()
+    yield from bot_server(tmp_path_factory, "bots-by-mail")
 
 
 #: One game of each with a person playing by mail against a bot: (game, options), small options

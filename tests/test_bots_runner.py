@@ -22,7 +22,7 @@ from pbem.service import bots as bot_seats
 from pbem.trust.record import verify_lines
 from pbem.trust.signing import generate_key
 
-from .run_support import Server
+from .run_support import bot_server
 
 #: (game, players, options): small games, so each is quick.
 GAMES = [("wakanda", 2, {}), ("kachina", 2, {}), ("carcassonne", 2, {}), ("cartoona", 2, {"mode": "basic"})]
@@ -30,14 +30,7 @@ GAMES = [("wakanda", 2, {}), ("kachina", 2, {}), ("carcassonne", 2, {}), ("carto
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    data = tmp_path_factory.mktemp("bots") / "data"
-    # Turn mails on (the game by mail); one API process and one move worker: enough here.
-    srv = Server(data, PBEM_NOTIFY="1", WEB_CONCURRENCY="1", PBEM_WORKERS="1")
-    try:
-        srv.wait_ready()
-        yield srv
-    finally:
-        srv.stop()
+    yield from bot_server(tmp_path_factory, "bots")
 
 
 def wait_finished(client: Client, game_id: str, timeout: float = 90) -> dict:
