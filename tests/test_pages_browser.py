@@ -263,7 +263,8 @@ def test_a_mail_seats_link_plays_a_move(browser, service, pages_server, start_wo
     last = [json.loads(line) for line in service.record_lines(game_id, None)][-1]
     assert last["auth"] == "mail-link" and last["envelope"]["player"] == seat and "signature" not in last["envelope"]
     assert service.get_game(game_id, None)["version"] > version
-    assert page.inner_text("p.turn") != "Your turn."
+    # "Played" is said on the move's answer; the page's state follows from its refresh just after
+    page.wait_for_function("document.querySelector('p.turn').innerText !== 'Your turn.'", timeout=10000)
     wait_until(lambda: watcher.get_attribute("#slider", "max") != str(version), timeout=15)
     shot(page, screenshots, "link-after-phone")
     # The other seat moves (from its terminal, say): the link's page hears it over
