@@ -14,6 +14,9 @@ from pbem.notify.mail import EXAMPLES_HEADING, PASTE_HINT
 from .mail_reader import text_of
 from .test_mail_in_support import reply, reply_address
 
+#: A Kachina game of 16 tiles (each kind twice), short enough for a whole game by mail.
+KACHINA_ORDER = ["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari"] * 2
+
 
 def heading(message: str, lang: str = ENGLISH) -> str:
     """A mail's heading as a reader of ``lang`` sees it."""
@@ -83,5 +86,5 @@ def answer(msg, line: str, sender: str):
     return reply(msg, line, sender)
 
 
-__all__ = ["offered_examples", "choose", "board_of", "offered_board_lines", "invite_all", "answer", "reply_address",
-           "text_of"]
+__all__ = ["KACHINA_ORDER", "offered_examples", "choose", "board_of", "offered_board_lines", "invite_all", "answer",
+           "reply_address", "text_of"]

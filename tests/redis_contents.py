@@ -3,6 +3,8 @@ changed. Not DUMP's bytes: Valkey dumps a large hash (a hash table, not a
 listpack) in its table's order, which rehashing changes with no write at all."""
 from __future__ import annotations
 
+import time
+
 
 def contents(client, key) -> tuple | None:
     """(type, value) of ``key``: strings as bytes, hashes as dicts, lists and
@@ -33,7 +35,6 @@ def settled_keys(client, quiet_s: float = 0.3, timeout: float = 10) -> dict:
     twice ``quiet_s`` apart and no RQ job running (a worker may still be
     dealing or draining after the last request answered). The snapshot a
     test compares with after requests that must store nothing."""
-    import time
     deadline = time.monotonic() + timeout
     last = every_key(client)
     while time.monotonic() < deadline:

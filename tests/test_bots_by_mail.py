@@ -14,7 +14,7 @@ import pytest
 
 from pbem.client import Client
 
-from .mail_players import answer, choose, offered_examples, reply_address
+from .mail_players import KACHINA_ORDER, answer, choose, offered_examples, reply_address
 from .mail_reader import Maildir, text_of
 from .run_support import bot_server
 
@@ -28,8 +28,7 @@ def server(tmp_path_factory):
 #: (a short draw order, a low target) so that each ends in a few dozen mails.
 BY_MAIL = {
     "wakanda": ("wakanda", {}),
-    "kachina": ("kachina", {"tile_order": ["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird",
-                                           "koshari"] * 2}),
+    "kachina": ("kachina", {"tile_order": KACHINA_ORDER}),
     "carcassonne": ("carcassonne", {"draw_order": list("UVWXCBAKLD")}),
     "cartoona": ("cartoona", {"target_score": 8}),
 }

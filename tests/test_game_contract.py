@@ -580,14 +580,16 @@ def test_a_bot_rebuilds_a_state_from_a_seats_view(game, players, options):
 def test_every_bot_level_thinks_in_every_setup(game, players, options):
     """Every level plays every setup (each expansion and option, each mode) at
     its own level, never falling back to random: given what the seat reads
-    (its view, its legal moves, the game's events as redacted for it), greedy
-    and a few iterations of search answer one of the legal moves."""
+    (its view, its legal moves, and the game's events as redacted for it
+    where the bot runner reads them), greedy and a few iterations of search
+    answer one of the legal moves."""
     from pbem import bots
+    from pbem.bots.runner import needs_events
     choices = [step for step in walked(game, players, options, 0) if len(step[2]) > 1]
     assert choices, "no step of the walk offers a choice"
     for state, player, legal, log, _s, _c in choices[::max(1, len(choices) // 3)][:3]:
         view, legal_read = stored(game.view(state, player)), stored(legal)
-        events = stored([game.redact(e, player) for e in log])
+        events = stored([game.redact(e, player) for e in log]) if needs_events(game.key, options) else None
         for level in ("greedy", "search"):
             stats = {}
             move = bots.choose(game.key, stored(options), players, player, view, legal_read, level=level,

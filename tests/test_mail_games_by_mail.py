@@ -20,12 +20,12 @@ import time
 
 import pytest
 
-from .mail_players import answer, choose, invite_all, offered_board_lines, offered_examples, reply_address
+from .mail_players import (KACHINA_ORDER, answer, choose, invite_all, offered_board_lines, offered_examples,
+                           reply_address)
 from .mail_reader import Maildir, picture_of, png_size, text_of
 from .test_mail_in_e2e import failed_jobs
 from .test_mail_in_support import mail_env, mail_in, notify_env, smtp  # noqa: F401
 
-KACHINA_ORDER = ["chief", "sun", "ogre", "eagle", "wolf", "warrior", "hummingbird", "koshari"] * 2
 CARCASSONNE_ORDER = list("UVWXCBAKLD") + ["IC1", "IC2", "IC5", "IC9"]
 OTHER_EXPANSIONS = ("Traders & Builders", "King & Robber", "Cult", "Siege", "Abbey & Mayor", "builder", "pig ",
                     "heretic", "escape", "mayor", "wagon", "barn", "abbey")

@@ -21,7 +21,8 @@ from pbem.games.i18n import CHINESE
 
 from .conftest import wait_until
 from .pages_support import pages_app, pages_server, stream_port  # noqa: F401
-from .test_mail_games_by_mail import CARCASSONNE_ORDER, KACHINA_ORDER
+from .mail_players import KACHINA_ORDER
+from .test_mail_games_by_mail import CARCASSONNE_ORDER
 from .test_mail_games_by_mail_zh import english_left, latin_marks
 
 pytestmark = pytest.mark.timeout(600)
