@@ -188,6 +188,20 @@ class WorkerProcess:
         except OSError:
             return []
 
+    def wait_registered(self, client, timeout: float = 30) -> "WorkerProcess":
+        """Until RQ lists this worker (its startup's own writes, indexes and
+        the first drain, are done by then): for a test that snapshots the
+        store and must not see a worker starting as a change."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name in client.smembers("rq:workers"):
+                if client.hget(name, "pid") == str(self.proc.pid).encode():
+                    return self
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the worker exited: {self.log()}")
+            time.sleep(0.05)
+        raise AssertionError(f"the worker did not register in {timeout} s: {self.log()}")
+
     def log(self) -> str:
         """What the worker wrote to stderr so far."""
         return Path(self.log_file.name).read_text(errors="replace")

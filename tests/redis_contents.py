@@ -3,7 +3,12 @@ changed. Not DUMP's bytes: Valkey dumps a large hash (a hash table, not a
 listpack) in its table's order, which rehashing changes with no write at all."""
 from __future__ import annotations
 
+import re
 import time
+
+#: Keys that change with no request at all while a worker runs: its heartbeat
+#: (every 5 s), RQ's worker and scheduler records and registry cleanups.
+LIVENESS = re.compile(rb"^(pbem:heartbeats:.*|rq:workers?(:.*)?|rq:scheduler.*|rq:clean_registries:.*)$")
 
 
 def contents(client, key) -> tuple | None:
@@ -30,16 +35,22 @@ def every_key(client, keys=None) -> dict:
     return {k: contents(client, k) for k in names}
 
 
+def stored_keys(client) -> dict:
+    """``every_key`` but the workers' liveness records: what requests can
+    have stored, for a test that compares it before and after some."""
+    return every_key(client, [k for k in sorted(client.keys("*")) if not LIVENESS.match(k)])
+
+
 def settled_keys(client, quiet_s: float = 0.3, timeout: float = 10) -> dict:
-    """``every_key`` once the server has stopped writing: the same contents
+    """``stored_keys`` once the server has stopped writing: the same contents
     twice ``quiet_s`` apart and no RQ job running (a worker may still be
     dealing or draining after the last request answered). The snapshot a
     test compares with after requests that must store nothing."""
     deadline = time.monotonic() + timeout
-    last = every_key(client)
+    last = stored_keys(client)
     while time.monotonic() < deadline:
         time.sleep(quiet_s)
-        now = every_key(client)
+        now = stored_keys(client)
         if now == last and not any(k.startswith(b"rq:execution:") for k in now):
             return now
         last = now
