@@ -14,6 +14,12 @@ from email.utils import parseaddr
 
 import pytest
 
+from rq import Queue
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
+
+from pbem.mail_in import QUEUE as MAIL_QUEUE
+from pbem.server.embedded_redis import free_port
 from pbem.trust.signing import generate_key
 
 from .conftest import api_server  # noqa: F401
@@ -154,6 +160,65 @@ def test_a_withdrawn_or_replaced_invitation_stops_working(mail_env, api_server, 
     assert r.status_code == 201, r.text
     r = http.delete(withdraw, headers=by_creator)
     assert r.status_code == 409 and error(r) == "seat_taken", r.text
+
+
+def test_an_invitation_replaced_before_its_mail_went_is_mailed_once(mail_env, api_server, http, redis_client, smtp):
+    """Withdrawn and invited again (to someone else, then back to the first
+    address) before any mail went: each queued job sends only the invitation
+    it was queued for, so only the live one is mailed, once."""
+    url = api_server.url
+    game = create(http, url, players=3, game="kachina", invitations=[{"email": BOB, "seat": 0, "name": "Bob"}])
+    by_creator = {"Authorization": f"Bearer {game['creator_token']}"}
+    withdraw, invite = f"{url}/games/{game['id']}/invitations/0", f"{url}/games/{game['id']}/invitations"
+    for address in (CY, BOB):
+        assert http.delete(withdraw, headers=by_creator).status_code == 200
+        r = http.post(invite, headers=by_creator, json={"invitations": [{"email": address, "seat": 0}]})
+        assert r.status_code == 201, r.text
+    assert len(redis_client.lrange("rq:queue:pbem-mail", 0, -1)) >= 3  # three invitation jobs, none run yet
+    run_jobs(redis_client)
+    assert smtp.to(CY, "invitation") == []
+    assert len(smtp.to(BOB, "invitation")) == 1
+    r = join(http, url, game["id"], 0, "Bob", invitation=invitation_token(smtp, BOB))
+    assert r.status_code == 201, r.text
+
+
+def test_an_invitation_the_relay_refused_is_tried_again_while_it_is_the_seats(mail_env, monkeypatch, api_server,
+                                                                                http, redis_client, smtp):
+    """The relay down: the invitation mail is tried again later, for the
+    invitation it was sent for; once that invitation is replaced, its retry
+    sends nothing (the new one has its own)."""
+    url = api_server.url
+    registry = ScheduledJobRegistry(queue=Queue(MAIL_QUEUE, connection=redis_client))
+
+    def retries() -> list:
+        return [j for j in (Job.fetch(i, connection=redis_client) for i in registry.get_job_ids())
+                if j.func_name.endswith(".send_invitation")]
+
+    def mailed_to(address: str) -> list:
+        return smtp.to(address, "invitation")
+
+    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")
+    game = create(http, url, players=3, game="kachina", invitations=[{"email": BOB, "seat": 0}])
+    run_jobs(redis_client)
+    [first] = retries()
+    assert list(first.args) == [game["id"], 0, 2] and set(first.kwargs) == {"nonce"}
+    monkeypatch.setenv("SMTP_URL", smtp.url)
+    assert first.func(*first.args, **first.kwargs) is True  # the relay is back: it goes
+    assert len(mailed_to(BOB)) == 1
+    registry.remove(first)
+    by_creator = {"Authorization": f"Bearer {game['creator_token']}"}
+    assert http.delete(f"{url}/games/{game['id']}/invitations/0", headers=by_creator).status_code == 200
+    monkeypatch.setenv("SMTP_URL", f"smtp://127.0.0.1:{free_port()}")
+    r = http.post(f"{url}/games/{game['id']}/invitations", headers=by_creator,
+                  json={"invitations": [{"email": CY, "seat": 0}]})
+    assert r.status_code == 201, r.text
+    run_jobs(redis_client)
+    [second] = retries()
+    assert second.kwargs["nonce"] != first.kwargs["nonce"]
+    monkeypatch.setenv("SMTP_URL", smtp.url)
+    assert first.func(*first.args, **first.kwargs) is False  # Bob's retry, replaced: nothing sent
+    assert second.func(*second.args, **second.kwargs) is True
+    assert len(mailed_to(BOB)) == 1 and len(mailed_to(CY)) == 1
 
 
 def test_an_expired_invitation_no_longer_keeps_the_seat(notify_env, monkeypatch, api_server, http, redis_client,

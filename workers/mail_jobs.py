@@ -14,9 +14,11 @@ def process(raw_id: str, recipients: list[str]) -> list[dict]:
     return MailProcessor(service, queue).process_stored(raw_id, recipients)
 
 
-def send_invitation(game_id: str, seat: int, attempt: int = 1) -> bool:
+def send_invitation(game_id: str, seat: int, attempt: int = 1, nonce: str | None = None) -> bool:
+    """``nonce``: the invitation it was queued for (jobs queued before it was
+    passed have none, and send whichever invitation the seat has)."""
     service, _ = context()
-    return invites.send_invitation(service, game_id, seat, attempt=attempt)
+    return invites.send_invitation(service, game_id, seat, attempt=attempt, nonce=nonce)
 
 
 def send_answer(out_id: str, attempt: int) -> str:

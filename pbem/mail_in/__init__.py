@@ -32,11 +32,11 @@ RETRIES = (30, 120, 600, 3600)
 JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 
 
-def try_later(client, attempt: int, job: str, *args) -> bool:
-    """Schedule try ``attempt + 1`` of a mail job (``job(*args, attempt)``)
-    with RQ's scheduler; False once the RETRIES are used up."""
+def try_later(client, attempt: int, job: str, *args, job_kwargs: dict | None = None) -> bool:
+    """Schedule try ``attempt + 1`` of a mail job (``job(*args, attempt,
+    **job_kwargs)``) with RQ's scheduler; False once the RETRIES are used up."""
     if attempt > len(RETRIES):
         return False
-    Queue(QUEUE, connection=rq_connection(client)).enqueue_in(timedelta(seconds=RETRIES[attempt - 1]), job, *args, attempt + 1,
-                                               **JOB_OPTS)
+    Queue(QUEUE, connection=rq_connection(client)).enqueue_in(
+        timedelta(seconds=RETRIES[attempt - 1]), job, args=(*args, attempt + 1), kwargs=job_kwargs or {}, **JOB_OPTS)
     return True

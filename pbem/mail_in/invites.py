@@ -118,7 +118,10 @@ def record(service, game_id: str, planned: list, queue: Queue | None = None, by:
             raise Conflict("game_started", "the game has started: its seats are taken")
         if saved != "ok":
             raise Conflict("seat_taken", f"seat {seat} was taken or invited just now")
-        queue.enqueue("workers.mail_jobs.send_invitation", game_id, seat, **JOB_OPTS)
+        # Its nonce with it: withdrawn and invited again before this mail goes,
+        # the seat's new invitation is sent by its own job, not by this one too.
+        queue.enqueue("workers.mail_jobs.send_invitation", args=(game_id, seat),
+                      kwargs={"nonce": invitation["nonce"]}, **JOB_OPTS)
         out.append({"seat": seat, "email": email, "name": name, **({"expires": invitation["expires"]}
                                                                    if ttl_s > 0 else {})})
     return out
@@ -226,10 +229,16 @@ def invitation_headline(game, game_id: str, players: int, by: str, taken: dict) 
                     others, seat=number or by, game=name, id=game_id)
 
 
-def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1) -> bool:
+def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | None = None, attempt: int = 1,
+                    nonce: str | None = None) -> bool:
+    """Send the seat's invitation mail: not if the seat is taken or its
+    invitation gone, expired, or (``nonce`` given) another than the one
+    this job was queued for."""
     conf = conf or NotifySettings()
     invitation = MailStore(service.store.redis).invitation(game_id, seat)
     if invitation is None or seat in service.store.seats(game_id) or not invitation_live(invitation):
+        return False
+    if nonce is not None and invitation.get("nonce", "") != nonce:
         return False
     nonce = invitation.get("nonce", "")
     loaded = service.load(game_id)
@@ -261,7 +270,8 @@ def send_invitation(service, game_id: str, seat: int, conf: NotifySettings | Non
         transport.send(msg, conf.smtp_url, conf.data_dir)
     except Exception as err:  # the relay is down or refused: try again later, then give up
         log.warning("invitation mail for seat %s of %s failed (attempt %s): %s", seat, game_id, attempt, err)
-        if not try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat):
+        if not try_later(service.store.redis, attempt, "workers.mail_jobs.send_invitation", game_id, seat,
+                         job_kwargs={"nonce": nonce}):
             Failures(service.store.redis).record("invitation", game_id, seat, f"{type(err).__name__}: {err}",
                                                  attempt, "workers.mail_jobs.send_invitation", [game_id, seat, 1],
                                                  QUEUE, to=invitation["email"])
