@@ -27,7 +27,7 @@ pytestmark = pytest.mark.parametrize("redis_client", ["cluster"], indirect=True)
 #: a game's keys), so any master may hold it; an address's games and its public
 #: id (pbem/store/addresses.py) among them.
 GLOBAL = re.compile(rb"^pbem:(shards|indexes:built|invites:rl:.*|mail:(raw|out):.*|heartbeats:moves"
-                    rb"|maintenance:lock|failed|failed:at|address:[0-9a-f]{64}|address-ids)$")
+                    rb"|maintenance:lock|failed|failed:at|address:[0-9a-f]{64}|address-ids|vacations:due)$")
 
 
 def tag_of(key: bytes) -> bytes | None:

@@ -36,15 +36,16 @@ def vacation_env(notify_env, monkeypatch):
     return notify_env
 
 
-def _game(service, http, base, players: list[tuple[str, str, str]]) -> tuple[str, list[str]]:
+def _game(service, http, base, players: list[tuple[str, str, str]], deadline: dict | None = None
+          ) -> tuple[str, list[str]]:
     """A Wakanda game (seat 0 starts) of these (public key, name, address),
-    its deadline set by seat 0 before seat 1 joins."""
+    its deadline (``DEADLINE``) set by seat 0 before seat 1 joins."""
     game_id = service.create_game("wakanda", 2, {"start_player": 0})["id"]
     tokens = []
     for seat, (public, name, address) in enumerate(players):
         tokens.append(service.join(game_id, seat, public, name, email=address)["token"])
         if seat == 0:
-            r = http.put(f"{base}/games/{game_id}/deadline", json=DEADLINE,
+            r = http.put(f"{base}/games/{game_id}/deadline", json=deadline or DEADLINE,
                          headers={"Authorization": f"Bearer {tokens[0]}"})
             assert r.status_code == 200, r.text
     return game_id, tokens

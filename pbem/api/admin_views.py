@@ -106,6 +106,9 @@ class Swept(Strict):
                                                                  "joiner died before the deal: dealt now"})
     rematches = fields.List(fields.String(), metadata={"description": "finished games whose rematch was offered "
                                                                      "`PBEM_REMATCH_WAIT_S` ago: decided now"})
+    vacations = fields.List(fields.String(), metadata={"description": "vacations past their end whose end job did "
+                                                                     "not run (a worker died in it): ended now, "
+                                                                     "by their ids"})
 
 
 def check_operator() -> None:

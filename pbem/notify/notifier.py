@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 import requests
 from rq import Queue
 
+from .. import failpoint
 from ..telemetry import logs, metrics
 from ..store.connections import rq_connection
 from ..store.failures import Failures
@@ -426,9 +427,10 @@ class Notifier:
     # ------------------------------------------------------------------ deadlines
 
     def schedule_deadline(self, game_id: str, seat: int, since_version: int,
-                          seconds: float | None = None) -> dict | None:
+                          seconds: float | None = None, while_paused: bool = False) -> dict | None:
+        """``while_paused``: the resume's own (none otherwise while the game is paused)."""
         settings = self.store.game_settings(game_id)
-        if not settings or not settings.get("turn_seconds") or self.store.paused(game_id):
+        if not settings or not settings.get("turn_seconds") or (self.store.paused(game_id) and not while_paused):
             return None
         old = self.store.deadline(game_id, seat)
         if old and old["since_version"] > since_version:
@@ -505,36 +507,45 @@ class Notifier:
         deadlines.submit_default(self.service, loaded, seat, move, action, since_version)
         return action
 
-    def pause(self, game_id: str, by: str) -> dict:
+    def pause(self, game_id: str, by: str, **more) -> dict:
+        """Stop the game's deadline clocks (``more``: stored with the pause);
+        the pause already there, if any."""
         paused = self.store.paused(game_id)
         if paused:
             return paused
         now = time.time()
-        remaining = {}
-        for seat, record in self.store.deadlines(game_id).items():
-            self._cancel(record.get("jobs"))
-            remaining[str(seat)] = {"seconds": max(0.0, record["at"] - now), "since_version": record["since_version"]}
-            self.store.set_deadline(game_id, seat, None)
-        paused = {"at": now, "by": by, "remaining": remaining}
+        running = self.store.deadlines(game_id)
+        remaining = {str(seat): {"seconds": max(0.0, record["at"] - now), "since_version": record["since_version"]}
+                     for seat, record in running.items()}
+        paused = {"at": now, "by": by, "remaining": remaining, **more}
+        # The pause first, then the deadlines' jobs: cut short in between (a
+        # process killed), a deadline left does nothing while the pause holds
+        # (``_standing``) and the resume replaces it.
         self.store.set_paused(game_id, paused)
+        for seat, record in running.items():
+            self._cancel(record.get("jobs"))
+            self.store.set_deadline(game_id, seat, None)
         return paused
 
     def resume(self, game_id: str) -> dict:
         paused = self.store.paused(game_id)
         if not paused:
             return {}
-        self.store.set_paused(game_id, None)
-        self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         out = {}
         loaded = self.service.load(game_id)
         to_act = set(loaded.game.to_act(loaded.state)) if loaded.meta.get("status") == "active" else set()
         for seat, left in paused.get("remaining", {}).items():
             if int(seat) in to_act:  # still its turn: the time it had left
                 out[seat] = self.schedule_deadline(game_id, int(seat), left["since_version"],
-                                                   max(1.0, left["seconds"]))
+                                                   max(1.0, left["seconds"]), while_paused=True)
         for seat in sorted(to_act):  # to act since the pause (moves went on): a whole turn from now
             if str(seat) not in out and not self.store.deadline(game_id, seat):
-                out[str(seat)] = self.schedule_deadline(game_id, seat, loaded.version)
+                out[str(seat)] = self.schedule_deadline(game_id, seat, loaded.version, while_paused=True)
+        failpoint.hit("resume_scheduled")
+        # The deadlines first, the pause's end last: a resume cut short (a
+        # process killed) is still paused, and the next resume does it whole.
+        self.store.set_paused(game_id, None)
+        self.store.clear_pause_votes(game_id)  # the next pause needs every seat again
         return out
 
 

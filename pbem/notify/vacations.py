@@ -21,8 +21,15 @@ both times, by mail and webhook (kind ``vacation``), in their language.
 
 Coming back early gives back the days not begun (a day begun counts).
 
+Ending is safe to repeat: the games are let go first, the record is
+deleted last (once: whoever deletes it tells the others). A vacation is in
+the due index from its declaration to its end, and each maintenance sweep
+ends those past their end, should their end job never have run or have been
+cut short (a worker killed in it).
+
     pbem:{vac:ID}:current      string  the running vacation (JSON)
     pbem:{vac:ID}:used:YEAR    string  vacation days taken in that year
+    pbem:vacations:due         zset    [player, vacation id] (JSON) -> its end
 """
 from __future__ import annotations
 
@@ -33,18 +40,20 @@ import secrets
 import time
 from datetime import datetime, timezone
 
+from .. import failpoint
 from ..errors import Conflict, Unprocessable
 from ..games.i18n import _, reading
 from ..store.indexes import Indexes
 from ..store.keys import dumps
 from . import wording
 from .kinds import VACATION
-from .notifier import JOB_OPTS
+from .notifier import JOB_OPTS, Notifier
 
 #: A running vacation's key outlives its end by this much (its end job deletes it).
 KEEP_S = 30 * 86400
 USED_KEEP_S = 400 * 86400
 PAGE = 200
+DUE = "pbem:vacations:due"
 
 _DECLARE = """
 local current = redis.call('GET', KEYS[1])
@@ -75,6 +84,10 @@ def _holds(seat: dict, player: str) -> bool:
 
 def _key(player: str, what: str) -> str:
     return f"pbem:{{vac:{player}}}:{what}"
+
+
+def _due(player: str, vacation_id: str) -> str:
+    return json.dumps([player, vacation_id])
 
 
 def _year(ts: float) -> int:
@@ -136,11 +149,19 @@ class Vacations:
         now = time.time()
         end = now + days * float(self.n.conf.vacation_day_s)
         allowance = int(self.n.conf.vacation_days)
+        # Its games named from the start: an end (or the sweep) lets go of each
+        # even if this declaring is cut short before it says which it held.
         record = {"id": secrets.token_hex(8), "player": player, "start": now, "end": end, "days": days,
-                  "year": _year(now), "games": {}}
+                  "year": _year(now), "games": games_of(self.n.service, seat), "held": []}
+        # Due before it is stored (the index is a key of its own, on any shard
+        # of a cluster): the sweep ends it should its end job never run.
+        due = _due(player, record["id"])
+        self.redis.zadd(DUE, {due: end})
         code, value = self.redis.eval(_DECLARE, 2, _key(player, "current"), _key(player, f"used:{record['year']}"),
                                       dumps(record), days, allowance, int(end - now + KEEP_S), USED_KEEP_S)
         value = value.decode() if isinstance(value, bytes) else value
+        if int(code) != 0:
+            self.redis.zrem(DUE, due)
         if int(code) == -1:
             until = json.loads(value).get("end")
             raise Conflict("vacation_overlaps", _("you are on vacation already: write “back” first"), until=until)
@@ -150,13 +171,10 @@ class Vacations:
                                 _("that is more than the vacation days you have left this year ({left} of {allowance})",
                                   left=max(0, allowance - used), allowance=allowance),
                                 used=used, allowance=allowance, left=max(0, allowance - used))
-        games = games_of(self.n.service, seat)
-        held = [g for g in games if self._hold(g, record["id"])]
-        record["games"] = games
-        record["held"] = held
         record["job"] = self.n._at(end, "vacation_end", player, record["id"])
+        record["held"] = [g for g in record["games"] if self._hold(g, record["id"])]
         self.redis.set(_key(player, "current"), dumps(record), keepttl=True)
-        self.n.queue.enqueue("workers.notify_jobs.vacation_told", games, end, [], **JOB_OPTS)
+        self.n.queue.enqueue("workers.notify_jobs.vacation_told", record["games"], end, [], **JOB_OPTS)
         return record
 
     def back(self, seat: dict) -> dict:
@@ -171,16 +189,23 @@ class Vacations:
         """End one vacation (its job, at its end, or ``back``): once only."""
         record = self.current(player)
         if not record or record["id"] != vacation_id:
+            self.redis.zrem(DUE, _due(player, vacation_id))
             return None  # ended already
+        # Its games first, each safe to let go twice; the record last: an end
+        # cut short is still running, and the next (the sweep's) does it whole.
+        for game_id in record.get("games", {}):
+            self._release(game_id, vacation_id)
+        failpoint.hit("vacation_released")
         if not self.redis.delete(_key(player, "current")):
             return None  # another ending got in first
+        self.redis.zrem(DUE, _due(player, vacation_id))
         if early:
             self.n._cancel([record.get("job")])
             begun = max(1, math.ceil((time.time() - record["start"]) / float(self.n.conf.vacation_day_s)))
             unused = record["days"] - min(begun, record["days"])
             if unused > 0:
                 self.redis.decrby(_key(player, f"used:{record['year']}"), unused)
-        resumed = [g for g in record.get("held", []) if self._release(g, record["id"])]
+        resumed = [g for g in record.get("held", []) if not self._held_by_vacations(g)]
         self.n.queue.enqueue("workers.notify_jobs.vacation_told", record.get("games", {}), None, resumed,
                              **JOB_OPTS)
         record["ended"] = time.time()
@@ -195,19 +220,35 @@ class Vacations:
         (a game's deadlines and pause are public: GET /games/{id}/deadline)."""
         store = self.n.store
         paused = store.paused(game_id)
-        if paused is None:
-            paused = self.n.pause(game_id, "vacation")
+        if paused is None:  # paused with its vacation named at once: never a vacation's pause no vacation holds
+            paused = self.n.pause(game_id, "vacation", vacations=[vacation_id])
         if paused.get("by") != "vacation":
             return False
-        paused["vacations"] = sorted(set(paused.get("vacations", [])) | {vacation_id})
-        store.set_paused(game_id, paused)
+        if vacation_id not in paused.get("vacations", []):
+            paused["vacations"] = sorted(set(paused.get("vacations", [])) | {vacation_id})
+            store.set_paused(game_id, paused)
         return True
+
+    def due(self, now: float | None = None, limit: int = 100) -> list[str]:
+        """End the vacations past their end still running (the sweep's part:
+        their end job did not run, or was cut short); their ids."""
+        now = time.time() if now is None else now
+        ended = []
+        for raw in self.redis.zrangebyscore(DUE, "-inf", now, start=0, num=limit):
+            player, vacation_id = json.loads(raw)
+            if self.end(player, vacation_id):
+                ended.append(vacation_id)
+        return ended
+
+    def _held_by_vacations(self, game_id: str) -> bool:
+        paused = self.n.store.paused(game_id)
+        return bool(paused) and paused.get("by") == "vacation"
 
     def _release(self, game_id: str, vacation_id: str) -> bool:
         """A vacation lets go of a game's pause: resumed when no other holds it."""
         store = self.n.store
         paused = store.paused(game_id)
-        if not paused or paused.get("by") != "vacation":
+        if not paused or paused.get("by") != "vacation" or vacation_id not in paused.get("vacations", []):
             return False
         paused["vacations"] = [v for v in paused.get("vacations", []) if v != vacation_id]
         if paused["vacations"]:
@@ -251,3 +292,16 @@ def _public(record: dict | None) -> dict | None:
         return None
     return {"start": record["start"], "end": record["end"], "days": record["days"],
             "games": sorted(record.get("games", {}))}
+
+
+def install_sweep(service) -> None:
+    """Have the Service's maintenance sweeps end vacations past their end
+    (``Service.also_sweep``; by the worker's and the API's set-up, beside
+    ``pbem.notify.install``)."""
+    if end_due not in service.also_sweep:
+        service.also_sweep.append(end_due)
+
+
+def end_due(service, now: float | None = None) -> list[str]:
+    """A maintenance sweep's part: ``Vacations.due``."""
+    return Vacations(Notifier(service)).due(now)

@@ -78,6 +78,10 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Load
         #: Called as hook(service, game_id, what, seat) when a finished game's
         #: rematch is ``offered`` (by ``seat``), ``started`` or ``off``.
         self.after_rematch: list[Callable] = []
+        #: Called as sweep(service, now) -> [ids] by each maintenance sweep
+        #: (pbem.service.maintenance): notifications end the vacations whose
+        #: end job did not run.
+        self.also_sweep: list[Callable] = []
 
 
 __all__ = ["CREATOR", "FIRST_WAIT_S", "SETUP_MOVE", "Loaded", "SeatProof", "Service", "StateCache", "game_of",
