@@ -189,6 +189,12 @@ def test_back_and_cancel_and_the_keyboard(browser, service, pages_server, start_
     page.wait_for_selector("#touch-panel.step button.back")
     assert page.locator(f"#picture [data-pick='{key}'].picked").count() >= 1
     assert page.evaluate("document.activeElement.matches('[data-pick].pickable')")   # the next spot
+    # a live update draws the picture anew (as game.js does): the step, its marks and the focus stay
+    focused = page.evaluate("document.activeElement.getAttribute('data-pick')")
+    page.evaluate("(p => { p.innerHTML = p.innerHTML; })(document.querySelector('#picture'))")
+    assert page.evaluate("document.activeElement.matches('[data-pick].pickable')")
+    assert page.evaluate("document.activeElement.getAttribute('data-pick')") == focused
+    assert page.locator(f"#picture [data-pick='{key}'].picked").count() >= 1
     page.screenshot(path=str(screenshots / "step-two.png"), full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=str(screenshots / "step-two-desktop.png"), full_page=False)

@@ -20,7 +20,7 @@
   "use strict";
   var _ = root.PbemI18n._;
   var MARKS = ["pickable", "picked"];
-  var at = null;   // {picture, panel, legal, touch, send, live: [move index], chosen: [key], sending}
+  var at = null;   // {picture, panel, legal, touch, send, live: [move index], chosen: [key], sending, focused}
   var watched = null;
 
   function el(tag, attrs, text) {
@@ -159,6 +159,36 @@
     }
   }
 
+  /* Where the keyboard's focus is among the spots and the panel's buttons ({key} or {cls}), kept so that
+     it is given back when a live update draws them anew (the focused element is gone, the focus with it). */
+  function noteFocus(evt) {
+    if (!at) return;
+    var t = evt.target, spot = t.closest ? t.closest("[data-pick]") : null;
+    if (spot && at.picture.contains(spot)) at.focused = { key: spot.getAttribute("data-pick") };
+    else if (t.tagName === "BUTTON" && at.panel.contains(t)) at.focused = t.dataset.key ? { key: t.dataset.key }
+      : { cls: t.className.split(" ").pop() };
+  }
+
+  function forgetFocus(evt) {
+    // Focus moved on to something else on the page: nothing to give back. (A removed element's
+    // focus goes nowhere: relatedTarget null, kept.)
+    var to = evt.relatedTarget;
+    if (at && to && !at.picture.contains(to) && !at.panel.contains(to)) at.focused = null;
+  }
+
+  function giveFocusBack() {
+    var f = at && at.focused, now = document.activeElement;
+    if (!f || (now && now !== document.body)) return;
+    var target = null;
+    if (f.key) {
+      target = spots(f.key).filter(function (e) { return e.hasAttribute("tabindex"); })[0] ||
+        at.panel.querySelector("button[data-key='" + (window.CSS && CSS.escape ? CSS.escape(f.key) : f.key) + "']");
+    } else if (f.cls) {
+      target = at.panel.querySelector("button." + f.cls);
+    }
+    if (target) target.focus({ preventScroll: true }); else focusNext(null);
+  }
+
   function pick(key) {
     if (!at || at.sending || candidates().indexOf(key) < 0) return;
     at.chosen.push(key);
@@ -207,8 +237,13 @@
       var e = spotOf(evt);
       if (e) { evt.preventDefault(); pick(e.getAttribute("data-pick")); }
     });
-    // The picture is drawn anew (a live update, the replay coming back to now): mark it again.
-    watched = new MutationObserver(function () { if (at && at.picture === picture) mark(); });
+    picture.addEventListener("focusin", noteFocus);
+    picture.addEventListener("focusout", forgetFocus);
+    // The picture is drawn anew (a live update, the replay coming back to now): mark it again,
+    // and the keyboard's focus goes back where it was.
+    watched = new MutationObserver(function () {
+      if (at && at.picture === picture) { mark(); giveFocusBack(); }
+    });
     watched.observe(picture, { childList: true, subtree: true });
   }
 
@@ -221,6 +256,8 @@
       panel.addEventListener("keydown", function (evt) {
         if (evt.key === "Escape" && at && at.chosen.length && !at.sending) { evt.preventDefault(); back(); }
       });
+      panel.addEventListener("focusin", noteFocus);
+      panel.addEventListener("focusout", forgetFocus);
       picture.parentNode.insertBefore(panel, picture.nextSibling);
     }
     return panel;
@@ -235,10 +272,11 @@
     if (!o.picture || !live.length) { reset(); return null; }
     var same = at && at.picture === o.picture && JSON.stringify(at.touch) === JSON.stringify(o.touch);
     at = { picture: o.picture, panel: panelFor(o.picture), legal: o.legal, touch: o.touch, send: o.send,
-           live: live, chosen: same ? at.chosen : [], sending: false };
+           live: live, chosen: same ? at.chosen : [], sending: false, focused: at ? at.focused : null };
     listen(o.picture);
     o.picture.classList.add("touching");
     render();
+    giveFocusBack();
     return at;
   }
 
