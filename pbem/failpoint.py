@@ -7,10 +7,12 @@ Points: ``join_after_claim`` (``Service.join``: the claim of a game's last
 seat is stored, its deal is not yet; tests/test_seat_start_faults.py);
 ``takeback_appended`` (a worker applying a takeback move: its events are
 appended, the cache, hooks and the stream's acknowledgement are not done;
-tests/test_takebacks_faults.py); ``vacation_released`` (``Vacations.end``:
-the games let go, the record not yet deleted) and ``resume_scheduled``
-(``Notifier.resume``: the deadlines scheduled, the pause not yet lifted;
-tests/test_vacation_faults.py).
+tests/test_takebacks_faults.py); ``deadline_chosen`` and
+``deadline_submitted`` (``Notifier.deadline_due``: the default move chosen;
+queued, the deadline's record not yet cleared), ``vacation_released``
+(``Vacations.end``: the games let go, the record not yet deleted) and
+``resume_scheduled`` (``Notifier.resume``: the deadlines scheduled, the
+pause not yet lifted; tests/test_clock_faults.py).
 """
 from __future__ import annotations
 

@@ -394,6 +394,7 @@ SLOW_FILES = {
     "tests/test_api_e2e.py": 12,
     "tests/test_deploy.py": 10,
     "tests/test_cluster_faults.py": 10,
+    "tests/test_clock_faults.py": 20,
     "tests/test_hidden_moves.py": 10,
     "tests/test_faults_stream.py": 6,
     "tests/test_docs_page.py": 5,

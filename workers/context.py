@@ -7,7 +7,7 @@ from pbem.settings.config import settings
 from pbem.store.connections import connect
 from pbem.telemetry.metrics import install_worker_hooks as install_metrics
 from pbem.notify import install as install_notifications
-from pbem.notify.vacations import install_sweep as install_vacation_sweep
+from pbem.notify.sweeps import install as install_notify_sweeps
 from pbem.service import Service, StateCache
 from pbem.pipeline.shard_queues import move_queue
 from pbem.store import Store
@@ -27,7 +27,7 @@ def context():
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
     # the move drain's next round trip.
     install_notifications(service, ride_on=queue)
-    install_vacation_sweep(service)  # the sweeps end a vacation whose end job did not run
+    install_notify_sweeps(service)  # the sweeps play a deadline, end a vacation, whose job did not run
     # Count and log each move applied or refused (pbem.telemetry.metrics, pbem.telemetry.logs).
     install_metrics(service)
     return service, queue

@@ -106,9 +106,12 @@ class Swept(Strict):
                                                                  "joiner died before the deal: dealt now"})
     rematches = fields.List(fields.String(), metadata={"description": "finished games whose rematch was offered "
                                                                      "`PBEM_REMATCH_WAIT_S` ago: decided now"})
+    deadlines = fields.List(fields.String(), metadata={"description": "deadlines past their time whose job did not "
+                                                                     "play them (lost, or a worker died in it): "
+                                                                     "played now, as GAME:SEAT"})
     vacations = fields.List(fields.String(), metadata={"description": "vacations past their end whose end job did "
-                                                                     "not run (a worker died in it): ended now, "
-                                                                     "by their ids"})
+                                                                     "not run (lost, or a worker died in it): ended "
+                                                                     "now, by their ids"})
 
 
 def check_operator() -> None:

@@ -11,7 +11,7 @@ from marshmallow import fields, validate
 
 from ..errors import Conflict, Unauthorized, Unprocessable
 from ..notify import install
-from ..notify.vacations import install_sweep as install_vacation_sweep
+from ..notify.sweeps import install as install_notify_sweeps
 from ..notify.config import NotifySettings
 from ..notify.notifier import Notifier
 from ..notify.digests import CHOICES as DIGESTS
@@ -353,4 +353,4 @@ def register(api) -> None:
     service = app.extensions.get("pbem")
     if service is not None:
         install(service)
-        install_vacation_sweep(service)  # POST /admin/sweep ends them too
+        install_notify_sweeps(service)  # POST /admin/sweep runs them too

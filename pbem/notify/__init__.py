@@ -11,8 +11,9 @@ is told what), ``wording`` (players' names, the games' texts), ``picture``
 (the reader's PNG), ``links``, ``mail`` (composition), ``html_mail`` (the HTML
 part's inline-styled blocks), ``transport`` (SMTP or maildir),
 ``webhooks`` (signing, SSRF checks, delivery with retries), ``deadlines``
-(scheduling and the default action), ``notifier`` (ties them together) and
-``hooks`` (what ``install`` registers).
+(scheduling and the default action), ``notifier`` (ties them together),
+``hooks`` (what ``install`` registers) and ``sweeps`` (what the maintenance
+sweeps do for it: deadlines and vacations whose job did not run).
 """
 from __future__ import annotations
 

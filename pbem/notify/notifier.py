@@ -489,23 +489,45 @@ class Notifier:
         return "told"
 
     def deadline_due(self, game_id: str, seat: int, since_version: int) -> str:
+        """Play the default move of a deadline that fell (its job, or the
+        sweep's for a job lost or cut short: ``deadlines_late``). Safe to run
+        twice, even at once: the move is the same for the same version and
+        its nonce is the deadline's (queued once), a forfeit is appended at
+        the version it saw (once), and the deadline's record goes last."""
         standing = self._standing(game_id, seat, since_version)
-        if not standing or not self.store.once(game_id, f"deadline:{seat}:{since_version}"):
+        if not standing:
             return "stale"
         record, loaded = standing
         settings = self.store.game_settings(game_id) or {}
         action = settings.get("default_action", "pass")
         move = deadlines.choose_move(loaded, seat, action, self.secret)
-        self.store.set_deadline(game_id, seat, None)
+        failpoint.hit("deadline_chosen")
         if move is None:
-            deadlines.forfeit(self.service, loaded, seat)
-            with reading(self.reader(loaded, seat).lang):
-                message = _("The deadline passed, so you forfeited the game.")
-            self.tell(loaded, seat, DEADLINE_PASSED, None, message)
+            if deadlines.forfeit(self.service, loaded, seat):
+                with reading(self.reader(loaded, seat).lang):
+                    message = _("The deadline passed, so you forfeited the game.")
+                self.tell(loaded, seat, DEADLINE_PASSED, None, message)
+            self.store.set_deadline(game_id, seat, None)
             return "forfeit"
         # the seat is told once the move is applied (``after_move``: ``deadline_played``)
         deadlines.submit_default(self.service, loaded, seat, move, action, since_version)
+        failpoint.hit("deadline_submitted")
+        self.store.set_deadline(game_id, seat, None)
         return action
+
+    def deadlines_late(self, now: float | None = None, late_s: float = 5.0, limit: int = 100) -> list[str]:
+        """The sweep's part: each deadline ``late_s`` past its time whose job
+        did not play it (lost, or its worker killed in it) is played now;
+        "GAME:SEAT" of each."""
+        now = time.time() if now is None else now
+        done = []
+        for game_id, seat, _at in self.store.indexes.deadlines(before=now - late_s, limit=limit):
+            record = self.store.deadline(game_id, seat)
+            if record is None:  # an index entry left behind
+                self.store.set_deadline(game_id, seat, None)
+            elif self.deadline_due(game_id, seat, record["since_version"]) != "stale":
+                done.append(f"{game_id}:{seat}")
+        return done
 
     def pause(self, game_id: str, by: str, **more) -> dict:
         """Stop the game's deadline clocks (``more``: stored with the pause);

@@ -47,7 +47,7 @@ from ..store.indexes import Indexes
 from ..store.keys import dumps
 from . import wording
 from .kinds import VACATION
-from .notifier import JOB_OPTS, Notifier
+from .notifier import JOB_OPTS
 
 #: A running vacation's key outlives its end by this much (its end job deletes it).
 KEEP_S = 30 * 86400
@@ -292,16 +292,3 @@ def _public(record: dict | None) -> dict | None:
         return None
     return {"start": record["start"], "end": record["end"], "days": record["days"],
             "games": sorted(record.get("games", {}))}
-
-
-def install_sweep(service) -> None:
-    """Have the Service's maintenance sweeps end vacations past their end
-    (``Service.also_sweep``; by the worker's and the API's set-up, beside
-    ``pbem.notify.install``)."""
-    if end_due not in service.also_sweep:
-        service.also_sweep.append(end_due)
-
-
-def end_due(service, now: float | None = None) -> list[str]:
-    """A maintenance sweep's part: ``Vacations.due``."""
-    return Vacations(Notifier(service)).due(now)

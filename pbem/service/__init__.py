@@ -78,9 +78,9 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Load
         #: Called as hook(service, game_id, what, seat) when a finished game's
         #: rematch is ``offered`` (by ``seat``), ``started`` or ``off``.
         self.after_rematch: list[Callable] = []
-        #: Called as sweep(service, now) -> [ids] by each maintenance sweep
-        #: (pbem.service.maintenance): notifications end the vacations whose
-        #: end job did not run.
+        #: Called as sweep(service, now) -> {what: [ids]} by each maintenance
+        #: sweep (pbem.service.maintenance): the notifications' deadlines and
+        #: vacations whose job did not run (pbem.notify.sweeps).
         self.also_sweep: list[Callable] = []
 
 

@@ -3,8 +3,8 @@ finished games are compacted once their grace has passed
 (``PBEM_COMPACT_AFTER_S``), and a game whose every seat is taken but whose
 last joiner died before its deal is dealt (``Service.deal_waiting``), and
 rematches offered ``PBEM_REMATCH_WAIT_S`` ago are decided (``Service.rematches_due``),
-and what the notifications add (``Service.also_sweep``: vacations past their
-end whose end job did not run are ended).
+and what the notifications add (``Service.also_sweep``: a deadline or a
+vacation's end whose job did not run is done, pbem.notify.sweeps).
 Each worker runs ``sweep_forever`` in a thread;
 a lock in Redis lets one of them sweep at a time, every
 ``PBEM_SWEEP_EVERY_S``. Each step is safe to run twice or to be cut short
@@ -31,12 +31,12 @@ def sweep_once(service: Service, conf: Settings, now: float | None = None) -> di
     expired = service.expire_open_games(conf.open_game_ttl_s, now) if conf.open_game_ttl_s > 0 else []
     compacted = service.compact_finished(conf.compact_after_s, now)
     rematches = service.rematches_due(conf.rematch_wait_s, now)
-    vacations = [done for sweep in getattr(service, "also_sweep", ()) for done in sweep(service, now)]
-    if expired or compacted or dealt or vacations:
-        log.info("sweep: %d open games expired, %d finished games compacted, %d full games dealt, %d vacations "
-                 "ended", len(expired), len(compacted), len(dealt), len(vacations))
-    return {"expired": expired, "compacted": compacted, "dealt": dealt, "rematches": rematches,
-            "vacations": vacations}
+    out = {"expired": expired, "compacted": compacted, "dealt": dealt, "rematches": rematches}
+    for sweep in getattr(service, "also_sweep", ()):
+        out.update(sweep(service, now))
+    if any(out.values()):
+        log.info("sweep: %s", ", ".join(f"{len(ids)} {what}" for what, ids in out.items() if ids))
+    return out
 
 
 def sweep_forever(service: Service, conf: Settings, stop: threading.Event) -> None:

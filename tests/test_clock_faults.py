@@ -1,13 +1,18 @@
-"""A vacation's end under kill -9 (pbem.notify.vacations): a real worker
-process, with RQ's scheduler, stops dead at a fault point inside the end
-job (as a SIGKILL there would); RQ does not run the job again, and the next
-worker's maintenance sweep finishes the end from the due index. Either way
-the game's clock runs again with the time it had left, the vacation is
-over once, and the other player is told it once.
+"""The game's clock under kill -9 and lost jobs: a deadline, and a
+vacation's end (pbem.notify). A real worker process with RQ's scheduler
+stops dead at a fault point inside the job (as a SIGKILL there would);
+RQ does not run it again, and the next worker's
+maintenance sweep (pbem.notify.sweeps) does the job's work, once.
 
-``vacation_released``: the games let go (deadlines running again), the
-record not yet deleted. ``resume_scheduled``: inside the resume, the
-deadlines scheduled, the pause not yet lifted."""
+Deadlines: ``deadline_chosen`` (the default move chosen, not yet queued)
+and ``deadline_submitted`` (queued, the deadline's record not yet cleared).
+One default move is played, never two, and the game goes on to the next
+seat's clock.
+
+Vacations: ``vacation_released`` (the games let go, the record not yet
+deleted), ``resume_scheduled`` (inside the resume, the deadlines scheduled,
+the pause not yet lifted). The clock runs again with the time it had left,
+the vacation is over once, and the other player is told it once."""
 from __future__ import annotations
 
 import pytest
@@ -17,6 +22,7 @@ from rq.registry import ScheduledJobRegistry
 
 from pbem.failpoint import EXIT_STATUS
 from pbem.notify import install
+from pbem.notify.kinds import DEADLINE_AUTH
 from pbem.notify.vacations import DUE
 from pbem.trust import signing
 
@@ -88,3 +94,37 @@ def test_a_vacation_end_cut_short_is_finished_by_the_sweep(point, vacation_env, 
     # one clock: the job the cut-short resume scheduled was replaced, not left beside the live one
     assert len(deadline_jobs(service.store.redis, game_id)) == 1
     assert http.get(url, headers=auth).json()["used_days"] == 1
+
+
+@pytest.mark.parametrize("point", ["deadline_chosen", "deadline_submitted"])
+def test_a_deadline_whose_job_died_is_played_once_by_the_sweep(point, notify_env, monkeypatch, api_server, service,
+                                                               http, smtp, start_worker):
+    install(service)
+    base = api_server.url
+    ann, bob = (signing.generate_key()[1] for _ in range(2))
+    clock = {"turn_seconds": 3, "reminder_seconds": 0, "default_action": "random"}
+    game_id, _tokens = _game(service, http, base, [(ann, "Ann", "ann@example.test"), (bob, "Bob", "bob@example.test")],
+                             clock)
+    monkeypatch.setenv("PBEM_FAILPOINT", point)
+    monkeypatch.setenv("PBEM_SWEEP_EVERY_S", "3600")  # the doomed worker's sweep stays out of it
+    doomed = start_worker()
+    running = wait_until(lambda: _deadlines(http, base, game_id)["deadlines"], timeout=15)
+    assert [d["seat"] for d in running] == [0]
+    version = service.get_game(game_id, None)["version"]
+    assert doomed.proc.wait(30) == EXIT_STATUS, doomed.log()[-3000:]
+    assert [d["seat"] for d in _deadlines(http, base, game_id)["deadlines"]] == [0]  # still standing
+    if point == "deadline_chosen":
+        assert service.get_game(game_id, None)["version"] == version  # nothing was played
+
+    monkeypatch.delenv("PBEM_FAILPOINT")
+    monkeypatch.setenv("PBEM_SWEEP_EVERY_S", "0.3")
+    start_worker()
+    # played: seat 0's clock gone, seat 1's running
+    moved = wait_until(lambda: (d := _deadlines(http, base, game_id))["deadlines"]
+                       and d["deadlines"][0]["seat"] == 1 and d, timeout=30)
+    assert [d["seat"] for d in moved["deadlines"]] == [1]
+    rows = service.store.events(game_id, after=version)
+    by_deadline = {m for _v, _e, m in rows if (service.store.move(game_id, m) or {}).get("auth") == DEADLINE_AUTH}
+    assert len(by_deadline) == 1, rows  # one default move, never two
+    assert {m for _v, _e, m in rows} == by_deadline  # and nothing else
+    assert service.get_game(game_id, None)["status"] == "active"
