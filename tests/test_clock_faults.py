@@ -41,14 +41,18 @@ def deadline_jobs(redis_client, game_id: str) -> list:
     return [j for j in jobs if j.func_name.endswith(".deadline_due") and j.args[0] == game_id]
 
 
+def ann_and_bob(service, http, base: str, clock: dict) -> tuple[str, list[str]]:
+    """A Wakanda game of Ann (seat 0, to act) and Bob, both by mail, with this clock."""
+    install(service)
+    ann, bob = (signing.generate_key()[1] for _ in range(2))
+    return _game(service, http, base, [(ann, "Ann", "ann@example.test"), (bob, "Bob", "bob@example.test")], clock)
+
+
 @pytest.mark.parametrize("point", ["vacation_released", "resume_scheduled"])
 def test_a_vacation_end_cut_short_is_finished_by_the_sweep(point, vacation_env, monkeypatch, api_server, service,
                                                            http, smtp, start_worker):
-    install(service)
     base = api_server.url
-    ann, bob = (signing.generate_key()[1] for _ in range(2))
-    game_id, tokens = _game(service, http, base, [(ann, "Ann", "ann@example.test"), (bob, "Bob", "bob@example.test")],
-                          DEADLINE)
+    game_id, tokens = ann_and_bob(service, http, base, DEADLINE)
     url = f"{base}/games/{game_id}/seats/0/vacation"
     auth = {"Authorization": f"Bearer {tokens[0]}"}
     monkeypatch.setenv("PBEM_FAILPOINT", point)
@@ -99,12 +103,9 @@ def test_a_vacation_end_cut_short_is_finished_by_the_sweep(point, vacation_env, 
 @pytest.mark.parametrize("point", ["deadline_chosen", "deadline_submitted"])
 def test_a_deadline_whose_job_died_is_played_once_by_the_sweep(point, notify_env, monkeypatch, api_server, service,
                                                                http, smtp, start_worker):
-    install(service)
     base = api_server.url
-    ann, bob = (signing.generate_key()[1] for _ in range(2))
-    clock = {"turn_seconds": 3, "reminder_seconds": 0, "default_action": "random"}
-    game_id, _tokens = _game(service, http, base, [(ann, "Ann", "ann@example.test"), (bob, "Bob", "bob@example.test")],
-                             clock)
+    game_id, _tokens = ann_and_bob(service, http, base,
+                                   {"turn_seconds": 3, "reminder_seconds": 0, "default_action": "random"})
     monkeypatch.setenv("PBEM_FAILPOINT", point)
     monkeypatch.setenv("PBEM_SWEEP_EVERY_S", "3600")  # the doomed worker's sweep stays out of it
     doomed = start_worker()
