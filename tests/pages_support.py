@@ -59,10 +59,13 @@ def play(service: Service, game_id: str, keys: dict, tokens: dict, rng: random.R
     return service.get_game(game_id, None)
 
 
-def move_buttons(page, timeout: float = 15000):
+def move_buttons(page, timeout: float = 15000, version: int | None = None):
     """The buttons of the seat's legal moves, the list unfolded (where the
-    board can be touched the list is folded in a <details>)."""
-    page.wait_for_selector("#play form.moves button", state="attached", timeout=timeout)
+    board can be touched the list is folded in a <details>); those of the
+    game at ``version`` when given (a page a live update has not reached yet
+    still shows the last, and a move from it is refused as stale)."""
+    at = f"[data-version='{version}']" if version is not None else ""
+    page.wait_for_selector(f"#play form.moves{at} button", state="attached", timeout=timeout)
     page.evaluate("document.querySelectorAll('#play details.all-moves').forEach(function (d) { d.open = true; })")
     return page.locator("#play form.moves button")
 

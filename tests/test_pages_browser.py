@@ -119,7 +119,7 @@ def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, 
             break
         seat = game["to_act"][0]
         me, other = pages[seat], pages[1 - seat]
-        buttons = move_buttons(me)
+        buttons = move_buttons(me, version=game["version"])
         if moves == 1:
             shot(me, screenshots, f"turn-seat{seat}")
         texts = buttons.all_inner_texts()

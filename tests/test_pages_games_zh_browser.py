@@ -92,7 +92,9 @@ def test_a_whole_game_from_the_pages_in_chinese(case, browser, service, pages_se
             break
         seat = game["to_act"][0]
         me = pages[seat]
-        me.wait_for_selector("#play form.moves button", state="attached", timeout=15000)
+        # the page at this version: one a live update has not reached yet would send a stale move
+        me.wait_for_selector(f"#play form.moves[data-version='{game['version']}'] button", state="attached",
+                             timeout=15000)
         folded = me.locator("#play details:not([open]) > summary")
         while folded.count():  # each click changes which are folded: open the first until none is
             folded.first.click()

@@ -122,7 +122,7 @@ def test_two_seats_from_one_browser_with_a_locked_key_saved_once(browser, servic
             page.wait_for_selector(f"#who:has-text('You play {name} (seat {seat})')")
             if turn == 1:
                 both_widths(page, screenshots, "switched")
-        buttons = move_buttons(page)
+        buttons = move_buttons(page, version=game["version"])
         before = game["version"]
         buttons.first.click()
         page.wait_for_selector("#sent.good", timeout=15000)
