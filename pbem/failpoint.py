@@ -12,7 +12,9 @@ tests/test_takebacks_faults.py); ``deadline_chosen`` and
 queued, the deadline's record not yet cleared), ``vacation_released``
 (``Vacations.end``: the games let go, the record not yet deleted) and
 ``resume_scheduled`` (``Notifier.resume``: the deadlines scheduled, the
-pause not yet lifted; tests/test_clock_faults.py).
+pause not yet lifted; tests/test_clock_faults.py); ``deferred_taken``
+(``Notifier.deferred_turn_mail``: a gathered turn mail taken, not yet sent;
+tests/test_mail_timing_faults.py).
 """
 from __future__ import annotations
 

@@ -109,6 +109,8 @@ class Swept(Strict):
     deadlines = fields.List(fields.String(), metadata={"description": "deadlines past their time whose job did not "
                                                                      "play them (lost, or a worker died in it): "
                                                                      "played now, as GAME:SEAT"})
+    turn_mails = fields.List(fields.String(), metadata={"description": "gathered turn mails whose job was lost or "
+                                                                      "died while sending: sent now, as GAME:SEAT"})
     vacations = fields.List(fields.String(), metadata={"description": "vacations past their end whose end job did "
                                                                      "not run (lost, or a worker died in it): ended "
                                                                      "now, by their ids"})

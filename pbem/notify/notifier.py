@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 JOBS = "workers.notify_jobs"
 JOB_OPTS = {"result_ttl": 0, "failure_ttl": 7 * 86400, "job_timeout": 120}
 MAIL_RETRIES = (30, 120, 600, 3600)
+#: The sweep sends a gathered turn mail whose job is this late (lost), or
+#: still being sent this long after its job took it (past RQ's 120 s job
+#: timeout: its worker died).
+DEFERRED_LATE_S = 30.0
+SENDING_LATE_S = 150.0
 EXAMPLES = 5
 EVENTS_SHOWN = 50
 #: How long "once in the game" is remembered: longer than a game by mail lasts.
@@ -213,29 +218,62 @@ class Notifier:
             return "preference"
         wait = self.store.take_mail_slot(loaded.id, seat, self.conf.mail_interval)
         if wait:
-            if self.store.claim_deferred(loaded.id, seat, wait + 3600, since):
-                self._later(wait + 0.05, "deferred_turn_mail", loaded.id, seat)
+            self._defer(loaded.id, seat, wait, since)
             return "deferred"
         gathered = self.store.release_deferred(loaded.id, seat)  # this mail tells those too
         self.mail(loaded.id, seat, YOUR_TURN, min(since, gathered) if gathered is not None else since,
                   loaded.version)
         return "sent"
 
+    def _defer(self, game_id: str, seat: int, wait: float, since: int) -> None:
+        """Gather the seat's turn mail for ``wait`` s: its job then, and the
+        sweep's look ``DEFERRED_LATE_S`` after, should the job be lost."""
+        if self.store.claim_deferred(game_id, seat, wait + 3600, since, time.time() + wait + DEFERRED_LATE_S):
+            self._later(wait + 0.05, "deferred_turn_mail", game_id, seat)
+
     def deferred_turn_mail(self, game_id: str, seat: int) -> str:
-        """The gathered notices of one seat, as one mail (see ``turn_mail``)."""
-        since = self.store.release_deferred(game_id, seat)
+        """The gathered notices of one seat, as one mail (see ``turn_mail``).
+        Taken as being sent until it is: a job killed in between leaves it
+        to the sweep (``deferred_late``), which sends it then."""
+        since = self.store.take_deferred(game_id, seat, time.time() + SENDING_LATE_S)
         if since is None:
             return "told_already"  # the seat acted, or a turn mail since told it all
+        failpoint.hit("deferred_taken")
+        return self._send_deferred(game_id, seat, since)
+
+    def _send_deferred(self, game_id: str, seat: int, since: int) -> str:
         loaded = self.service.load(game_id)
         if loaded.meta.get("status") != "active" or seat not in loaded.game.turn_of(loaded.state):
+            self.store.done_deferred(game_id, seat)
             return "moved_on"
         wait = self.store.take_mail_slot(game_id, seat, self.conf.mail_interval)
         if wait:  # someone else took the slot meanwhile: defer again
-            if self.store.claim_deferred(game_id, seat, wait + 3600, since):
-                self._later(wait + 0.05, "deferred_turn_mail", game_id, seat)
+            self.store.done_deferred(game_id, seat)
+            self._defer(game_id, seat, wait, since)
             return "deferred"
         self.mail(game_id, seat, YOUR_TURN, since, loaded.version)
+        self.store.done_deferred(game_id, seat)
         return "sent"
+
+    def deferred_late(self, now: float | None = None) -> list[str]:
+        """The sweep's part: each gathered turn mail whose job was lost (still
+        waiting ``DEFERRED_LATE_S`` after its time) or killed while sending
+        it (still being sent ``SENDING_LATE_S`` after) is sent now; "GAME:SEAT"
+        of each."""
+        now = time.time() if now is None else now
+        done = []
+        for game_id, seat in self.store.deferred_due(now):
+            since = self.store.sending_deferred(game_id, seat)
+            if since is not None:
+                outcome = self._send_deferred(game_id, seat, since)
+            elif self.store.deferred_waiting(game_id, seat):
+                outcome = self.deferred_turn_mail(game_id, seat)
+            else:  # told meanwhile (the seat acted, or a mail told it all): an index entry left
+                self.store.done_deferred(game_id, seat)
+                continue
+            if outcome == "sent":
+                done.append(f"{game_id}:{seat}")
+        return done
 
     def digest(self, game_id: str, seat: int) -> bool:
         lines = self.store.take_digest(game_id, seat)

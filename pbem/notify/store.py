@@ -8,9 +8,13 @@
     pbem:{g:ID}:notify:rl:SEAT    string set for PBEM_MAIL_INTERVAL after a turn mail
     pbem:{g:ID}:notify:digest:SEAT list  lines waiting for the next digest
     pbem:{g:ID}:notify:told:SEAT  string the version the seat's last mail showed it
+    pbem:{g:ID}:notify:deferred:SEAT string a gathered turn mail waiting (the version it starts at)
+    pbem:{g:ID}:notify:sending:SEAT  string ... taken by its job, not yet sent
 
 A deadline is indexed across games too (pbem/store/indexes.py, its shard's
-``deadlines``), in the same transaction as its record.
+``deadlines``), in the same transaction as its record; so is a gathered
+turn mail, waiting or being sent (its shard's ``notify:deferred``: GAME:SEAT
+-> when the sweep looks at it, should its job be lost or killed in it).
 """
 from __future__ import annotations
 
@@ -23,6 +27,28 @@ from ..store.indexes import Indexes
 from ..store.keys import DEADLINE, NOTIFY_GAME, dumps, key
 
 PREFERENCES = ("every", "reminder", "digest")
+#: A gathered turn mail being sent is kept this long (a job is stopped after 120 s).
+SENDING_KEEP_MS = 3600 * 1000
+
+# KEYS: the seat's deferred marker, its being-sent marker, its shard's index (one slot).
+_CLAIM_DEFERRED = """
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+return 1
+"""
+_TAKE_DEFERRED = """
+local since = redis.call('GET', KEYS[1])
+if not since then return nil end
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], since, 'PX', ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
+return since
+"""
+_DONE_DEFERRED = """
+redis.call('DEL', KEYS[2])
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('ZREM', KEYS[3], ARGV[1]) end
+return 1
+"""
 DEFAULT_ACTIONS = ("pass", "random", "forfeit")
 LOG_KEEP = 500
 
@@ -132,11 +158,50 @@ class NotifyStore:
         raw = self.redis.get(key(game_id, f"notify:told:{seat}"))
         return int(raw) if raw is not None else None
 
-    def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int) -> bool:
+    def _deferred_index(self, game_id: str) -> str:
+        shards = self.indexes.shards
+        return shards.key(shards.of_game(game_id), "notify:deferred")
+
+    def _deferred(self, game_id: str, seat: int) -> list[str]:
+        return [key(game_id, f"notify:deferred:{seat}"), key(game_id, f"notify:sending:{seat}"),
+                self._deferred_index(game_id)]
+
+    def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int,
+                       look_at: float | None = None) -> bool:
         """Mark a turn mail as deferred (one at a time), remembering the first
-        version it must describe."""
-        return bool(self.redis.set(key(game_id, f"notify:deferred:{seat}"), str(since_version), nx=True,
-                                   px=max(1, int(ttl * 1000))))
+        version it must describe; the sweep looks at it at ``look_at``."""
+        look_at = time.time() + ttl if look_at is None else look_at
+        return bool(self.redis.eval(_CLAIM_DEFERRED, 3, *self._deferred(game_id, seat), str(since_version),
+                                    max(1, int(ttl * 1000)), look_at, f"{game_id}:{seat}"))
+
+    def take_deferred(self, game_id: str, seat: int, look_at: float) -> int | None:
+        """The deferred mail's job takes it (the version it starts at), as
+        being sent until ``done_deferred``; the sweep sends it at ``look_at``
+        if it is still being sent then."""
+        raw = self.redis.eval(_TAKE_DEFERRED, 3, *self._deferred(game_id, seat), look_at, f"{game_id}:{seat}",
+                              SENDING_KEEP_MS)
+        return int(raw) if raw is not None else None
+
+    def sending_deferred(self, game_id: str, seat: int) -> int | None:
+        raw = self.redis.get(key(game_id, f"notify:sending:{seat}"))
+        return int(raw) if raw is not None else None
+
+    def deferred_waiting(self, game_id: str, seat: int) -> bool:
+        return bool(self.redis.exists(key(game_id, f"notify:deferred:{seat}")))
+
+    def done_deferred(self, game_id: str, seat: int) -> None:
+        """Sent (or moot): out of the index, unless another is waiting."""
+        self.redis.eval(_DONE_DEFERRED, 3, *self._deferred(game_id, seat), f"{game_id}:{seat}")
+
+    def deferred_due(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
+        """(game, seat) of the gathered turn mails the sweep should look at by ``now``."""
+        out = []
+        for shard in self.indexes.shards:
+            index = self.indexes.shards.key(shard, "notify:deferred")
+            for member in self.redis.zrangebyscore(index, "-inf", now, start=0, num=limit):
+                game_id, _, seat = (member.decode() if isinstance(member, bytes) else member).rpartition(":")
+                out.append((game_id, int(seat)))
+        return out
 
     def release_deferred(self, game_id: str, seat: int) -> int | None:
         raw = self.redis.getdel(key(game_id, f"notify:deferred:{seat}"))

@@ -180,8 +180,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_COMPACT_AFTER_S", "3600", "float", "a finished game is compacted into one archive this long "
             "after it ended (every read answers the same)", "upkeep", minimum=0),
     Setting("PBEM_SWEEP_EVERY_S", "60", "float", "how often a worker runs the sweeps: those two, dealing a "
-            "game whose every seat is taken but whose last joiner died before its deal, and playing a deadline or "
-            "ending a vacation whose job did not run (one worker at a time)",
+            "game whose every seat is taken but whose last joiner died before its deal, and playing a deadline, "
+            "ending a vacation or sending a gathered turn mail whose job did not run (one worker at a time)",
             "upkeep", minimum=0.1),
     # -- operations
     Setting("PBEM_LOG_FORMAT", "text", "choice", "`json`: one JSON object a line (requests, moves, deliveries, "
