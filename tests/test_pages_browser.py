@@ -6,6 +6,7 @@ test-artifacts/screenshots/<test>/ (at a desktop width and a phone's)."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -147,6 +148,43 @@ def test_two_seats_play_a_whole_wakanda_game_from_their_pages(browser, service, 
     if winner:
         assert winner in pages[0].inner_text("p.turn")
     assert errors == [[], []]
+
+
+def test_a_cell_chosen_before_the_pages_first_refresh_stays_chosen(browser, service, pages_server):
+    """The page refreshes its parts just after it loads (and on each live
+    update), and attaches its chooser again: a cell tapped and turned before
+    that answer came stays chosen, turned as it was (a loaded phone once
+    lost the tap)."""
+    game_id, _keys, _tokens = seated(service, "carcassonne", seed=b"kept choice")
+    seat = service.get_game(game_id, None)["to_act"][0]
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors = watch(page)
+    held, holding = [], [True]
+    # the first refresh waits (and any other while holding), as on a slow phone
+    page.route(re.compile(r"/live\?"), lambda route: held.append(route) if holding else route.continue_())
+    page.goto(links.play_link(LinkConf(pages_server.url), game_id, seat))
+    page.wait_for_selector("#chooser:not([hidden])")
+    wait_until(lambda: held, timeout=10)
+    target = page.locator("#picture svg rect.legal").first
+    x, y = target.get_attribute("data-x"), target.get_attribute("data-y")
+    target.click()
+    page.wait_for_selector("#chooser .choice")
+    turns = page.locator("#chooser button.turn")
+    if turns.count():
+        turns.click()
+    said = page.inner_text("#chooser .choice")
+    page.evaluate("document.querySelector('#picture svg').dataset.before = 'refresh'")
+    holding.clear()
+    for route in held:
+        route.continue_()
+    wait_until(lambda: page.evaluate("!document.querySelector('#picture svg').dataset.before"), timeout=10)
+    assert page.inner_text("#chooser .choice") == said   # drawn anew, the same choice
+    picked = page.locator("#picture svg rect.legal.picked")
+    assert picked.count() == 1 and (picked.get_attribute("data-x"), picked.get_attribute("data-y")) == (x, y)
+    assert page.locator("#picture svg g.ghost").count() == 1
+    assert errors == []
+    context.close()
 
 
 def test_carcassonne_turns_by_pointing_at_the_board(browser, service, pages_server, start_worker, screenshots):

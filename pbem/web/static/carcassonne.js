@@ -25,6 +25,10 @@
 
   function same(a, b) { return PbemCanon.canonical(a) === PbemCanon.canonical(b); }
 
+  // What the seat has chosen so far, kept across the page's attaching again (a live update, the
+  // page's first refresh after it loads): the same legal moves get the same choice back.
+  var kept = null;   // {legal: canonical moves, x, y, r, figure, bridge}
+
   function attach(o) {
     // o: {picture, chooser, legal: [{move, text}], send(move, text)}
     var svg = o.picture.querySelector("svg"), chooser = o.chooser;
@@ -37,6 +41,7 @@
     chooser.hidden = false;
     o.picture.classList.add("choosing");
     var pick = null;  // {x, y, rects, rotations, r, figure: {figure, on} | null}
+    var legalKey = PbemCanon.canonical(o.legal.map(function (m) { return m.move; }));
 
     function movesAt(x, y) { return o.legal.filter(function (m) { return m.move.x === x && m.move.y === y; }); }
 
@@ -61,7 +66,7 @@
     };
     svg.addEventListener("click", svg.pbemPick);
 
-    function choose(x, y, rect) {
+    function choose(x, y, rect, quiet) {
       var here = movesAt(x, y);
       var places = here.filter(function (m) { return m.move.type === "place_tile"; });
       var rotations = [];
@@ -73,7 +78,7 @@
       cells.forEach(function (c) { c.classList.toggle("picked", c === rect); });
       render();
       // On a phone the chooser sits below the board: bring its buttons into sight.
-      if (controls.getBoundingClientRect().top > window.innerHeight) {
+      if (!quiet && controls.getBoundingClientRect().top > window.innerHeight) {
         chooser.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     }
@@ -149,6 +154,8 @@
     }
 
     function render() {
+      kept = pick ? { legal: legalKey, x: pick.x, y: pick.y, r: pick.r, figure: pick.figure, bridge: pick.bridge }
+        : null;
       controls.textContent = "";
       tiles.querySelectorAll("svg.tile-choice").forEach(function (t) { t.classList.remove("on"); });
       chooser.querySelector(".how").hidden = !!pick;
@@ -249,6 +256,14 @@
       controls.appendChild(go);
     }
 
+    var again = kept && kept.legal === legalKey && cells.filter(function (c) {
+      return +c.dataset.x === kept.x && +c.dataset.y === kept.y;
+    })[0];
+    if (again) {
+      var was = kept;
+      choose(was.x, was.y, again, true);
+      if (pick.places.length) { pick.r = was.r; pick.figure = was.figure; pick.bridge = was.bridge; }
+    }
     render();
     return { choose: choose, same: same };
   }
