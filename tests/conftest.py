@@ -177,7 +177,11 @@ class WorkerProcess:
         # Its log to a file, never to a pipe nobody reads: a worker that logs
         # much (a failover's reconnections) would fill the pipe and block.
         self.log_file = tempfile.NamedTemporaryFile(prefix="pbem-worker-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT,
+        # A process group of its own: what it forked (RQ's scheduler) can be
+        # found and stopped even once the worker itself is gone (a fault
+        # point's exit orphans the scheduler, which would go on taking its
+        # locks in the next test's Redis).
+        self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT, start_new_session=True,
                                      stdout=subprocess.DEVNULL, stderr=self.log_file)
 
     def children(self) -> list[int]:
@@ -246,7 +250,24 @@ def start_worker(settings):
         w.proc.wait(10)
         for pid in children:
             kill_and_wait(pid)
+        kill_group(w.proc.pid)  # and whatever its group still holds (an orphaned scheduler)
         Path(w.log_file.name).unlink(missing_ok=True)
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL every live process of a group (from /proc, Linux), and wait
+    until each is gone (a zombie whose new parent has not reaped it counts
+    as gone, as in ``kill_and_wait``)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":  # the group's, still alive
+            kill_and_wait(int(entry))
 
 
 def kill_and_wait(pid: int, timeout: float = 10.0) -> None:
