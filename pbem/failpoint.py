@@ -14,7 +14,7 @@ queued, the deadline's record not yet cleared), ``vacation_released``
 ``resume_scheduled`` (``Notifier.resume``: the deadlines scheduled, the
 pause not yet lifted; tests/test_clock_faults.py); ``deferred_taken``
 (``Notifier.deferred_turn_mail``: a gathered turn mail taken, not yet sent;
-tests/test_mail_timing_faults.py).
+tests/test_mail_gathered_faults.py).
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ def context():
     # Turn notifications: the hooks add notices to the pbem:notices stream, in
     # the move drain's next round trip.
     install_notifications(service, ride_on=queue)
-    install_notify_sweeps(service)  # the sweeps play a deadline, end a vacation, whose job did not run
+    install_notify_sweeps(service)  # the sweeps do a deadline's, a vacation's end's, a gathered mail's lost job
     # Count and log each move applied or refused (pbem.telemetry.metrics, pbem.telemetry.logs).
     install_metrics(service)
     return service, queue

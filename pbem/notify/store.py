@@ -158,19 +158,16 @@ class NotifyStore:
         raw = self.redis.get(key(game_id, f"notify:told:{seat}"))
         return int(raw) if raw is not None else None
 
-    def _deferred_index(self, game_id: str) -> str:
-        shards = self.indexes.shards
-        return shards.key(shards.of_game(game_id), "notify:deferred")
+    def _deferred_index(self, shard: int) -> str:
+        return self.indexes.shards.key(shard, "notify:deferred")
 
     def _deferred(self, game_id: str, seat: int) -> list[str]:
         return [key(game_id, f"notify:deferred:{seat}"), key(game_id, f"notify:sending:{seat}"),
-                self._deferred_index(game_id)]
+                self._deferred_index(self.indexes.shards.of_game(game_id))]
 
-    def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int,
-                       look_at: float | None = None) -> bool:
+    def claim_deferred(self, game_id: str, seat: int, ttl: float, since_version: int, look_at: float) -> bool:
         """Mark a turn mail as deferred (one at a time), remembering the first
         version it must describe; the sweep looks at it at ``look_at``."""
-        look_at = time.time() + ttl if look_at is None else look_at
         return bool(self.redis.eval(_CLAIM_DEFERRED, 3, *self._deferred(game_id, seat), str(since_version),
                                     max(1, int(ttl * 1000)), look_at, f"{game_id}:{seat}"))
 
@@ -197,8 +194,7 @@ class NotifyStore:
         """(game, seat) of the gathered turn mails the sweep should look at by ``now``."""
         out = []
         for shard in self.indexes.shards:
-            index = self.indexes.shards.key(shard, "notify:deferred")
-            for member in self.redis.zrangebyscore(index, "-inf", now, start=0, num=limit):
+            for member in self.redis.zrangebyscore(self._deferred_index(shard), "-inf", now, start=0, num=limit):
                 game_id, _, seat = (member.decode() if isinstance(member, bytes) else member).rpartition(":")
                 out.append((game_id, int(seat)))
         return out

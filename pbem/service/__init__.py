@@ -79,8 +79,9 @@ class Service(Lifecycle, Queries, Records, Submitting, Applying, Takebacks, Load
         #: rematch is ``offered`` (by ``seat``), ``started`` or ``off``.
         self.after_rematch: list[Callable] = []
         #: Called as sweep(service, now) -> {what: [ids]} by each maintenance
-        #: sweep (pbem.service.maintenance): the notifications' deadlines and
-        #: vacations whose job did not run (pbem.notify.sweeps).
+        #: sweep (pbem.service.maintenance): the notifications' deadlines,
+        #: vacations and gathered turn mails whose job did not run
+        #: (pbem.notify.sweeps).
         self.also_sweep: list[Callable] = []
 
 

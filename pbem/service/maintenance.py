@@ -3,8 +3,9 @@ finished games are compacted once their grace has passed
 (``PBEM_COMPACT_AFTER_S``), and a game whose every seat is taken but whose
 last joiner died before its deal is dealt (``Service.deal_waiting``), and
 rematches offered ``PBEM_REMATCH_WAIT_S`` ago are decided (``Service.rematches_due``),
-and what the notifications add (``Service.also_sweep``: a deadline or a
-vacation's end whose job did not run is done, pbem.notify.sweeps).
+and what the notifications add (``Service.also_sweep``: a deadline, a
+vacation's end or a gathered turn mail whose job did not run is done,
+pbem.notify.sweeps).
 Each worker runs ``sweep_forever`` in a thread;
 a lock in Redis lets one of them sweep at a time, every
 ``PBEM_SWEEP_EVERY_S``. Each step is safe to run twice or to be cut short
