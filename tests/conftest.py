@@ -184,14 +184,6 @@ class WorkerProcess:
         self.proc = subprocess.Popen(args, env=worker_env(settings), cwd=ROOT, start_new_session=True,
                                      stdout=subprocess.DEVNULL, stderr=self.log_file)
 
-    def children(self) -> list[int]:
-        """The processes the worker forked (RQ's scheduler), from /proc (Linux)."""
-        try:
-            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
-                return [int(pid) for pid in f.read().split()]
-        except OSError:
-            return []
-
     def wait_registered(self, client, timeout: float = 30) -> "WorkerProcess":
         """Until RQ lists this worker (its startup's own writes, indexes and
         the first drain, are done by then): for a test that snapshots the
@@ -244,13 +236,10 @@ def start_worker(settings):
     # then the interpreter's own), but SIGKILL for each worker and the scheduler
     # process it forked, both gone before the next test starts.
     for w in started:
-        children = w.children()
         if w.proc.poll() is None:
             w.proc.kill()
         w.proc.wait(10)
-        for pid in children:
-            kill_and_wait(pid)
-        kill_group(w.proc.pid)  # and whatever its group still holds (an orphaned scheduler)
+        kill_group(w.proc.pid)  # what it forked (RQ's scheduler), orphaned or not
         Path(w.log_file.name).unlink(missing_ok=True)
 
 
